@@ -1,0 +1,13 @@
+import { preflight } from "@/server/http/cors";
+import { notFound } from "@/server/http/errors";
+import { errorResponse } from "@/server/http/with-api";
+
+// Any other path under the API base: the contract's 404 body rather than an HTML page.
+const unknownPath = async () => errorResponse(notFound("path"));
+
+export const GET = unknownPath;
+export const POST = unknownPath;
+export const PUT = unknownPath;
+export const PATCH = unknownPath;
+export const DELETE = unknownPath;
+export const OPTIONS = preflight;

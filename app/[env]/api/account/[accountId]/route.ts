@@ -1,0 +1,22 @@
+import { accountOperations as ops } from "@/server/accounts/operations";
+import { deleteAccount, getVisibleAccount, updateAccount } from "@/server/accounts/service";
+import { serializeAccount } from "@/server/accounts/serialize";
+import { preflight } from "@/server/http/cors";
+import { deleted, one } from "@/server/http/results";
+import { withApi } from "@/server/http/with-api";
+
+export { PUT, PATCH } from "@/server/http/method-not-allowed";
+
+// GET /account/{id} — one account of the caller
+export const GET = withApi(ops.get, async ({ principal, params }) => one(serializeAccount(await getVisibleAccount(principal, params.accountId))));
+
+// POST /account/{id} — update the fields sent
+export const POST = withApi(ops.update, async ({ principal, params, body }) => one(await updateAccount(principal, params.accountId, body)));
+
+// DELETE /account/{id} — delete the account and everything it owns
+export const DELETE = withApi(ops.remove, async ({ principal, params }) => {
+  await deleteAccount(principal, params.accountId);
+  return deleted();
+});
+
+export const OPTIONS = preflight;

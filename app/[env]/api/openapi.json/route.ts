@@ -1,0 +1,15 @@
+import { env } from "@/server/env";
+import { environmentFromSegment } from "@/server/http/environment";
+import { errorResponse, json } from "@/server/http/with-api";
+import { openApiDocument } from "@/server/openapi/document";
+
+// GET /openapi.json — the OpenAPI 3.1 document of this environment (no token needed)
+export async function GET(request: Request, { params }: { params: Promise<{ env: string }> }) {
+  try {
+    const environment = environmentFromSegment((await params).env);
+    const origin = env().PUBLIC_URL ?? new URL(request.url).origin;
+    return json(200, openApiDocument(environment, origin.replace(/\/$/, "")));
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,22 @@
+import { preflight } from "@/server/http/cors";
+import { deleted, one } from "@/server/http/results";
+import { withApi } from "@/server/http/with-api";
+import { vehicleOperations as ops } from "@/server/vehicles/operations";
+import { serializeVehicle } from "@/server/vehicles/serialize";
+import { deleteVehicle, getVisibleVehicle, updateVehicle } from "@/server/vehicles/service";
+
+export { PUT, PATCH } from "@/server/http/method-not-allowed";
+
+// GET /vehicle/{id} — one vehicle of the caller, by vehicleId or deviceId
+export const GET = withApi(ops.get, async ({ principal, params }) => one(serializeVehicle(await getVisibleVehicle(principal, params.vehicleId))));
+
+// POST /vehicle/{id} — update the fields sent
+export const POST = withApi(ops.update, async ({ principal, params, body }) => one(await updateVehicle(principal, params.vehicleId, body)));
+
+// DELETE /vehicle/{id} — delete the vehicle and its data
+export const DELETE = withApi(ops.remove, async ({ principal, params }) => {
+  await deleteVehicle(principal, params.vehicleId);
+  return deleted();
+});
+
+export const OPTIONS = preflight;

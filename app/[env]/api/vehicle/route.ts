@@ -1,0 +1,19 @@
+import { preflight } from "@/server/http/cors";
+import { list, one } from "@/server/http/results";
+import { withApi } from "@/server/http/with-api";
+import { vehicleOperations as ops } from "@/server/vehicles/operations";
+import { createVehicle, listVisibleVehicles } from "@/server/vehicles/service";
+
+export { PUT, PATCH, DELETE } from "@/server/http/method-not-allowed";
+
+// GET /vehicle/ — the caller's vehicles
+export const GET = withApi(ops.list, async ({ principal, query }) => {
+  const page = { limit: query.searchLimit, offset: query.searchOffset };
+  const { items, total } = await listVisibleVehicles(principal, page, query.sortOrder ?? "asc");
+  return list(items, total, page);
+});
+
+// POST /vehicle/ — add a vehicle
+export const POST = withApi(ops.create, async ({ principal, body }) => one(await createVehicle(principal, body)));
+
+export const OPTIONS = preflight;

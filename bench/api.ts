@@ -1,0 +1,91 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { freePort, runScript, serviceEnv, startService, stopProcess, waitForHealth } from "../test/helpers/processes";
+
+// `npm run bench:api`: the production build on PostgreSQL. GET /v1/api/vehicle/ (an account with
+// 50 vehicles, a valid user token, 32 connections) side by side with a bare Next.js route doing
+// the same token lookup and query (app/bench/vehicles), then POST /oauth/token client_credentials.
+// Targets: wrapper/bare throughput ratio >= 0.8, p99 <= 50 ms; >= 200 grants/s.
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 32;
+
+type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function load(opts: autocannon.Options): Promise<Result> {
+  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+const fmt = (name: string, r: Result) =>
+  `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
+
+async function main() {
+  let databaseUrl = process.env.DATABASE_URL;
+  let dropDb: string | null = null;
+  if (!databaseUrl) {
+    dropDb = `wayline_bench_${Date.now()}`;
+    execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", dropDb]);
+    databaseUrl = `postgres://postgres@127.0.0.1:5432/${dropDb}`;
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-bench-"));
+  const port = await freePort();
+  const env = { ...serviceEnv({ port, dataDir, databaseUrl }), BENCH_ROUTES: "1" };
+  const base = `http://127.0.0.1:${port}`;
+  const service = startService(env);
+  try {
+    await waitForHealth(base, service.child, service.output);
+    const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench", "--json"], env)).stdout) as { production: { clientId: string; clientSecret: string } };
+    const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
+    const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
+
+    const clientTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: "grant_type=client_credentials" })).json()) as { access_token: string }).access_token;
+    const created = (await (
+      await fetch(`${base}/v1/api/account/`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${clientTok}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ firstName: "Bench", lastName: "Driver", username: `bench.${Date.now()}`, password: "bench-password" }),
+      })
+    ).json()) as { account: { accessToken: { code: string } } };
+    const userTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: `grant_type=authorization_code&code=${created.account.accessToken.code}` })).json()) as { access_token: string }).access_token;
+    for (let i = 0; i < 50; i++) {
+      await fetch(`${base}/v1/api/vehicle/`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${userTok}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ label: `Vehicle ${i}`, deviceId: `bench-${Date.now()}-${i}`, mileage: 1000 + i }),
+      });
+    }
+    const auth = { Authorization: `Bearer ${userTok}` };
+    const check = (await (await fetch(`${base}/v1/api/vehicle/`, { headers: auth })).json()) as { vehicle: unknown[] };
+    if (check.vehicle.length !== 50) throw new Error(`expected 50 vehicles, got ${check.vehicle.length}`);
+
+    console.log(`Warming up (${CONNECTIONS} connections)…`);
+    const warm = { connections: CONNECTIONS, duration: 3, headers: auth };
+    await autocannon({ ...warm, url: `${base}/v1/api/vehicle/` });
+    await autocannon({ ...warm, url: `${base}/bench/vehicles` });
+
+    const ours = await load({ url: `${base}/v1/api/vehicle/`, headers: auth });
+    const bare = await load({ url: `${base}/bench/vehicles`, headers: auth });
+    const grants = await load({ url: `${base}/oauth/token`, method: "POST", headers: form, body: "grant_type=client_credentials" });
+
+    console.log(`\nGET vehicle list, ${DURATION} s each, ${CONNECTIONS} connections, PostgreSQL, production build`);
+    console.log(fmt("GET /v1/api/vehicle/ (wrapper)", ours));
+    console.log(fmt("GET /bench/vehicles (bare handler)", bare));
+    const ratio = ours.rps / bare.rps;
+    console.log(`ratio wrapper/bare: ${ratio.toFixed(2)} (target >= 0.80)   p99 ${ours.p99} ms (target <= 50 ms)`);
+    console.log(fmt("POST /oauth/token client_credentials", grants));
+    console.log(`grants/s: ${grants.rps.toFixed(0)} (target >= 200)`);
+  } finally {
+    await stopProcess(service.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dropDb) execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", dropDb]);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { env } from "@/server/env";
+import * as schema from "./schema";
+
+// One db module for every process. With DATABASE_URL it talks to that PostgreSQL; without it, to
+// the embedded PGlite that scripts/start.ts (or a CLI script) serves on loopback and announces in
+// DATA_DIR/embedded-db.json (db/embedded/). Application code only ever sees postgres.js.
+
+export type Database = PostgresJsDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** Either the database or a transaction: query functions accept both. */
+export type Executor = Database | Tx;
+
+type Connection = { db: Database; sql: postgres.Sql };
+
+const globalKey = Symbol.for("wayline.db");
+type GlobalWithDb = typeof globalThis & { [globalKey]?: Connection };
+
+export function embeddedUrlFile(dataDir: string): string {
+  return path.join(dataDir, "embedded-db.json");
+}
+
+function resolveUrl(): { url: string; embedded: boolean } {
+  const config = env();
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false };
+  const file = embeddedUrlFile(config.dataDir);
+  try {
+    const { url } = JSON.parse(fs.readFileSync(file, "utf8")) as { url: string };
+    return { url, embedded: true };
+  } catch {
+    throw new Error(`DATABASE_URL is not set and no embedded database is running (${file} missing): start the service with npm start.`);
+  }
+}
+
+export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10): Connection {
+  const sql = postgres(url, {
+    max,
+    // The embedded server multiplexes clients onto one backend, where named prepared statements
+    // would collide; real PostgreSQL keeps them per connection.
+    prepare: !embedded,
+    onnotice: () => {},
+    connection: { application_name: "wayline" },
+  });
+  return { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
+}
+
+function connection(): Connection {
+  // Kept on globalThis so that Next.js dev reloads and separately bundled route modules share
+  // one pool per process.
+  const g = globalThis as GlobalWithDb;
+  if (!g[globalKey]) {
+    const { url, embedded } = resolveUrl();
+    g[globalKey] = connect(url, embedded);
+  }
+  return g[globalKey];
+}
+
+export function db(): Database {
+  return connection().db;
+}
+
+export function rawSql(): postgres.Sql {
+  return connection().sql;
+}
+
+export async function closeDb(): Promise<void> {
+  const g = globalThis as GlobalWithDb;
+  const current = g[globalKey];
+  g[globalKey] = undefined;
+  await current?.sql.end({ timeout: 5 });
+}

@@ -1,0 +1,5 @@
+export * from "./environment";
+export * from "./apps";
+export * from "./accounts";
+export * from "./vehicles";
+export * from "./oauth";

@@ -1,0 +1,43 @@
+import { boolean, doublePrecision, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { environmentEnum } from "./environment";
+
+export const vehicles = pgTable(
+  "vehicles",
+  {
+    id: serial("id").primaryKey(),
+    environment: environmentEnum("environment").notNull(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    vin: text("vin"),
+    label: text("label"),
+    autoAssignDevice: boolean("auto_assign_device").notNull().default(true),
+    // Miles; fractional because trips add their GEN_TRIP_MILEAGE (contract §4).
+    mileage: doublePrecision("mileage").notNull().default(0),
+    year: text("year"),
+    make: text("make"),
+    model: text("model"),
+    running: boolean("running").notNull().default(false),
+    lastRunningAt: timestamp("last_running_at", { withTimezone: true }),
+    lastWaypointAt: timestamp("last_waypoint_at", { withTimezone: true }),
+    lastLatitude: doublePrecision("last_latitude"),
+    lastLongitude: doublePrecision("last_longitude"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("vehicles_account_idx").on(t.accountId, t.id)],
+);
+
+// An in-vehicle device, known by its serial number. It is assigned to at most one vehicle; the
+// assignment lives here so that "deviceId unique per environment" is one unique index.
+export const devices = pgTable(
+  "devices",
+  {
+    id: serial("id").primaryKey(),
+    environment: environmentEnum("environment").notNull(),
+    serial: text("serial").notNull(),
+    vehicleId: integer("vehicle_id").references(() => vehicles.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("devices_env_serial_key").on(t.environment, t.serial), uniqueIndex("devices_vehicle_key").on(t.vehicleId)],
+);

@@ -1,0 +1,39 @@
+import { db } from "@/db/client";
+import { findCredentialByClientId } from "@/server/oauth/queries";
+import { insertAccount, insertGrant } from "@/server/accounts/queries";
+import { createApp } from "@/server/apps/service";
+import { hashPassword } from "@/server/security/passwords";
+import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
+
+// Demo data for a newcomer's first start on the embedded database. Known credentials, so it is
+// only ever seeded where env().seedDemo allows (the embedded database by default).
+export const DEMO = {
+  app: { name: "Wayline Demo", redirectUris: ["http://localhost:3000/demo/callback", "https://example.com/wayline/callback"] },
+  sandbox: { clientId: "wl_sbx_demo", clientSecret: "wls_demo_sandbox_secret" },
+  driver: { username: "demo.driver", password: "demo-password" },
+} as const;
+
+export async function seedDemo(): Promise<{ created: boolean }> {
+  if (await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId })) return { created: false };
+
+  const app = await createApp({ ...DEMO.app, redirectUris: [...DEMO.app.redirectUris], sandboxCredentials: { ...DEMO.sandbox } });
+  const passwordHash = await hashPassword(DEMO.driver.password);
+  await db().transaction(async (tx) => {
+    const account = await insertAccount(tx, {
+      environment: "sandbox",
+      username: DEMO.driver.username,
+      passwordHash,
+      firstName: "Dana",
+      lastName: "Demo",
+      email: "dana.demo@example.com",
+      zipcode: "43215",
+      timeZone: "America/New_York",
+      preferredContact: "EMAIL",
+    });
+    await insertGrant(tx, { accountId: account.id, appId: app.id, source: "created" });
+    const first = await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Family car", mileage: 48210 });
+    await insertDevice(tx, { environment: "sandbox", serial: "DEMO-DEVICE-1", vehicleId: first });
+    await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Work van", mileage: 120344 });
+  });
+  return { created: true };
+}

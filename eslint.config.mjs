@@ -1,0 +1,27 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  {
+    ignores: [".next/**", "node_modules/**", ".data/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+  },
+  {
+    rules: {
+      // STYLE habit 4: configuration is read once, in server/env.ts.
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read configuration through server/env.ts." }],
+    },
+  },
+  {
+    files: ["server/env.ts", "scripts/**", "test/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "drizzle.config.ts", "bench/**"],
+    rules: { "no-restricted-properties": "off" },
+  },
+  {
+    // Tests read arbitrary JSON answers and assert on them field by field.
+    files: ["test/**", "e2e/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+];
+
+export default config;

@@ -1,0 +1,30 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const SOURCES = ["app", "components", "server", "db", "public", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+
+function newestMtime(entry: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(entry);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+// `npm start` builds when there is no production build or a source file is newer than it, so a
+// newcomer never has to know that Next.js needs one.
+export function buildIfNeeded(root: string): void {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  if (builtAt > changedAt) return;
+  console.log(builtAt === 0 ? "No production build yet: building (about a minute)…" : "Sources changed since the last build: rebuilding…");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error("next build failed");
+}

@@ -1,0 +1,67 @@
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+import { DEMO, seedDemo } from "@/db/seed";
+import { env } from "@/server/env";
+import { buildIfNeeded } from "./lib/build";
+import { prepareDatabase } from "./lib/database";
+
+// `npm start`: the whole service in one process. Database (embedded when DATABASE_URL is unset),
+// migrations, demo data, a production build when needed, then Next.js on HOST:PORT.
+
+// Next.js would otherwise report anonymous telemetry over the network.
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dev = process.argv.includes("--dev");
+
+async function main() {
+  const config = env();
+  const database = await prepareDatabase();
+  if (config.seedDemo) await seedDemo();
+  if (!dev) buildIfNeeded(root);
+
+  const app = next({ dev, dir: root, hostname: config.HOST, port: config.PORT });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const shownHost = config.HOST === "127.0.0.1" || config.HOST === "0.0.0.0" ? "localhost" : config.HOST;
+  const base = `http://${shownHost}:${port}`;
+  console.log(`\nWayline is running at ${base}  (database: ${database.embeddedUrl ? `embedded, ${config.dataDir}` : "DATABASE_URL"})`);
+  if (config.seedDemo) printDemo(base);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.close?.();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+function printDemo(base: string) {
+  const { clientId, clientSecret } = DEMO.sandbox;
+  console.log(`
+Demo app (sandbox): client id ${clientId}, client secret ${clientSecret}
+Demo driver (sandbox): ${DEMO.driver.username} / ${DEMO.driver.password}
+
+Get a token and list the demo vehicles:
+  TOKEN=$(curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${base}/sandbox/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/
+`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { accountGrants, accounts, type Environment } from "@/db/schema";
+import type { Page } from "@/server/http/paging";
+
+type NewAccount = typeof accounts.$inferInsert;
+
+/** Ids of the accounts an app may act on: those it created or that authorized it, not revoked. */
+export const grantedAccountIds = (appId: number) =>
+  sql`(select ${accountGrants.accountId} from ${accountGrants} where ${accountGrants.appId} = ${appId} and ${accountGrants.revokedAt} is null)`;
+
+export type AccountScope = { environment: Environment } & ({ appId: number; accountId?: undefined } | { accountId: number; appId?: undefined });
+
+function scopeWhere(scope: AccountScope) {
+  return and(
+    eq(accounts.environment, scope.environment),
+    scope.accountId !== undefined ? eq(accounts.id, scope.accountId) : inArray(accounts.id, grantedAccountIds(scope.appId)),
+  );
+}
+
+export async function listAccounts(db: Executor, { scope, page, order }: { scope: AccountScope; page: Page; order: "asc" | "desc" }) {
+  const where = scopeWhere(scope);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(accounts)
+      .where(where)
+      .orderBy(order === "asc" ? asc(accounts.id) : desc(accounts.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(accounts).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findAccount(db: Executor, { scope, id }: { scope: AccountScope; id: number }) {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.id, id), scopeWhere(scope)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertAccount(db: Executor, values: NewAccount) {
+  const [row] = await db.insert(accounts).values(values).returning();
+  return row!;
+}
+
+export async function updateAccountRow(db: Executor, { id, values }: { id: number; values: Partial<NewAccount> }) {
+  const [row] = await db.update(accounts).set(values).where(eq(accounts.id, id)).returning();
+  return row ?? null;
+}
+
+export async function deleteAccountRow(db: Executor, { id }: { id: number }) {
+  const deleted = await db.delete(accounts).where(eq(accounts.id, id)).returning({ id: accounts.id });
+  return deleted.length > 0;
+}
+
+export async function insertGrant(db: Executor, values: { accountId: number; appId: number; source: "created" | "authorized" }) {
+  await db
+    .insert(accountGrants)
+    .values(values)
+    .onConflictDoUpdate({ target: [accountGrants.accountId, accountGrants.appId], set: { revokedAt: null } });
+}
+
+export async function hasActiveGrant(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+  const [row] = await db
+    .select({ accountId: accountGrants.accountId })
+    .from(accountGrants)
+    .where(and(eq(accountGrants.accountId, accountId), eq(accountGrants.appId, appId), isNull(accountGrants.revokedAt)))
+    .limit(1);
+  return Boolean(row);
+}

@@ -1,0 +1,86 @@
+import { db } from "@/db/client";
+import { issueCode } from "@/server/oauth/codes";
+import type { Principal } from "@/server/oauth/principal";
+import { notFound, uniqueError } from "@/server/http/errors";
+import { uniqueViolation } from "@/server/http/db-errors";
+import type { Page } from "@/server/http/paging";
+import { hashPassword } from "@/server/security/passwords";
+import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts, updateAccountRow, type AccountScope } from "./queries";
+import type { CreateAccountInput, UpdateAccountInput } from "./schemas";
+import { serializeAccount } from "./serialize";
+
+// Who sees which accounts (contract §4): a client-credentials token the accounts its app created
+// or that authorized it; a user token only its own account. Anything else is 404.
+export function accountScope(principal: Principal): AccountScope {
+  return principal.kind === "user"
+    ? { environment: principal.environment, accountId: principal.accountId }
+    : { environment: principal.environment, appId: principal.appId };
+}
+
+const usernameTaken = () => uniqueError("username", "This username is already taken.");
+
+export async function listVisibleAccounts(principal: Principal, page: Page, order: "asc" | "desc" = "asc") {
+  const { rows, total } = await listAccounts(db(), { scope: accountScope(principal), page, order });
+  return { items: rows.map(serializeAccount), total };
+}
+
+export async function getVisibleAccount(principal: Principal, id: number) {
+  const row = await findAccount(db(), { scope: accountScope(principal), id });
+  if (!row) throw notFound("account");
+  return row;
+}
+
+// Creates the account, the creating app's grant and the authorization code in one transaction:
+// a partner never gets an account it cannot reach, nor a code for an account that was not made.
+export async function createAccount(principal: Principal, input: CreateAccountInput) {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db().transaction(async (tx) => {
+      const row = await insertAccount(tx, {
+        environment: principal.environment,
+        username: input.username,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email ?? null,
+        zipcode: input.zipcode ?? null,
+        phone: input.phone ?? null,
+        timeZone: input.timeZone ?? null,
+        preferredContact: input.preferredContact ?? null,
+      });
+      await insertGrant(tx, { accountId: row.id, appId: principal.appId, source: "created" });
+      const code = await issueCode(tx, {
+        environment: principal.environment,
+        credentialId: principal.credentialId,
+        accountId: row.id,
+        origin: "account_creation",
+      });
+      return { ...serializeAccount(row), accessToken: { code } };
+    });
+  } catch (error) {
+    if (uniqueViolation(error) === "accounts_env_username_key") throw usernameTaken();
+    throw error;
+  }
+}
+
+export async function updateAccount(principal: Principal, id: number, input: UpdateAccountInput) {
+  await getVisibleAccount(principal, id);
+  const { password, ...fields } = input;
+  const values = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  if (password !== undefined) values.passwordHash = await hashPassword(password);
+  try {
+    const row = Object.keys(values).length > 0 ? await updateAccountRow(db(), { id, values }) : await getVisibleAccount(principal, id);
+    if (!row) throw notFound("account");
+    return serializeAccount(row);
+  } catch (error) {
+    if (uniqueViolation(error) === "accounts_env_username_key") throw usernameTaken();
+    throw error;
+  }
+}
+
+// Permanent: the foreign keys cascade to vehicles, their data, grants, codes and tokens
+// (service.md §3).
+export async function deleteAccount(principal: Principal, id: number) {
+  await getVisibleAccount(principal, id);
+  if (!(await deleteAccountRow(db(), { id }))) throw notFound("account");
+}

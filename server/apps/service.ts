@@ -1,0 +1,41 @@
+import { db } from "@/db/client";
+import { appCredentials, partnerApps, type Environment } from "@/db/schema";
+import { randomToken, sha256 } from "@/server/security/secrets";
+import { assertRedirectUris } from "./redirect-uris";
+
+export type NewAppInput = {
+  name: string;
+  redirectUris: string[];
+  isPublic?: boolean;
+  dataProvider?: boolean;
+  /** Fixed sandbox credentials, for the demo seed only. */
+  sandboxCredentials?: { clientId: string; clientSecret: string };
+};
+
+export type Credentials = { clientId: string; clientSecret: string };
+export type CreatedApp = { id: number; name: string; sandbox: Credentials; production: Credentials };
+
+const prefixes: Record<Environment, string> = { sandbox: "wl_sbx_", production: "wl_live_" };
+
+function newCredentials(environment: Environment): Credentials {
+  return { clientId: prefixes[environment] + randomToken().slice(0, 22), clientSecret: randomToken("wls_") };
+}
+
+// Creates a partner app with its sandbox and production credential pairs in one transaction.
+// The secrets are returned once; only their hashes are kept.
+export async function createApp(input: NewAppInput): Promise<CreatedApp> {
+  assertRedirectUris(input.redirectUris);
+  const sandbox = input.sandboxCredentials ?? newCredentials("sandbox");
+  const production = newCredentials("production");
+  return db().transaction(async (tx) => {
+    const [app] = await tx
+      .insert(partnerApps)
+      .values({ name: input.name, redirectUris: input.redirectUris, isPublic: input.isPublic ?? false, dataProvider: input.dataProvider ?? false })
+      .returning({ id: partnerApps.id });
+    await tx.insert(appCredentials).values([
+      { appId: app!.id, environment: "sandbox", clientId: sandbox.clientId, secretHash: sha256(sandbox.clientSecret) },
+      { appId: app!.id, environment: "production", clientId: production.clientId, secretHash: sha256(production.clientSecret) },
+    ]);
+    return { id: app!.id, name: input.name, sandbox, production };
+  });
+}

@@ -1,0 +1,52 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The one place that reads process.env (STYLE habit 4). Every variable is documented in .env.example.
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const boolish = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes"));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("127.0.0.1"),
+  DATABASE_URL: optionalString.pipe(z.string().url().optional()),
+  DATA_DIR: z.string().default(".data"),
+  PUBLIC_URL: optionalString.pipe(z.string().url().optional()),
+  SEED_DEMO: boolish,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  SMTP_URL: optionalString,
+  DELIVERY_CA_FILE: optionalString,
+  DELIVERY_ALLOWED_HOSTS: optionalString,
+  BENCH_ROUTES: boolish,
+});
+
+export type Env = z.infer<typeof schema> & { dataDir: string; embedded: boolean; seedDemo: boolean };
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration (see .env.example):\n${lines}`);
+  }
+  const embedded = parsed.data.DATABASE_URL === undefined;
+  cached = {
+    ...parsed.data,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    embedded,
+    // Demo data only where it cannot leak known credentials into a real deployment: the embedded
+    // database, unless the operator says otherwise.
+    seedDemo: parsed.data.SEED_DEMO ?? embedded,
+  };
+  return cached;
+}

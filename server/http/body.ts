@@ -1,0 +1,44 @@
+import { ApiError } from "./errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const isJsonType = (contentType: string | null) => {
+  const mime = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return mime === "application/json" || /^application\/[\w.+-]+\+json$/.test(mime);
+};
+
+// Reads a JSON body: 415 for another content type, 413 past 1 MiB (counted as it streams, so a
+// lying Content-Length cannot get more through), 400 for malformed JSON.
+export async function readJsonBody(request: Request): Promise<unknown> {
+  if (!isJsonType(request.headers.get("content-type"))) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("VALIDATION", "The request body is not valid JSON.", [
+      { fieldName: "body", errorCode: "INVALID", errorDisplay: "The request body is not valid JSON." },
+    ]);
+  }
+}
+
+const tooLarge = () => new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);

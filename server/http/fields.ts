@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { parseDateTime } from "./datetime";
+
+// Field building blocks shared by every domain's schemas.
+
+// Numbers also arrive as numeric strings from real clients (contract §2).
+export const numberish = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+(\.\d+)?$/, "Must be a number.")
+    .transform(Number),
+]);
+
+export const integerish = z.union([
+  z.number().int("Must be an integer."),
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, "Must be an integer.")
+    .transform(Number),
+]);
+
+export const idParam = integerish.pipe(z.number().int().min(1).max(2_147_483_647));
+
+/** Text with a length limit; "" and whitespace count as absent where the field is optional. */
+export const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters.`);
+
+export const dateTime = z.string().transform((value, ctx) => {
+  const date = parseDateTime(value);
+  if (!date) {
+    ctx.addIssue({ code: "custom", message: "Must be a DateTime like 20141112T195503+0000." });
+    return z.NEVER;
+  }
+  return date;
+});
+
+export const booleanish = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
+
+/** DateTime as written on the wire (for response schemas). */
+export const dateTimeOut = z.string().describe("yyyyMMdd'T'HHmmss+0000").meta({ example: "20141112T195503+0000" });
+
+// How absent, null and "" are read (contract §2: update bodies may echo nulls and read-only fields).
+
+/** On create: null or "" count as not sent. */
+export const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v), schema.optional());
+
+/** On update: null is ignored (echoed objects carry nulls); "" clears the field. */
+export const clearable = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), z.union([z.literal("").transform(() => null), schema]).optional());
+
+/** On update: null is ignored and the field cannot be cleared. */
+export const keep = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());

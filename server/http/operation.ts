@@ -1,0 +1,28 @@
+import type { z } from "zod";
+
+// An API operation described once: the route wrapper parses with these schemas and the OpenAPI
+// document is generated from the same objects (STYLE habit 3).
+export type Auth = "client" | "user" | "any";
+
+export type Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> = {
+  method: "GET" | "POST" | "DELETE";
+  /** OpenAPI path below the environment's base, e.g. "/vehicle/{vehicleId}". */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: Auth;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The envelope member and its schema; "result" for DELETE's {"result":"OK"}. */
+  response: { key: string; schema: z.ZodType; list?: boolean } | "result";
+};
+
+export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(op: Operation<P, Q, B>): Operation<P, Q, B> {
+  return op;
+}

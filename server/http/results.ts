@@ -1,0 +1,11 @@
+import type { Page } from "./paging";
+
+// What a handler returns; the wrapper turns it into the contract's envelope (contract §2).
+export type ApiResult =
+  | { kind: "one"; value: unknown; totalRecords: number | null }
+  | { kind: "list"; items: unknown[]; total: number; page: Page }
+  | { kind: "deleted" };
+
+export const one = (value: unknown, totalRecords: number | null = null): ApiResult => ({ kind: "one", value, totalRecords });
+export const list = (items: unknown[], total: number, page: Page): ApiResult => ({ kind: "list", items, total, page });
+export const deleted = (): ApiResult => ({ kind: "deleted" });

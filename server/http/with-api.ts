@@ -1,0 +1,88 @@
+import type { z } from "zod";
+import { env } from "@/server/env";
+import { authenticateBearer } from "@/server/oauth/bearer";
+import type { Principal } from "@/server/oauth/principal";
+import type { Environment } from "@/db/schema";
+import { readJsonBody } from "./body";
+import { corsHeaders } from "./cors";
+import { environmentFromSegment } from "./environment";
+import { ApiError, notFound } from "./errors";
+import type { Operation } from "./operation";
+import { pagingActions } from "./paging";
+import type { ApiResult } from "./results";
+import { parseOrThrow } from "./zod-errors";
+import { logError } from "@/server/log";
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+export type HandlerInput<O extends Operation> = {
+  principal: Principal;
+  environment: Environment;
+  params: O extends Operation<infer P, z.ZodType, z.ZodType> ? z.output<P> : never;
+  query: O extends Operation<z.ZodType, infer Q, z.ZodType> ? z.output<Q> : never;
+  body: O extends Operation<z.ZodType, z.ZodType, infer B> ? z.output<B> : never;
+  request: Request;
+};
+
+// The one wrapper every API route goes through (STYLE habit 1): environment, bearer auth, parsing
+// of params, query and body with the operation's zod schemas, the envelope, CORS, and the
+// translation of every error into the contract's shape.
+export function withApi<O extends Operation>(op: O, handler: (input: HandlerInput<O>) => Promise<ApiResult>) {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
+    try {
+      const rawParams = await context.params;
+      const environment = environmentFromSegment(typeof rawParams.env === "string" ? rawParams.env : undefined);
+      const principal = await authenticateBearer(request.headers.get("authorization"), environment);
+      if (op.auth === "client" && principal.kind !== "client") {
+        throw new ApiError("FORBIDDEN", "This call requires a client-credentials token.");
+      }
+      const url = new URL(request.url);
+      // A path segment that cannot be an id names nothing: 404, like an unknown id.
+      const params = op.params ? parsePathOrNotFound(op.params, rawParams) : undefined;
+      const query = op.query ? parseOrThrow(op.query, Object.fromEntries(url.searchParams), "query") : undefined;
+      const body = op.body ? parseOrThrow(op.body, await readJsonBody(request), "request body") : undefined;
+
+      const result = await handler({ principal, environment, params, query, body, request } as HandlerInput<O>);
+      return json(200, envelope(op, result, publicUrl(request, url)));
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function parsePathOrNotFound<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw notFound();
+  return parsed.data;
+}
+
+function publicUrl(request: Request, url: URL): URL {
+  const base = env().PUBLIC_URL;
+  return base ? new URL(url.pathname + url.search, base) : new URL(request.url);
+}
+
+function envelope(op: Operation, result: ApiResult, url: URL): Record<string, unknown> {
+  const key = op.response === "result" ? "result" : op.response.key;
+  switch (result.kind) {
+    case "deleted":
+      return { result: "OK", totalRecords: 1, actions: [] };
+    case "one":
+      return { [key]: result.value, totalRecords: result.totalRecords, actions: [] };
+    case "list":
+      return { [key]: result.items, totalRecords: result.total, actions: pagingActions(url, result.page, result.total) };
+  }
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...corsHeaders, ...headers },
+  });
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return json(error.status, error.toBody(), error.headers);
+  logError("unexpected error in an API route", error);
+  const internal = new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.");
+  return json(500, internal.toBody());
+}

@@ -1,0 +1,12 @@
+import type { Environment } from "@/db/schema";
+
+// Who is calling: an app acting for itself (client-credentials token) or for one account (user
+// token). Every ownership check starts from this.
+export type Principal = {
+  environment: Environment;
+  tokenId: number;
+  appId: number;
+  credentialId: number;
+  clientId: string;
+  dataProvider: boolean;
+} & ({ kind: "client"; accountId: null } | { kind: "user"; accountId: number });

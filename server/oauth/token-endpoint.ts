@@ -1,0 +1,119 @@
+import { ErrorType, OAuthRequest, isOAuthError, type OAuthException } from "@jmondi/oauth2-server";
+import { db } from "@/db/client";
+import type { Environment } from "@/db/schema";
+import { logError } from "@/server/log";
+import { sha256 } from "@/server/security/secrets";
+import { ACCESS_TOKEN_TTL_SECONDS, makeAuthorizationServer } from "./authorization-server";
+import { findCodeByHash, findCredentialByClientId } from "./queries";
+import type { GrantContext } from "./repositories";
+
+const MAX_FORM_BYTES = 16 * 1024;
+const SUPPORTED_GRANTS = new Set(["client_credentials", "authorization_code", "refresh_token"]);
+
+type OAuthErrorBody = { error: string; error_description: string };
+
+function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+  const body: OAuthErrorBody = { error, error_description: description };
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store", Pragma: "no-cache", ...headers } });
+}
+
+function basicCredentials(header: string | null): { id: string; secret: string } | null {
+  if (!header?.startsWith("Basic ")) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return null;
+  // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
+  const unescape = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, " "));
+    } catch {
+      return s;
+    }
+  };
+  return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
+}
+
+// POST /oauth/token and /sandbox/oauth/token (contract §8). The grants themselves run in
+// @jmondi/oauth2-server; this function is the HTTP edge around it: form parsing, the
+// Basic-vs-form agreement rule, one transaction per grant, RFC 6749 error bodies.
+export async function handleTokenRequest(request: Request, endpointEnvironment: Environment | null): Promise<Response> {
+  const mime = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (mime !== "application/x-www-form-urlencoded") {
+    return oauthError(400, "invalid_request", "The token request must be form-encoded (application/x-www-form-urlencoded).");
+  }
+  const raw = await request.text();
+  if (raw.length > MAX_FORM_BYTES) return oauthError(400, "invalid_request", "The token request is too large.");
+  const body: Record<string, string> = Object.fromEntries(new URLSearchParams(raw));
+
+  const basic = basicCredentials(request.headers.get("authorization"));
+  if (basic) {
+    if ((body.client_id && body.client_id !== basic.id) || (body.client_secret && body.client_secret !== basic.secret)) {
+      return invalidClient("The client credentials in the Authorization header and the form do not agree.", true);
+    }
+    body.client_id = basic.id;
+    body.client_secret = basic.secret;
+  }
+  if (!body.grant_type) return oauthError(400, "invalid_request", "grant_type is required.");
+  if (!SUPPORTED_GRANTS.has(body.grant_type)) {
+    return oauthError(400, "unsupported_grant_type", `grant_type ${body.grant_type} is not supported here.`);
+  }
+  if (!body.client_id) return invalidClient("Client authentication is required (HTTP Basic or client_id and client_secret).", false);
+
+  const redirectProblem = await acceptCreationCodeRedirect(body);
+  if (redirectProblem) return oauthError(400, "invalid_grant", redirectProblem);
+
+  const ctx: GrantContext = { tx: db(), environment: endpointEnvironment, afterFailure: [] };
+  try {
+    const result = await db().transaction(async (tx) => {
+      ctx.tx = tx;
+      const server = makeAuthorizationServer(ctx);
+      return server.respondToAccessTokenRequest(new OAuthRequest({ body, headers: {}, query: {} }));
+    });
+    const issued = result.body as { access_token: string; refresh_token?: string; scope?: string };
+    return Response.json(
+      {
+        access_token: issued.access_token,
+        token_type: "bearer",
+        // The library rounds the time left down (86399); the token was issued just now.
+        expires_in: ACCESS_TOKEN_TTL_SECONDS,
+        ...(issued.refresh_token ? { refresh_token: issued.refresh_token } : {}),
+        ...(issued.scope ? { scope: issued.scope } : {}),
+      },
+      { headers: { "Cache-Control": "no-store", Pragma: "no-cache" } },
+    );
+  } catch (error) {
+    for (const action of ctx.afterFailure) await action(db());
+    if (isOAuthError(error)) return fromLibraryError(error as OAuthException, body.grant_type, Boolean(basic));
+    logError("token endpoint failed", error);
+    return oauthError(500, "server_error", "An unexpected error occurred.");
+  }
+}
+
+function invalidClient(description: string, usedBasic: boolean): Response {
+  return oauthError(401, "invalid_client", description, usedBasic ? { "WWW-Authenticate": 'Basic realm="wayline"' } : {});
+}
+
+function fromLibraryError(error: OAuthException, grantType: string, usedBasic: boolean): Response {
+  const description = error.errorDescription ?? error.message;
+  if (error.errorType === ErrorType.InvalidClient) return invalidClient(description, usedBasic);
+  // The library reports a present-but-unacceptable code, refresh token or redirect_uri as
+  // invalid_request; RFC 6749 §5.2 calls that invalid_grant. A missing parameter keeps
+  // invalid_request (the library's "Check the `x` parameter").
+  const presentButBad = error.errorType === ErrorType.InvalidRequest && grantType !== "client_credentials" && !description.startsWith("Check the `");
+  const type = presentButBad ? ErrorType.InvalidGrant : error.errorType;
+  return oauthError(error.status >= 500 ? 500 : error.status === 401 ? 401 : 400, type, description);
+}
+
+// Codes from account creation carry no redirect URI (contract §8: at exchange it may be omitted
+// or any URI registered for the client). The library compares strictly, so a registered one is
+// dropped here before the grant runs; an unregistered one is refused.
+async function acceptCreationCodeRedirect(body: Record<string, string>): Promise<string | null> {
+  if (body.grant_type !== "authorization_code" || !body.code || !body.redirect_uri) return null;
+  const code = await findCodeByHash(db(), { codeHash: sha256(body.code) });
+  if (!code || code.origin !== "account_creation") return null;
+  const credential = await findCredentialByClientId(db(), { clientId: body.client_id ?? "" });
+  if (!credential || credential.credentialId !== code.credentialId) return null;
+  if (!credential.redirectUris.includes(body.redirect_uri)) return "redirect_uri is not registered for this client.";
+  delete body.redirect_uri;
+  return null;
+}

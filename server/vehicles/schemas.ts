@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { booleanish, clearable, dateTimeOut, idParam, keep, numberish, optional, text } from "@/server/http/fields";
+
+// Vehicle fields on the wire (service.md §2.2, contract §4).
+
+const vin = text(17)
+  .transform((v) => v.toUpperCase())
+  .pipe(z.string().regex(/^[A-HJ-NPR-Z0-9]{17}$/, "Must be a 17-character VIN (letters I, O and Q are not used)."));
+const deviceId = text(64).pipe(z.string().min(1).regex(/^[A-Za-z0-9._:-]+$/, "May contain letters, digits and . _ : - only."));
+const label = text(100);
+const mileage = numberish.pipe(z.number().min(0, "Must not be negative.").max(10_000_000, "Must be at most 10000000."));
+
+
+export const createVehicleBody = z.object({
+  accountId: optional(idParam).describe("The account to add the vehicle to. Required with a client-credentials token; a user token adds to its own account."),
+  deviceId: optional(deviceId),
+  vin: optional(vin),
+  label: optional(label),
+  autoAssignDevice: optional(booleanish),
+  mileage: optional(mileage),
+});
+
+// Read-only members (vehicleId, name, lastWaypoint, running, …) are dropped, so an echoed
+// object updates cleanly (contract §2).
+export const updateVehicleBody = z.object({
+  deviceId: clearable(deviceId),
+  vin: clearable(vin),
+  label: clearable(label),
+  autoAssignDevice: keep(booleanish),
+  mileage: keep(mileage),
+});
+
+export type CreateVehicleInput = z.output<typeof createVehicleBody>;
+export type UpdateVehicleInput = z.output<typeof updateVehicleBody>;
+
+// {vehicle-id} is the numeric vehicleId or the device serial (service.md §4.2 rule 1).
+export const vehicleRefParams = z.object({ vehicleId: z.string().min(1).max(64) });
+
+export const waypointOut = z.object({ timestamp: dateTimeOut, latitude: z.number(), longitude: z.number() });
+
+export const vehicleOut = z.object({
+  vehicleId: z.number().int(),
+  accountId: z.number().int(),
+  name: z.string(),
+  deviceId: z.string().nullable(),
+  vin: z.string().nullable(),
+  label: z.string().nullable(),
+  autoAssignDevice: z.boolean(),
+  mileage: z.number(),
+  lastWaypoint: waypointOut.nullable(),
+  running: z.boolean(),
+  lastRunningTimestamp: dateTimeOut.nullable(),
+  year: z.string().nullable(),
+  make: z.string().nullable(),
+  model: z.string().nullable(),
+});
+
+export type VehicleOut = z.infer<typeof vehicleOut>;

@@ -1,0 +1,89 @@
+import { db } from "@/db/client";
+import { accountScope } from "@/server/accounts/service";
+import { findAccount } from "@/server/accounts/queries";
+import { uniqueViolation } from "@/server/http/db-errors";
+import { notFound, validationError } from "@/server/http/errors";
+import type { Page } from "@/server/http/paging";
+import type { Principal } from "@/server/oauth/principal";
+import { assignDevice, deviceInUse } from "./devices";
+import { deleteVehicleRow, findVehicle, findVehicleById, insertVehicle, listVehicles, unassignDevicesOf, updateVehicleRow } from "./queries";
+import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
+import { serializeVehicle } from "./serialize";
+
+export async function listVisibleVehicles(principal: Principal, page: Page, order: "asc" | "desc" = "asc") {
+  const { rows, total } = await listVehicles(db(), { scope: accountScope(principal), page, order });
+  return { items: rows.map(serializeVehicle), total };
+}
+
+export async function getVisibleVehicle(principal: Principal, ref: string) {
+  const row = await findVehicle(db(), { scope: accountScope(principal), ref });
+  if (!row) throw notFound("vehicle");
+  return row;
+}
+
+// A device serial unique index is the final word when two requests race for one serial.
+function translateDeviceRace(error: unknown): never {
+  const constraint = uniqueViolation(error);
+  if (constraint === "devices_env_serial_key" || constraint === "devices_vehicle_key") throw deviceInUse();
+  throw error;
+}
+
+// A user token adds to its own account; a client-credentials token names one of its accounts.
+async function targetAccountId(principal: Principal, requested: number | undefined): Promise<number> {
+  if (principal.kind === "user") return principal.accountId;
+  if (requested === undefined) {
+    throw validationError([{ fieldName: "accountId", errorCode: "REQUIRED", errorDisplay: "accountId is required with a client-credentials token." }]);
+  }
+  const account = await findAccount(db(), { scope: accountScope(principal), id: requested });
+  if (!account) throw notFound("account");
+  return account.id;
+}
+
+export async function createVehicle(principal: Principal, input: CreateVehicleInput) {
+  const accountId = await targetAccountId(principal, input.accountId);
+  const scope = accountScope(principal);
+  try {
+    const id = await db().transaction(async (tx) => {
+      const autoAssignDevice = input.autoAssignDevice ?? true;
+      const vehicleId = await insertVehicle(tx, {
+        environment: principal.environment,
+        accountId,
+        vin: input.vin ?? null,
+        label: input.label ?? null,
+        autoAssignDevice,
+        mileage: input.mileage ?? 0,
+      });
+      if (input.deviceId) await assignDevice(tx, { scope, vehicle: { id: vehicleId, autoAssignDevice }, serial: input.deviceId });
+      return vehicleId;
+    });
+    return serializeVehicle((await findVehicleById(db(), { id }))!);
+  } catch (error) {
+    translateDeviceRace(error);
+  }
+}
+
+export async function updateVehicle(principal: Principal, ref: string, input: UpdateVehicleInput) {
+  const scope = accountScope(principal);
+  try {
+    const id = await db().transaction(async (tx) => {
+      const current = await findVehicle(tx, { scope, ref, forUpdate: true });
+      if (!current) throw notFound("vehicle");
+      const { deviceId, ...fields } = input;
+      const values = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      if (Object.keys(values).length > 0) await updateVehicleRow(tx, { id: current.id, values });
+      const autoAssignDevice = input.autoAssignDevice ?? current.autoAssignDevice;
+      if (deviceId === null) await unassignDevicesOf(tx, { vehicleId: current.id });
+      else if (deviceId !== undefined) await assignDevice(tx, { scope, vehicle: { id: current.id, autoAssignDevice }, serial: deviceId });
+      return current.id;
+    });
+    return serializeVehicle((await findVehicleById(db(), { id }))!);
+  } catch (error) {
+    translateDeviceRace(error);
+  }
+}
+
+// Permanent; trips, data and subscriptions go with the vehicle (foreign keys cascade).
+export async function deleteVehicle(principal: Principal, ref: string) {
+  const vehicle = await getVisibleVehicle(principal, ref);
+  if (!(await deleteVehicleRow(db(), { id: vehicle.id }))) throw notFound("vehicle");
+}

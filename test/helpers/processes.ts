@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "..", "..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+export type ServiceEnv = NodeJS.ProcessEnv;
+
+/** Environment for a service under test: loopback, its own data dir, and the given database. */
+export function serviceEnv({ port, dataDir, databaseUrl, seedDemo = false }: { port: number; dataDir: string; databaseUrl?: string; seedDemo?: boolean }): ServiceEnv {
+  const env: ServiceEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: seedDemo ? "1" : "0", NODE_ENV: "production" };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  return env;
+}
+
+/** Starts `npm start`'s entry point (without npm, so the pid is the server's own). */
+export function startService(env: ServiceEnv): { child: ChildProcess; output: () => string } {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "start.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  return { child, output: () => output };
+}
+
+export async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`service not healthy after ${timeoutMs} ms:\n${output()}`);
+}
+
+/** Stops a process we started, by its pid, and waits for it to exit. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs a CLI script to completion; resolves with its stdout, rejects with its stderr. */
+export function runScript(script: string, args: string[], env: ServiceEnv): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", script), ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("exit", (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${script} exited ${code}: ${stderr}`))));
+  });
+}
