@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
+import { prepared } from "@/db/prepared";
 import { devices, vehicles, type Environment } from "@/db/schema";
 import { grantedAccountIds, type AccountScope } from "@/server/accounts/queries";
 import type { Page } from "@/server/http/paging";
@@ -17,16 +18,32 @@ function scopeWhere(scope: AccountScope): SQL {
 
 const withDevice = (db: Executor) => db.select(vehicleColumns).from(vehicles).leftJoin(devices, eq(devices.vehicleId, vehicles.id));
 
-export async function listVehicles(db: Executor, { scope, page, order }: { scope: AccountScope; page: Page; order: "asc" | "desc" }) {
-  const where = scopeWhere(scope);
-  const [rows, [total]] = await Promise.all([
+// The list and its count run on every GET /vehicle/, so they are built once per scope kind and
+// order (db/prepared.ts) and take the scope as placeholders.
+function scopePlaceholders(kind: "account" | "app"): SQL {
+  return and(
+    eq(vehicles.environment, sql.placeholder("environment")),
+    kind === "account" ? eq(vehicles.accountId, sql.placeholder("owner")) : inArray(vehicles.accountId, grantedAccountIds(sql.placeholder("owner"))),
+  )!;
+}
+
+const listQuery = (kind: "account" | "app", order: "asc" | "desc") =>
+  prepared(`vehicles_list_${kind}_${order}`, (db) =>
     withDevice(db)
-      .where(where)
+      .where(scopePlaceholders(kind))
       .orderBy(order === "asc" ? asc(vehicles.id) : desc(vehicles.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ n: count() }).from(vehicles).where(where),
-  ]);
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(`vehicles_list_${kind}_${order}`),
+  );
+
+const countQuery = (kind: "account" | "app") =>
+  prepared(`vehicles_count_${kind}`, (db) => db.select({ n: count() }).from(vehicles).where(scopePlaceholders(kind)).prepare(`vehicles_count_${kind}`));
+
+export async function listVehicles({ scope, page, order }: { scope: AccountScope; page: Page; order: "asc" | "desc" }) {
+  const kind = scope.accountId !== undefined ? "account" : "app";
+  const values = { environment: scope.environment, owner: scope.accountId ?? scope.appId, limit: page.limit, offset: page.offset };
+  const [rows, [total]] = await Promise.all([listQuery(kind, order).execute(values), countQuery(kind).execute(values)]);
   return { rows: rows as VehicleRow[], total: total?.n ?? 0 };
 }
 

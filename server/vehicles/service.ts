@@ -11,7 +11,7 @@ import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
 import { serializeVehicle } from "./serialize";
 
 export async function listVisibleVehicles(principal: Principal, page: Page, order: "asc" | "desc" = "asc") {
-  const { rows, total } = await listVehicles(db(), { scope: accountScope(principal), page, order });
+  const { rows, total } = await listVehicles({ scope: accountScope(principal), page, order });
   return { items: rows.map(serializeVehicle), total };
 }
 
