@@ -23,6 +23,7 @@
 
 import net from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
+import { cstring, int16, int32, message } from "./protocol";
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
@@ -312,28 +313,4 @@ export async function startWireServer(opts: {
       return stopped;
     },
   };
-}
-
-function message(type: string, ...parts: Buffer[]): Buffer {
-  const body = Buffer.concat(parts);
-  const head = Buffer.alloc(5);
-  head.write(type, 0, "latin1");
-  head.writeInt32BE(4 + body.length, 1);
-  return Buffer.concat([head, body]);
-}
-
-function cstring(s: string) {
-  return Buffer.from(`${s}\0`, "utf8");
-}
-
-function int16(n: number) {
-  const b = Buffer.alloc(2);
-  b.writeInt16BE(n);
-  return b;
-}
-
-function int32(n: number) {
-  const b = Buffer.alloc(4);
-  b.writeInt32BE(n);
-  return b;
 }

@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWireServer } from "../../db/embedded/wire-server";
 import { openEmbeddedDatabase } from "../../db/embedded/embedded-database";
+import { cstring, int16, int32, message } from "../../db/embedded/protocol";
 
 // initdb takes seconds; reopening an existing data dir takes a fraction of one.
 // So initdb once into a template and give every test its own copy.
@@ -175,7 +176,7 @@ describe("embedded wire server", () => {
 
       const raw = await rawConnect(port);
       // A Parse error makes the backend discard messages until Sync; then hang up.
-      raw.send(msg("P", cstr(""), cstr("selec broken"), int16(0)));
+      raw.send(message("P", cstring(""), cstring("selec broken"), int16(0)));
       await raw.until("E");
       raw.socket.destroy();
 
@@ -191,9 +192,9 @@ describe("embedded wire server", () => {
       const raw = await rawConnect(port);
       raw.send(
         Buffer.concat([
-          msg("P", cstr(""), cstr("insert into items values (1)"), int16(0)),
-          msg("B", cstr(""), cstr(""), int16(0), int16(0), int16(0)),
-          msg("E", cstr(""), int32(0)),
+          message("P", cstring(""), cstring("insert into items values (1)"), int16(0)),
+          message("B", cstring(""), cstring(""), int16(0), int16(0), int16(0)),
+          message("E", cstring(""), int32(0)),
         ]),
       );
       await raw.until("C"); // the insert ran, in the implicit transaction Sync would commit
@@ -240,25 +241,6 @@ describe("embedded wire server", () => {
 });
 
 // Minimal raw protocol client, for sequences postgres.js never sends.
-function msg(type: string, ...parts: Buffer[]): Buffer {
-  const body = Buffer.concat(parts);
-  const head = Buffer.alloc(5);
-  head.write(type, 0, "latin1");
-  head.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([head, body]);
-}
-const cstr = (s: string) => Buffer.from(`${s}\0`);
-function int16(n: number) {
-  const b = Buffer.alloc(2);
-  b.writeInt16BE(n);
-  return b;
-}
-function int32(n: number) {
-  const b = Buffer.alloc(4);
-  b.writeInt32BE(n);
-  return b;
-}
-
 async function rawConnect(port: number) {
   const socket = net.connect(port, "127.0.0.1");
   await new Promise((resolve, reject) => socket.once("connect", resolve).once("error", reject));
@@ -284,7 +266,7 @@ async function rawConnect(port: number) {
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
-  const params = Buffer.concat([cstr("user"), cstr("postgres"), cstr("database"), cstr("postgres"), cstr("")]);
+  const params = Buffer.concat([cstring("user"), cstring("postgres"), cstring("database"), cstring("postgres"), cstring("")]);
   const startup = Buffer.alloc(8);
   startup.writeInt32BE(8 + params.length, 0);
   startup.writeInt32BE(196608, 4);
