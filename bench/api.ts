@@ -1,9 +1,6 @@
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
-import { freePort, runScript, serviceEnv, startService, stopProcess, waitForHealth } from "../test/helpers/processes";
+import { launchService, runScript } from "../test/helpers/processes";
 
 // `npm run bench:api`: the production build on PostgreSQL. GET /v1/api/vehicle/ (an account with
 // 50 vehicles, a valid user token, 32 connections) side by side with a bare Next.js route doing
@@ -31,13 +28,9 @@ async function main() {
     execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", dropDb]);
     databaseUrl = `postgres://postgres@127.0.0.1:5432/${dropDb}`;
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-bench-"));
-  const port = await freePort();
-  const env = { ...serviceEnv({ port, dataDir, databaseUrl }), BENCH_ROUTES: "1" };
-  const base = `http://127.0.0.1:${port}`;
-  const service = startService(env);
+  const service = await launchService({ name: "bench", databaseUrl, extraEnv: { BENCH_ROUTES: "1" } });
+  const { baseUrl: base, env } = service;
   try {
-    await waitForHealth(base, service.child, service.output);
     const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench", "--json"], env)).stdout) as { production: { clientId: string; clientSecret: string } };
     const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
     const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
@@ -79,8 +72,7 @@ async function main() {
     console.log(fmt("POST /oauth/token client_credentials", grants));
     console.log(`grants/s: ${grants.rps.toFixed(0)} (target >= 200)`);
   } finally {
-    await stopProcess(service.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await service.stop();
     if (dropDb) execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", dropDb]);
   }
 }

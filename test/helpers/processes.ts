@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
@@ -69,4 +71,29 @@ export function runScript(script: string, args: string[], env: ServiceEnv): Prom
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("exit", (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${script} exited ${code}: ${stderr}`))));
   });
+}
+
+export type RunningService = { baseUrl: string; dataDir: string; env: ServiceEnv; stop(): Promise<void> };
+
+/**
+ * The service under test, started and healthy, in a fresh data dir: on `databaseUrl` when given,
+ * else on the embedded database. stop() ends it by its pid and removes the data dir.
+ */
+export async function launchService(opts: { name: string; databaseUrl?: string; seedDemo?: boolean; port?: number; extraEnv?: Record<string, string> }): Promise<RunningService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
+  const port = opts.port ?? (await freePort());
+  const env = { ...serviceEnv({ port, dataDir, databaseUrl: opts.databaseUrl, seedDemo: opts.seedDemo }), ...opts.extraEnv };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const service = startService(env);
+  const stop = async () => {
+    await stopProcess(service.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseUrl, service.child, service.output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl, dataDir, env, stop };
 }

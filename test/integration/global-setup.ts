@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort, runScript, serviceEnv, startService, stopProcess, waitForHealth } from "../helpers/processes";
+import { launchService, runScript } from "../helpers/processes";
 
 export type TestApp = { name: string; sandbox: { clientId: string; clientSecret: string }; production: { clientId: string; clientSecret: string } };
 
@@ -20,31 +19,22 @@ declare module "vitest" {
 // DATABASE_URL (CI gives a fresh database), else on the embedded default in a fresh data dir.
 // Partner apps are made with the real CLI, as an operator would.
 export default async function setup(project: TestProject) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-it-"));
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const port = await freePort();
-  const env = serviceEnv({ port, dataDir, databaseUrl });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const service = startService(env);
+  const service = await launchService({ name: "it", databaseUrl });
   try {
-    await waitForHealth(baseUrl, service.child, service.output);
     const create = async (name: string, extra: string[] = []) =>
-      JSON.parse((await runScript("app-create.ts", ["--name", name, "--redirect-uri", "https://partner.example/callback", "--json", ...extra], env)).stdout) as TestApp;
+      JSON.parse((await runScript("app-create.ts", ["--name", name, "--redirect-uri", "https://partner.example/callback", "--json", ...extra], service.env)).stdout) as TestApp;
     const apps = { main: await create("Integration main app"), other: await create("Integration other app"), provider: await create("Integration data provider", ["--data-provider"]) };
-    const dbUrl = databaseUrl ?? (JSON.parse(fs.readFileSync(path.join(dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
+    const dbUrl = databaseUrl ?? (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
 
-    project.provide("baseUrl", baseUrl);
+    project.provide("baseUrl", service.baseUrl);
     project.provide("databaseUrl", dbUrl);
     project.provide("embedded", !databaseUrl);
-    project.provide("dataDir", dataDir);
+    project.provide("dataDir", service.dataDir);
     project.provide("apps", apps);
   } catch (error) {
-    await stopProcess(service.child);
+    await service.stop();
     throw error;
   }
-
-  return async () => {
-    await stopProcess(service.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  return service.stop;
 }
