@@ -26,7 +26,10 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
         await reader.cancel().catch(() => {});
-        throw tooLarge();
+        // The cancelled rest of the body stays unread on the connection, and a kept-alive next
+        // request would hang behind it: have the client close it. (A body refused by its
+        // Content-Length above is drained by Node, so that connection stays usable.)
+        throw tooLarge({ Connection: "close" });
       }
       chunks.push(value);
     }
@@ -41,4 +44,4 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
-const tooLarge = () => new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+const tooLarge = (headers: Record<string, string> = {}) => new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, [], headers);

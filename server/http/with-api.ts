@@ -9,6 +9,7 @@ import { environmentFromSegment } from "./environment";
 import { ApiError, notFound } from "./errors";
 import type { Operation } from "./operation";
 import { pagingActions } from "./paging";
+import { requestOrigin } from "./request-origin";
 import type { ApiResult } from "./results";
 import { parseOrThrow } from "./zod-errors";
 import { logError } from "@/server/log";
@@ -58,7 +59,7 @@ function parsePathOrNotFound<T extends z.ZodType>(schema: T, raw: unknown): z.ou
 
 function publicUrl(request: Request, url: URL): URL {
   const base = env().PUBLIC_URL;
-  return base ? new URL(url.pathname + url.search, base) : new URL(request.url);
+  return new URL(url.pathname + url.search, base ?? requestOrigin(request));
 }
 
 function envelope(op: Operation, result: ApiResult, url: URL): Record<string, unknown> {

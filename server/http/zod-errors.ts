@@ -13,7 +13,9 @@ export function toFieldErrors(error: z.ZodError, prefix: (string | number)[] = [
 }
 
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
-  const parsed = schema.safeParse(input);
+  // zod 4 leaves the offending value out of its issues unless asked; toFieldErrors needs it to
+  // tell a missing field (REQUIRED) from one of the wrong type (INVALID), e.g. "firstName": 5.
+  const parsed = schema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw invalidInput(parsed.error, what);
   return parsed.data;
 }

@@ -1,5 +1,6 @@
 import { env } from "@/server/env";
 import { environmentFromSegment } from "@/server/http/environment";
+import { requestOrigin } from "@/server/http/request-origin";
 import { errorResponse, json } from "@/server/http/with-api";
 import { openApiDocument } from "@/server/openapi/document";
 
@@ -7,7 +8,7 @@ import { openApiDocument } from "@/server/openapi/document";
 export async function GET(request: Request, { params }: { params: Promise<{ env: string }> }) {
   try {
     const environment = environmentFromSegment((await params).env);
-    const origin = env().PUBLIC_URL ?? new URL(request.url).origin;
+    const origin = env().PUBLIC_URL ?? requestOrigin(request);
     return json(200, openApiDocument(environment, origin.replace(/\/$/, "")));
   } catch (error) {
     return errorResponse(error);
