@@ -14,7 +14,7 @@ export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Either the database or a transaction: query functions accept both. */
 export type Executor = Database | Tx;
 
-type Connection = { db: Database; sql: postgres.Sql };
+type Connection = { db: Database; sql: postgres.Sql; embedded: boolean };
 
 const globalKey = Symbol.for("wayline.db");
 type GlobalWithDb = typeof globalThis & { [globalKey]?: Connection };
@@ -45,7 +45,7 @@ export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10)
     connection: { application_name: "wayline" },
   });
   preparing(sql, !embedded);
-  return { sql, db: drizzle(sql, { schema, casing: "snake_case" }) };
+  return { sql, embedded, db: drizzle(sql, { schema, casing: "snake_case" }) };
 }
 
 // drizzle sends every query through sql.unsafe(), prepared only when built with .prepare(name).
@@ -76,6 +76,11 @@ export function db(): Database {
 
 export function rawSql(): postgres.Sql {
   return connection().sql;
+}
+
+/** Whether statements may be prepared (not on the embedded server's one shared session). */
+export function canPrepare(): boolean {
+  return !connection().embedded;
 }
 
 export async function closeDb(): Promise<void> {

@@ -3,3 +3,4 @@ export * from "./apps";
 export * from "./accounts";
 export * from "./vehicles";
 export * from "./oauth";
+export * from "./telemetry";

@@ -23,6 +23,8 @@ export const vehicles = pgTable(
     lastWaypointAt: timestamp("last_waypoint_at", { withTimezone: true }),
     lastLatitude: doublePrecision("last_latitude"),
     lastLongitude: doublePrecision("last_longitude"),
+    /** The newest data set's timestamp: an older one arriving later is "late" (contract §5). */
+    lastDataAt: timestamp("last_data_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("vehicles_account_idx").on(t.accountId, t.id)],

@@ -8,3 +8,4 @@ const methodNotAllowed = async () => errorResponse(new ApiError("METHOD_NOT_ALLO
 export const PUT = methodNotAllowed;
 export const PATCH = methodNotAllowed;
 export const DELETE = methodNotAllowed;
+export const POST = methodNotAllowed;

@@ -19,6 +19,8 @@ export type Operation<
   params?: P;
   query?: Q;
   body?: B;
+  /** What the OpenAPI document shows for the body, where the parsing schema cannot say it. */
+  bodyDoc?: z.ZodType;
   /** The envelope member and its schema; "result" for DELETE's {"result":"OK"}. */
   response: { key: string; schema: z.ZodType; list?: boolean } | "result";
 };

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { accountOperations } from "@/server/accounts/operations";
 import type { Environment } from "@/db/schema";
 import type { Operation } from "@/server/http/operation";
+import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
 
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
 // wrapper parses with, so the reference cannot drift from the code (STYLE habit 3).
 
-export const allOperations: Operation[] = [...Object.values(accountOperations), ...Object.values(vehicleOperations)];
+export const allOperations: Operation[] = [...Object.values(accountOperations), ...Object.values(vehicleOperations), ...Object.values(telemetryOperations)];
 
 const toSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -83,7 +84,7 @@ export function openApiDocument(environment: Environment, origin: string) {
       ...(op.description ? { description: op.description } : {}),
       operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\//g, "")}`,
       parameters: parameters(op),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.body, "input") } } } } : {}),
+      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.bodyDoc ?? op.body, "input") } } } } : {}),
       responses: {
         "200": { description: "OK", content: { "application/json": { schema: envelope(op) } } },
         "400": errorResponse("Invalid input (VALIDATION), with fieldErrors"),
@@ -104,7 +105,7 @@ export function openApiDocument(environment: Environment, origin: string) {
     },
     servers: [{ url: `${origin}${base}`, description: environment === "production" ? "Production" : "Sandbox" }],
     security: [{ bearer: [] }],
-    tags: [{ name: "Accounts" }, { name: "Vehicles" }],
+    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }],
     paths,
     components: {
       schemas: { Error: errorSchema },

@@ -1,11 +1,15 @@
 import { z } from "zod";
+import { vinProblem } from "./vin";
 import { booleanish, clearable, dateTimeOut, idParam, keep, numberish, optional, text } from "@/server/http/fields";
 
 // Vehicle fields on the wire (service.md §2.2, contract §4).
 
-const vin = text(17)
+export const vin = text(17)
   .transform((v) => v.toUpperCase())
-  .pipe(z.string().regex(/^[A-HJ-NPR-Z0-9]{17}$/, "Must be a 17-character VIN (letters I, O and Q are not used)."));
+  .superRefine((v, ctx) => {
+    const problem = vinProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 const deviceId = text(64).pipe(z.string().min(1).regex(/^[A-Za-z0-9._:-]+$/, "May contain letters, digits and . _ : - only."));
 const label = text(100);
 const mileage = numberish.pipe(z.number().min(0, "Must not be negative.").max(10_000_000, "Must be at most 10000000."));

@@ -9,6 +9,10 @@ import { assignDevice, deviceInUse } from "./devices";
 import { deleteVehicleRow, findVehicle, findVehicleById, insertVehicle, listVehicles, unassignDevicesOf, updateVehicleRow } from "./queries";
 import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
 import { serializeVehicle } from "./serialize";
+import { decodeVin } from "./vin";
+
+// year, make and model follow the VIN: decoded offline where they can be, cleared with it.
+const fromVin = (vin: string | null) => (vin ? decodeVin(vin) : { year: null, make: null, model: null });
 
 export async function listVisibleVehicles(principal: Principal, page: Page, order: "asc" | "desc" = "asc") {
   const { rows, total } = await listVehicles({ scope: accountScope(principal), page, order });
@@ -49,6 +53,7 @@ export async function createVehicle(principal: Principal, input: CreateVehicleIn
         environment: principal.environment,
         accountId,
         vin: input.vin ?? null,
+        ...fromVin(input.vin ?? null),
         label: input.label ?? null,
         autoAssignDevice,
         mileage: input.mileage ?? 0,
@@ -69,7 +74,8 @@ export async function updateVehicle(principal: Principal, ref: string, input: Up
       const current = await findVehicle(tx, { scope, ref, forUpdate: true });
       if (!current) throw notFound("vehicle");
       const { deviceId, ...fields } = input;
-      const values = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      const values: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      if (input.vin !== undefined && input.vin !== current.vin) Object.assign(values, fromVin(input.vin));
       if (Object.keys(values).length > 0) await updateVehicleRow(tx, { id: current.id, values });
       const autoAssignDevice = input.autoAssignDevice ?? current.autoAssignDevice;
       if (deviceId === null) await unassignDevicesOf(tx, { vehicleId: current.id });

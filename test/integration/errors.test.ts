@@ -340,7 +340,18 @@ describe("OpenAPI and health", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.body.openapi).toMatch(/^3\.1\./);
     expect(res.body.servers).toEqual([expect.objectContaining({ url: `${inject("baseUrl")}${base}` })]);
-    expect(Object.keys(res.body.paths).sort()).toEqual(["/account/", "/account/{accountId}", "/vehicle/", "/vehicle/{vehicleId}"]);
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      "/account/",
+      "/account/data/",
+      "/account/{accountId}",
+      "/vehicle/",
+      "/vehicle/{vehicleId}",
+      "/vehicle/{vehicleId}/data/",
+      "/vehicle/{vehicleId}/dataSet/",
+      "/vehicle/{vehicleId}/dataSet/{dataSetId}",
+      "/vehicle/{vehicleId}/trip/",
+      "/vehicle/{vehicleId}/trip/{tripId}",
+    ]);
     expect(Object.keys(res.body.paths["/account/"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(res.body.paths["/account/{accountId}"]).sort()).toEqual(["delete", "get", "post"]);
     expect(Object.keys(res.body.paths["/vehicle/"]).sort()).toEqual(["get", "post"]);

@@ -1,0 +1,120 @@
+import { bigint, bigserial, customType, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { accounts } from "./accounts";
+import { partnerApps } from "./apps";
+import { environmentEnum } from "./environment";
+import { vehicles } from "./vehicles";
+
+// PostgreSQL transaction ids (xid8) order data points by commit visibility for sinceLastCall
+// cursors: a point whose transaction is still running when a cursor moves past its id would
+// otherwise be skipped for good. Carried as text.
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
+// A trip: ON opens it, RUNNING extends it, OFF closes it (contract §5).
+export const trips = pgTable(
+  "trips",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    environment: environmentEnum("environment").notNull(),
+    vehicleId: integer("vehicle_id")
+      .notNull()
+      .references(() => vehicles.id, { onDelete: "cascade" }),
+    startTime: timestamp("start_time", { withTimezone: true }).notNull(),
+    endTime: timestamp("end_time", { withTimezone: true }),
+    /** The newest data set in the trip: where an ON closing this trip ends it. */
+    lastDataAt: timestamp("last_data_at", { withTimezone: true }).notNull(),
+    mileage: doublePrecision("mileage"),
+    startWaypointAt: timestamp("start_waypoint_at", { withTimezone: true }),
+    startLatitude: doublePrecision("start_latitude"),
+    startLongitude: doublePrecision("start_longitude"),
+    endWaypointAt: timestamp("end_waypoint_at", { withTimezone: true }),
+    endLatitude: doublePrecision("end_latitude"),
+    endLongitude: doublePrecision("end_longitude"),
+  },
+  (t) => [index("trips_vehicle_start_idx").on(t.vehicleId, t.startTime.desc())],
+);
+
+export const dataSets = pgTable(
+  "data_sets",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    environment: environmentEnum("environment").notNull(),
+    vehicleId: integer("vehicle_id")
+      .notNull()
+      .references(() => vehicles.id, { onDelete: "cascade" }),
+    tripId: bigint("trip_id", { mode: "number" }).references(() => trips.id, { onDelete: "set null" }),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+    ignitionStatus: text("ignition_status", { enum: ["ON", "RUNNING", "OFF"] }).notNull(),
+    deviceId: text("device_id"),
+    vin: text("vin"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // One data set per vehicle and timestamp: a second one is a duplicate and is ignored.
+  (t) => [uniqueIndex("data_sets_vehicle_time_key").on(t.vehicleId, t.recordedAt), index("data_sets_trip_idx").on(t.tripId, t.recordedAt.desc())],
+);
+
+export const dataPoints = pgTable(
+  "data_points",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    vehicleId: integer("vehicle_id")
+      .notNull()
+      .references(() => vehicles.id, { onDelete: "cascade" }),
+    dataSetId: bigint("data_set_id", { mode: "number" })
+      .notNull()
+      .references(() => dataSets.id, { onDelete: "cascade" }),
+    /** Position in its data set's datum array. */
+    position: smallint("position").notNull(),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+    key: text("key").notNull(),
+    value: text("value").notNull(),
+    txId: xid8("tx_id")
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+  },
+  (t) => [
+    index("data_points_vehicle_time_idx").on(t.vehicleId, t.recordedAt.desc(), t.id.desc()),
+    index("data_points_vehicle_key_time_idx").on(t.vehicleId, t.key, t.recordedAt.desc(), t.id.desc()),
+    index("data_points_data_set_idx").on(t.dataSetId, t.position),
+    index("data_points_vehicle_tx_idx").on(t.vehicleId, t.txId, t.id),
+  ],
+);
+
+// Counts kept by ingest in the same transaction, so list totals stay fast on a vehicle with
+// millions of points (count(*) would not).
+export const vehicleDataStats = pgTable("vehicle_data_stats", {
+  vehicleId: integer("vehicle_id")
+    .primaryKey()
+    .references(() => vehicles.id, { onDelete: "cascade" }),
+  dataSets: bigint("data_sets", { mode: "number" }).notNull().default(0),
+  dataPoints: bigint("data_points", { mode: "number" }).notNull().default(0),
+});
+
+export const vehicleKeyStats = pgTable(
+  "vehicle_key_stats",
+  {
+    vehicleId: integer("vehicle_id")
+      .notNull()
+      .references(() => vehicles.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    dataPoints: bigint("data_points", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.vehicleId, t.key] })],
+);
+
+// Where GET /account/data/?sinceLastCall=true left off, per app and account.
+export const dataCursors = pgTable(
+  "data_cursors",
+  {
+    appId: integer("app_id")
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: "cascade" }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    txId: xid8("tx_id").notNull(),
+    pointId: bigint("point_id", { mode: "number" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.accountId] })],
+);

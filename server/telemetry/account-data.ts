@@ -1,0 +1,63 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { canPrepare, db, rawSql } from "@/db/client";
+import { dataPoints, vehicleDataStats, vehicles } from "@/db/schema";
+import type { Page } from "@/server/http/paging";
+import { serializePoint } from "./serialize";
+
+// GET /account/data/: the data points of all of an account's vehicles.
+//
+// sinceLastCall=true returns the points stored since this app's previous call for this account
+// (the first call returns none and sets the cursor). The cursor is (transaction id, point id),
+// and only points of transactions older than every transaction still running are handed out:
+// a cursor on ids alone would skip, for good, the points of an ingest that took id 100 but
+// committed after another's id 101 had been read.
+
+type PointRow = { id: string; vehicle_id: number; data_set_id: string; recorded_at: string; key: string; value: string; tx_id: string };
+
+export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: number; accountId: number; limit: number }) {
+  const prepare = canPrepare();
+  return rawSql().begin(async (tx) => {
+    const q = <T>(text: string, params: unknown[]) => tx.unsafe(text, params as never[], { prepare }) as unknown as Promise<T[]>;
+    const [cursor] = await q<{ tx_id: string; point_id: string }>(`select tx_id::text, point_id::text from data_cursors where app_id = $1 and account_id = $2 for update`, [appId, accountId]);
+    const accountPoints = `p.vehicle_id in (select id from vehicles where account_id = $1) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
+
+    if (!cursor) {
+      const [last] = await q<{ tx_id: string; id: string }>(`select p.tx_id::text, p.id::text from data_points p where ${accountPoints} order by p.tx_id desc, p.id desc limit 1`, [accountId]);
+      await q(`insert into data_cursors (app_id, account_id, tx_id, point_id) values ($1, $2, $3::xid8, $4)`, [appId, accountId, last?.tx_id ?? "0", last?.id ?? "0"]);
+      return [];
+    }
+
+    const rows = await q<PointRow>(
+      `select p.id::text, p.vehicle_id, p.data_set_id::text, (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_at, p.key, p.value, p.tx_id::text
+         from data_points p
+        where ${accountPoints} and (p.tx_id, p.id) > ($2::xid8, $3::bigint)
+        order by p.tx_id, p.id limit $4`,
+      [accountId, cursor.tx_id, cursor.point_id, limit],
+    );
+    const last = rows.at(-1);
+    if (last) await q(`update data_cursors set tx_id = $3::xid8, point_id = $4, updated_at = now() where app_id = $1 and account_id = $2`, [appId, accountId, last.tx_id, last.id]);
+    return rows.map((r) => ({
+      vehicleId: r.vehicle_id,
+      ...serializePoint({ id: Number(r.id), dataSetId: Number(r.data_set_id), recordedAt: new Date(Number(r.recorded_at)), key: r.key, value: r.value }),
+    }));
+  });
+}
+
+/** Without sinceLastCall: the account's points, newest first, paged. */
+export async function accountPoints({ accountId, page }: { accountId: number; page: Page }) {
+  const ofAccount = db().select({ id: vehicles.id }).from(vehicles).where(eq(vehicles.accountId, accountId));
+  const [rows, [total]] = await Promise.all([
+    db()
+      .select()
+      .from(dataPoints)
+      .where(inArray(dataPoints.vehicleId, ofAccount))
+      .orderBy(desc(dataPoints.recordedAt), desc(dataPoints.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db()
+      .select({ n: sql<number>`coalesce(sum(${vehicleDataStats.dataPoints}), 0)::int` })
+      .from(vehicleDataStats)
+      .where(and(inArray(vehicleDataStats.vehicleId, ofAccount))),
+  ]);
+  return { items: rows.map((r) => ({ vehicleId: r.vehicleId, ...serializePoint(r) })), total: total?.n ?? 0 };
+}

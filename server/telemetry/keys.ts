@@ -1,0 +1,52 @@
+// Data keys of contract §5 and how each value is read and shown.
+
+export const NUMERIC_KEYS = new Set([
+  "GEN_HEADING",
+  "GEN_VOLTAGE",
+  "GEN_SPEED",
+  "GEN_RPM",
+  "GEN_FUELLEVEL",
+  "GEN_FUELRATE",
+  "GEN_ENGINE_COOLANT_TEMP",
+  "GEN_ODOMETER",
+  "GEN_TRIP_MILEAGE",
+]);
+
+export const WAYPOINT_KEY = "GEN_WAYPOINT";
+
+export type Waypoint = { latitude: number; longitude: number };
+
+/** "lat,lon" → a waypoint, or a reason it is impossible. */
+export function parseWaypoint(value: string): Waypoint | string {
+  const parts = value.split(",").map((p) => p.trim());
+  if (parts.length !== 2 || !parts.every((p) => /^-?\d+(\.\d+)?$/.test(p))) return 'Must be "latitude,longitude", e.g. "28.036441,-82.593687".';
+  const [latitude, longitude] = parts.map(Number) as [number, number];
+  if (latitude < -90 || latitude > 90) return "Latitude must be between -90 and 90.";
+  if (longitude < -180 || longitude > 180) return "Longitude must be between -180 and 180.";
+  if (latitude === 0 && longitude === 0) return "0,0 is not a real position (a device without a fix reports it).";
+  return { latitude, longitude };
+}
+
+const oneDecimal = (n: number) => n.toFixed(1);
+const integer = (n: number) => String(Math.round(n));
+
+// translatedValue per contract §5; keys without a rule show the value as received.
+const translations: Record<string, (n: number) => string> = {
+  GEN_VOLTAGE: (n) => `${oneDecimal(n)}V`,
+  GEN_SPEED: (n) => `${oneDecimal(n)} mph`,
+  GEN_HEADING: (n) => `${integer(n)} deg`,
+  GEN_FUELLEVEL: (n) => `${integer(n)} %`,
+  GEN_FUELRATE: (n) => `${oneDecimal(n)} gph`,
+  GEN_RPM: (n) => `${integer(n)} rpm`,
+  GEN_TRIP_MILEAGE: (n) => `${integer(n)} miles`,
+  GEN_ODOMETER: (n) => `${integer(n)} miles`,
+  // (fixed) °C × 1.8 + 32; the original computed (°C + 32) × 1.8.
+  GEN_ENGINE_COOLANT_TEMP: (n) => `${oneDecimal(n * 1.8 + 32)} deg F`,
+};
+
+export function translateValue(key: string, value: string): string {
+  const rule = translations[key];
+  if (!rule) return value;
+  const n = Number(value);
+  return Number.isFinite(n) && value.trim() !== "" ? rule(n) : value;
+}

@@ -1,0 +1,128 @@
+import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { db } from "@/db/client";
+import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
+import type { Page } from "@/server/http/paging";
+import { serializeDataSet } from "./serialize";
+
+// Reads of device data, drizzle only. Every list is served by an index that starts with the
+// vehicle and ends with the sort key; totals come from the counters ingest keeps.
+
+type Order = "asc" | "desc";
+
+/** Data sets with their points (datum in posted order), in the order of `ids` given by the caller's sort. */
+async function withPoints(sets: (typeof dataSets.$inferSelect)[]) {
+  if (sets.length === 0) return [];
+  const points = await db()
+    .select()
+    .from(dataPoints)
+    .where(
+      inArray(
+        dataPoints.dataSetId,
+        sets.map((s) => s.id),
+      ),
+    )
+    .orderBy(asc(dataPoints.dataSetId), asc(dataPoints.position));
+  const bySet = new Map<number, (typeof points)[number][]>();
+  for (const p of points) bySet.set(p.dataSetId, [...(bySet.get(p.dataSetId) ?? []), p]);
+  return sets.map((s) => serializeDataSet(s, bySet.get(s.id) ?? []));
+}
+
+export async function readDataSets({ vehicleId, ids }: { vehicleId: number; ids: number[] }) {
+  const sets = await db()
+    .select()
+    .from(dataSets)
+    .where(and(eq(dataSets.vehicleId, vehicleId), inArray(dataSets.id, ids)))
+    .orderBy(asc(dataSets.recordedAt));
+  return withPoints(sets);
+}
+
+export async function listDataSets({ vehicleId, page, order }: { vehicleId: number; page: Page; order: Order }) {
+  const [sets, [stats]] = await Promise.all([
+    db()
+      .select()
+      .from(dataSets)
+      .where(eq(dataSets.vehicleId, vehicleId))
+      .orderBy(order === "asc" ? asc(dataSets.recordedAt) : desc(dataSets.recordedAt))
+      .limit(page.limit)
+      .offset(page.offset),
+    db().select({ n: vehicleDataStats.dataSets }).from(vehicleDataStats).where(eq(vehicleDataStats.vehicleId, vehicleId)),
+  ]);
+  return { items: await withPoints(sets), total: stats?.n ?? 0 };
+}
+
+export async function findDataSet({ vehicleId, id }: { vehicleId: number; id: number }) {
+  const [set] = await readDataSets({ vehicleId, ids: [id] });
+  return set ?? null;
+}
+
+/** The data sets of these trips, newest first, grouped by trip. */
+export async function dataSetsOfTrips(tripIds: number[]) {
+  if (tripIds.length === 0) return new Map<number, Awaited<ReturnType<typeof withPoints>>>();
+  const sets = await db().select().from(dataSets).where(inArray(dataSets.tripId, tripIds)).orderBy(desc(dataSets.recordedAt));
+  const serialized = await withPoints(sets);
+  const byTrip = new Map<number, typeof serialized>();
+  for (const s of serialized) byTrip.set(s.tripId!, [...(byTrip.get(s.tripId!) ?? []), s]);
+  return byTrip;
+}
+
+export async function listTrips({ vehicleId, startedAfter, startedBefore, page, order }: { vehicleId: number; startedAfter?: Date; startedBefore?: Date; page: Page; order: Order }) {
+  const where = and(
+    eq(trips.vehicleId, vehicleId),
+    startedAfter ? gte(trips.startTime, startedAfter) : undefined,
+    startedBefore ? lte(trips.startTime, startedBefore) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db()
+      .select()
+      .from(trips)
+      .where(where)
+      .orderBy(order === "asc" ? asc(trips.startTime) : desc(trips.startTime))
+      .limit(page.limit)
+      .offset(page.offset),
+    db().select({ n: count() }).from(trips).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findTrip({ vehicleId, tripId }: { vehicleId: number; tripId: number }) {
+  const [row] = await db()
+    .select()
+    .from(trips)
+    .where(and(eq(trips.vehicleId, vehicleId), eq(trips.id, tripId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function listDataPoints({ vehicleId, key, page, order }: { vehicleId: number; key?: string; page: Page; order: Order }) {
+  const where = and(eq(dataPoints.vehicleId, vehicleId), key ? eq(dataPoints.key, key) : undefined);
+  const byTime = order === "asc" ? [asc(dataPoints.recordedAt), asc(dataPoints.id)] : [desc(dataPoints.recordedAt), desc(dataPoints.id)];
+  const total: Promise<{ n: number }[]> = key
+    ? db()
+        .select({ n: vehicleKeyStats.dataPoints })
+        .from(vehicleKeyStats)
+        .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), eq(vehicleKeyStats.key, key)))
+    : db().select({ n: vehicleDataStats.dataPoints }).from(vehicleDataStats).where(eq(vehicleDataStats.vehicleId, vehicleId));
+  const [rows, [stats]] = await Promise.all([
+    db()
+      .select()
+      .from(dataPoints)
+      .where(where)
+      .orderBy(...byTime)
+      .limit(page.limit)
+      .offset(page.offset),
+    total,
+  ]);
+  return { rows, total: stats?.n ?? 0 };
+}
+
+/** The newest point of each key (or of one key). One index probe per key, via the key counters. */
+export async function latestPerKey({ vehicleId, key }: { vehicleId: number; key?: string }) {
+  const keyFilter: SQL = key ? sql`and k.key = ${key}` : sql``;
+  const rows = await db().execute<{ id: string }>(sql`
+    select p.id from ${vehicleKeyStats} k
+      cross join lateral (select id from ${dataPoints} where vehicle_id = k.vehicle_id and key = k.key order by recorded_at desc, id desc limit 1) p
+     where k.vehicle_id = ${vehicleId} ${keyFilter}`);
+  const ids = rows.map((r) => Number(r.id));
+  if (ids.length === 0) return [];
+  return db().select().from(dataPoints).where(inArray(dataPoints.id, ids)).orderBy(asc(dataPoints.key));
+}
