@@ -86,19 +86,18 @@ const tripColumns = (t: OpenTrip) => [
   t.end?.longitude ?? null,
 ];
 
-/** Inserts new trips; returns their ids in the order given. */
-export async function insertTrips(tx: Tx, environment: Environment, vehicleId: number, trips: OpenTrip[]): Promise<number[]> {
-  const ids: number[] = [];
-  // A batch opens few trips (one per ON); one statement each keeps the id order obvious.
-  for (const trip of trips) {
-    const [row] = await run(tx, 
-      `insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
-      [environment, vehicleId, ...tripColumns(trip)],
-    );
-    ids.push(Number(row!.id));
-  }
-  return ids;
+/** Inserts new trips in one statement. */
+export async function insertTrips(tx: Tx, environment: Environment, vehicleId: number, trips: OpenTrip[]): Promise<void> {
+  if (trips.length === 0) return;
+  const column = (i: number) => tx.array(trips.map((t) => tripColumns(t)[i] as string | number | null));
+  await run(
+    tx,
+    `insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
+     select $1, $2, t.* from unnest($3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::float8[], $7::timestamptz[], $8::float8[], $9::float8[],
+                                    $10::timestamptz[], $11::float8[], $12::float8[])
+       as t(start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon)`,
+    [environment, vehicleId, ...Array.from({ length: 10 }, (_, i) => column(i))],
+  );
 }
 
 export async function updateTrip(tx: Tx, trip: OpenTrip): Promise<void> {
@@ -109,53 +108,61 @@ export async function updateTrip(tx: Tx, trip: OpenTrip): Promise<void> {
   );
 }
 
-/** For late data sets: the trip whose time span holds each timestamp (null if none). */
-export async function tripsHolding(tx: Tx, vehicleId: number, timestamps: Date[]): Promise<(number | null)[]> {
-  const rows = await run(tx, 
-    `select t.ord, (select id from trips where vehicle_id = $1 and start_time <= t.at and coalesce(end_time, 'infinity') >= t.at
-                     order by start_time desc limit 1) as trip_id
-       from unnest($2::timestamptz[]) with ordinality as t(at, ord) order by t.ord`,
-    [vehicleId, tx.array(timestamps.map(iso))],
-  );
-  return rows.map((r) => (r.trip_id === null ? null : Number(r.trip_id)));
-}
+/**
+ * tripId names an existing trip; tripStart a trip inserted earlier in the same transaction (trips
+ * start at one of the vehicle's data sets, so the start time is unique); late sets take the trip
+ * whose span holds them. Resolving these in SQL lets every write of a batch go out pipelined,
+ * without waiting for ids.
+ */
+export type NewDataSet = { recordedAt: string; ignitionStatus: string; tripId: number | null; tripStart: string | null; late: boolean; deviceId: string | null; vin: string | null };
 
-export type NewDataSet = { recordedAt: Date; ignitionStatus: string; tripId: number | null; deviceId: string | null; vin: string | null };
-
-/** Inserts data sets; returns their ids keyed by timestamp (unique per vehicle). */
-export async function insertDataSets(tx: Tx, environment: Environment, vehicleId: number, sets: NewDataSet[]): Promise<Map<number, number>> {
-  const rows = await run(tx, 
+export async function insertDataSets(tx: Tx, environment: Environment, vehicleId: number, sets: NewDataSet[]) {
+  const rows = await run(
+    tx,
     `insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id, device_id, vin)
-     select $1, $2, s.at, s.ignition, s.trip, s.device, s.vin
-       from unnest($3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[]) as s(at, ignition, trip, device, vin)
-     returning id, ${ms("recorded_at")} as at`,
+     select $1, $2, s.at, s.ignition,
+            case when s.late then (select id from trips where vehicle_id = $2 and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
+                                    order by start_time desc limit 1)
+                 when s.trip_start is not null then (select id from trips where vehicle_id = $2 and start_time = s.trip_start order by id desc limit 1)
+                 else s.trip end,
+            s.device, s.vin
+       from unnest($3::timestamptz[], $4::text[], $5::bigint[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[])
+         with ordinality as s(at, ignition, trip, trip_start, late, device, vin, ord)
+      order by s.ord
+     returning id, ${ms("recorded_at")} as at, trip_id`,
     [
       environment,
       vehicleId,
-      tx.array(sets.map((s) => iso(s.recordedAt))),
+      tx.array(sets.map((s) => s.recordedAt)),
       tx.array(sets.map((s) => s.ignitionStatus)),
       tx.array(sets.map((s) => (s.tripId === null ? null : String(s.tripId)))),
+      tx.array(sets.map((s) => s.tripStart)),
+      tx.array(sets.map((s) => s.late)),
       tx.array(sets.map((s) => s.deviceId)),
       tx.array(sets.map((s) => s.vin)),
     ],
   );
-  return new Map(rows.map((r) => [Number(r.at), Number(r.id)]));
+  return rows.map((r) => ({ id: Number(r.id), at: Number(r.at), tripId: r.trip_id === null ? null : Number(r.trip_id) }));
 }
 
-export type NewDataPoint = { dataSetId: number; position: number; recordedAt: Date; key: string; value: string };
+/** A point names its data set by the set's timestamp, inserted earlier in the same transaction. */
+export type NewDataPoint = { setAt: string; position: number; recordedAt: string; key: string; value: string };
 
 export async function insertDataPoints(tx: Tx, vehicleId: number, points: NewDataPoint[]): Promise<{ id: number; dataSetId: number; position: number }[]> {
   if (points.length === 0) return [];
-  const rows = await run(tx, 
+  const rows = await run(
+    tx,
     `insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
-     select $1, p.set_id, p.pos, p.at, p.key, p.value
-       from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)
+     select $1, d.id, p.pos, p.at, p.key, p.value
+       from unnest($2::timestamptz[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) with ordinality as p(set_at, pos, at, key, value, ord)
+       join data_sets d on d.vehicle_id = $1 and d.recorded_at = p.set_at
+      order by p.ord
      returning id, data_set_id, position`,
     [
       vehicleId,
-      tx.array(points.map((p) => String(p.dataSetId))),
+      tx.array(points.map((p) => p.setAt)),
       tx.array(points.map((p) => String(p.position))),
-      tx.array(points.map((p) => iso(p.recordedAt))),
+      tx.array(points.map((p) => p.recordedAt)),
       tx.array(points.map((p) => p.key)),
       tx.array(points.map((p) => p.value)),
     ],
@@ -185,17 +192,18 @@ export async function saveVehicleState(tx: Tx, vehicleId: number, s: VehicleStat
 /** Keeps the per-vehicle and per-key counts that list totals read. */
 export async function bumpStats(tx: Tx, vehicleId: number, sets: number, keyCounts: Map<string, number>): Promise<void> {
   const points = [...keyCounts.values()].reduce((a, b) => a + b, 0);
-  await run(tx, 
+  const totals = run(tx, 
     `insert into vehicle_data_stats (vehicle_id, data_sets, data_points) values ($1, $2, $3)
      on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets,
        data_points = vehicle_data_stats.data_points + excluded.data_points`,
     [vehicleId, sets, points],
   );
-  if (keyCounts.size === 0) return;
-  await run(tx, 
+  if (keyCounts.size === 0) return void (await totals);
+  const perKey = run(tx, 
     `insert into vehicle_key_stats (vehicle_id, key, data_points)
      select $1, k.key, k.n from unnest($2::text[], $3::bigint[]) as k(key, n)
      on conflict (vehicle_id, key) do update set data_points = vehicle_key_stats.data_points + excluded.data_points`,
     [vehicleId, tx.array([...keyCounts.keys()]), tx.array([...keyCounts.values()].map(String))],
   );
+  await Promise.all([totals, perKey]);
 }

@@ -12,9 +12,9 @@ import {
   insertTrips,
   lockVehicleState,
   saveVehicleState,
-  tripsHolding,
   updateTrip,
   type NewDataPoint,
+  type NewDataSet,
 } from "./ingest-queries";
 import { translateValue } from "./keys";
 import type { DataSetInput, DataSetOut } from "./schemas";
@@ -36,9 +36,18 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
   const decoded = vin ? decodeVin(vin) : null;
 
   const outcome = await rawSql().begin(async (tx) => {
-    const state = await lockVehicleState(tx, vehicle.id);
+    // Reads, then writes, each sent as one pipeline: the row lock goes first, and PostgreSQL runs
+    // a connection's statements in order, so everything after it sees the locked state.
+    const [state, openTrip, existing] = await Promise.all([
+      lockVehicleState(tx, vehicle.id),
+      findOpenTrip(tx, vehicle.id),
+      existingDataSets(
+        tx,
+        vehicle.id,
+        ordered.map((s) => s.timestamp),
+      ),
+    ]);
     if (!state) throw notFound("vehicle");
-    const existing = await existingDataSets(tx, vehicle.id, ordered.map((s) => s.timestamp));
 
     const fresh: DataSetInput[] = [];
     const duplicateIds: number[] = [];
@@ -52,54 +61,58 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
     }
     if (fresh.length === 0) return { fresh: [], duplicateIds };
 
-    const plan = planIngest({ state, openTrip: await findOpenTrip(tx, vehicle.id) }, fresh);
+    const plan = planIngest({ state, openTrip }, fresh);
     const created = plan.trips.filter((t) => t.ref < 0);
-    const createdIds = await insertTrips(tx, principal.environment, vehicle.id, created);
-    const tripIds = new Map(created.map((t, i) => [t.ref, createdIds[i]!]));
-    for (const trip of plan.trips) if (trip.ref > 0) await updateTrip(tx, trip);
-
-    const lateIndexes = plan.tripOf.flatMap((t, i) => (t === "late" ? [i] : []));
-    const lateTrips = lateIndexes.length ? await tripsHolding(tx, vehicle.id, lateIndexes.map((i) => fresh[i]!.timestamp)) : [];
-    const lateTrip = new Map(lateIndexes.map((setIndex, k) => [setIndex, lateTrips[k] ?? null]));
-    const tripIdOf = (i: number): number | null => {
+    const startOf = new Map(created.map((t) => [t.ref, t.startTime.toISOString()]));
+    const times = fresh.map((set) => set.timestamp.toISOString());
+    const rows: NewDataSet[] = fresh.map((set, i) => {
       const ref = plan.tripOf[i]!;
-      if (ref === "late") return lateTrip.get(i) ?? null;
-      if (ref === null) return null;
-      return ref < 0 ? tripIds.get(ref)! : ref;
-    };
-
-    const rows = fresh.map((set, i) => ({ recordedAt: set.timestamp, ignitionStatus: set.ignitionStatus, tripId: tripIdOf(i), deviceId: set.deviceId ?? null, vin: set.vin ?? null }));
-    const setIds = await insertDataSets(tx, principal.environment, vehicle.id, rows);
-    const points: NewDataPoint[] = fresh.flatMap((set) =>
-      set.datum.map((d, position) => ({ dataSetId: setIds.get(set.timestamp.getTime())!, position, recordedAt: d.timestamp ?? set.timestamp, key: d.key, value: d.value })),
+      return {
+        recordedAt: times[i]!,
+        ignitionStatus: set.ignitionStatus,
+        tripId: typeof ref === "number" && ref > 0 ? ref : null,
+        tripStart: typeof ref === "number" && ref < 0 ? startOf.get(ref)! : null,
+        late: ref === "late",
+        deviceId: set.deviceId ?? null,
+        vin: set.vin ?? null,
+      };
+    });
+    const points: NewDataPoint[] = fresh.flatMap((set, i) =>
+      set.datum.map((d, position) => ({ setAt: times[i]!, position, recordedAt: d.timestamp ? d.timestamp.toISOString() : times[i]!, key: d.key, value: d.value })),
     );
-    const pointIds = await insertDataPoints(tx, vehicle.id, points);
-
-    const vinChanged = plan.state.vin !== state.vin;
-    if (plan.stateChanged) await saveVehicleState(tx, vehicle.id, plan.state, vinChanged ? decoded : null);
     const keyCounts = new Map<string, number>();
     for (const p of points) keyCounts.set(p.key, (keyCounts.get(p.key) ?? 0) + 1);
-    await bumpStats(tx, vehicle.id, fresh.length, keyCounts);
+    const vinChanged = plan.state.vin !== state.vin;
+
+    const [, , setRows, pointRows] = await Promise.all([
+      insertTrips(tx, principal.environment, vehicle.id, created),
+      Promise.all(plan.trips.filter((t) => t.ref > 0).map((t) => updateTrip(tx, t))),
+      insertDataSets(tx, principal.environment, vehicle.id, rows),
+      insertDataPoints(tx, vehicle.id, points),
+      plan.stateChanged ? saveVehicleState(tx, vehicle.id, plan.state, vinChanged ? decoded : null) : null,
+      bumpStats(tx, vehicle.id, fresh.length, keyCounts),
+    ]);
 
     // The answer is built from what was written; only duplicates are read back.
-    const pointId = new Map(pointIds.map((p) => [`${p.dataSetId}:${p.position}`, p.id]));
+    const setByTime = new Map(setRows.map((r) => [r.at, r]));
+    const pointId = new Map(pointRows.map((p) => [`${p.dataSetId}:${p.position}`, p.id]));
     return {
       duplicateIds,
-      fresh: rows.map((row, i): DataSetOut => {
-        const id = setIds.get(row.recordedAt.getTime())!;
-        const set = fresh[i]!;
+      fresh: fresh.map((set, i): DataSetOut => {
+        const stored = setByTime.get(set.timestamp.getTime())!;
+        const timestamp = formatDateTime(set.timestamp);
         return {
-          id,
+          id: stored.id,
           vehicleId: vehicle.id,
-          tripId: row.tripId,
-          timestamp: formatDateTime(row.recordedAt),
-          ignitionStatus: row.ignitionStatus,
-          deviceId: row.deviceId,
-          vin: row.vin,
+          tripId: stored.tripId,
+          timestamp,
+          ignitionStatus: set.ignitionStatus,
+          deviceId: rows[i]!.deviceId,
+          vin: rows[i]!.vin,
           datum: set.datum.map((d, position) => ({
-            id: pointId.get(`${id}:${position}`)!,
-            dataSetId: id,
-            timestamp: formatDateTime(d.timestamp ?? set.timestamp),
+            id: pointId.get(`${stored.id}:${position}`)!,
+            dataSetId: stored.id,
+            timestamp: d.timestamp ? formatDateTime(d.timestamp) : timestamp,
             key: d.key,
             value: d.value,
             translatedValue: translateValue(d.key, d.value),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
 import type { Page } from "@/server/http/paging";
@@ -22,8 +22,16 @@ async function withPoints(sets: (typeof dataSets.$inferSelect)[]) {
       ),
     )
     .orderBy(asc(dataPoints.dataSetId), asc(dataPoints.position));
+  return attachPoints(sets, points);
+}
+
+function attachPoints(sets: (typeof dataSets.$inferSelect)[], points: (typeof dataPoints.$inferSelect)[]) {
   const bySet = new Map<number, (typeof points)[number][]>();
-  for (const p of points) bySet.set(p.dataSetId, [...(bySet.get(p.dataSetId) ?? []), p]);
+  for (const p of points) {
+    const list = bySet.get(p.dataSetId);
+    if (list) list.push(p);
+    else bySet.set(p.dataSetId, [p]);
+  }
   return sets.map((s) => serializeDataSet(s, bySet.get(s.id) ?? []));
 }
 
@@ -58,10 +66,23 @@ export async function findDataSet({ vehicleId, id }: { vehicleId: number; id: nu
 /** The data sets of these trips, newest first, grouped by trip. */
 export async function dataSetsOfTrips(tripIds: number[]) {
   if (tripIds.length === 0) return new Map<number, Awaited<ReturnType<typeof withPoints>>>();
-  const sets = await db().select().from(dataSets).where(inArray(dataSets.tripId, tripIds)).orderBy(desc(dataSets.recordedAt));
-  const serialized = await withPoints(sets);
-  const byTrip = new Map<number, typeof serialized>();
-  for (const s of serialized) byTrip.set(s.tripId!, [...(byTrip.get(s.tripId!) ?? []), s]);
+  // Points are fetched through their sets' trip rather than by a list of (possibly thousands of)
+  // set ids, which PostgreSQL would answer with a scan.
+  const [sets, points] = await Promise.all([
+    db().select().from(dataSets).where(inArray(dataSets.tripId, tripIds)).orderBy(desc(dataSets.recordedAt)),
+    db()
+      .select(getTableColumns(dataPoints))
+      .from(dataPoints)
+      .innerJoin(dataSets, eq(dataSets.id, dataPoints.dataSetId))
+      .where(inArray(dataSets.tripId, tripIds))
+      .orderBy(asc(dataPoints.dataSetId), asc(dataPoints.position)),
+  ]);
+  const byTrip = new Map<number, ReturnType<typeof attachPoints>>();
+  for (const s of attachPoints(sets, points)) {
+    const list = byTrip.get(s.tripId!);
+    if (list) list.push(s);
+    else byTrip.set(s.tripId!, [s]);
+  }
   return byTrip;
 }
 

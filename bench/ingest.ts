@@ -1,0 +1,334 @@
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { launchService, runScript } from "../test/helpers/processes";
+import { dataSet, waypoint } from "../test/helpers/telemetry";
+
+// `npm run bench:ingest`: the production build on PostgreSQL (DATABASE_URL, or a fresh database
+// created here and dropped at the end), in one run:
+//
+// (a) single data set POSTs (POST /v1/api/vehicle/{id}/dataSet/, a data-provider app, a RUNNING
+//     set with GEN_WAYPOINT, GEN_SPEED, GEN_HEADING) at 32 connections, side by side with a bare
+//     Next.js route doing one INSERT of the same data_sets row (app/bench/ingest).
+//     Target: throughput ratio ours/bare >= 0.70.
+// (b) batches of 500 such data sets (1,500 data points) as data points per second, side by side
+//     with PostgreSQL's own INSERT … SELECT unnest rate for the same rows, measured here with
+//     postgres.js into scratch copies of data_sets and data_points (same columns and indexes).
+//     Target: >= 20,000 data points/s with p99 <= 250 ms.
+//
+// Every connection posts for a vehicle no other request is using at that moment (a lease, below),
+// with strictly increasing timestamps in the past, one second apart (the wire DateTime has
+// seconds): what a fleet of devices does, and no request waits on another's vehicle row lock or
+// arrives late. BENCH_SECONDS (default 10) sets each measured phase's length.
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP = 3;
+const SINGLE_CONNECTIONS = 32;
+const BATCH = 500;
+const POINTS_PER_SET = 3;
+// Batches: 4 uploaders, each for its own vehicle. Each batch is one transaction under its
+// vehicle's row lock, so one uploader per vehicle is the real shape (a device or the simulator
+// sends its batches in order). Four is twice the cores here: enough to keep node and PostgreSQL
+// both busy (one request parses JSON while another waits on the database), while more would only
+// queue on 2 cores and lengthen p99 without adding throughput.
+const BATCH_CONNECTIONS = 4;
+
+const TARGET_RATIO = 0.7;
+const TARGET_POINTS = 20_000;
+const TARGET_BATCH_P99 = 250;
+
+type Result = { rps: number; p50: number; p99: number; ok: number; errors: number; non2xx: number; seconds: number; minRps: number };
+
+const met = (ok: boolean) => (ok ? "met" : "MISSED");
+const fmt = (name: string, r: Result) =>
+  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   2xx ${r.ok}   errors ${r.errors}   non-2xx ${r.non2xx}`;
+
+// Timestamps: per vehicle, one second apart, starting 60 days ago (so every one is in the past).
+const start = Math.floor((Date.now() - 60 * 86_400_000) / 1000) * 1000;
+const clock = new Map<number, number>();
+const nextTime = (vehicle: number) => {
+  const n = clock.get(vehicle) ?? 0;
+  clock.set(vehicle, n + 1);
+  return { at: new Date(start + n * 1000), n };
+};
+
+const runningSet = (vehicle: number) => {
+  const { at, n } = nextTime(vehicle);
+  const step = n % 100_000;
+  return dataSet(at, "RUNNING", [waypoint(39.5 + step * 1e-5, -83 + step * 1e-5), { key: "GEN_SPEED", value: 20 + (n % 50) }, { key: "GEN_HEADING", value: n % 360 }]);
+};
+
+/**
+ * autocannon over a pool of vehicles: each request leases a vehicle no request is using, and
+ * gives it back with its response, so every vehicle has at most one request in flight and its
+ * timestamps arrive in order. (autocannon resets a connection's context before each request, so
+ * the lease travels in the context from setupRequest to onResponse of the same request.)
+ */
+async function leased(opts: { url: string; connections: number; duration: number; vehicles: number[]; headers: Record<string, string>; path: (v: number) => string; body: (v: number) => string }): Promise<Result & { overbooked: number; sent: number }> {
+  const free = [...opts.vehicles];
+  let overbooked = 0;
+  let sent = 0;
+  let rr = 0;
+  type Ctx = { vehicle?: number };
+  const r = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.duration,
+    timeout: 30,
+    headers: { ...opts.headers, "Content-Type": "application/json" },
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (req, context: Ctx) => {
+          let vehicle = free.pop();
+          if (vehicle === undefined) {
+            // Only after a timeout lost a lease: share a vehicle rather than stall.
+            overbooked++;
+            vehicle = opts.vehicles[rr++ % opts.vehicles.length]!;
+          } else context.vehicle = vehicle;
+          sent++;
+          return { ...req, path: opts.path(vehicle), body: opts.body(vehicle) };
+        },
+        onResponse: (_status, _body, context: Ctx) => {
+          if (context.vehicle !== undefined) free.push(context.vehicle);
+          context.vehicle = undefined;
+        },
+      },
+    ],
+  });
+  return {
+    rps: r.requests.average,
+    minRps: r.requests.min,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ok: r["2xx"],
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    seconds: r.duration,
+    overbooked,
+    sent,
+  };
+}
+
+/** The same rows as a batch, inserted by PostgreSQL alone: the statements of server/telemetry/ingest-queries.ts into scratch tables. */
+async function postgresUnnestRate(sql: postgres.Sql, schema: string, vehicleIds: number[], seconds: number) {
+  await sql.unsafe(`create schema ${schema}`);
+  await sql.unsafe(`create table ${schema}.data_sets (like public.data_sets including all)`);
+  await sql.unsafe(`create table ${schema}.data_points (like public.data_points including all)`);
+  const latencies: number[] = [];
+  let points = 0;
+  let batches = 0;
+  const counters = new Map<number, number>();
+  const worker = async (vehicleId: number, deadline: number) => {
+    let n = counters.get(vehicleId) ?? 0;
+    while (Date.now() < deadline) {
+      const sets = Array.from({ length: BATCH }, () => new Date(start + n++ * 1000));
+      counters.set(vehicleId, n);
+      const began = performance.now();
+      await sql.begin(async (tx) => {
+        const ids = await tx.unsafe(
+          `insert into ${schema}.data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id, device_id, vin)
+           select $1, $2, s.at, s.ignition, s.trip, s.device, s.vin
+             from unnest($3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[]) as s(at, ignition, trip, device, vin)
+           returning id, (extract(epoch from recorded_at) * 1000)::float8 as at`,
+          [
+            "production",
+            vehicleId,
+            tx.array(sets.map((d) => d.toISOString())),
+            tx.array(sets.map(() => "RUNNING")),
+            tx.array(sets.map(() => null)),
+            tx.array(sets.map(() => null)),
+            tx.array(sets.map(() => null)),
+          ] as never[],
+          { prepare: true },
+        );
+        const setId = new Map(ids.map((r) => [Number(r.at), String(r.id)]));
+        const rows = sets.flatMap((d, i) => [
+          [setId.get(d.getTime())!, "0", d.toISOString(), "GEN_WAYPOINT", `${(39.5 + i * 1e-5).toFixed(6)},${(-83 + i * 1e-5).toFixed(6)}`],
+          [setId.get(d.getTime())!, "1", d.toISOString(), "GEN_SPEED", String(20 + (i % 50))],
+          [setId.get(d.getTime())!, "2", d.toISOString(), "GEN_HEADING", String(i % 360)],
+        ]);
+        await tx.unsafe(
+          `insert into ${schema}.data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
+           select $1, p.set_id, p.pos, p.at, p.key, p.value
+             from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)
+           returning id, data_set_id, position`,
+          [vehicleId, ...[0, 1, 2, 3, 4].map((c) => tx.array(rows.map((r) => r[c]!)))] as never[],
+          { prepare: true },
+        );
+      });
+      latencies.push(performance.now() - began);
+      points += BATCH * POINTS_PER_SET;
+      batches++;
+    }
+  };
+  // A short warm-up (plans, caches), then the measured phase.
+  await Promise.all(vehicleIds.map((v) => worker(v, Date.now() + 1000)));
+  points = 0;
+  batches = 0;
+  latencies.length = 0;
+  const began = performance.now();
+  await Promise.all(vehicleIds.map((v) => worker(v, Date.now() + seconds * 1000)));
+  const elapsed = (performance.now() - began) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  return { pointsPerSecond: points / elapsed, batches, p50: pct(50), p99: pct(99) };
+}
+
+/**
+ * Waits until the service has finished what autocannon gave up on at the end of a run (requests
+ * still in flight are processed all the same): no statement running and no new data set for
+ * 0.6 s, so that row counts taken between phases belong to one phase.
+ */
+async function settle(sql: postgres.Sql) {
+  let last = "";
+  let stable = 0;
+  for (let i = 0; i < 100 && stable < 2; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const [row] = await sql`select (select count(*) from pg_stat_activity where application_name = 'wayline' and state <> 'idle')::int as active,
+      (select coalesce(max(id), 0) from data_sets)::text as top`;
+    stable = row!.active === 0 && row!.top === last ? stable + 1 : 0;
+    last = row!.top as string;
+  }
+}
+
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
+
+async function main() {
+  let databaseUrl = process.env.DATABASE_URL;
+  let dropDb: string | null = null;
+  if (!databaseUrl) {
+    dropDb = `wayline_bench_${Date.now()}`;
+    execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", dropDb]);
+    databaseUrl = `postgres://postgres@127.0.0.1:5432/${dropDb}`;
+  }
+  console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
+  const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_ROUTES: "1" } });
+  const { baseUrl: base, env } = service;
+  const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
+  const scratch = `bench_scratch_${process.pid}`;
+  try {
+    const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench-ingest", "--data-provider", "--json"], env)).stdout) as { production: { clientId: string; clientSecret: string } };
+    const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
+    const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
+    const clientTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: "grant_type=client_credentials" })).json()) as { access_token: string }).access_token;
+    const created = (await (
+      await fetch(`${base}/v1/api/account/`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${clientTok}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ firstName: "Bench", lastName: "Device", username: `bench.ingest.${Date.now()}`, password: "bench-password" }),
+      })
+    ).json()) as { account: { accessToken: { code: string } } };
+    const userTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: `grant_type=authorization_code&code=${created.account.accessToken.code}` })).json()) as { access_token: string }).access_token;
+    const auth = { Authorization: `Bearer ${userTok}` };
+    const newVehicle = async (i: number) => {
+      const res = await fetch(`${base}/v1/api/vehicle/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ label: `Bench ${i}` }) });
+      if (res.status !== 200) throw new Error(`vehicle create: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { vehicle: { vehicleId: number } }).vehicle.vehicleId;
+    };
+    const singles: number[] = [];
+    for (let i = 0; i < SINGLE_CONNECTIONS; i++) singles.push(await newVehicle(i));
+    const batchers: number[] = [];
+    for (let i = 0; i < BATCH_CONNECTIONS; i++) batchers.push(await newVehicle(100 + i));
+
+    // One request through each path first: the bench is worthless if these fail.
+    const probe = await fetch(`${base}/v1/api/vehicle/${singles[0]}/dataSet/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(runningSet(singles[0]!)) });
+    if (probe.status !== 200) throw new Error(`probe POST dataSet: ${probe.status} ${await probe.text()}`);
+    const bareProbe = await fetch(`${base}/bench/ingest?vehicle=${singles[0]}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(runningSet(singles[0]!)) });
+    if (bareProbe.status !== 200) throw new Error(`probe bare route: ${bareProbe.status} ${await bareProbe.text()}`);
+
+    // (a) single data sets
+    const single = { url: base, connections: SINGLE_CONNECTIONS, vehicles: singles, headers: auth, body: (v: number) => JSON.stringify(runningSet(v)) };
+    const ourPath = (v: number) => `/v1/api/vehicle/${v}/dataSet/`;
+    const barePath = (v: number) => `/bench/ingest?vehicle=${v}`;
+    // Between runs, settle(): what one run left in flight must not load the next.
+    console.log(`Warming up (a), ${WARMUP} s each…`);
+    const warmOurs = await leased({ ...single, duration: WARMUP, path: ourPath });
+    await settle(sql);
+    const warmBare = await leased({ ...single, duration: WARMUP, path: barePath });
+    await settle(sql);
+    const ours = await leased({ ...single, duration: DURATION, path: ourPath });
+    await settle(sql);
+    const bare = await leased({ ...single, duration: DURATION, path: barePath });
+    await settle(sql);
+
+    // (b) batches of 500
+    const batchBody = (v: number) => JSON.stringify(Array.from({ length: BATCH }, () => runningSet(v)));
+    const batch = { url: base, connections: BATCH_CONNECTIONS, vehicles: batchers, headers: auth, body: batchBody, path: ourPath };
+    console.log(`Warming up (b), ${WARMUP} s…`);
+    const warmBatches = await leased({ ...batch, duration: WARMUP });
+    await settle(sql);
+    const batches = await leased({ ...batch, duration: DURATION });
+    await settle(sql);
+    const apiPoints = (batches.ok * BATCH * POINTS_PER_SET) / batches.seconds;
+    const minPoints = batches.minRps * BATCH * POINTS_PER_SET;
+
+    console.log(`Measuring PostgreSQL's own unnest rate (${BATCH_CONNECTIONS} connections, ${DURATION} s)…`);
+    const pg = await postgresUnnestRate(sql, scratch, batchers, DURATION);
+
+    // Nothing lost, nothing corrupted: every request answered stored its rows, none beyond what was
+    // sent; one trip per vehicle (all RUNNING, in order); the counters agree with the rows.
+    await settle(sql);
+    const [stored] = await sql`select
+        (select count(*) from data_sets where vehicle_id in ${sql(singles)})::int as single_sets,
+        (select count(*) from data_sets where vehicle_id in ${sql(batchers)})::int as batch_sets,
+        (select count(*) from data_points where vehicle_id in ${sql([...singles, ...batchers])})::int as points,
+        (select sum(data_points) from vehicle_data_stats where vehicle_id in ${sql([...singles, ...batchers])})::int as kept_points,
+        (select count(*) from (select vehicle_id from trips where vehicle_id in ${sql([...singles, ...batchers])} group by vehicle_id having count(*) <> 1) t)::int as odd_trips`;
+    // A request is stored if it was answered 2xx; one still in flight when its run ended may or
+    // may not have reached the service whole. So: answered <= stored <= sent, for every count.
+    const runs = { ours: [warmOurs, ours], bare: [warmBare, bare], batches: [warmBatches, batches] };
+    const sum = (rs: { ok: number; sent: number }[], k: "ok" | "sent") => rs.reduce((n, r) => n + r[k], 0);
+    const range = (k: "ok" | "sent") => {
+      const ourSets = 1 + sum(runs.ours, k); // + the probe
+      const bareSets = 1 + sum(runs.bare, k);
+      const batchSets = sum(runs.batches, k) * BATCH;
+      return { singleSets: ourSets + bareSets, batchSets, points: (ourSets + batchSets) * POINTS_PER_SET };
+    };
+    const [low, high] = [range("ok"), range("sent")];
+    const between = (what: string, n: number, k: "singleSets" | "batchSets" | "points") => (n >= low[k] && n <= high[k] ? [] : [`${what}: ${n} stored, ${low[k]} answered, ${high[k]} sent`]);
+
+    console.log(`\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`);
+    console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/", ours));
+    console.log(fmt("POST /bench/ingest (bare, one INSERT)", bare));
+    const ratio = ours.rps / bare.rps;
+    console.log(`ratio ours/bare: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}): ${met(ratio >= TARGET_RATIO)}`);
+
+    console.log(`\n(b) batches of ${BATCH} data sets x ${POINTS_PER_SET} data points, ${DURATION} s, ${BATCH_CONNECTIONS} connections over ${BATCH_CONNECTIONS} vehicles`);
+    console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500]", batches));
+    console.log(
+      `data points/s through the API: ${apiPoints.toFixed(0)} (lowest second ${minPoints.toFixed(0)}) (target >= ${TARGET_POINTS}): ${met(apiPoints >= TARGET_POINTS)}   ` +
+        `p99 ${batches.p99} ms (target <= ${TARGET_BATCH_P99} ms): ${met(batches.p99 <= TARGET_BATCH_P99)}`,
+    );
+    console.log(
+      `PostgreSQL alone, INSERT … SELECT unnest, same rows (500 data_sets + 1,500 data_points a transaction, ${BATCH_CONNECTIONS} connections): ` +
+        `${pg.pointsPerSecond.toFixed(0)} data points/s, ${pg.batches} batches, p50 ${pg.p50} ms, p99 ${pg.p99} ms`,
+    );
+    console.log(`API / PostgreSQL alone: ${(apiPoints / pg.pointsPerSecond).toFixed(2)}`);
+
+    const overbooked = [warmOurs, warmBare, ours, bare, warmBatches, batches].reduce((n, r) => n + r.overbooked, 0);
+    const problems = [
+      ...between("(a) data sets", stored!.single_sets, "singleSets"),
+      ...between("(b) data sets", stored!.batch_sets, "batchSets"),
+      ...between("data points", stored!.points, "points"),
+      ...(stored!.kept_points !== stored!.points ? [`vehicle_data_stats says ${stored!.kept_points} data points, the table has ${stored!.points}`] : []),
+      ...(stored!.odd_trips ? [`${stored!.odd_trips} vehicles do not have exactly one trip`] : []),
+      ...(overbooked ? [`${overbooked} requests shared a vehicle after a timeout`] : []),
+    ];
+    console.log(
+      `\ncheck: ${problems.length ? problems.join("; ") : `every data set answered was stored, none twice (${stored!.single_sets + stored!.batch_sets} data sets, ${stored!.points} data points); one trip per vehicle; counters agree`}`,
+    );
+    console.log(`load average at end: ${load()}`);
+  } finally {
+    await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});
+    await sql.end({ timeout: 5 });
+    await service.stop();
+    if (dropDb) execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", dropDb]);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
