@@ -12,6 +12,22 @@ const nextConfig = {
   // `npm run typecheck` (part of `npm test`) checks the whole project, tests included; checking
   // again inside every build only slows `npm start` down.
   typescript: { ignoreBuildErrors: true },
+  // No page of this site may be framed (clickjacking of the consent and revoke buttons); the
+  // OAuth pages also keep their URLs (request parameters) out of Referer headers sent to other
+  // sites. ("same-origin", not "no-referrer": under no-referrer browsers send "Origin: null" with
+  // the consent form's POST, and the form's own origin check could no longer tell it apart.)
+  async headers() {
+    const noFraming = [
+      { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+      { key: "X-Frame-Options", value: "DENY" },
+      { key: "X-Content-Type-Options", value: "nosniff" },
+    ];
+    return [
+      { source: "/:path*", headers: noFraming },
+      { source: "/oauth/:path*", headers: [{ key: "Referrer-Policy", value: "same-origin" }] },
+      { source: "/sandbox/oauth/:path*", headers: [{ key: "Referrer-Policy", value: "same-origin" }] },
+    ];
+  },
 };
 
 export default nextConfig;

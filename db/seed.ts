@@ -8,7 +8,7 @@ import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 // Demo data for a newcomer's first start on the embedded database. Known credentials, so it is
 // only ever seeded where env().seedDemo allows (the embedded database by default).
 export const DEMO = {
-  app: { name: "Wayline Demo", redirectUris: ["http://localhost:3000/demo/callback", "https://example.com/wayline/callback"] },
+  app: { name: "Wayline Demo", ownerName: "Wayline", redirectUris: ["http://localhost:3000/demo/callback", "https://example.com/wayline/callback"] },
   sandbox: { clientId: "wl_sbx_demo", clientSecret: "wls_demo_sandbox_secret" },
   driver: { username: "demo.driver", password: "demo-password" },
 } as const;

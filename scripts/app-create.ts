@@ -2,16 +2,17 @@ import { parseArgs } from "node:util";
 import { createApp } from "@/server/apps/service";
 import { prepareDatabase } from "./lib/database";
 
-// `npm run app:create -- --name "My app" --redirect-uri https://… [--redirect-uri …] [--public]
-// [--data-provider] [--json]`: a partner app with sandbox and production credentials, until the
+// `npm run app:create -- --name "My app" [--owner "My company"] --redirect-uri https://…
+// [--redirect-uri …] [--public] [--data-provider] [--json]`: a partner app with sandbox and production credentials, until the
 // partner console exists. With --json, stdout carries exactly one JSON object.
 
-const usage = `usage: npm run app:create -- --name NAME [--redirect-uri URI ...] [--public] [--data-provider] [--json]`;
+const usage = `usage: npm run app:create -- --name NAME [--owner OWNER] [--redirect-uri URI ...] [--public] [--data-provider] [--json]`;
 
 async function main() {
   const { values } = parseArgs({
     options: {
       name: { type: "string" },
+      owner: { type: "string" },
       "redirect-uri": { type: "string", multiple: true, default: [] },
       public: { type: "boolean", default: false },
       "data-provider": { type: "boolean", default: false },
@@ -28,6 +29,7 @@ async function main() {
   try {
     const app = await createApp({
       name: values.name.trim(),
+      ownerName: values.owner?.trim() || null,
       redirectUris: values["redirect-uri"],
       isPublic: values.public,
       dataProvider: values["data-provider"],

@@ -3,7 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { DEMO, seedDemo } from "@/db/seed";
+import { sessionSecret } from "@/server/auth/session-secret";
 import { env } from "@/server/env";
+import { stampClientAddress } from "@/server/http/client-address";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
 
@@ -20,12 +22,17 @@ async function main() {
   const config = env();
   const database = await prepareDatabase();
   if (config.seedDemo) await seedDemo();
+  // Generated on first start (contract §9), before anyone can sign in.
+  sessionSecret();
   if (!dev) buildIfNeeded(root);
 
   const app = next({ dev, dir: root, hostname: config.HOST, port: config.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = http.createServer((req, res) => void handle(req, res));
+  const server = http.createServer((req, res) => {
+    stampClientAddress(req);
+    void handle(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
   const address = server.address();
@@ -55,6 +62,9 @@ function printDemo(base: string) {
   console.log(`
 Demo app (sandbox): client id ${clientId}, client secret ${clientSecret}
 Demo driver (sandbox): ${DEMO.driver.username} / ${DEMO.driver.password}
+
+Try the authorization page (sign in as the demo driver, or register a new one):
+  ${base}/sandbox/OAuth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(DEMO.app.redirectUris[0])}&response_type=code&state=demo
 
 Get a token and list the demo vehicles:
   TOKEN=$(curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${base}/sandbox/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/

@@ -26,6 +26,11 @@ const schema = z.object({
   DELIVERY_CA_FILE: optionalString,
   DELIVERY_ALLOWED_HOSTS: optionalString,
   BENCH_ROUTES: boolish,
+  // Session signing for the driver sign-in (next-auth). Unset: generated on first start and kept
+  // in DATA_DIR (server/auth/session-secret.ts).
+  NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "Must be at least 32 characters.").optional()),
+  // Behind a reverse proxy: take the client address from the last X-Forwarded-For entry.
+  TRUST_PROXY: boolish,
 });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; embedded: boolean; seedDemo: boolean };
@@ -49,4 +54,14 @@ export function env(): Env {
     seedDemo: parsed.data.SEED_DEMO ?? embedded,
   };
   return cached;
+}
+
+// next-auth reads its own origin from process.env at request time, so the origin decision is
+// written there, once, from here. With PUBLIC_URL the service knows its public origin; without
+// it (local runs) the origin is the one each request came to, so http://localhost:3000 and
+// http://127.0.0.1:3000 both work and keep their own cookies.
+export function exportNextAuthOrigin(): void {
+  const { PUBLIC_URL } = env();
+  if (PUBLIC_URL) process.env.NEXTAUTH_URL = new URL("/api/auth", PUBLIC_URL).toString();
+  else process.env.AUTH_TRUST_HOST = "1";
 }

@@ -5,6 +5,8 @@ import { environmentEnum } from "./environment";
 export const partnerApps = pgTable("partner_apps", {
   id: serial("id").primaryKey(),
   name: text("name").notNull(),
+  // Who publishes the app, as the consent screen names it ("Fleet Co by Fleet Co Inc.").
+  ownerName: text("owner_name"),
   redirectUris: text("redirect_uris").array().notNull().default([]),
   // Public clients (no secret kept safely, e.g. mobile apps) must use PKCE on the authorization page.
   isPublic: boolean("is_public").notNull().default(false),

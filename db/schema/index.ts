@@ -4,3 +4,4 @@ export * from "./accounts";
 export * from "./vehicles";
 export * from "./oauth";
 export * from "./telemetry";
+export * from "./sign-in";

@@ -72,3 +72,13 @@ export async function hasActiveGrant(db: Executor, { accountId, appId }: { accou
     .limit(1);
   return Boolean(row);
 }
+
+/** The account a driver signs in as: usernames are unique per environment regardless of case. */
+export async function findAccountByUsername(db: Executor, { environment, username }: { environment: Environment; username: string }) {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.environment, environment), eq(sql`lower(${accounts.username})`, username.toLowerCase())))
+    .limit(1);
+  return row ?? null;
+}

@@ -5,6 +5,8 @@ import { assertRedirectUris } from "./redirect-uris";
 
 export type NewAppInput = {
   name: string;
+  /** Who publishes the app, as the consent screen shows it. */
+  ownerName?: string | null;
   redirectUris: string[];
   isPublic?: boolean;
   dataProvider?: boolean;
@@ -30,7 +32,7 @@ export async function createApp(input: NewAppInput): Promise<CreatedApp> {
   return db().transaction(async (tx) => {
     const [app] = await tx
       .insert(partnerApps)
-      .values({ name: input.name, redirectUris: input.redirectUris, isPublic: input.isPublic ?? false, dataProvider: input.dataProvider ?? false })
+      .values({ name: input.name, ownerName: input.ownerName ?? null, redirectUris: input.redirectUris, isPublic: input.isPublic ?? false, dataProvider: input.dataProvider ?? false })
       .returning({ id: partnerApps.id });
     await tx.insert(appCredentials).values([
       { appId: app!.id, environment: "sandbox", clientId: sandbox.clientId, secretHash: sha256(sandbox.clientSecret) },

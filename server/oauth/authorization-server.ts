@@ -1,7 +1,6 @@
 import { AuthorizationServer, DateInterval, type JwtInterface } from "@jmondi/oauth2-server";
+import { ACCESS_TOKEN_TTL_SECONDS } from "./lifetimes";
 import { makeRepositories, type GrantContext } from "./repositories";
-
-export const ACCESS_TOKEN_TTL_SECONDS = 86400;
 
 // The library hands access tokens to a JwtInterface for signing. Wayline issues opaque tokens
 // instead (revocable at once, and they reveal nothing): the "signature" is the random token the
@@ -22,6 +21,8 @@ const opaqueTokens: JwtInterface = {
 
 export function makeAuthorizationServer(ctx: GrantContext): AuthorizationServer {
   const repos = makeRepositories(ctx);
+  // PKCE is optional for confidential clients and required for public ones (checked on the
+  // authorization page, server/oauth/authorize/request.ts); `plain` is never accepted.
   const server = new AuthorizationServer(repos.clientRepository, repos.tokenRepository, repos.scopeRepository, opaqueTokens, {
     requiresPKCE: false,
     requiresS256: true,
@@ -32,5 +33,7 @@ export function makeAuthorizationServer(ctx: GrantContext): AuthorizationServer 
   server.enableGrantType("client_credentials", ttl);
   server.enableGrantType("refresh_token", ttl);
   server.enableGrantType({ grant: "authorization_code", authCodeRepository: repos.authCodeRepository, userRepository: repos.userRepository }, ttl);
+  // The implicit grant answers at the authorization page only, and never with a refresh token.
+  server.enableGrantType("implicit", ttl);
   return server;
 }

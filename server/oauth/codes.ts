@@ -1,11 +1,11 @@
 import type { Executor } from "@/db/client";
 import { oauthCodes, type Environment } from "@/db/schema";
 import { randomToken, sha256 } from "@/server/security/secrets";
-
-export const CODE_TTL_SECONDS = 600;
+import { CODE_TTL_SECONDS } from "./lifetimes";
 
 // Issues a single-use authorization code (10 minutes) and stores only its hash. Account creation
 // issues one with no redirect URI: creating the account counts as the grant (service.md §4.1).
+// The authorization page issues one bound to the redirect URI and PKCE challenge of its request.
 export async function issueCode(
   db: Executor,
   input: {
@@ -15,7 +15,7 @@ export async function issueCode(
     origin: "account_creation" | "authorization";
     redirectUri?: string | null;
     codeChallenge?: string | null;
-    codeChallengeMethod?: string | null;
+    codeChallengeMethod?: "S256" | null;
     scopes?: string;
   },
 ): Promise<string> {

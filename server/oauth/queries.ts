@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
+import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
 
 // drizzle only: the OAuth tables.
 
@@ -13,6 +13,7 @@ export async function findCredentialByClientId(db: Executor, { clientId }: { cli
       environment: appCredentials.environment,
       appId: partnerApps.id,
       appName: partnerApps.name,
+      ownerName: partnerApps.ownerName,
       redirectUris: partnerApps.redirectUris,
       isPublic: partnerApps.isPublic,
     })
@@ -92,4 +93,19 @@ export async function revokeTokensFromCode(db: Executor, { codeHash }: { codeHas
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
     .where(and(isNull(oauthTokens.revokedAt), or(inArray(oauthTokens.familyId, families), inArray(oauthTokens.originCodeId, code))));
+}
+
+/** Whether the account grants the app access, holding a share lock on that grant until commit. */
+export async function lockActiveGrant(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+  const [row] = await db
+    .select({ accountId: accountGrants.accountId })
+    .from(accountGrants)
+    .where(and(eq(accountGrants.accountId, accountId), eq(accountGrants.appId, appId), isNull(accountGrants.revokedAt)))
+    .for("share");
+  return Boolean(row);
+}
+
+export async function findTokenByAccessHash(db: Executor, { accessHash }: { accessHash: string }) {
+  const [row] = await db.select().from(oauthTokens).where(eq(oauthTokens.accessHash, accessHash)).limit(1);
+  return row ?? null;
 }

@@ -15,6 +15,7 @@ import {
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hashMatches, randomToken, sha256 } from "@/server/security/secrets";
+import { ACCESS_TOKEN_TTL_SECONDS, CODE_TTL_SECONDS, REFRESH_TOKEN_GRACE_MS } from "./lifetimes";
 import {
   consumeCode,
   findCodeByHash,
@@ -22,14 +23,13 @@ import {
   findCredentialById,
   findTokenByRefreshHash,
   insertToken,
+  lockActiveGrant,
   markRefreshUsed,
   revokeFamily,
   revokeTokensFromCode,
   setRefreshToken,
   type CredentialRow,
 } from "./queries";
-
-export const REFRESH_TOKEN_GRACE_MS = 30 * 24 * 3600 * 1000;
 
 // The storage side of @jmondi/oauth2-server, one set per token request, all on that request's
 // transaction. Revocations caused by a failed request (a reused code or refresh token) must
@@ -40,6 +40,8 @@ export type GrantContext = {
   /** The environment of the endpoint, when it only serves one (the /sandbox/ paths). */
   environment: Environment | null;
   afterFailure: ((db: Executor) => Promise<void>)[];
+  /** Whether the token request carried a code_verifier (the PKCE checks of authCodeRepository). */
+  codeVerifierSent?: boolean;
 };
 
 export type WaylineClient = OAuthClient & { credential: CredentialRow };
@@ -104,6 +106,16 @@ export function makeRepositories(ctx: GrantContext) {
       if (!row) throw invalidGrant("Unknown authorization code.");
       const credential = await findCredentialById(ctx.tx, { credentialId: row.credentialId });
       if (!credential) throw invalidGrant("Unknown authorization code.");
+      // PKCE beyond the library (RFC 7636, RFC 9700 §2.1.1): a code_verifier for a code issued
+      // without a challenge is a downgrade (someone stripped the challenge from the authorization
+      // request) and fails, as does a code bound to a challenge exchanged without a verifier. A
+      // used code skips this, so that its replay still revokes what it issued.
+      if (row.usedAt === null && !row.codeChallenge && ctx.codeVerifierSent) {
+        throw invalidGrant("code_verifier was sent, but the authorization request had no code_challenge.");
+      }
+      if (row.usedAt === null && row.codeChallenge && ctx.codeVerifierSent === false) {
+        throw invalidGrant("code_verifier is required: the authorization request had a code_challenge.");
+      }
       codeIds.set(code, row.id);
       return {
         code,
@@ -119,7 +131,7 @@ export function makeRepositories(ctx: GrantContext) {
       };
     },
     issueAuthCode(client: OAuthClient, user, scopes: OAuthScope[]) {
-      return { code: randomToken(), expiresAt: new Date(Date.now() + 600_000), client, user, scopes, redirectUri: null };
+      return { code: randomToken(), expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000), client, user, scopes, redirectUri: null };
     },
     async persist() {
       throw new Error("Authorization-page codes are issued by server/oauth/codes.ts, not through the library.");
@@ -144,8 +156,18 @@ export function makeRepositories(ctx: GrantContext) {
     },
     async persist(token: OAuthToken) {
       const { credential } = token.client as WaylineClient;
+      // A token for an account only while the account grants the app access: a code or refresh
+      // token that outlived a revocation buys nothing. The shared row lock orders this against a
+      // concurrent revocation (server/oauth/revocation.ts), which locks the grant for update.
+      if (token.user && !(await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId }))) {
+        throw invalidGrant("The driver has revoked this app's access.");
+      }
+      // Every grant's tokens live the same (contract §8); the library's implicit grant would
+      // otherwise give one hour.
+      token.accessTokenExpiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
       const familyId = rotatedFamily ?? randomUUID();
       const originCodeId = token.originatingAuthCodeId ? (codeIds.get(token.originatingAuthCodeId) ?? null) : null;
+      const grantType = rotatedFamily ? "refresh_token" : token.originatingAuthCodeId ? "authorization_code" : token.user ? "implicit" : "client_credentials";
       const id = await insertToken(ctx.tx, {
         environment: credential.environment,
         credentialId: credential.credentialId,
@@ -154,7 +176,7 @@ export function makeRepositories(ctx: GrantContext) {
         accessExpiresAt: token.accessTokenExpiresAt,
         familyId,
         originCodeId,
-        grantType: rotatedFamily ? "refresh_token" : token.user ? "authorization_code" : "client_credentials",
+        grantType,
         scopes: token.scopes.map((s) => s.name).join(" "),
       });
       tokenRow.set(token, { id, familyId, refreshHash: null });

@@ -3,7 +3,9 @@ import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { logError } from "@/server/log";
 import { sha256 } from "@/server/security/secrets";
-import { ACCESS_TOKEN_TTL_SECONDS, makeAuthorizationServer } from "./authorization-server";
+import { makeAuthorizationServer } from "./authorization-server";
+import { ACCESS_TOKEN_TTL_SECONDS } from "./lifetimes";
+import { mergeClientCredentials } from "./client-auth";
 import { findCodeByHash, findCredentialByClientId } from "./queries";
 import type { GrantContext } from "./repositories";
 
@@ -15,22 +17,6 @@ type OAuthErrorBody = { error: string; error_description: string };
 function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
   const body: OAuthErrorBody = { error, error_description: description };
   return Response.json(body, { status, headers: { "Cache-Control": "no-store", Pragma: "no-cache", ...headers } });
-}
-
-function basicCredentials(header: string | null): { id: string; secret: string } | null {
-  if (!header?.startsWith("Basic ")) return null;
-  const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  if (colon < 0) return null;
-  // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
-  const unescape = (s: string) => {
-    try {
-      return decodeURIComponent(s.replace(/\+/g, " "));
-    } catch {
-      return s;
-    }
-  };
-  return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
 }
 
 // POST /oauth/token and /sandbox/oauth/token (contract §8). The grants themselves run in
@@ -45,24 +31,18 @@ export async function handleTokenRequest(request: Request, endpointEnvironment: 
   if (raw.length > MAX_FORM_BYTES) return oauthError(400, "invalid_request", "The token request is too large.");
   const body: Record<string, string> = Object.fromEntries(new URLSearchParams(raw));
 
-  const basic = basicCredentials(request.headers.get("authorization"));
-  if (basic) {
-    if ((body.client_id && body.client_id !== basic.id) || (body.client_secret && body.client_secret !== basic.secret)) {
-      return invalidClient("The client credentials in the Authorization header and the form do not agree.", true);
-    }
-    body.client_id = basic.id;
-    body.client_secret = basic.secret;
-  }
+  const merged = mergeClientCredentials(request.headers.get("authorization"), body);
+  if (merged === "disagree") return invalidClient("The client credentials in the Authorization header and the form do not agree.");
   if (!body.grant_type) return oauthError(400, "invalid_request", "grant_type is required.");
   if (!SUPPORTED_GRANTS.has(body.grant_type)) {
     return oauthError(400, "unsupported_grant_type", `grant_type ${body.grant_type} is not supported here.`);
   }
-  if (!body.client_id) return invalidClient("Client authentication is required (HTTP Basic or client_id and client_secret).", false);
+  if (!body.client_id) return invalidClient("Client authentication is required (HTTP Basic or client_id and client_secret).");
 
   const redirectProblem = await acceptCreationCodeRedirect(body);
   if (redirectProblem) return oauthError(400, "invalid_grant", redirectProblem);
 
-  const ctx: GrantContext = { tx: db(), environment: endpointEnvironment, afterFailure: [] };
+  const ctx: GrantContext = { tx: db(), environment: endpointEnvironment, afterFailure: [], codeVerifierSent: Boolean(body.code_verifier) };
   try {
     const result = await db().transaction(async (tx) => {
       ctx.tx = tx;
@@ -83,19 +63,21 @@ export async function handleTokenRequest(request: Request, endpointEnvironment: 
     );
   } catch (error) {
     for (const action of ctx.afterFailure) await action(db());
-    if (isOAuthError(error)) return fromLibraryError(error as OAuthException, body.grant_type, Boolean(basic));
+    if (isOAuthError(error)) return fromLibraryError(error as OAuthException, body.grant_type);
     logError("token endpoint failed", error);
     return oauthError(500, "server_error", "An unexpected error occurred.");
   }
 }
 
-function invalidClient(description: string, usedBasic: boolean): Response {
-  return oauthError(401, "invalid_client", description, usedBasic ? { "WWW-Authenticate": 'Basic realm="wayline"' } : {});
+// RFC 6749 §5.2 requires the challenge when the client tried HTTP Basic; it is sent for form
+// credentials too, so every 401 says how to authenticate.
+function invalidClient(description: string): Response {
+  return oauthError(401, "invalid_client", description, { "WWW-Authenticate": 'Basic realm="wayline"' });
 }
 
-function fromLibraryError(error: OAuthException, grantType: string, usedBasic: boolean): Response {
+function fromLibraryError(error: OAuthException, grantType: string): Response {
   const description = error.errorDescription ?? error.message;
-  if (error.errorType === ErrorType.InvalidClient) return invalidClient(description, usedBasic);
+  if (error.errorType === ErrorType.InvalidClient) return invalidClient(description);
   // The library reports a present-but-unacceptable code, refresh token or redirect_uri as
   // invalid_request; RFC 6749 §5.2 calls that invalid_grant. A missing parameter keeps
   // invalid_request (the library's "Check the `x` parameter").
@@ -117,3 +99,4 @@ async function acceptCreationCodeRedirect(body: Record<string, string>): Promise
   delete body.redirect_uri;
   return null;
 }
+

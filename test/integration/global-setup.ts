@@ -3,6 +3,10 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { launchService, runScript } from "../helpers/processes";
 
+/** Registered for the "web" app, besides https://partner.example/callback (which every app has). */
+export const WEB_REDIRECT_URIS = ["https://partner.example/cb?tenant=acme", "http://127.0.0.1:8765/callback", "carlocator://oauth/callback", "http://sandbox-only.example/callback"];
+export const NATIVE_REDIRECT_URIS = ["carlocator://oauth/callback", "http://127.0.0.1/callback"];
+
 export type TestApp = { name: string; sandbox: { clientId: string; clientSecret: string }; production: { clientId: string; clientSecret: string } };
 
 declare module "vitest" {
@@ -11,20 +15,31 @@ declare module "vitest" {
     databaseUrl: string;
     embedded: boolean;
     dataDir: string;
-    apps: { main: TestApp; other: TestApp; provider: TestApp };
+    apps: { main: TestApp; other: TestApp; provider: TestApp; web: TestApp; native: TestApp };
   }
 }
 
 // Starts the real service once for the integration suite: on the PostgreSQL named by
 // DATABASE_URL (CI gives a fresh database), else on the embedded default in a fresh data dir.
-// Partner apps are made with the real CLI, as an operator would.
+// Partner apps are made with the real CLI, as an operator would. The service runs as behind a
+// reverse proxy (TRUST_PROXY=1): each test's "browser" then signs in from an address of its own,
+// so the per-address slowdown of failed sign-ins that one test provokes never hits another.
 export default async function setup(project: TestProject) {
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const service = await launchService({ name: "it", databaseUrl });
+  const service = await launchService({ name: "it", databaseUrl, extraEnv: { TRUST_PROXY: "1" } });
   try {
     const create = async (name: string, extra: string[] = []) =>
       JSON.parse((await runScript("app-create.ts", ["--name", name, "--redirect-uri", "https://partner.example/callback", "--json", ...extra], service.env)).stdout) as TestApp;
-    const apps = { main: await create("Integration main app"), other: await create("Integration other app"), provider: await create("Integration data provider", ["--data-provider"]) };
+    const uris = (list: string[]) => list.flatMap((uri) => ["--redirect-uri", uri]);
+    const apps = {
+      main: await create("Integration main app"),
+      other: await create("Integration other app"),
+      provider: await create("Integration data provider", ["--data-provider"]),
+      // The authorization page's apps: a web app with every kind of redirect URI, and a public
+      // (native) one that must use PKCE.
+      web: await create("Fleet Web", ["--owner", "Fleet Co Inc.", ...uris(WEB_REDIRECT_URIS)]),
+      native: await create("Car Locator", ["--owner", "Locator Labs", "--public", ...uris(NATIVE_REDIRECT_URIS)]),
+    };
     const dbUrl = databaseUrl ?? (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
 
     project.provide("baseUrl", service.baseUrl);

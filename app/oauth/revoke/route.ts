@@ -1,0 +1,4 @@
+import { handleRevocationRequest } from "@/server/oauth/revoke-endpoint";
+
+// POST /oauth/revoke — RFC 7009 token revocation for both environments: the client id decides
+export const POST = (request: Request) => handleRevocationRequest(request, null);

@@ -1,0 +1,4 @@
+import { handleRevocationRequest } from "@/server/oauth/revoke-endpoint";
+
+// POST /sandbox/oauth/revoke — RFC 7009 token revocation for sandbox clients only
+export const POST = (request: Request) => handleRevocationRequest(request, "sandbox");

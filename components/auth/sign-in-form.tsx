@@ -1,0 +1,53 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useState, type FormEvent } from "react";
+import { readSignInProblem } from "@/server/auth/sign-in-errors";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { problemMessage } from "./problem-message";
+
+type Props = { environment: "production" | "sandbox"; continueTo: string; loginHint?: string };
+
+// Signs in through next-auth's "password" credentials provider (with its CSRF token), then
+// follows `continueTo` with a full navigation so the server sees the new session cookie.
+export function SignInForm({ environment, continueTo, loginHint }: Props) {
+  const [pending, setPending] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setMessage(null);
+    const result = await signIn("password", {
+      redirect: false,
+      environment,
+      username: String(form.get("username") ?? ""),
+      password: String(form.get("password") ?? ""),
+      callbackUrl: continueTo,
+    }).catch(() => null);
+    if (result && !result.error && result.ok && !result.url?.includes("csrf=true")) {
+      window.location.assign(continueTo);
+      return;
+    }
+    const problem = !result ? null : result.url?.includes("csrf=true") ? ({ kind: "expired" } as const) : readSignInProblem(result.error);
+    setMessage(problem ? problemMessage(problem, environment) : "Signing in failed. Check your connection and try again.");
+    setPending(false);
+  }
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label="Sign in">
+      <Field name="username" label="Username" autoComplete="username" required defaultValue={loginHint} autoCapitalize="none" spellCheck={false} />
+      <Field name="password" label="Password" type="password" autoComplete="current-password" required />
+      {message ? (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+          {message}
+        </p>
+      ) : null}
+      <Button type="submit" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { env } from "@/server/env";
+import { requestOrigin } from "@/server/http/request-origin";
+import type { DriverSession } from "./session";
+import { sessionSecret } from "./session-secret";
+
+// CSRF protection for the forms a signed-in driver posts (consent, revoke): a token bound to the
+// session (HMAC of the purpose, the account and the session's random sid under the server
+// secret), rendered into the form and checked on post. A page on another site can neither read
+// it nor compute it. Sign-in and registration use next-auth's own double-submit token.
+
+export type CsrfPurpose = "consent" | "revoke";
+
+export function csrfToken(session: DriverSession, purpose: CsrfPurpose): string {
+  return createHmac("sha256", sessionSecret()).update(`wayline-csrf\n${purpose}\n${session.environment}\n${session.accountId}\n${session.sid}`).digest("base64url");
+}
+
+export function csrfTokenMatches(session: DriverSession, purpose: CsrfPurpose, presented: unknown): boolean {
+  if (typeof presented !== "string") return false;
+  const expected = Buffer.from(csrfToken(session, purpose));
+  const given = Buffer.from(presented);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+// Defence in depth for the same forms: a browser posting from another origin says so (Origin,
+// Sec-Fetch-Site), and such a post is refused even before the token is looked at. "Origin: null"
+// (privacy-sensitive contexts) tells nothing either way: the token decides.
+export function crossSitePost(request: Request): boolean {
+  if (request.headers.get("sec-fetch-site") === "cross-site") return true;
+  const origin = request.headers.get("origin");
+  if (!origin || origin === "null") return false;
+  const ours = new Set([requestOrigin(request)]);
+  const publicUrl = env().PUBLIC_URL;
+  if (publicUrl) ours.add(new URL(publicUrl).origin);
+  return !ours.has(origin);
+}

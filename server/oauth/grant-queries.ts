@@ -1,0 +1,77 @@
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
+
+// drizzle only: which apps an account grants access (account_grants), and what goes with them.
+
+const credentialsOfApp = (db: Executor, appId: number) => db.select({ id: appCredentials.id }).from(appCredentials).where(eq(appCredentials.appId, appId));
+
+/**
+ * The driver's consent. An app that created the account keeps "created"; a grant revoked before
+ * starts over as "authorized", granted now.
+ */
+export async function recordConsent(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+  await db
+    .insert(accountGrants)
+    .values({ accountId, appId, source: "authorized" })
+    .onConflictDoUpdate({
+      target: [accountGrants.accountId, accountGrants.appId],
+      set: {
+        source: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.source} else 'authorized' end`,
+        grantedAt: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.grantedAt} else now() end`,
+        revokedAt: null,
+      },
+    });
+}
+
+/** Marks the grant revoked; null when there was no active grant to revoke. */
+export async function revokeGrantRow(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+  const [row] = await db
+    .update(accountGrants)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(accountGrants.accountId, accountId), eq(accountGrants.appId, appId), isNull(accountGrants.revokedAt)))
+    .returning({ revokedAt: accountGrants.revokedAt });
+  return row?.revokedAt ?? null;
+}
+
+/** Revokes every token the app holds for the account (access and refresh alike). */
+export async function revokeTokensOfGrant(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+  const rows = await db
+    .update(oauthTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(oauthTokens.accountId, accountId), inArray(oauthTokens.credentialId, credentialsOfApp(db, appId)), isNull(oauthTokens.revokedAt)))
+    .returning({ id: oauthTokens.id });
+  return rows.length;
+}
+
+/** Expires the app's unused codes for the account, so none can be exchanged after a revocation. */
+export async function expireCodesOfGrant(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+  await db
+    .update(oauthCodes)
+    .set({ expiresAt: new Date() })
+    .where(and(eq(oauthCodes.accountId, accountId), inArray(oauthCodes.credentialId, credentialsOfApp(db, appId)), isNull(oauthCodes.usedAt), gt(oauthCodes.expiresAt, new Date())));
+}
+
+/** The apps an account currently grants access, oldest grant first, with when each last got a token. */
+export async function listActiveGrants(db: Executor, { accountId }: { accountId: number }) {
+  const lastTokenAt = sql`(select max(${oauthTokens.createdAt}) from ${oauthTokens} join ${appCredentials} on ${appCredentials.id} = ${oauthTokens.credentialId}
+    where ${oauthTokens.accountId} = ${accountId} and ${appCredentials.appId} = ${partnerApps.id})`.mapWith(oauthTokens.createdAt);
+  return db
+    .select({
+      appId: partnerApps.id,
+      name: partnerApps.name,
+      ownerName: partnerApps.ownerName,
+      source: accountGrants.source,
+      grantedAt: accountGrants.grantedAt,
+      lastTokenAt,
+    })
+    .from(accountGrants)
+    .innerJoin(partnerApps, eq(partnerApps.id, accountGrants.appId))
+    .where(and(eq(accountGrants.accountId, accountId), isNull(accountGrants.revokedAt)))
+    .orderBy(asc(accountGrants.grantedAt), desc(partnerApps.id));
+}
+
+export async function findAppName(db: Executor, { appId }: { appId: number }) {
+  const [row] = await db.select({ name: partnerApps.name }).from(partnerApps).where(eq(partnerApps.id, appId)).limit(1);
+  return row?.name ?? null;
+}

@@ -1,0 +1,28 @@
+import type { Environment } from "@/db/schema";
+import { env } from "@/server/env";
+import { requestOrigin } from "@/server/http/request-origin";
+
+// RFC 8414 authorization server metadata, one document per environment. The sandbox is its own
+// issuer, `<origin>/sandbox`, whose document lives at the path-inserted well-known URL
+// /.well-known/oauth-authorization-server/sandbox (RFC 8414 §3.1).
+export function authorizationServerMetadata(request: Request, environment: Environment) {
+  const origin = env().PUBLIC_URL ? new URL(env().PUBLIC_URL!).origin : requestOrigin(request);
+  const base = environment === "sandbox" ? `${origin}/sandbox` : origin;
+  const clientAuth = ["client_secret_basic", "client_secret_post", "none"];
+  return {
+    issuer: base,
+    authorization_endpoint: `${base}/oauth/authorize`,
+    token_endpoint: `${base}/oauth/token`,
+    revocation_endpoint: `${base}/oauth/revoke`,
+    response_types_supported: ["code", "token"],
+    response_modes_supported: ["query", "fragment"],
+    grant_types_supported: ["authorization_code", "implicit", "client_credentials", "refresh_token"],
+    token_endpoint_auth_methods_supported: clientAuth,
+    revocation_endpoint_auth_methods_supported: clientAuth,
+    code_challenge_methods_supported: ["S256"],
+    // Scopes are accepted and recorded, but none are defined yet (contract §8).
+    scopes_supported: [],
+    prompt_values_supported: ["none", "login", "consent"],
+    service_documentation: `${origin}/${environment === "sandbox" ? "sandbox" : "v1"}/api/openapi.json`,
+  };
+}

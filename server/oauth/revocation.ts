@@ -1,0 +1,24 @@
+import { db } from "@/db/client";
+import type { Environment } from "@/db/schema";
+import { expireCodesOfGrant, revokeGrantRow, revokeTokensOfGrant } from "./grant-queries";
+
+export type AppRevocation = { environment: Environment; accountId: number; appId: number; revokedAt: Date; tokensRevoked: number };
+
+// A driver takes an app's access away (contract §8): in one transaction the grant is marked
+// revoked, every token the app holds for the account is revoked (they fail from the next
+// request on), and its unused codes expire. Token issuance holds a share lock on the grant row
+// (repositories.ts), so no token can be minted from a code or refresh token in flight.
+//
+// Hook for issue 5: system-scope AUTHORIZATIONSTATUS subscribers get a REVOKED notification.
+// Enqueue it right here, on `tx`, so that the revocation and its notification commit together.
+//
+// Returns null when the account did not grant the app access (nothing to revoke).
+export async function revokeAppAuthorization(input: { environment: Environment; accountId: number; appId: number }): Promise<AppRevocation | null> {
+  return db().transaction(async (tx) => {
+    const revokedAt = await revokeGrantRow(tx, { accountId: input.accountId, appId: input.appId });
+    if (!revokedAt) return null;
+    const tokensRevoked = await revokeTokensOfGrant(tx, { accountId: input.accountId, appId: input.appId });
+    await expireCodesOfGrant(tx, { accountId: input.accountId, appId: input.appId });
+    return { ...input, revokedAt, tokensRevoked };
+  });
+}
