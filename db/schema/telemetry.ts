@@ -31,7 +31,7 @@ export const trips = pgTable(
     endLatitude: doublePrecision("end_latitude"),
     endLongitude: doublePrecision("end_longitude"),
   },
-  (t) => [index("trips_vehicle_start_idx").on(t.vehicleId, t.startTime.desc())],
+  (t) => [index("trips_vehicle_start_idx").on(t.vehicleId, t.startTime)],
 );
 
 export const dataSets = pgTable(
@@ -50,7 +50,7 @@ export const dataSets = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   // One data set per vehicle and timestamp: a second one is a duplicate and is ignored.
-  (t) => [uniqueIndex("data_sets_vehicle_time_key").on(t.vehicleId, t.recordedAt), index("data_sets_trip_idx").on(t.tripId, t.recordedAt.desc())],
+  (t) => [uniqueIndex("data_sets_vehicle_time_key").on(t.vehicleId, t.recordedAt), index("data_sets_trip_idx").on(t.tripId, t.recordedAt)],
 );
 
 export const dataPoints = pgTable(
@@ -73,8 +73,11 @@ export const dataPoints = pgTable(
       .default(sql`pg_current_xact_id()`),
   },
   (t) => [
-    index("data_points_vehicle_time_idx").on(t.vehicleId, t.recordedAt.desc(), t.id.desc()),
-    index("data_points_vehicle_key_time_idx").on(t.vehicleId, t.key, t.recordedAt.desc(), t.id.desc()),
+    // Ascending: a btree serves ORDER BY … DESC by scanning backwards. drizzle's .desc() means
+    // DESC NULLS LAST, which a plain ORDER BY … DESC (NULLS FIRST) cannot use, so those indexes
+    // were never read in order (a vehicle with a million points took 160 ms a page; 0.1 ms now).
+    index("data_points_vehicle_time_idx").on(t.vehicleId, t.recordedAt, t.id),
+    index("data_points_vehicle_key_time_idx").on(t.vehicleId, t.key, t.recordedAt, t.id),
     index("data_points_data_set_idx").on(t.dataSetId, t.position),
     index("data_points_vehicle_tx_idx").on(t.vehicleId, t.txId, t.id),
   ],
