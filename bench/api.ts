@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import autocannon from "autocannon";
-import { launchService, runScript } from "../test/helpers/processes";
+import { launchService } from "../test/helpers/processes";
+import { benchDatabase, benchDriver } from "./lib/setup";
 
 // `npm run bench:api`: the production build on PostgreSQL. GET /v1/api/vehicle/ (an account with
 // 50 vehicles, a valid user token, 32 connections) side by side with a bare Next.js route doing
@@ -21,37 +21,13 @@ const fmt = (name: string, r: Result) =>
   `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
 
 async function main() {
-  let databaseUrl = process.env.DATABASE_URL;
-  let dropDb: string | null = null;
-  if (!databaseUrl) {
-    dropDb = `wayline_bench_${Date.now()}`;
-    execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", dropDb]);
-    databaseUrl = `postgres://postgres@127.0.0.1:5432/${dropDb}`;
-  }
-  const service = await launchService({ name: "bench", databaseUrl, extraEnv: { BENCH_ROUTES: "1" } });
+  const database = benchDatabase("wayline_bench");
+  const service = await launchService({ name: "bench", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1" } });
   const { baseUrl: base, env } = service;
   try {
-    const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench", "--json"], env)).stdout) as { production: { clientId: string; clientSecret: string } };
-    const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
-    const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
-
-    const clientTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: "grant_type=client_credentials" })).json()) as { access_token: string }).access_token;
-    const created = (await (
-      await fetch(`${base}/v1/api/account/`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${clientTok}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ firstName: "Bench", lastName: "Driver", username: `bench.${Date.now()}`, password: "bench-password" }),
-      })
-    ).json()) as { account: { accessToken: { code: string } } };
-    const userTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: `grant_type=authorization_code&code=${created.account.accessToken.code}` })).json()) as { access_token: string }).access_token;
-    for (let i = 0; i < 50; i++) {
-      await fetch(`${base}/v1/api/vehicle/`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${userTok}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ label: `Vehicle ${i}`, deviceId: `bench-${Date.now()}-${i}`, mileage: 1000 + i }),
-      });
-    }
-    const auth = { Authorization: `Bearer ${userTok}` };
+    const driver = await benchDriver(base, env, "bench-api");
+    const { form, auth } = driver;
+    for (let i = 0; i < 50; i++) await driver.newVehicle(`Vehicle ${i}`);
     const check = (await (await fetch(`${base}/v1/api/vehicle/`, { headers: auth })).json()) as { vehicle: unknown[] };
     if (check.vehicle.length !== 50) throw new Error(`expected 50 vehicles, got ${check.vehicle.length}`);
 
@@ -73,7 +49,7 @@ async function main() {
     console.log(`grants/s: ${grants.rps.toFixed(0)} (target >= 200)`);
   } finally {
     await service.stop();
-    if (dropDb) execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", dropDb]);
+    database.drop();
   }
 }
 

@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { launchService, runScript } from "../test/helpers/processes";
+import { launchService } from "../test/helpers/processes";
+import { benchDatabase, benchDriver } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 
 // `npm run bench:ingest`: the production build on PostgreSQL (DATABASE_URL, or a fresh database
@@ -196,37 +196,17 @@ async function settle(sql: postgres.Sql) {
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
 
 async function main() {
-  let databaseUrl = process.env.DATABASE_URL;
-  let dropDb: string | null = null;
-  if (!databaseUrl) {
-    dropDb = `wayline_bench_${Date.now()}`;
-    execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", dropDb]);
-    databaseUrl = `postgres://postgres@127.0.0.1:5432/${dropDb}`;
-  }
+  const database = benchDatabase("wayline_bench");
+  const databaseUrl = database.url;
   console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
   const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_ROUTES: "1" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
   const scratch = `bench_scratch_${process.pid}`;
   try {
-    const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench-ingest", "--data-provider", "--json"], env)).stdout) as { production: { clientId: string; clientSecret: string } };
-    const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
-    const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
-    const clientTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: "grant_type=client_credentials" })).json()) as { access_token: string }).access_token;
-    const created = (await (
-      await fetch(`${base}/v1/api/account/`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${clientTok}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ firstName: "Bench", lastName: "Device", username: `bench.ingest.${Date.now()}`, password: "bench-password" }),
-      })
-    ).json()) as { account: { accessToken: { code: string } } };
-    const userTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: `grant_type=authorization_code&code=${created.account.accessToken.code}` })).json()) as { access_token: string }).access_token;
-    const auth = { Authorization: `Bearer ${userTok}` };
-    const newVehicle = async (i: number) => {
-      const res = await fetch(`${base}/v1/api/vehicle/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ label: `Bench ${i}` }) });
-      if (res.status !== 200) throw new Error(`vehicle create: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { vehicle: { vehicleId: number } }).vehicle.vehicleId;
-    };
+    const driver = await benchDriver(base, env, "bench-ingest", { dataProvider: true });
+    const { auth } = driver;
+    const newVehicle = (i: number) => driver.newVehicle(`Bench ${i}`);
     const singles: number[] = [];
     for (let i = 0; i < SINGLE_CONNECTIONS; i++) singles.push(await newVehicle(i));
     const batchers: number[] = [];
@@ -324,7 +304,7 @@ async function main() {
     await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});
     await sql.end({ timeout: 5 });
     await service.stop();
-    if (dropDb) execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", dropDb]);
+    database.drop();
   }
 }
 

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import os from "node:os";
 import postgres from "postgres";
-import { launchService, runScript } from "../test/helpers/processes";
+import { launchService } from "../test/helpers/processes";
+import { benchDatabase, benchDriver } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 
 // `npm run bench:reads`: every device-data read endpoint of contract §5 over HTTP, against the
@@ -196,34 +196,16 @@ async function explainFor(sql: postgres.Sql, name: string, vehicleId: number, ac
 }
 
 async function main() {
-  let databaseUrl = process.env.DATABASE_URL;
-  let dropDb: string | null = null;
-  if (!databaseUrl) {
-    dropDb = `wayline_bench_${Date.now()}`;
-    execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", dropDb]);
-    databaseUrl = `postgres://postgres@127.0.0.1:5432/${dropDb}`;
-  }
+  const database = benchDatabase("wayline_bench");
+  const databaseUrl = database.url;
   console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
   const service = await launchService({ name: "bench-reads", databaseUrl });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
   try {
-    const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench-reads", "--data-provider", "--json"], env)).stdout) as { production: { clientId: string; clientSecret: string } };
-    const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
-    const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
-    const clientTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: "grant_type=client_credentials" })).json()) as { access_token: string }).access_token;
-    const created = (await (
-      await fetch(`${base}/v1/api/account/`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${clientTok}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ firstName: "Bench", lastName: "Reader", username: `bench.reads.${Date.now()}`, password: "bench-password" }),
-      })
-    ).json()) as { account: { accountId: number; accessToken: { code: string } } };
-    const userTok = ((await (await fetch(`${base}/oauth/token`, { method: "POST", headers: form, body: `grant_type=authorization_code&code=${created.account.accessToken.code}` })).json()) as { access_token: string }).access_token;
-    const auth = { Authorization: `Bearer ${userTok}` };
-    const res = await fetch(`${base}/v1/api/vehicle/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ label: "A million points" }) });
-    if (res.status !== 200) throw new Error(`vehicle create: ${res.status} ${await res.text()}`);
-    const vehicleId = ((await res.json()) as { vehicle: { vehicleId: number } }).vehicle.vehicleId;
+    const driver = await benchDriver(base, env, "bench-reads", { dataProvider: true });
+    const { auth } = driver;
+    const vehicleId = await driver.newVehicle("A million points");
     const [{ account_id: accountId }] = (await sql`select account_id from vehicles where id = ${vehicleId}`) as unknown as [{ account_id: number }];
 
     // History: TRIPS trips, ending two trips' time before now; the HTTP tail fits after it.
@@ -318,7 +300,7 @@ async function main() {
   } finally {
     await sql.end({ timeout: 5 });
     await service.stop();
-    if (dropDb) execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", dropDb]);
+    database.drop();
   }
 }
 

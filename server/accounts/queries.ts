@@ -42,6 +42,26 @@ export async function findAccount(db: Executor, { scope, id }: { scope: AccountS
   return row ?? null;
 }
 
+/** The row for a new account from its validated fields (API creation and driver registration). */
+export function newAccountRow(
+  environment: Environment,
+  fields: { username: string; firstName: string; lastName: string; email?: string; zipcode?: string; phone?: string; timeZone?: string; preferredContact?: string },
+  passwordHash: string,
+): NewAccount {
+  return {
+    environment,
+    username: fields.username,
+    passwordHash,
+    firstName: fields.firstName,
+    lastName: fields.lastName,
+    email: fields.email ?? null,
+    zipcode: fields.zipcode ?? null,
+    phone: fields.phone ?? null,
+    timeZone: fields.timeZone ?? null,
+    preferredContact: fields.preferredContact ?? null,
+  };
+}
+
 export async function insertAccount(db: Executor, values: NewAccount) {
   const [row] = await db.insert(accounts).values(values).returning();
   return row!;

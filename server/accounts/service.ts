@@ -5,7 +5,7 @@ import { notFound, uniqueError } from "@/server/http/errors";
 import { uniqueViolation } from "@/server/http/db-errors";
 import type { Page } from "@/server/http/paging";
 import { hashPassword } from "@/server/security/passwords";
-import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts, updateAccountRow, type AccountScope } from "./queries";
+import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts, newAccountRow, updateAccountRow, type AccountScope } from "./queries";
 import type { CreateAccountInput, UpdateAccountInput } from "./schemas";
 import { serializeAccount } from "./serialize";
 
@@ -36,18 +36,7 @@ export async function createAccount(principal: Principal, input: CreateAccountIn
   const passwordHash = await hashPassword(input.password);
   try {
     return await db().transaction(async (tx) => {
-      const row = await insertAccount(tx, {
-        environment: principal.environment,
-        username: input.username,
-        passwordHash,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email ?? null,
-        zipcode: input.zipcode ?? null,
-        phone: input.phone ?? null,
-        timeZone: input.timeZone ?? null,
-        preferredContact: input.preferredContact ?? null,
-      });
+      const row = await insertAccount(tx, newAccountRow(principal.environment, input, passwordHash));
       await insertGrant(tx, { accountId: row.id, appId: principal.appId, source: "created" });
       const code = await issueCode(tx, {
         environment: principal.environment,

@@ -1,5 +1,5 @@
 import { db } from "@/db/client";
-import { insertAccount } from "@/server/accounts/queries";
+import { insertAccount, newAccountRow } from "@/server/accounts/queries";
 import { uniqueViolation } from "@/server/http/db-errors";
 import { hashPassword } from "@/server/security/passwords";
 import { sessionUser, type SessionUser } from "./credentials";
@@ -13,18 +13,7 @@ export async function registerDriver(raw: unknown): Promise<SessionUser> {
   if (!parsed.success) throw new SignInRefused({ kind: "fields", fieldErrors: registrationProblems(raw) });
   const input = parsed.data;
   try {
-    const account = await insertAccount(db(), {
-      environment: input.environment,
-      username: input.username,
-      passwordHash: await hashPassword(input.password),
-      firstName: input.firstName,
-      lastName: input.lastName,
-      email: input.email ?? null,
-      zipcode: input.zipcode ?? null,
-      phone: input.phone ?? null,
-      timeZone: input.timeZone ?? null,
-      preferredContact: input.preferredContact ?? null,
-    });
+    const account = await insertAccount(db(), newAccountRow(input.environment, input, await hashPassword(input.password)));
     return sessionUser(account);
   } catch (error) {
     if (uniqueViolation(error) === "accounts_env_username_key") {

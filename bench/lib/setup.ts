@@ -1,0 +1,57 @@
+import { execFileSync } from "node:child_process";
+import { runScript, type ServiceEnv } from "../../test/helpers/processes";
+
+// What every benchmark needs before it measures: a PostgreSQL database, and a driver account
+// made the way a partner makes one (app, client token, account, code exchange).
+
+/** DATABASE_URL when given, else a fresh database on 127.0.0.1 that drop() removes. */
+export function benchDatabase(prefix: string): { url: string; drop(): void } {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: () => {} };
+  const name = `${prefix}_${Date.now()}`;
+  execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", name]);
+  return { url: `postgres://postgres@127.0.0.1:5432/${name}`, drop: () => execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", name]) };
+}
+
+export type BenchDriver = {
+  /** HTTP Basic credentials and content type for the production token endpoint. */
+  form: Record<string, string>;
+  clientToken: string;
+  accountId: number;
+  /** Authorization header of the driver's user token. */
+  auth: Record<string, string>;
+  newVehicle(label: string): Promise<number>;
+};
+
+async function json<T>(res: Response, what: string): Promise<T> {
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export async function benchDriver(base: string, env: ServiceEnv, name: string, opts: { dataProvider?: boolean } = {}): Promise<BenchDriver> {
+  const app = JSON.parse((await runScript("app-create.ts", ["--name", name, ...(opts.dataProvider ? ["--data-provider"] : []), "--json"], env)).stdout) as {
+    production: { clientId: string; clientSecret: string };
+  };
+  const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
+  const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
+  const token = (body: string) => fetch(`${base}/oauth/token`, { method: "POST", headers: form, body });
+
+  const { access_token: clientToken } = await json<{ access_token: string }>(await token("grant_type=client_credentials"), "client_credentials");
+  const { account } = await json<{ account: { id: number; accessToken: { code: string } } }>(
+    await fetch(`${base}/v1/api/account/`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${clientToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ firstName: "Bench", lastName: "Driver", username: `${name}.${Date.now()}`, password: "bench-password" }),
+    }),
+    "account create",
+  );
+  const { access_token: userToken } = await json<{ access_token: string }>(await token(`grant_type=authorization_code&code=${account.accessToken.code}`), "code exchange");
+  const auth = { Authorization: `Bearer ${userToken}` };
+  const newVehicle = async (label: string) =>
+    (
+      await json<{ vehicle: { vehicleId: number } }>(
+        await fetch(`${base}/v1/api/vehicle/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ label }) }),
+        "vehicle create",
+      )
+    ).vehicle.vehicleId;
+  return { form, clientToken, accountId: account.id, auth, newVehicle };
+}
