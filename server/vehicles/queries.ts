@@ -5,8 +5,11 @@ import { devices, vehicles, type Environment } from "@/db/schema";
 import { grantedAccountIds, type AccountScope } from "@/server/accounts/queries";
 import type { Page } from "@/server/http/paging";
 
-const vehicleColumns = { ...getTableColumns(vehicles), deviceSerial: devices.serial };
-export type VehicleRow = typeof vehicles.$inferSelect & { deviceSerial: string | null };
+// Only what the API shows or the rules read: every list row maps each selected column, and the
+// vehicle list is the hottest read there is.
+const { environment: _environment, createdAt: _createdAt, lastDataAt: _lastDataAt, ...shownColumns } = getTableColumns(vehicles);
+const vehicleColumns = { ...shownColumns, deviceSerial: devices.serial };
+export type VehicleRow = Omit<typeof vehicles.$inferSelect, "environment" | "createdAt" | "lastDataAt"> & { deviceSerial: string | null };
 type NewVehicle = typeof vehicles.$inferInsert;
 
 function scopeWhere(scope: AccountScope): SQL {
