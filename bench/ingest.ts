@@ -2,7 +2,7 @@ import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 
 // `npm run bench:ingest`: the production build on PostgreSQL (DATABASE_URL, or a fresh database
@@ -193,12 +193,11 @@ async function settle(sql: postgres.Sql) {
   }
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
 
 async function main() {
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
-  console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
+  console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
   const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_ROUTES: "1" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
@@ -299,7 +298,7 @@ async function main() {
     console.log(
       `\ncheck: ${problems.length ? problems.join("; ") : `every data set answered was stored, none twice (${stored!.single_sets + stored!.batch_sets} data sets, ${stored!.points} data points); one trip per vehicle; counters agree`}`,
     );
-    console.log(`load average at end: ${load()}`);
+    console.log(`load average at end: ${loadAverage()}`);
   } finally {
     await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});
     await sql.end({ timeout: 5 });

@@ -1,7 +1,7 @@
 import os from "node:os";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 
 // `npm run bench:reads`: every device-data read endpoint of contract §5 over HTTP, against the
@@ -32,7 +32,6 @@ const STEP_MS = 10_000;
 const TRIP_EVERY_MS = 12 * 3_600_000;
 const TRIPS_PER_CHUNK = 10;
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
 const iso = (ms: number) => new Date(ms).toISOString();
 const at6 = (n: number) => Number(n.toFixed(6));
 
@@ -198,7 +197,7 @@ async function explainFor(sql: postgres.Sql, name: string, vehicleId: number, ac
 async function main() {
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
-  console.log(`load average at start: ${load()} (${os.cpus().length} cores)`);
+  console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
   const service = await launchService({ name: "bench-reads", databaseUrl });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
@@ -296,7 +295,7 @@ async function main() {
       console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the SQL behind ${i === 0 ? "the slowest" : "a miss"}, GET …/${miss.name}:`);
       for (const line of await explainFor(sql, miss.name, vehicleId, accountId, tripId, dataSetId)) console.log(line);
     }
-    console.log(`\nload average at end: ${load()}`);
+    console.log(`\nload average at end: ${loadAverage()}`);
   } finally {
     await sql.end({ timeout: 5 });
     await service.stop();

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import os from "node:os";
 import { runScript, type ServiceEnv } from "../../test/helpers/processes";
 
 // What every benchmark needs before it measures: a PostgreSQL database, and a driver account
@@ -55,3 +56,6 @@ export async function benchDriver(base: string, env: ServiceEnv, name: string, o
     ).vehicle.vehicleId;
   return { form, clientToken, accountId: account.id, auth, newVehicle };
 }
+
+/** The machine's load averages, printed around each run: these machines are shared. */
+export const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
