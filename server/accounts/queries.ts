@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accountGrants, accounts, type Environment } from "@/db/schema";
 import type { Page } from "@/server/http/paging";
@@ -6,7 +6,7 @@ import type { Page } from "@/server/http/paging";
 type NewAccount = typeof accounts.$inferInsert;
 
 /** Ids of the accounts an app may act on: those it created or that authorized it, not revoked. */
-export const grantedAccountIds = (appId: number | Placeholder) =>
+export const grantedAccountIds = (appId: number) =>
   sql`(select ${accountGrants.accountId} from ${accountGrants} where ${accountGrants.appId} = ${appId} and ${accountGrants.revokedAt} is null)`;
 
 export type AccountScope = { environment: Environment } & ({ appId: number; accountId?: undefined } | { accountId: number; appId?: undefined });
