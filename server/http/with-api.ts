@@ -44,7 +44,7 @@ export function withApi<O extends Operation>(op: O, handler: (input: HandlerInpu
       const body = op.body ? parseOrThrow(op.body, await readJsonBody(request), "request body") : undefined;
 
       const result = await handler({ principal, environment, params, query, body, request } as HandlerInput<O>);
-      return json(200, envelope(op, result, publicUrl(request, url)));
+      return json(200, envelope(op, result, () => publicUrl(request, url)));
     } catch (error) {
       return errorResponse(error);
     }
@@ -62,7 +62,8 @@ function publicUrl(request: Request, url: URL): URL {
   return new URL(url.pathname + url.search, base ?? requestOrigin(request));
 }
 
-function envelope(op: Operation, result: ApiResult, url: URL): Record<string, unknown> {
+// The public URL is only needed for paging links, so it is worked out only for lists.
+function envelope(op: Operation, result: ApiResult, url: () => URL): Record<string, unknown> {
   const key = op.response === "result" ? "result" : op.response.key;
   switch (result.kind) {
     case "deleted":
@@ -70,7 +71,7 @@ function envelope(op: Operation, result: ApiResult, url: URL): Record<string, un
     case "one":
       return { [key]: result.value, totalRecords: result.totalRecords, actions: [] };
     case "list":
-      return { [key]: result.items, totalRecords: result.total, actions: pagingActions(url, result.page, result.total) };
+      return { [key]: result.items, totalRecords: result.total, actions: pagingActions(url(), result.page, result.total) };
   }
 }
 
