@@ -1,0 +1,153 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { partnerApps } from "./apps";
+import { environmentEnum } from "./environment";
+import { vehicles } from "./vehicles";
+
+// Event subscriptions (contract §6). One table for the three scopes: a vehicle subscription names
+// its vehicle (and, for lookups, the vehicle's account); an account subscription names only the
+// account and applies to every current and future vehicle of it; a system one names neither.
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    environment: environmentEnum("environment").notNull(),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: "cascade" }),
+    /** The client id that created it (`creatorClientId`); subscriptions are visible to it only. */
+    clientId: text("client_id").notNull(),
+    scope: text("scope", { enum: ["VEHICLE", "ACCOUNT", "SYSTEM"] }).notNull(),
+    accountId: integer("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+    vehicleId: integer("vehicle_id").references(() => vehicles.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    notificationPeriod: text("notification_period").notNull(),
+    /** Minutes between two notifications (per vehicle); 0 = no limit. */
+    minimumTime: integer("minimum_time").notNull().default(0),
+    /** The type's criteria (origin, radius, dataKey, …) as validated on the way in. */
+    criteria: jsonb("criteria").notNull().default({}),
+    /** The legacy single-receiver form, echoed back as sent (its delivery is in subscription_deliveries). */
+    postUrl: text("post_url"),
+    postHeaders: jsonb("post_headers"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    // Ingest looks up a vehicle's live subscriptions on every data set.
+    index("subscriptions_vehicle_live_idx")
+      .on(t.vehicleId)
+      .where(sql`${t.deletedAt} is null`),
+    index("subscriptions_account_live_idx")
+      .on(t.accountId, t.type)
+      .where(sql`${t.deletedAt} is null and ${t.scope} = 'ACCOUNT'`),
+    index("subscriptions_app_idx").on(t.appId, t.environment, t.scope, t.id),
+  ],
+);
+
+// How a subscription's notifications leave the service (service.md §2.4): HTTP_POST or EMAIL.
+// `active` and `deactivationReason` are set by the service only.
+export const subscriptionDeliveries = pgTable(
+  "subscription_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    type: text("type", { enum: ["HTTP_POST", "EMAIL"] }).notNull(),
+    postUrl: text("post_url"),
+    postHeaders: jsonb("post_headers"),
+    /** access_token, client_id, client_secret, refresh_token, redirect_uri (service.md §2.4). */
+    oauth2: jsonb("oauth2"),
+    recipient: text("recipient"),
+    subscriberSubject: text("subscriber_subject"),
+    subscriberContent: text("subscriber_content"),
+    active: boolean("active").notNull().default(true),
+    deactivationReason: text("deactivation_reason"),
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("subscription_deliveries_subscription_idx").on(t.subscriptionId, t.position)],
+);
+
+// Evaluation state per subscription and vehicle (an account subscription keeps one per vehicle).
+// Ingest reads and writes it under the vehicle's row lock, so two data sets of one vehicle never
+// evaluate against the same state: no double-fired and no missed edge.
+export const subscriptionStates = pgTable(
+  "subscription_states",
+  {
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    vehicleId: integer("vehicle_id")
+      .notNull()
+      .references(() => vehicles.id, { onDelete: "cascade" }),
+    /** Whether the criteria were met by the newest evaluated data set. */
+    met: boolean("met").notNull(),
+    /** Timestamp of the newest evaluated data set. */
+    evaluatedAt: timestamp("evaluated_at", { withTimezone: true }).notNull(),
+    /** Event time of the last notification, for minimumTime. */
+    notifiedAt: timestamp("notified_at", { withTimezone: true }),
+    /** VEHICLETOWED: where the vehicle was parked when its ignition went off. */
+    anchorLatitude: doublePrecision("anchor_latitude"),
+    anchorLongitude: doublePrecision("anchor_longitude"),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.vehicleId] })],
+);
+
+// One notification per event and subscription (contract §7). vehicle_id is not a foreign key:
+// VEHICLEDELETED outlives its vehicle (vehicle deletion removes the vehicle's other notifications).
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    environment: environmentEnum("environment").notNull(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: "cascade" }),
+    accountId: integer("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+    vehicleId: integer("vehicle_id"),
+    dataSetId: bigint("data_set_id", { mode: "number" }),
+    tripId: bigint("trip_id", { mode: "number" }),
+    type: text("type").notNull(),
+    /** When the event happened (`_timestamp`). */
+    eventAt: timestamp("event_at", { withTimezone: true }).notNull(),
+    /** When the notification was made (`eventTimestamp`). */
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The subscription's period and minimumTime when it fired, and the type's recorded values. */
+    body: jsonb("body").notNull(),
+    /** From GET test/vehicle/…/eventSubscription/{id}: not an event, never counts for minimumTime. */
+    test: boolean("test").notNull().default(false),
+    /** The receiver's last HTTP status (0 until an HTTP_POST delivery answered). */
+    httpStatusCode: integer("http_status_code").notNull().default(0),
+  },
+  (t) => [
+    index("notifications_subscription_idx").on(t.subscriptionId, t.eventAt, t.id),
+    index("notifications_vehicle_idx").on(t.vehicleId, t.appId, t.eventAt, t.id),
+    index("notifications_account_idx").on(t.accountId, t.appId, t.eventAt, t.id),
+  ],
+);
+
+// The work a notification leaves for the delivery worker: one row per active delivery of its
+// subscription, written in the same transaction as the notification, so none can be lost.
+export const notificationDeliveries = pgTable(
+  "notification_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    notificationId: bigint("notification_id", { mode: "number" })
+      .notNull()
+      .references(() => notifications.id, { onDelete: "cascade" }),
+    deliveryId: integer("delivery_id")
+      .notNull()
+      .references(() => subscriptionDeliveries.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["PENDING", "DELIVERED", "FAILED"] })
+      .notNull()
+      .default("PENDING"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("notification_deliveries_notification_idx").on(t.notificationId), index("notification_deliveries_delivery_idx").on(t.deliveryId, t.id)],
+);

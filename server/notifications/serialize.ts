@@ -1,0 +1,43 @@
+import type { notifications } from "@/db/schema";
+import { formatDateTime } from "@/server/http/datetime";
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+/**
+ * What a notification records besides its ids (contract §7): the subscription's settings when it
+ * fired, and the type's recorded values (recordedWaypoint, ignitionStatus, recordedVoltage, …).
+ * Stored as the `body` column, in this shape.
+ */
+export type NotificationBody = {
+  minimumTime: number;
+  notificationPeriod: string;
+  creatorClientId: string;
+} & Record<string, unknown>;
+
+// A notification as the API returns it and as HTTP_POST delivers it (contract §7). The delivered
+// body carries httpStatusCode 0; reads show the receiver's last status.
+export function serializeNotification(row: NotificationRow, { delivered = false }: { delivered?: boolean } = {}) {
+  const body = row.body as NotificationBody;
+  const { minimumTime, notificationPeriod, creatorClientId, ...recorded } = body;
+  return {
+    id: row.id,
+    subscriptionId: row.subscriptionId,
+    accountId: row.accountId,
+    vehicleId: row.vehicleId,
+    dataSetId: row.dataSetId,
+    tripId: row.tripId,
+    _domain: "wayline",
+    _type: row.type,
+    _name: row.type,
+    _timestamp: formatDateTime(row.eventAt),
+    eventTimestamp: formatDateTime(row.createdAt),
+    minimumTime,
+    notificationPeriod,
+    creatorClientId,
+    httpStatusCode: delivered ? 0 : row.httpStatusCode,
+    ...(row.test ? { test: true } : {}),
+    ...recorded,
+  };
+}
+
+export type NotificationOut = ReturnType<typeof serializeNotification>;
