@@ -89,14 +89,15 @@ export function evaluateCondition(type: EventType, criteria: StoredCriteria, fac
     case "TROUBLECODE":
       return { met: facts.troubleCodes.length > 0, recorded: { ...base, troubleCodes: facts.troubleCodes } };
     case "VEHICLETOWED": {
+      const here: Anchor = facts.waypoint ? { latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude } : null;
       // Reported by the device, or seen: moved about 1,500 m since the ignition went off.
-      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!)) return { met: true, recorded: base, anchor: facts.ignitionOn ? null : (facts.waypoint ?? context.anchor) };
+      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!)) return { met: true, recorded: base, anchor: facts.ignitionOn ? null : (here ?? context.anchor) };
       if (facts.ignitionOn) return { met: false, recorded: base, anchor: null };
-      if (!facts.waypoint) return { met: null, recorded: base, anchor: context.anchor };
-      if (!context.anchor) return { met: false, recorded: base, anchor: facts.waypoint };
-      const moved = distanceMiles(context.anchor, facts.waypoint) * METERS_PER_MILE >= TOWED_METERS;
+      if (!here) return { met: null, recorded: base, anchor: context.anchor };
+      if (!context.anchor) return { met: false, recorded: base, anchor: here };
+      const moved = distanceMiles(context.anchor, here) * METERS_PER_MILE >= TOWED_METERS;
       // After a tow is reported, the new position is where the next one is measured from.
-      return { met: moved, recorded: base, anchor: moved ? facts.waypoint : context.anchor };
+      return { met: moved, recorded: base, anchor: moved ? here : context.anchor };
     }
     default: {
       const key = EVENT_KEYS[type];

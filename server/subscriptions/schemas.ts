@@ -77,16 +77,23 @@ const deliveryKind = z
 
 // `id` lets an echoed delivery keep its identity (and its active state) on update; `active` and
 // `deactivationReason` are read-only and ignored (contract §2: echoed read-only fields).
-export const deliveryBody = z.object({
-  id: optional(idParam),
-  type: deliveryKind,
-  postUrl: optional(httpsUrl),
-  postHeaders: optional(postHeaders),
-  oauth2: optional(oauth2Map),
-  recipient: optional(z.string().trim().max(254, "Must be at most 254 characters.").pipe(z.email("Must be an e-mail address."))),
-  subscriberSubject: optional(text(200)),
-  subscriberContent: optional(text(10_000)),
-});
+export const deliveryBody = z
+  .object({
+    id: optional(idParam),
+    type: deliveryKind,
+    postUrl: optional(httpsUrl),
+    postHeaders: optional(postHeaders),
+    oauth2: optional(oauth2Map),
+    recipient: optional(z.string().trim().max(254, "Must be at most 254 characters.").pipe(z.email("Must be an e-mail address."))),
+    subscriberSubject: optional(text(200)),
+    subscriberContent: optional(text(10_000)),
+  })
+  // Each kind's required field, reported in the same pass as the other field errors. Runs even
+  // when another field failed, so one answer names every problem.
+  .superRefine((d, ctx) => {
+    if (d.type === "HTTP_POST" && d.postUrl === undefined) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: ["postUrl"], message: "postUrl is required for HTTP_POST." });
+    if (d.type === "EMAIL" && d.recipient === undefined) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: ["recipient"], message: "recipient is required for EMAIL." });
+  });
 
 export type DeliveryInput = z.output<typeof deliveryBody>;
 
