@@ -6,7 +6,9 @@ export const zoneOf = (timeZone: string | null | undefined) => timeZone || "UTC"
 export function formatWhen(iso: string | null, timeZone: string, style: "full" | "time" = "full"): string {
   if (!iso) return "never";
   const options: Intl.DateTimeFormatOptions =
-    style === "time" ? { timeStyle: "medium", timeZone } : { dateStyle: "medium", timeStyle: "short", timeZone, timeZoneName: "short" };
+    style === "time"
+      ? { hour: "numeric", minute: "2-digit", second: "2-digit", timeZone, timeZoneName: "short" }
+      : { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" };
   return new Intl.DateTimeFormat("en-US", options).format(new Date(iso));
 }
 

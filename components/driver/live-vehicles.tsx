@@ -103,7 +103,7 @@ export function LiveVehicles({ initial, tiles, timeZone }: { initial: DriverVehi
                     {v.running ? "Running" : "Parked"}
                   </span>
                 </div>
-                <p className="mt-1 text-sm text-slate-700" data-testid="last-seen">
+                <p className="mt-1 text-sm text-slate-700" data-testid="last-seen" suppressHydrationWarning>
                   {v.lastWaypoint ? (
                     <>
                       Seen <time dateTime={v.lastWaypoint.at}>{formatWhen(v.lastWaypoint.at, timeZone)}</time> ({formatAgo(v.lastWaypoint.at, now)})

@@ -26,7 +26,7 @@ export async function getDriverVehicle(session: DriverSession, vehicleId: number
 // The API's update schema, so the site's field errors are the API's (the form sends label, vin,
 // deviceId and autoAssignDevice; "" clears a text field).
 export async function updateDriverVehicle(session: DriverSession, vehicleId: number, body: unknown): Promise<DriverVehicle> {
-  const input = parseOrThrow(updateVehicleBody.pick({ label: true, vin: true, deviceId: true, autoAssignDevice: true }), body, "vehicle form");
+  const input = parseOrThrow(updateVehicleBody.pick({ deviceId: true, vin: true, label: true, autoAssignDevice: true }), body, "vehicle form");
   return toDriverVehicle(await updateVehicle(driverPrincipal(session), String(vehicleId), input));
 }
 
@@ -46,6 +46,6 @@ export async function recentTrips(session: DriverSession, vehicleId: number, lim
 
 // The same schema as POST /vehicle/ with a user token: the vehicle joins the driver's account.
 export async function addDriverVehicle(session: DriverSession, body: unknown): Promise<DriverVehicle> {
-  const input = parseOrThrow(createVehicleBody.pick({ label: true, vin: true, deviceId: true }), body, "vehicle form");
+  const input = parseOrThrow(createVehicleBody.pick({ deviceId: true, vin: true, label: true }), body, "vehicle form");
   return toDriverVehicle(await createVehicle(driverPrincipal(session), input));
 }
