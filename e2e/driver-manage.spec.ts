@@ -19,7 +19,7 @@ test("a driver edits a vehicle: a bad VIN is shown on its field, a good edit is 
   await expect(page.getByText("Must be 17 characters.")).toBeVisible();
   await shot(page, "driver-vehicle-error");
 
-  await page.getByLabel("Label").fill("New label");
+  await page.getByLabel("Label", { exact: true }).fill("New label");
   await page.getByLabel("VIN").fill("1HGCM82633A004352");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Saved.")).toBeVisible();
