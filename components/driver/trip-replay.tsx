@@ -3,23 +3,10 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { LazyTrackMap } from "@/components/map/lazy";
 import type { Tiles } from "@/components/map/tiles";
-import type { Track } from "@/server/driver/trip-stats";
+import { pointAt, type Track } from "@/server/driver/trip-stats";
 import { formatMph, formatWhen } from "./format";
 
 export const SPEEDS = [1, 2, 5, 10, 20] as const;
-
-/** The index of the last point at or before `time` (binary search; t is ascending). */
-export function pointAt(t: number[], time: number): number {
-  let lo = 0;
-  let hi = t.length - 1;
-  if (hi < 0 || time <= t[0]!) return 0;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (t[mid]! <= time) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 // Where the vehicle was at `time`: between two points, on the straight line at the share of time.
 function positionAt(track: Track, time: number): [number, number] | null {

@@ -67,3 +67,16 @@ export function tripTotals(track: Track, span: { startMs: number; endMs: number 
     averageSpeedMph: moving > 0 ? distance / (moving / 3_600_000) : null,
   };
 }
+
+/** The index of the last point at or before `time` (binary search; t is ascending). */
+export function pointAt(t: number[], time: number): number {
+  let lo = 0;
+  let hi = t.length - 1;
+  if (hi < 0 || time <= t[0]!) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (t[mid]! <= time) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
