@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { dataSet, keepOnLoopback, newDriver, shot, signIn, type Driver } from "./support/driver";
+import { dataSet, keepOnLoopback, newDriver, pageErrors, shot, signIn, type Driver } from "./support/driver";
 
 // Every driver page through axe (no serious or critical violations), the keyboard, and the map
 // page on a 375-pixel phone.
@@ -27,7 +27,8 @@ async function driverWithTrip(tag: string): Promise<{ driver: Driver; car: numbe
   return { driver, car };
 }
 
-test("every driver page has no serious or critical axe violations", async ({ page }) => {
+test("every driver page has no serious or critical axe violations, and no script errors", async ({ page }) => {
+  const errors = pageErrors(page);
   const { driver, car } = await driverWithTrip("axe");
   await page.goto("/login");
   await expectNoSeriousViolations(page, "/login");
@@ -53,7 +54,9 @@ test("every driver page has no serious or critical axe violations", async ({ pag
   await expectNoSeriousViolations(page, "/connected-apps");
 
   await page.goto("/vehicles/999999999");
+  await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
   await expectNoSeriousViolations(page, "not found");
+  expect(errors).toEqual([]);
 });
 
 test("the empty map page of a new account has no serious or critical axe violations", async ({ page }) => {

@@ -98,3 +98,16 @@ export async function markerCentre(page: Page, vehicleId: number) {
   const box = (await marker.boundingBox())!;
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
+
+/**
+ * Script errors and console errors of a page, except failed resource loads (the refused map
+ * tiles): a hydration mismatch or an exception in a component shows up here.
+ */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}
