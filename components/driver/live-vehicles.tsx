@@ -15,10 +15,10 @@ type Live = { state: "live" } | { state: "retrying"; message: string };
 // The map home: every vehicle on the map and in the side list, kept current by polling
 // /me/positions (every POLL_MS while the tab is visible). Selecting a vehicle highlights it;
 // "Follow" keeps it centred as it moves.
-export function LiveVehicles({ initial, tiles, timeZone }: { initial: DriverVehicle[]; tiles: Tiles; timeZone: string }) {
+export function LiveVehicles({ initial, tiles, timeZone, focus = null }: { initial: DriverVehicle[]; tiles: Tiles; timeZone: string; focus?: number | null }) {
   const [vehicles, setVehicles] = useState(initial);
   const [live, setLive] = useState<Live>({ state: "live" });
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(focus);
   const [followId, setFollowId] = useState<number | null>(null);
   const [fitRequest, setFitRequest] = useState(0);
   const [now, setNow] = useState(() => Date.now());

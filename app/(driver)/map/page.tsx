@@ -17,7 +17,8 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 // /map — the driver site's home: every vehicle on a live map and in a list.
 export default async function MapPage({ searchParams }: Props) {
   const session = await requireDriver("/map");
-  const { deleted } = await searchParams;
+  const { deleted, vehicle } = await searchParams;
+  const focus = typeof vehicle === "string" && /^\d{1,10}$/.test(vehicle) ? Number(vehicle) : null;
   const [vehicles, account] = await Promise.all([listDriverVehicles(session), getDriverAccount(session)]);
 
   return (
@@ -51,7 +52,7 @@ export default async function MapPage({ searchParams }: Props) {
             </Card>
           </div>
         ) : (
-          <LiveVehicles initial={vehicles} tiles={tileConfig()} timeZone={zoneOf(account.timeZone)} />
+          <LiveVehicles initial={vehicles} tiles={tileConfig()} timeZone={zoneOf(account.timeZone)} focus={vehicles.some((v) => v.vehicleId === focus) ? focus : null} />
         )}
       </main>
     </>

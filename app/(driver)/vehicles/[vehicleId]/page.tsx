@@ -49,7 +49,14 @@ export default async function VehiclePage({ params }: Props) {
           <Link href="/map" className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline-offset-2 hover:underline">
             ← All vehicles
           </Link>
-          <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+            {vehicle.lastWaypoint ? (
+              <Link href={`/map?vehicle=${vehicle.vehicleId}`} className="inline-flex min-h-11 items-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold hover:bg-slate-50">
+                Show on the map
+              </Link>
+            ) : null}
+          </div>
         </div>
         <div className="grid gap-6 lg:grid-cols-2">
           <Card>
