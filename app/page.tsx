@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { SiteHeader } from "@/components/site/site-header";
 import { getDriverSession } from "@/server/auth/session";
 
@@ -6,6 +7,8 @@ export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
   const session = await getDriverSession();
+  // A signed-in driver's home is the map of their vehicles.
+  if (session) redirect("/map");
   return (
     <>
       <SiteHeader session={session} />
@@ -57,22 +60,10 @@ export default async function HomePage() {
             For drivers
           </h2>
           <p className="mt-3 text-slate-700">
-            {session ? (
-              <>
-                See which apps can reach your account on{" "}
-                <Link className="text-blue-700 underline" href="/connected-apps">
-                  Connected apps
-                </Link>
-                .
-              </>
-            ) : (
-              <>
-                <Link className="text-blue-700 underline" href="/login">
-                  Sign in
-                </Link>{" "}
-                to see which apps can reach your account, and revoke them.
-              </>
-            )}
+            <Link className="text-blue-700 underline" href="/login">
+              Sign in
+            </Link>{" "}
+            to see your vehicles on a live map, replay their trips, and control which apps can reach your account.
           </p>
         </section>
       </main>

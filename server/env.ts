@@ -31,6 +31,10 @@ const schema = z.object({
   NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "Must be at least 32 characters.").optional()),
   // Behind a reverse proxy: take the client address from the last X-Forwarded-For entry.
   TRUST_PROXY: boolish,
+  // The driver site's map tiles: an {x}/{y}/{z} URL template and its attribution (HTML, shown on
+  // the map). OpenStreetMap's public tiles by default; markers and tracks draw without tiles.
+  MAP_TILE_URL: optionalString.transform((v) => v ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+  MAP_TILE_ATTRIBUTION: optionalString.transform((v) => v ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
 });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; embedded: boolean; seedDemo: boolean };

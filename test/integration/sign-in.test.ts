@@ -198,6 +198,6 @@ describe("the driver site's sign-in page", () => {
     expect(page.status).toBe(200);
     // Where the sign-in form goes on success (a prop of the form, in the page's RSC payload).
     const continueTo = /continueTo\\?":\\?"([^"\\]*)/.exec(page.text)?.[1];
-    expect(continueTo).toBe("/connected-apps");
+    expect(continueTo).toBe("/map");
   });
 });

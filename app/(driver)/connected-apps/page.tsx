@@ -27,8 +27,8 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
 
   return (
     <>
-      <SiteHeader session={session} />
-      <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <SiteHeader session={session} current="connected-apps" />
+      <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Connected apps</h1>
           <p className="mt-1 text-slate-700">

@@ -15,7 +15,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 // account signs in to the sandbox. `callbackUrl` (a path on this site) is where to go next.
 export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
-  const next = localPathOr(query.callbackUrl, "/connected-apps");
+  const next = localPathOr(query.callbackUrl, "/map");
   const session = await getDriverSession();
   const defaultEnvironment = query.environment === "sandbox" ? "sandbox" : "production";
 
@@ -25,6 +25,11 @@ export default async function LoginPage({ searchParams }: Props) {
       <NarrowPage>
         <Card>
           <h1 className="text-2xl font-bold tracking-tight">Sign in to Wayline</h1>
+          {query.deleted === "1" && !session ? (
+            <p role="status" className="mt-2 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+              Your account and all its vehicles and data have been deleted.
+            </p>
+          ) : null}
           {session ? (
             <p className="mt-2 rounded-lg bg-blue-50 px-3 py-2 text-sm text-blue-900">
               You are signed in to {session.environment} as {session.username}.{" "}

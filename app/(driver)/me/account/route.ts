@@ -1,0 +1,17 @@
+import { deleteDriverAccount, getDriverAccount, updateDriverAccount } from "@/server/driver/account";
+import { driverRoute } from "@/server/driver/route";
+
+// GET /me/account — the signed-in driver's account
+export const GET = driverRoute(async ({ session }) => ({ account: await getDriverAccount(session) }), { write: false });
+
+// POST /me/account — edit the account fields (the API's field errors)
+export const POST = driverRoute(async ({ session, body }) => ({ account: await updateDriverAccount(session, await body()) }), { write: true });
+
+// DELETE /me/account — delete the account permanently ({"confirmUsername"} must be its username)
+export const DELETE = driverRoute(
+  async ({ session, body }) => {
+    await deleteDriverAccount(session, await body());
+    return { result: "OK" };
+  },
+  { write: true },
+);

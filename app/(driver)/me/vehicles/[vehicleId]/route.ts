@@ -1,0 +1,23 @@
+import { driverRoute, pathId } from "@/server/driver/route";
+import { deleteDriverVehicle, getDriverVehicle, updateDriverVehicle } from "@/server/driver/vehicles";
+
+// GET /me/vehicles/{id} — one of the signed-in driver's vehicles
+export const GET = driverRoute(async ({ session, params }) => ({ vehicle: await getDriverVehicle(session, pathId(params.vehicleId, "vehicle")) }), { write: false });
+
+// POST /me/vehicles/{id} — edit label, VIN, device and auto-assignment (the API's field errors)
+export const POST = driverRoute(
+  async ({ session, params, body }) => {
+    const id = pathId(params.vehicleId, "vehicle");
+    return { vehicle: await updateDriverVehicle(session, id, await body()) };
+  },
+  { write: true },
+);
+
+// DELETE /me/vehicles/{id} — delete the vehicle permanently, with all its data
+export const DELETE = driverRoute(
+  async ({ session, params }) => {
+    await deleteDriverVehicle(session, pathId(params.vehicleId, "vehicle"));
+    return { result: "OK" };
+  },
+  { write: true },
+);

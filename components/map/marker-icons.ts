@@ -1,0 +1,41 @@
+import L from "leaflet";
+
+// Markers are HTML (divIcon), not Leaflet's default images, whose URLs break under bundling.
+// The attributes let tests and people (tooltips) tell the markers apart.
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function vehicleIcon({ vehicleId, title, running, selected, latitude, longitude }: { vehicleId: number; title: string; running: boolean; selected: boolean; latitude: number; longitude: number }) {
+  const ring = selected ? "outline: 3px solid #1d4ed8; outline-offset: 2px;" : "";
+  return L.divIcon({
+    className: "wl-vehicle-marker",
+    iconSize: [28, 28],
+    iconAnchor: [14, 14],
+    tooltipAnchor: [14, 0],
+    html:
+      `<span data-vehicle-id="${vehicleId}" data-latitude="${latitude}" data-longitude="${longitude}" data-running="${running}" ` +
+      `style="display:flex;width:28px;height:28px;border-radius:9999px;align-items:center;justify-content:center;` +
+      `background:${running ? "#047857" : "#334155"};border:3px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.5);${ring}">` +
+      `<span style="width:8px;height:8px;border-radius:9999px;background:#fff" aria-hidden="true"></span></span>` +
+      `<span class="sr-only">${escape(title)}</span>`,
+  });
+}
+
+export function pinIcon(kind: "start" | "end") {
+  const color = kind === "start" ? "#047857" : "#b91c1c";
+  return L.divIcon({
+    className: `wl-trip-${kind}`,
+    iconSize: [22, 22],
+    iconAnchor: [11, 11],
+    html: `<span data-trip-marker="${kind}" style="display:flex;width:22px;height:22px;border-radius:4px;align-items:center;justify-content:center;background:${color};color:#fff;font:700 11px/1 system-ui;border:2px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.5)">${kind === "start" ? "A" : "B"}</span>`,
+  });
+}
+
+export function replayIcon() {
+  return L.divIcon({
+    className: "wl-replay-marker",
+    iconSize: [20, 20],
+    iconAnchor: [10, 10],
+    html: '<span data-replay-marker style="display:block;width:20px;height:20px;border-radius:9999px;background:#1d4ed8;border:3px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.6)"></span>',
+  });
+}

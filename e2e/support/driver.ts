@@ -1,0 +1,113 @@
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { createPartnerApp, type Credentials } from "./partner-app";
+
+// The driver-site specs' arrangements: a sandbox driver made the partner way (a real app, account
+// creation, code exchange), vehicles and data sets posted through the real API, sign-in through
+// the site's own form, and a browser that never reaches past loopback (map tiles included).
+
+export const baseUrl = () => `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+const LOOPBACK = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
+
+/** Every request that would leave the machine (OpenStreetMap tiles above all) fails at once. */
+export async function keepOnLoopback(context: BrowserContext) {
+  await context.route((url) => !LOOPBACK.test(url.href) && !url.href.startsWith("data:") && !url.href.startsWith("blob:"), (route) => route.abort("blockedbyclient"));
+}
+
+let app: Credentials | undefined;
+async function sandboxApp(): Promise<Credentials> {
+  app ??= (await createPartnerApp(`E2E driver site ${process.pid}`, "http://127.0.0.1:9/callback")).sandbox;
+  return app;
+}
+
+async function json(res: Response, what: string) {
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+export const wireTime = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
+
+export type DataSet = { timestamp: string; ignitionStatus: "ON" | "RUNNING" | "OFF"; datum: { timestamp: string; key: string; value: string | number }[] };
+
+export function dataSet(at: Date, ignitionStatus: DataSet["ignitionStatus"], lat: number, lon: number, speed?: number): DataSet {
+  const datum: DataSet["datum"] = [{ timestamp: wireTime(at), key: "GEN_WAYPOINT", value: `${lat.toFixed(6)},${lon.toFixed(6)}` }];
+  if (speed !== undefined) datum.push({ timestamp: wireTime(at), key: "GEN_SPEED", value: speed });
+  return { timestamp: wireTime(at), ignitionStatus, datum };
+}
+
+export type Driver = {
+  username: string;
+  password: string;
+  accountId: number;
+  token: string;
+  addVehicle(label: string): Promise<number>;
+  post(vehicleId: number, sets: DataSet[]): Promise<void>;
+};
+
+/** A fresh sandbox driver with a unique username. */
+export async function newDriver(tag: string, overrides: Record<string, string> = {}): Promise<Driver> {
+  const creds = await sandboxApp();
+  const basic = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
+  const tokenUrl = `${baseUrl()}/sandbox/oauth/token`;
+  const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
+  const { access_token: clientToken } = await json(await fetch(tokenUrl, { method: "POST", headers: form, body: "grant_type=client_credentials" }), "client token");
+  const username = `e2e.${tag}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}`;
+  const password = "e2e-password-1";
+  const { account } = await json(
+    await fetch(`${baseUrl()}/sandbox/api/account/`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${clientToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ firstName: "Dana", lastName: "Driver", username, password, email: "dana@example.com", timeZone: "America/New_York", ...overrides }),
+    }),
+    "account create",
+  );
+  const { access_token: token } = await json(await fetch(tokenUrl, { method: "POST", headers: form, body: `grant_type=authorization_code&code=${account.accessToken.code}` }), "code exchange");
+  const auth = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  return {
+    username,
+    password,
+    accountId: account.id,
+    token,
+    addVehicle: async (label) => (await json(await fetch(`${baseUrl()}/sandbox/api/vehicle/`, { method: "POST", headers: auth, body: JSON.stringify({ label }) }), "vehicle")).vehicle.vehicleId,
+    post: async (vehicleId, sets) => {
+      for (let i = 0; i < sets.length; i += 500) {
+        await json(await fetch(`${baseUrl()}/sandbox/api/vehicle/${vehicleId}/dataSet/`, { method: "POST", headers: auth, body: JSON.stringify(sets.slice(i, i + 500)) }), "data sets");
+      }
+    },
+  };
+}
+
+/** Signs in on /login with the sandbox switch; lands on `next`. */
+export async function signIn(page: Page, driver: Pick<Driver, "username" | "password">, next = "/map") {
+  await page.goto(`/login?environment=sandbox&callbackUrl=${encodeURIComponent(next)}`);
+  await page.getByLabel("Username").fill(driver.username);
+  await page.getByLabel("Password").fill(driver.password);
+  await page.locator("form").getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname === next);
+}
+
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+/** The centre of a vehicle's marker on the screen. */
+export async function markerCentre(page: Page, vehicleId: number) {
+  const marker = page.locator(`[data-vehicle-id="${vehicleId}"][data-latitude]`);
+  await expect(marker).toBeVisible();
+  const box = (await marker.boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/**
+ * Script errors and console errors of a page, except failed resource loads (the refused map
+ * tiles): a hydration mismatch or an exception in a component shows up here.
+ */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}

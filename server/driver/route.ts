@@ -1,0 +1,43 @@
+import { crossSitePost } from "@/server/auth/csrf";
+import { getDriverSession, type DriverSession } from "@/server/auth/session";
+import { readJsonBody } from "@/server/http/body";
+import { ApiError, notFound } from "@/server/http/errors";
+import { idParam } from "@/server/http/fields";
+import { logError } from "@/server/log";
+
+// The one wrapper of the driver site's data routes (STYLE habit 1): the signed-in driver from the
+// session (never a partner token), the cross-site check on writes, JSON in and out, and every
+// error in the contract's shape (§3). Writes take JSON only: a page on another site cannot send
+// it without a CORS preflight, which these routes never answer, and the session cookie is
+// SameSite=Lax besides.
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+export type DriverInput = { session: DriverSession; params: Record<string, string | string[] | undefined>; request: Request; body: () => Promise<unknown> };
+
+const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+
+export const driverJson = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers });
+
+export function driverRoute(handler: (input: DriverInput) => Promise<unknown>, { write }: { write: boolean }) {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
+    try {
+      if (write && crossSitePost(request)) throw new ApiError("FORBIDDEN", "This request came from another site and was ignored.");
+      const session = await getDriverSession();
+      if (!session) throw new ApiError("UNAUTHORIZED", "Sign in to continue.");
+      const params = await context.params;
+      return driverJson(200, await handler({ session, params, request, body: () => readJsonBody(request) }));
+    } catch (error) {
+      if (error instanceof ApiError) return driverJson(error.status, error.toBody());
+      logError("unexpected error in a driver route", error);
+      return driverJson(500, new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.").toBody());
+    }
+  };
+}
+
+/** A numeric id from the path; anything else names nothing (404, like an unknown id). */
+export function pathId(value: unknown, what: string): number {
+  const parsed = idParam.safeParse(value);
+  if (!parsed.success) throw notFound(what);
+  return parsed.data;
+}

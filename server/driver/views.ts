@@ -1,0 +1,39 @@
+import { parseDateTime } from "@/server/http/datetime";
+import type { VehicleOut } from "@/server/vehicles/schemas";
+
+// What the driver site's pages and client components get: the API's vehicle with ISO times
+// (the browser's Date parses them) instead of the wire DateTime.
+
+export type DriverVehicle = {
+  vehicleId: number;
+  name: string;
+  label: string | null;
+  vin: string | null;
+  deviceId: string | null;
+  autoAssignDevice: boolean;
+  mileage: number;
+  running: boolean;
+  lastRunningAt: string | null;
+  lastWaypoint: { latitude: number; longitude: number; at: string } | null;
+};
+
+/** A wire DateTime (contract §2) as ISO 8601, or null. */
+export const iso = (wire: string | null) => (wire ? (parseDateTime(wire)?.toISOString() ?? null) : null);
+
+export function toDriverVehicle(v: VehicleOut): DriverVehicle {
+  return {
+    vehicleId: v.vehicleId,
+    name: v.name,
+    label: v.label,
+    vin: v.vin,
+    deviceId: v.deviceId,
+    autoAssignDevice: v.autoAssignDevice,
+    mileage: v.mileage,
+    running: v.running,
+    lastRunningAt: iso(v.lastRunningTimestamp),
+    lastWaypoint: v.lastWaypoint ? { latitude: v.lastWaypoint.latitude, longitude: v.lastWaypoint.longitude, at: iso(v.lastWaypoint.timestamp)! } : null,
+  };
+}
+
+/** The name a driver knows the vehicle by: its label, else the decoded type. */
+export const vehicleTitle = (v: Pick<DriverVehicle, "label" | "name" | "vehicleId">) => v.label || v.name;
