@@ -22,7 +22,13 @@ export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: 
     const accountPoints = `p.vehicle_id in (select id from vehicles where account_id = $1) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
 
     if (!cursor) {
-      const [last] = await q<{ tx_id: string; id: string }>(`select p.tx_id::text, p.id::text from data_points p where ${accountPoints} order by p.tx_id desc, p.id desc limit 1`, [accountId]);
+      // The first call starts after everything already committed, not at the safe horizon: the
+      // next call must not hand out points stored before this one (contract §5). Only an ingest
+      // still running at this very first call could fall behind the cursor.
+      const [last] = await q<{ tx_id: string; id: string }>(
+        `select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = $1) order by p.tx_id desc, p.id desc limit 1`,
+        [accountId],
+      );
       await q(`insert into data_cursors (app_id, account_id, tx_id, point_id) values ($1, $2, $3::xid8, $4)`, [appId, accountId, last?.tx_id ?? "0", last?.id ?? "0"]);
       return [];
     }
