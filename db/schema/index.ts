@@ -5,3 +5,4 @@ export * from "./vehicles";
 export * from "./oauth";
 export * from "./telemetry";
 export * from "./sign-in";
+export * from "./simulator";

@@ -2,13 +2,14 @@ import { z } from "zod";
 import { accountOperations } from "@/server/accounts/operations";
 import type { Environment } from "@/db/schema";
 import type { Operation } from "@/server/http/operation";
+import { simulatorOperations } from "@/server/simulator/operations";
 import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
 
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
 // wrapper parses with, so the reference cannot drift from the code (STYLE habit 3).
 
-export const allOperations: Operation[] = [...Object.values(accountOperations), ...Object.values(vehicleOperations), ...Object.values(telemetryOperations)];
+export const allOperations: Operation[] = [...Object.values(accountOperations), ...Object.values(vehicleOperations), ...Object.values(telemetryOperations), ...Object.values(simulatorOperations)];
 
 const toSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -105,7 +106,7 @@ export function openApiDocument(environment: Environment, origin: string) {
     },
     servers: [{ url: `${origin}${base}`, description: environment === "production" ? "Production" : "Sandbox" }],
     security: [{ bearer: [] }],
-    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }],
+    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }, { name: "Simulator", description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0." }],
     paths,
     components: {
       schemas: { Error: errorSchema },
