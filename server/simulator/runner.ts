@@ -114,7 +114,7 @@ export async function advanceRun(run: RunRow, now = Date.now()): Promise<Advance
         values: { status: "stopped", stopReason: "The vehicle is no longer visible to the app that started the simulation.", parkPending: false, nextDueAt: null, leaseUntil: null, endedAt: new Date() },
       });
     } else {
-      logError(`simulation ${run.id}: posting data sets failed; retrying in ${RETRY_SECONDS} s`, error);
+      logError(`simulation ${run.id}: advancing failed; retrying in ${RETRY_SECONDS} s`, error);
       await updateRun(db(), { id: run.id, values: { leaseUntil: new Date(now + RETRY_SECONDS * 1000) } });
     }
     return { posted: 0, dueAt: [], committedAt: Date.now() };
@@ -167,7 +167,7 @@ async function drive(run: RunRow, now: number): Promise<Advanced> {
       status: finished ? sql`case when ${r.status} = 'running' then 'finished' else ${r.status} end` : undefined,
       endedAt: finished ? sql`coalesce(${r.endedAt}, now())` : undefined,
       parkPending: sql`${r.parkPending} and ${tripOpen}::boolean`,
-      nextDueAt: sql`case when ${r.status} = 'stopped' then (case when ${r.parkPending} and ${tripOpen}::boolean then now() else null end) else ${nextDue}::timestamptz end`,
+      nextDueAt: sql`case when ${r.status} = 'stopped' then (case when ${r.parkPending} and ${tripOpen}::boolean then now() else null end) else ${nextDue ? nextDue.toISOString() : null}::timestamptz end`,
     })
     .where(eq(r.id, run.id));
   return { posted: sets.length, dueAt, committedAt };

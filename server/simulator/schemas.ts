@@ -67,9 +67,11 @@ export const simulationBody = z
     checkWay(v, ctx, true);
     const speedUp = v.speedUp ?? 1;
     const period = v.collectionPeriod ?? 60;
+    // (Refinements also run when a field failed: only compare values that are valid.)
+    const valid = (n: unknown, min: number, max: number) => typeof n === "number" && n >= min && n <= max;
     if (v.mode === "realtime") {
       // The wire DateTime has whole seconds: data sets closer than 1 s apart would collide.
-      if (period / speedUp < 1) ctx.addIssue({ code: "custom", path: ["speedUp"], message: "collectionPeriod / speedUp must be at least 1 second." });
+      if (valid(period, 1, 300) && valid(speedUp, 1, 60) && period / speedUp < 1) ctx.addIssue({ code: "custom", path: ["speedUp"], message: "collectionPeriod / speedUp must be at least 1 second." });
       if (v.startTime) ctx.addIssue({ code: "custom", path: ["startTime"], message: "startTime is for instant mode; a real-time run starts now." });
     } else {
       if (v.speedUp !== undefined) ctx.addIssue({ code: "custom", path: ["speedUp"], message: "speedUp is for realtime mode." });
