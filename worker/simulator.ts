@@ -1,5 +1,5 @@
 import { logError, logInfo } from "@/server/log";
-import { advanceRun, claimDueRuns, nextDueAt, type Advanced } from "@/server/simulator/runner";
+import { advanceRun, claimDueRuns, nextDueAt, saveOutcomes, type Advanced, type Outcome } from "@/server/simulator/runner";
 
 // The sandbox simulator's real-time loop: one loop per process, not a timer per vehicle. Each
 // turn claims due runs in batches (FOR UPDATE SKIP LOCKED plus a lease, so several processes can
@@ -21,7 +21,7 @@ const MAX_SLEEP_MS = 250;
 
 export function startSimulator(options: SimulatorOptions = {}): { stop(): Promise<void> } {
   const batch = options.batch ?? 100;
-  const concurrency = options.concurrency ?? 6;
+  const concurrency = options.concurrency ?? 8;
   let stopping = false;
   let wake: (() => void) | null = null;
   let failures = 0;
@@ -41,15 +41,24 @@ export function startSimulator(options: SimulatorOptions = {}): { stop(): Promis
 
   async function turn(): Promise<number> {
     const runs = await claimDueRuns(batch);
+    const outcomes: Outcome[] = [];
+    const advanced: Advanced[] = [];
     let next = 0;
     const worker = async () => {
       while (next < runs.length) {
         const run = runs[next++]!;
-        const result = await advanceRun(run);
-        if (result.posted) options.onAdvanced?.(result);
+        const { outcome, ...result } = await advanceRun(run);
+        if (outcome) outcomes.push(outcome);
+        if (result.posted) advanced.push(result);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, worker));
+    } finally {
+      // Runs driven before a failure are recorded too (their data sets are committed).
+      await saveOutcomes(outcomes);
+    }
+    for (const result of advanced) options.onAdvanced?.(result);
     return runs.length;
   }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { db } from "@/db/client";
+import { canPrepare, db, rawSql } from "@/db/client";
 import { simulationRuns } from "@/db/schema";
 import { ApiError } from "@/server/http/errors";
 import { logError } from "@/server/log";
@@ -101,12 +101,30 @@ export async function nextDueAt(): Promise<Date | null> {
 
 export type Advanced = { posted: number; dueAt: number[]; committedAt: number };
 
+/** Where a driven run is now: written for a whole batch of runs in one statement (saveOutcomes). */
+export type Outcome = {
+  id: number;
+  lap: number;
+  lapStartedAt: Date;
+  nextIndex: number;
+  tripId: number | null;
+  progress: number;
+  posted: number;
+  finished: boolean;
+  tripOpen: boolean;
+  nextDue: Date | null;
+};
+
 const second = (ms: number) => Math.floor(ms / 1000) * 1000;
 
-/** Posts what is due of one claimed run, then records the run's new position and releases it. */
-export async function advanceRun(run: RunRow, now = Date.now()): Promise<Advanced> {
+/**
+ * Posts what is due of one claimed run. A running run's new position comes back as an outcome
+ * for saveOutcomes; stops, parking and failures are written here (they are rare).
+ */
+export async function advanceRun(run: RunRow, now = Date.now()): Promise<Advanced & { outcome: Outcome | null }> {
   try {
-    return run.status === "stopped" ? await park(run, now) : await drive(run, now);
+    if (run.status === "stopped") return { ...(await park(run, now)), outcome: null };
+    return await drive(run, now);
   } catch (error) {
     if (error instanceof ApiError && error.code === "NOT_FOUND") {
       await updateRun(db(), {
@@ -117,11 +135,11 @@ export async function advanceRun(run: RunRow, now = Date.now()): Promise<Advance
       logError(`simulation ${run.id}: advancing failed; retrying in ${RETRY_SECONDS} s`, error);
       await updateRun(db(), { id: run.id, values: { leaseUntil: new Date(now + RETRY_SECONDS * 1000) } });
     }
-    return { posted: 0, dueAt: [], committedAt: Date.now() };
+    return { posted: 0, dueAt: [], committedAt: Date.now(), outcome: null };
   }
 }
 
-async function drive(run: RunRow, now: number): Promise<Advanced> {
+async function drive(run: RunRow, now: number): Promise<Advanced & { outcome: Outcome }> {
   const { trip, due } = cachedPlan(run);
   const lapStart = run.lapStartedAt.getTime();
   const sets: DataSetInput[] = [];
@@ -138,39 +156,59 @@ async function drive(run: RunRow, now: number): Promise<Advanced> {
   const tripId = stored.findLast((s) => s.tripId !== null)?.tripId ?? run.tripId;
 
   const lapDone = i >= due.length;
-  const finished = lapDone && !run.repeat;
-  const tripOpen = !lapDone && i > 0;
-  let lap = run.lap;
-  let lapStartedAt = run.lapStartedAt;
-  let nextIndex = i;
-  let nextDue: Date | null = lapDone ? null : new Date(lapStart + due[i]! * 1000);
+  const outcome: Outcome = {
+    id: run.id,
+    lap: run.lap,
+    lapStartedAt: run.lapStartedAt,
+    nextIndex: i,
+    tripId,
+    progress: lapDone ? 1 : i > 0 ? trip.samples[i - 1]!.progress : 0,
+    posted: sets.length,
+    finished: lapDone && !run.repeat,
+    tripOpen: !lapDone && i > 0,
+    nextDue: lapDone ? null : new Date(lapStart + due[i]! * 1000),
+  };
   if (lapDone && run.repeat) {
-    lap += 1;
-    lapStartedAt = new Date(second(lapStart + due.at(-1)! * 1000) + LAP_PAUSE_SECONDS * 1000);
-    nextIndex = 0;
-    nextDue = lapStartedAt;
+    const nextLap = new Date(second(lapStart + due.at(-1)! * 1000) + LAP_PAUSE_SECONDS * 1000);
+    Object.assign(outcome, { lap: run.lap + 1, lapStartedAt: nextLap, nextIndex: 0, nextDue: nextLap, progress: 0 });
   }
-  const r = simulationRuns;
-  await db()
-    .update(r)
-    .set({
-      leaseUntil: null,
-      lap,
-      lapStartedAt,
-      nextIndex,
-      tripId,
-      progress: finished ? 1 : nextIndex > 0 ? trip.samples[nextIndex - 1]!.progress : 0,
-      dataSetCount: sql`${r.dataSetCount} + ${sets.length}`,
-      updatedAt: sql`now()`,
-      // A stop that arrived while this run was being driven wins; its OFF is still owed (the
-      // next claim parks the vehicle) only while a trip is open.
-      status: finished ? sql`case when ${r.status} = 'running' then 'finished' else ${r.status} end` : undefined,
-      endedAt: finished ? sql`coalesce(${r.endedAt}, now())` : undefined,
-      parkPending: sql`${r.parkPending} and ${tripOpen}::boolean`,
-      nextDueAt: sql`case when ${r.status} = 'stopped' then (case when ${r.parkPending} and ${tripOpen}::boolean then now() else null end) else ${nextDue ? nextDue.toISOString() : null}::timestamptz end`,
-    })
-    .where(eq(r.id, run.id));
-  return { posted: sets.length, dueAt, committedAt };
+  return { posted: sets.length, dueAt, committedAt, outcome };
+}
+
+/**
+ * Records where each driven run is now and releases it, in one statement for the whole batch. A
+ * stop that arrived while a run was being driven wins; its OFF is still owed (the next claim
+ * parks the vehicle) only while a trip is open.
+ */
+export async function saveOutcomes(outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const sql = rawSql();
+  const col = <T>(f: (o: Outcome) => T) => sql.array(outcomes.map((o) => { const v = f(o); return v === null ? null : String(v); }) as string[]);
+  await sql.unsafe(
+    `update simulation_runs r set
+        lap = v.lap, lap_started_at = v.lap_started_at, next_index = v.next_index, trip_id = v.trip_id,
+        progress = v.progress, data_set_count = r.data_set_count + v.posted, lease_until = null, updated_at = now(),
+        status = case when v.finished and r.status = 'running' then 'finished' else r.status end,
+        ended_at = case when v.finished then coalesce(r.ended_at, now()) else r.ended_at end,
+        park_pending = r.park_pending and v.trip_open,
+        next_due_at = case when r.status = 'stopped' then (case when r.park_pending and v.trip_open then now() else null end) else v.next_due end
+      from unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::bigint[], $6::float8[], $7::int[], $8::bool[], $9::bool[], $10::timestamptz[])
+        as v(id, lap, lap_started_at, next_index, trip_id, progress, posted, finished, trip_open, next_due)
+     where r.id = v.id`,
+    [
+      col((o) => o.id),
+      col((o) => o.lap),
+      col((o) => o.lapStartedAt.toISOString()),
+      col((o) => o.nextIndex),
+      col((o) => o.tripId),
+      col((o) => o.progress),
+      col((o) => o.posted),
+      col((o) => o.finished),
+      col((o) => o.tripOpen),
+      col((o) => (o.nextDue ? o.nextDue.toISOString() : null)),
+    ] as never[],
+    { prepare: canPrepare() },
+  );
 }
 
 /** A run stopped mid-trip: the vehicle parks where it is, with the trip's mileage so far. */
