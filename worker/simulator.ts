@@ -9,7 +9,7 @@ import { advanceRun, claimDueRuns, nextDueAt, saveOutcomes, type Advanced, type 
 // All state is in simulation_runs, so a restart resumes every run where it was.
 
 export type SimulatorOptions = {
-  /** Runs claimed per turn. */
+  /** Runs claimed per turn: small, so that a run falling due waits for a short turn only. */
   batch?: number;
   /** Runs driven at once (each is one ingest transaction). */
   concurrency?: number;
@@ -20,7 +20,7 @@ export type SimulatorOptions = {
 const MAX_SLEEP_MS = 250;
 
 export function startSimulator(options: SimulatorOptions = {}): { stop(): Promise<void> } {
-  const batch = options.batch ?? 100;
+  const batch = options.batch ?? 16;
   const concurrency = options.concurrency ?? 8;
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -69,7 +69,7 @@ export function startSimulator(options: SimulatorOptions = {}): { stop(): Promis
         const claimed = await turn();
         failures = 0;
         if (stopping) break;
-        if (claimed >= batch) continue; // more are due: no sleep
+        if (claimed > 0) continue; // maybe more are due: no sleep
         const due = await nextDueAt();
         const wait = due ? Math.min(MAX_SLEEP_MS, Math.max(10, due.getTime() - Date.now())) : MAX_SLEEP_MS;
         await sleep(wait);

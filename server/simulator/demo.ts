@@ -25,7 +25,7 @@ export async function ensureDemoRun(demo: { appId: number; credentialId: number;
   if (!vehicle) return "no-vehicle";
   if (await findRunningRunOf(db(), { vehicleId: vehicle.id })) return "running";
   const way = templateWay(findTemplate(DEMO_TEMPLATE)!);
-  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const now = new Date();
   try {
     await insertRun(db(), {
       environment: "sandbox",

@@ -146,8 +146,10 @@ async function drive(run: RunRow, now: number): Promise<Advanced & { outcome: Ou
   const dueAt: number[] = [];
   let i = run.nextIndex;
   while (i < due.length && lapStart + due[i]! * 1000 <= now && sets.length < MAX_BATCH) {
+    // Due instants keep the run's sub-second phase, so a fleet's runs spread over each second
+    // instead of all falling due on the second; the wire timestamp is the whole second.
     const at = lapStart + due[i]! * 1000;
-    sets.push(toDataSet(trip.samples[i]!, new Date(at)));
+    sets.push(toDataSet(trip.samples[i]!, new Date(second(at))));
     dueAt.push(at);
     i++;
   }
@@ -169,7 +171,7 @@ async function drive(run: RunRow, now: number): Promise<Advanced & { outcome: Ou
     nextDue: lapDone ? null : new Date(lapStart + due[i]! * 1000),
   };
   if (lapDone && run.repeat) {
-    const nextLap = new Date(second(lapStart + due.at(-1)! * 1000) + LAP_PAUSE_SECONDS * 1000);
+    const nextLap = new Date(lapStart + (due.at(-1)! + LAP_PAUSE_SECONDS) * 1000);
     Object.assign(outcome, { lap: run.lap + 1, lapStartedAt: nextLap, nextIndex: 0, nextDue: nextLap, progress: 0 });
   }
   return { posted: sets.length, dueAt, committedAt, outcome };
@@ -215,7 +217,7 @@ export async function saveOutcomes(outcomes: Outcome[]): Promise<void> {
 async function park(run: RunRow, now: number): Promise<Advanced> {
   const { trip, due } = cachedPlan(run);
   const last = trip.samples[Math.max(0, run.nextIndex - 1)]!;
-  const lastAt = run.lapStartedAt.getTime() + due[Math.max(0, run.nextIndex - 1)]! * 1000;
+  const lastAt = second(run.lapStartedAt.getTime() + due[Math.max(0, run.nextIndex - 1)]! * 1000);
   const at = Math.max(second(now), lastAt + 1000);
   const miles = Math.round(((last.progress * trip.lengthMeters) / METERS_PER_MILE) * 100) / 100;
   const keep = new Set(["GEN_WAYPOINT", "GEN_HEADING", "GEN_FUELLEVEL"]);

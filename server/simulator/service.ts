@@ -53,9 +53,10 @@ export async function startSimulation(principal: Principal, vehicleRef: string, 
   const seed = input.seed ?? randomSeed();
   const collectionPeriod = input.collectionPeriod ?? 60;
   const params = { events, lowBattery: input.lowBattery ?? false, engineData: input.engineData ?? true, fuelLevel: input.fuelLevel ?? null };
+  // A real-time run starts now, to the millisecond (its data sets carry whole seconds); an
+  // instant one on a whole second.
   const now = Math.floor(Date.now() / 1000) * 1000;
-
-  let startAt = new Date(now);
+  let startAt = new Date();
   let trip: ReturnType<typeof generateTrip> | null = null;
   if (input.mode === "instant") {
     trip = generateTrip(way.geometry, { collectionPeriod, seed, ...params, fuelLevel: params.fuelLevel ?? undefined });
