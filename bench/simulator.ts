@@ -22,10 +22,9 @@ const WARMUP = 10;
 const TARGET_RATE = VEHICLES / PERIOD;
 const TARGET_P99 = 1000;
 
-type Json = Record<string, any>;
-async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Json> {
+async function call<T = unknown>(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
   const res = await fetch(`${base}${path}`, { method, headers: { ...headers, ...(body ? { "Content-Type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const json = (await res.json()) as Json;
+  const json = (await res.json()) as T;
   if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
@@ -68,15 +67,15 @@ async function main() {
 
     const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench-simulator", "--json"], env)).stdout) as { sandbox: { clientId: string; clientSecret: string } };
     const basic = { Authorization: `Basic ${Buffer.from(`${app.sandbox.clientId}:${app.sandbox.clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" };
-    const token = async (body: string) => ((await (await fetch(`${base}/sandbox/oauth/token`, { method: "POST", headers: basic, body })).json()) as Json).access_token as string;
+    const token = async (body: string) => ((await (await fetch(`${base}/sandbox/oauth/token`, { method: "POST", headers: basic, body })).json()) as { access_token: string }).access_token;
     const client = { Authorization: `Bearer ${await token("grant_type=client_credentials")}` };
-    const { account } = await call(base, "POST", "/sandbox/api/account/", client, { firstName: "Fleet", lastName: "Bench", username: `fleet.${Date.now()}`, password: "bench-password" });
+    const { account } = await call<{ account: { accessToken: { code: string } } }>(base, "POST", "/sandbox/api/account/", client, { firstName: "Fleet", lastName: "Bench", username: `fleet.${Date.now()}`, password: "bench-password" });
     const user = { Authorization: `Bearer ${await token(`grant_type=authorization_code&code=${account.accessToken.code}`)}` };
 
     const vehicleIds: number[] = new Array(VEHICLES);
     let t = Date.now();
     await pool([...Array(VEHICLES).keys()], 16, async (_, i) => {
-      vehicleIds[i] = (await call(base, "POST", "/sandbox/api/vehicle/", user, { label: `Fleet ${i}` })).vehicle.vehicleId;
+      vehicleIds[i] = (await call<{ vehicle: { vehicleId: number } }>(base, "POST", "/sandbox/api/vehicle/", user, { label: `Fleet ${i}` })).vehicle.vehicleId;
     });
     console.log(`${VEHICLES} vehicles created in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 

@@ -5,6 +5,7 @@ import { createApp } from "@/server/apps/service";
 import { hashPassword } from "@/server/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 import { ensureDemoRun } from "@/server/simulator/demo";
+import { logError } from "@/server/log";
 
 // Demo data for a newcomer's first start on the embedded database. Known credentials, so it is
 // only ever seeded where env().seedDemo allows (the embedded database by default).
@@ -46,6 +47,11 @@ export async function seedDemo(): Promise<{ created: boolean }> {
 }
 
 // The demo driver's family car drives a loop in Columbus in real time (the sandbox simulator).
+// Without the road data (ROADS_DIR) the service still starts; the demo car just stays parked.
 async function demoDrive(credential: { appId: number; credentialId: number; clientId: string }) {
-  await ensureDemoRun({ appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, deviceSerial: DEMO.deviceSerial });
+  try {
+    await ensureDemoRun({ appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, deviceSerial: DEMO.deviceSerial });
+  } catch (error) {
+    logError("the demo simulation could not start", error);
+  }
 }

@@ -68,7 +68,8 @@ export function wayFromRequest(input: { start?: PointIn; end?: PointIn; via?: Po
   ]);
 }
 
-const templateWays = new Map<string, Way>();
+const waysKey = Symbol.for("wayline.simulator.templates");
+const templateWays: Map<string, Way> = ((globalThis as Record<symbol, unknown>)[waysKey] ??= new Map()) as Map<string, Way>;
 
 export const findTemplate = (id: string): Template | undefined => TEMPLATES.find((t) => t.id === id);
 

@@ -38,7 +38,10 @@ const CELL = 0.005; // degrees, about 550 m × 420 m here
 const keyOf = (c: LonLat) => `${Math.round(c[0] * 1e5)},${Math.round(c[1] * 1e5)}`;
 const cellOf = (lon: number, lat: number) => `${Math.floor(lon / CELL)}:${Math.floor(lat / CELL)}`;
 
-const graphs = new Map<NetworkId, Graph>();
+// Kept on globalThis: `npm start` runs the demo seed and Next.js's separately bundled route
+// modules in one process, and each graph is about 110 MB of heap: build it once per process.
+const graphsKey = Symbol.for("wayline.simulator.graphs");
+const graphs: Map<NetworkId, Graph> = ((globalThis as Record<symbol, unknown>)[graphsKey] ??= new Map()) as Map<NetworkId, Graph>;
 
 export function roadsDir(): string {
   return env().roadsDir;
@@ -48,6 +51,7 @@ function build(network: Network): Graph {
   const started = performance.now();
   const heapBefore = process.memoryUsage().heapUsed;
   const file = path.join(roadsDir(), network.file);
+  if (!fs.existsSync(file)) throw new Error(`Road network ${file} is missing: the simulator reads OpenStreetMap data from ROADS_DIR (default ../shared/data/roads beside the repository).`);
   const data = JSON.parse(fs.readFileSync(file, "utf8")) as FeatureCollection<LineString, Props>;
 
   const segments = new Map<string, SegmentInfo>();
