@@ -74,10 +74,14 @@ function parameters(op: Operation) {
 
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
 
+// The traffic simulator exists in the sandbox only (contract §1): production's document omits it.
+const sandboxOnly = new Set<Operation>(Object.values(simulatorOperations));
+
 export function openApiDocument(environment: Environment, origin: string) {
   const base = environment === "production" ? "/v1/api" : "/sandbox/api";
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of allOperations) {
+    if (environment === "production" && sandboxOnly.has(op)) continue;
     const item = (paths[op.path] ??= {});
     item[op.method.toLowerCase()] = {
       tags: [op.tag],
@@ -106,7 +110,7 @@ export function openApiDocument(environment: Environment, origin: string) {
     },
     servers: [{ url: `${origin}${base}`, description: environment === "production" ? "Production" : "Sandbox" }],
     security: [{ bearer: [] }],
-    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }, { name: "Simulator", description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0." }],
+    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }, ...(environment === "sandbox" ? [{ name: "Simulator", description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0." }] : [])],
     paths,
     components: {
       schemas: { Error: errorSchema },

@@ -179,8 +179,8 @@ async function drive(run: RunRow, now: number): Promise<Advanced & { outcome: Ou
 
 /**
  * Records where each driven run is now and releases it, in one statement for the whole batch. A
- * stop that arrived while a run was being driven wins; its OFF is still owed (the next claim
- * parks the vehicle) only while a trip is open.
+ * stop that arrived while a run was being driven wins; an OFF is then owed (the next claim parks
+ * the vehicle) when the data sets just posted left a trip open.
  */
 export async function saveOutcomes(outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
@@ -192,8 +192,8 @@ export async function saveOutcomes(outcomes: Outcome[]): Promise<void> {
         progress = v.progress, data_set_count = r.data_set_count + v.posted, lease_until = null, updated_at = now(),
         status = case when v.finished and r.status = 'running' then 'finished' else r.status end,
         ended_at = case when v.finished then coalesce(r.ended_at, now()) else r.ended_at end,
-        park_pending = r.park_pending and v.trip_open,
-        next_due_at = case when r.status = 'stopped' then (case when r.park_pending and v.trip_open then now() else null end) else v.next_due end
+        park_pending = r.status = 'stopped' and v.trip_open,
+        next_due_at = case when r.status = 'stopped' then (case when v.trip_open then now() else null end) else v.next_due end
       from unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::bigint[], $6::float8[], $7::int[], $8::bool[], $9::bool[], $10::timestamptz[])
         as v(id, lap, lap_started_at, next_index, trip_id, progress, posted, finished, trip_open, next_due)
      where r.id = v.id`,

@@ -351,7 +351,11 @@ describe("OpenAPI and health", () => {
       "/vehicle/{vehicleId}/dataSet/{dataSetId}",
       "/vehicle/{vehicleId}/trip/",
       "/vehicle/{vehicleId}/trip/{tripId}",
-    ]);
+      // The traffic simulator is the sandbox's only.
+      ...(env === "sandbox"
+        ? ["/simulation/route/", "/simulation/route/{routeId}", "/simulation/template/", "/simulation/template/{templateId}", "/vehicle/{vehicleId}/simulation/", "/vehicle/{vehicleId}/simulation/{runId}"]
+        : []),
+    ].sort());
     expect(Object.keys(res.body.paths["/account/"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(res.body.paths["/account/{accountId}"]).sort()).toEqual(["delete", "get", "post"]);
     expect(Object.keys(res.body.paths["/vehicle/"]).sort()).toEqual(["get", "post"]);
