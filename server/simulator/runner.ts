@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { canPrepare, db, rawSql } from "@/db/client";
 import { simulationRuns } from "@/db/schema";
 import { ApiError } from "@/server/http/errors";
@@ -50,13 +50,17 @@ export function planLap(run: Pick<RunRow, "geometry" | "seed" | "lap" | "collect
 }
 
 // Trips are regenerated from geometry and seed after a restart; within a process they are kept.
+// A claimed run comes without its geometry (kilobytes of JSON), which is read only to plan a lap.
+export type ClaimedRun = Omit<RunRow, "geometry">;
 const plans = new Map<string, LapPlan>();
 const PLAN_CACHE = 5000;
-function cachedPlan(run: RunRow): LapPlan {
+async function cachedPlan(run: ClaimedRun): Promise<LapPlan> {
   const key = `${run.id}:${run.lap}`;
   let plan = plans.get(key);
   if (!plan) {
-    plan = planLap(run);
+    const [row] = await db().select({ geometry: simulationRuns.geometry }).from(simulationRuns).where(eq(simulationRuns.id, run.id));
+    if (!row) throw new Error(`simulation ${run.id} is gone`);
+    plan = planLap({ ...run, geometry: row.geometry });
     if (plans.size >= PLAN_CACHE) plans.delete(plans.keys().next().value!);
     plans.set(key, plan);
   }
@@ -68,7 +72,7 @@ export function toDataSet(sample: Pick<Sample, "ignition" | "datum">, at: Date):
 }
 
 /** Claims up to `limit` due runs for this process (others skip them): a lease, not a held lock. */
-export async function claimDueRuns(limit: number): Promise<RunRow[]> {
+export async function claimDueRuns(limit: number): Promise<ClaimedRun[]> {
   const due = db()
     .select({ id: simulationRuns.id })
     .from(simulationRuns)
@@ -87,8 +91,10 @@ export async function claimDueRuns(limit: number): Promise<RunRow[]> {
     .update(simulationRuns)
     .set({ leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})` })
     .where(inArray(simulationRuns.id, due))
-    .returning();
+    .returning(claimedColumns);
 }
+
+const { geometry: _geometry, ...claimedColumns } = getTableColumns(simulationRuns);
 
 /** When the next real-time data set is due anywhere (null: nothing running). */
 export async function nextDueAt(): Promise<Date | null> {
@@ -99,7 +105,13 @@ export async function nextDueAt(): Promise<Date | null> {
   return row?.at ?? null;
 }
 
-export type Advanced = { posted: number; dueAt: number[]; committedAt: number };
+export type Advanced = {
+  posted: number;
+  dueAt: number[];
+  committedAt: number;
+  /** How long the ingest call took (the rest of the lag is waiting for a turn). */
+  ingestMs: number;
+};
 
 /** Where a driven run is now: written for a whole batch of runs in one statement (saveOutcomes). */
 export type Outcome = {
@@ -121,7 +133,7 @@ const second = (ms: number) => Math.floor(ms / 1000) * 1000;
  * Posts what is due of one claimed run. A running run's new position comes back as an outcome
  * for saveOutcomes; stops, parking and failures are written here (they are rare).
  */
-export async function advanceRun(run: RunRow, now = Date.now()): Promise<Advanced & { outcome: Outcome | null }> {
+export async function advanceRun(run: ClaimedRun, now = Date.now()): Promise<Advanced & { outcome: Outcome | null }> {
   try {
     if (run.status === "stopped") return { ...(await park(run, now)), outcome: null };
     return await drive(run, now);
@@ -135,12 +147,12 @@ export async function advanceRun(run: RunRow, now = Date.now()): Promise<Advance
       logError(`simulation ${run.id}: advancing failed; retrying in ${RETRY_SECONDS} s`, error);
       await updateRun(db(), { id: run.id, values: { leaseUntil: new Date(now + RETRY_SECONDS * 1000) } });
     }
-    return { posted: 0, dueAt: [], committedAt: Date.now(), outcome: null };
+    return { posted: 0, dueAt: [], committedAt: Date.now(), ingestMs: 0, outcome: null };
   }
 }
 
-async function drive(run: RunRow, now: number): Promise<Advanced & { outcome: Outcome }> {
-  const { trip, due } = cachedPlan(run);
+async function drive(run: ClaimedRun, now: number): Promise<Advanced & { outcome: Outcome }> {
+  const { trip, due } = await cachedPlan(run);
   const lapStart = run.lapStartedAt.getTime();
   const sets: DataSetInput[] = [];
   const dueAt: number[] = [];
@@ -153,6 +165,7 @@ async function drive(run: RunRow, now: number): Promise<Advanced & { outcome: Ou
     dueAt.push(at);
     i++;
   }
+  const ingestStart = Date.now();
   const stored = sets.length ? await ingestDataSets(principalOf(run), String(run.vehicleId), sets) : [];
   const committedAt = Date.now();
   const tripId = stored.findLast((s) => s.tripId !== null)?.tripId ?? run.tripId;
@@ -174,7 +187,7 @@ async function drive(run: RunRow, now: number): Promise<Advanced & { outcome: Ou
     const nextLap = new Date(lapStart + (due.at(-1)! + LAP_PAUSE_SECONDS) * 1000);
     Object.assign(outcome, { lap: run.lap + 1, lapStartedAt: nextLap, nextIndex: 0, nextDue: nextLap, progress: 0 });
   }
-  return { posted: sets.length, dueAt, committedAt, outcome };
+  return { posted: sets.length, dueAt, committedAt, ingestMs: committedAt - ingestStart, outcome };
 }
 
 /**
@@ -214,8 +227,8 @@ export async function saveOutcomes(outcomes: Outcome[]): Promise<void> {
 }
 
 /** A run stopped mid-trip: the vehicle parks where it is, with the trip's mileage so far. */
-async function park(run: RunRow, now: number): Promise<Advanced> {
-  const { trip, due } = cachedPlan(run);
+async function park(run: ClaimedRun, now: number): Promise<Advanced> {
+  const { trip, due } = await cachedPlan(run);
   const last = trip.samples[Math.max(0, run.nextIndex - 1)]!;
   const lastAt = second(run.lapStartedAt.getTime() + due[Math.max(0, run.nextIndex - 1)]! * 1000);
   const at = Math.max(second(now), lastAt + 1000);
@@ -227,11 +240,12 @@ async function park(run: RunRow, now: number): Promise<Advanced> {
     { key: "GEN_VOLTAGE", value: run.params.lowBattery ? "11.6" : "12.6" },
     { key: "GEN_TRIP_MILEAGE", value: String(miles) },
   ];
+  const ingestStart = Date.now();
   const stored = await ingestDataSets(principalOf(run), String(run.vehicleId), [toDataSet({ ignition: "OFF", datum }, new Date(at))]);
   const committedAt = Date.now();
   await updateRun(db(), {
     id: run.id,
     values: { parkPending: false, nextDueAt: null, leaseUntil: null, dataSetCount: sql`${simulationRuns.dataSetCount} + 1`, tripId: stored[0]?.tripId ?? run.tripId },
   });
-  return { posted: 1, dueAt: [at], committedAt };
+  return { posted: 1, dueAt: [at], committedAt, ingestMs: committedAt - ingestStart };
 }
