@@ -4,6 +4,8 @@ import { insertAccount, insertGrant } from "@/server/accounts/queries";
 import { createApp } from "@/server/apps/service";
 import { hashPassword } from "@/server/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
+import { ensureDemoRun } from "@/server/simulator/demo";
+import { logError } from "@/server/log";
 
 // Demo data for a newcomer's first start on the embedded database. Known credentials, so it is
 // only ever seeded where env().seedDemo allows (the embedded database by default).
@@ -11,10 +13,15 @@ export const DEMO = {
   app: { name: "Wayline Demo", ownerName: "Wayline", redirectUris: ["http://localhost:3000/demo/callback", "https://example.com/wayline/callback"] },
   sandbox: { clientId: "wl_sbx_demo", clientSecret: "wls_demo_sandbox_secret" },
   driver: { username: "demo.driver", password: "demo-password" },
+  deviceSerial: "DEMO-DEVICE-1",
 } as const;
 
 export async function seedDemo(): Promise<{ created: boolean }> {
-  if (await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId })) return { created: false };
+  const existing = await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId });
+  if (existing) {
+    await demoDrive(existing);
+    return { created: false };
+  }
 
   const app = await createApp({ ...DEMO.app, redirectUris: [...DEMO.app.redirectUris], sandboxCredentials: { ...DEMO.sandbox } });
   const passwordHash = await hashPassword(DEMO.driver.password);
@@ -32,8 +39,19 @@ export async function seedDemo(): Promise<{ created: boolean }> {
     });
     await insertGrant(tx, { accountId: account.id, appId: app.id, source: "created" });
     const first = await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Family car", mileage: 48210 });
-    await insertDevice(tx, { environment: "sandbox", serial: "DEMO-DEVICE-1", vehicleId: first });
+    await insertDevice(tx, { environment: "sandbox", serial: DEMO.deviceSerial, vehicleId: first });
     await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Work van", mileage: 120344 });
   });
+  await demoDrive((await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId }))!);
   return { created: true };
+}
+
+// The demo driver's family car drives a loop in Columbus in real time (the sandbox simulator).
+// Without the road data (ROADS_DIR) the service still starts; the demo car just stays parked.
+async function demoDrive(credential: { appId: number; credentialId: number; clientId: string }) {
+  try {
+    await ensureDemoRun({ appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, deviceSerial: DEMO.deviceSerial });
+  } catch (error) {
+    logError("the demo simulation could not start", error);
+  }
 }

@@ -6,6 +6,7 @@ import { DEMO, seedDemo } from "@/db/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { env } from "@/server/env";
 import { stampClientAddress } from "@/server/http/client-address";
+import { startSimulator } from "@/worker/simulator";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
 
@@ -34,6 +35,8 @@ async function main() {
     void handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  // The sandbox simulator's real-time loop (issue 7); it moves to the worker process later.
+  const simulator = config.simulator ? startSimulator() : null;
 
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -47,6 +50,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
+    await simulator?.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close?.();

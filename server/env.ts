@@ -35,9 +35,15 @@ const schema = z.object({
   // the map). OpenStreetMap's public tiles by default; markers and tracks draw without tiles.
   MAP_TILE_URL: optionalString.transform((v) => v ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
   MAP_TILE_ATTRIBUTION: optionalString.transform((v) => v ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+  // OpenStreetMap road networks of the sandbox simulator, relative to the working directory (the
+  // repository root): the shared data directory beside the clone.
+  ROADS_DIR: z.string().default("../shared/data/roads"),
+  // The simulator's real-time loop in this process (default on); off for processes that must not
+  // drive runs (a benchmark that drives them itself).
+  SIMULATOR: boolish,
 });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; embedded: boolean; seedDemo: boolean };
+export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean };
 
 let cached: Env | undefined;
 
@@ -52,6 +58,8 @@ export function env(): Env {
   cached = {
     ...parsed.data,
     dataDir: path.resolve(parsed.data.DATA_DIR),
+    roadsDir: path.resolve(parsed.data.ROADS_DIR),
+    simulator: parsed.data.SIMULATOR ?? true,
     embedded,
     // Demo data only where it cannot leak known credentials into a real deployment: the embedded
     // database, unless the operator says otherwise.

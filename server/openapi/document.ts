@@ -2,6 +2,7 @@ import { z } from "zod";
 import { accountOperations } from "@/server/accounts/operations";
 import type { Environment } from "@/db/schema";
 import type { Operation } from "@/server/http/operation";
+import { simulatorOperations } from "@/server/simulator/operations";
 import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
 import { eventOperations } from "@/server/subscriptions/operations";
@@ -9,7 +10,13 @@ import { eventOperations } from "@/server/subscriptions/operations";
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
 // wrapper parses with, so the reference cannot drift from the code (STYLE habit 3).
 
-export const allOperations: Operation[] = [...Object.values(accountOperations), ...Object.values(vehicleOperations), ...Object.values(telemetryOperations), ...eventOperations];
+export const allOperations: Operation[] = [
+  ...Object.values(accountOperations),
+  ...Object.values(vehicleOperations),
+  ...Object.values(telemetryOperations),
+  ...eventOperations,
+  ...Object.values(simulatorOperations),
+];
 
 const toSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -74,10 +81,14 @@ function parameters(op: Operation) {
 
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
 
+// The traffic simulator exists in the sandbox only (contract §1): production's document omits it.
+const sandboxOnly = new Set<Operation>(Object.values(simulatorOperations));
+
 export function openApiDocument(environment: Environment, origin: string) {
   const base = environment === "production" ? "/v1/api" : "/sandbox/api";
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of allOperations) {
+    if (environment === "production" && sandboxOnly.has(op)) continue;
     const item = (paths[op.path] ??= {});
     item[op.method.toLowerCase()] = {
       tags: [op.tag],
@@ -106,7 +117,15 @@ export function openApiDocument(environment: Environment, origin: string) {
     },
     servers: [{ url: `${origin}${base}`, description: environment === "production" ? "Production" : "Sandbox" }],
     security: [{ bearer: [] }],
-    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }, { name: "Vehicle subscriptions" }, { name: "Account subscriptions" }, { name: "System subscriptions" }],
+    tags: [
+      { name: "Accounts" },
+      { name: "Vehicles" },
+      { name: "Device data" },
+      { name: "Vehicle subscriptions" },
+      { name: "Account subscriptions" },
+      { name: "System subscriptions" },
+      ...(environment === "sandbox" ? [{ name: "Simulator", description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0." }] : []),
+    ],
     paths,
     components: {
       schemas: { Error: errorSchema },

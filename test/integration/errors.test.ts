@@ -359,7 +359,12 @@ describe("OpenAPI and health", () => {
       "/vehicle/{vehicleId}/eventNotification/{notificationId}",
       "/account/{accountId}/eventSubscription/{subscriptionId}/eventNotification/",
       "/test/vehicle/{vehicleId}/eventSubscription/{subscriptionId}",
+      // The traffic simulator is the sandbox's only.
+      ...(env === "sandbox"
+        ? ["/simulation/route/", "/simulation/route/{routeId}", "/simulation/template/", "/simulation/template/{templateId}", "/vehicle/{vehicleId}/simulation/", "/vehicle/{vehicleId}/simulation/{runId}"]
+        : []),
     ]));
+    if (env === "production") expect(paths.filter((p) => p.includes("simulation"))).toEqual([]);
     expect(Object.keys(res.body.paths["/vehicle/{vehicleId}/eventSubscription/{subscriptionId}"]).sort()).toEqual(["delete", "get", "post"]);
     expect(Object.keys(res.body.paths["/account/"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(res.body.paths["/account/{accountId}"]).sort()).toEqual(["delete", "get", "post"]);

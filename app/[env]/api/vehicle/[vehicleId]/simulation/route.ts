@@ -1,0 +1,19 @@
+import { preflight } from "@/server/http/cors";
+import { list, one } from "@/server/http/results";
+import { withApi } from "@/server/http/with-api";
+import { simulatorOperations as ops } from "@/server/simulator/operations";
+import { listSimulations, startSimulation } from "@/server/simulator/service";
+
+export { PUT, PATCH, DELETE } from "@/server/http/method-not-allowed";
+
+// GET /vehicle/{id}/simulation/ — the vehicle's simulations with their progress, newest first
+export const GET = withApi(ops.list, async ({ principal, params, query }) => {
+  const page = { limit: query.searchLimit, offset: query.searchOffset };
+  const { items, total } = await listSimulations(principal, params.vehicleId, { page, order: query.sortOrder ?? "desc" });
+  return list(items, total, page);
+});
+
+// POST /vehicle/{id}/simulation/ — start a simulated trip (sandbox only)
+export const POST = withApi(ops.start, async ({ principal, params, body }) => one(await startSimulation(principal, params.vehicleId, body)));
+
+export const OPTIONS = preflight;
