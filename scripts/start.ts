@@ -6,11 +6,13 @@ import { DEMO, seedDemo } from "@/db/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { env } from "@/server/env";
 import { stampClientAddress } from "@/server/http/client-address";
+import { startWorker } from "@/worker/index";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
 
 // `npm start`: the whole service in one process. Database (embedded when DATABASE_URL is unset),
-// migrations, demo data, a production build when needed, then Next.js on HOST:PORT.
+// migrations, demo data, a production build when needed, then Next.js on HOST:PORT, and the
+// notification delivery worker (unless WORKER=off: then `npm run worker` delivers).
 
 // Next.js would otherwise report anonymous telemetry over the network.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -35,6 +37,8 @@ async function main() {
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 
+  const worker = config.workerEnabled ? await startWorker() : null;
+
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const shownHost = config.HOST === "127.0.0.1" || config.HOST === "0.0.0.0" ? "localhost" : config.HOST;
@@ -50,6 +54,7 @@ async function main() {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close?.();
+    await worker?.stop();
     await database.stop();
     process.exit(0);
   };
