@@ -1,6 +1,9 @@
 import { rawSql } from "@/db/client";
 import type { OutboxEntry } from "./email";
 
+// Dates travel as ISO strings: postgres.js won't serialise a Date for a parameter whose type the
+// server (not the client) inferred.
+//
 // Writes a batch's results in one transaction: its attempts, the rows' new states, deactivated
 // deliveries, the notifications' last HTTP status, and the retry jobs. Either all of a batch is
 // recorded or none is (then the lease runs out and the batch is sent again: at-least-once).
@@ -37,7 +40,7 @@ export async function recordBatch({ attempts, results, httpStatuses, outbox, wor
           notification_delivery_id: a.notificationDeliveryId,
           notification_id: a.notificationId,
           delivery_id: a.deliveryId,
-          attempted_at: a.attemptedAt,
+          attempted_at: a.attemptedAt.toISOString(),
           target: a.target,
           outcome: a.outcome,
           http_status: a.httpStatus,
@@ -55,12 +58,12 @@ export async function recordBatch({ attempts, results, httpStatuses, outbox, wor
     }
     if (delivered.length > 0) await sql`update notification_deliveries set status = 'DELIVERED' where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
     for (const d of deactivated) {
-      await sql`update subscription_deliveries set active = false, deactivation_reason = ${d.reason}, deactivated_at = ${d.at} where id = ${d.deliveryId} and active`;
+      await sql`update subscription_deliveries set active = false, deactivation_reason = ${d.reason}, deactivated_at = ${d.at.toISOString()}::timestamptz where id = ${d.deliveryId} and active`;
     }
     if (deactivated.length > 0) await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
     if (done.length > 0) await sql`delete from delivery_jobs where notification_delivery_id = any(${`{${done.join(",")}}`}::bigint[])`;
     for (const r of retries) {
-      await sql`update delivery_jobs set attempts = ${r.attempts}, next_attempt_at = ${r.at}, failing_since = ${r.failingSince}, lease_owner = null, lease_until = null where notification_delivery_id = ${r.id}`;
+      await sql`update delivery_jobs set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz, failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null where notification_delivery_id = ${r.id}`;
     }
     if (retries.length > 0) {
       await sql`select graphile_worker.add_jobs(array(

@@ -4,7 +4,7 @@ import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
 import { sendHttpPost, type SendResult } from "./http-post";
 import { deliveryNetwork, type DeliveryNetwork } from "./https-client";
-import { claimDeliveries, loadForSending, type Claimed } from "./queries";
+import { claimDeliveries, loadForSending, releaseLeases, type Claimed } from "./queries";
 import { decideRetry } from "./retry-policy";
 
 // One queue job: claim its notification_deliveries rows (at most 100), send them all at once,
@@ -22,26 +22,33 @@ export async function processDeliveries(ids: number[], opts: ProcessOptions): Pr
   const now = opts.now ?? (() => new Date());
   const claimed = await claimDeliveries({ ids, owner: opts.workerId, leaseSeconds: opts.leaseSeconds });
   if (claimed.length === 0) return { claimed: 0, delivered: 0 };
-  const loaded = await loadForSending(claimed);
-  const network = opts.network ?? deliveryNetwork();
-
   const attempts: AttemptRecord[] = [];
   const results: RowResult[] = [];
   const outbox: OutboxEntry[] = [];
   const httpStatuses = new Map<number, number>();
+  try {
+    const loaded = await loadForSending(claimed);
+    const network = opts.network ?? deliveryNetwork();
 
-  await Promise.all(
-    claimed.map((row) =>
-      (async () => {
-        const result = await sendOne(row, loaded, network, now);
-        attempts.push(...result.attempts);
-        if (result.outbox) outbox.push(result.outbox);
-        if (result.lastStatus !== null) httpStatuses.set(row.notificationId, result.lastStatus);
-        results.push(toRowResult(row, result, now(), opts.retryScale ?? env().DELIVERY_RETRY_SCALE));
-      })(),
-    ),
-  );
-  await recordBatch({ attempts, results, httpStatuses, outbox, workerId: opts.workerId });
+
+    await Promise.all(
+      claimed.map((row) =>
+        (async () => {
+          const result = await sendOne(row, loaded, network, now);
+          attempts.push(...result.attempts);
+          if (result.outbox) outbox.push(result.outbox);
+          if (result.lastStatus !== null) httpStatuses.set(row.notificationId, result.lastStatus);
+          results.push(toRowResult(row, result, now(), opts.retryScale ?? env().DELIVERY_RETRY_SCALE));
+        })(),
+      ),
+    );
+    await recordBatch({ attempts, results, httpStatuses, outbox, workerId: opts.workerId });
+  } catch (error) {
+    // Nothing recorded: give the rows back at once, so the job's retry can claim them again
+    // (whatever was sent will be sent again: at-least-once).
+    await releaseLeases({ ids: claimed.map((c) => c.id), owner: opts.workerId }).catch(() => {});
+    throw error;
+  }
   return { claimed: claimed.length, delivered: results.filter((r) => r.kind === "delivered").length };
 }
 

@@ -37,7 +37,7 @@ export async function claimDeliveries({ ids, owner, leaseSeconds }: { ids: numbe
     )
     select c.id, c.notification_id, c.delivery_id, claimed.attempts, claimed.failing_since
     from claimed join candidates c on c.id = claimed.notification_delivery_id`;
-  return rows.map((r) => ({ id: Number(r.id), notificationId: Number(r.notification_id), deliveryId: r.delivery_id, attempts: r.attempts, failingSince: r.failing_since }));
+  return rows.map((r) => ({ id: Number(r.id), notificationId: Number(r.notification_id), deliveryId: r.delivery_id, attempts: r.attempts, failingSince: r.failing_since ? new Date(r.failing_since) : null }));
 }
 
 export type DeliveryRow = typeof subscriptionDeliveries.$inferSelect;
@@ -90,4 +90,8 @@ export async function findStranded({ olderThanSeconds, limit }: { olderThanSecon
         and not exists (select 1 from delivery_jobs j where j.notification_delivery_id = nd.id)
       limit ${limit})`;
   return rows.map((r) => Number(r.id));
+}
+
+export async function releaseLeases({ ids, owner }: { ids: number[]; owner: string }): Promise<void> {
+  await rawSql()`update delivery_jobs set lease_owner = null, lease_until = null where notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
 }
