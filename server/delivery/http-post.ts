@@ -5,6 +5,7 @@ import { oauth2Schema, refreshAccessToken } from "./oauth2-refresh";
 import { updateOAuth2Tokens, updatePostUrl, type DeliveryRow } from "./queries";
 import { classifyStatus, parseRetryAfter } from "./retry-policy";
 import { signWebhook } from "./signing";
+import { checkTarget } from "./ssrf";
 
 // One HTTP_POST delivery of one notification (contract §7): sign, POST, and act on the answer —
 // follow redirects, refresh an OAuth 2.0 token after a 401, and say whether the notification got
@@ -75,7 +76,8 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
           return { outcome: { kind: "retry", error: `HTTP ${answer.status} without a usable Location`, retryAfterMs: null }, attempts, lastStatus };
         }
         record("REDIRECTED", { ...base, error: `moved permanently to ${location}` });
-        await updatePostUrl({ deliveryId: ids.deliveryId, postUrl: location });
+        // Never store a Location the guard refuses: the next leg refuses it and deactivates.
+        if (isPermittedTarget(location, network)) await updatePostUrl({ deliveryId: ids.deliveryId, postUrl: location });
         url = location;
         continue;
       case "temporary-redirect":
@@ -120,6 +122,15 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
   }
   const error = `more than ${MAX_LEGS} redirects`;
   return { outcome: { kind: "retry", error, retryAfterMs: null }, attempts, lastStatus };
+}
+
+function isPermittedTarget(url: string, network: DeliveryNetwork): boolean {
+  try {
+    checkTarget(url, network.policy);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function resolveLocation(location: string, base: string): string | null {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import https from "node:https";
 import tls from "node:tls";
 import { env } from "@/server/env";
-import { checkTarget, guardedLookup, parseAllowedHosts, TargetRefused, type TargetPolicy } from "./ssrf";
+import { checkTarget, guardedLookup, parseAllowedHosts, TargetRefused, type Resolver, type TargetPolicy } from "./ssrf";
 
 // The one way deliveries reach the network: HTTPS POSTs through an agent whose certificate
 // check uses the bundled roots plus DELIVERY_CA_FILE, and whose DNS lookup is the SSRF guard.
@@ -15,14 +15,15 @@ export type DeliveryNetwork = { policy: TargetPolicy; agent: https.Agent };
 
 let shared: DeliveryNetwork | undefined;
 
-export function makeNetwork({ allowedHosts, extraCaPem }: { allowedHosts: string[]; extraCaPem?: string }): DeliveryNetwork {
+/** `resolve` replaces the system DNS (tests of DNS rebinding: no real name server needed). */
+export function makeNetwork({ allowedHosts, extraCaPem, resolve }: { allowedHosts: string[]; extraCaPem?: string; resolve?: Resolver }): DeliveryNetwork {
   const policy = { allowedHosts };
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets: 64,
     ca: extraCaPem ? [...tls.rootCertificates, extraCaPem] : [...tls.rootCertificates],
     rejectUnauthorized: true,
-    lookup: guardedLookup(policy) as unknown as https.AgentOptions["lookup"],
+    lookup: guardedLookup(policy, resolve) as unknown as https.AgentOptions["lookup"],
   });
   return { policy, agent };
 }

@@ -31,7 +31,10 @@ function normalizeHost(host: string): string {
   return h;
 }
 
-const blocked = new net.BlockList();
+// Two lists: one BlockList checks IPv4 addresses against its IPv6 rules too (as IPv4-mapped), so
+// ::ffff:0:0/96 would block every IPv4 address.
+const blocked4 = new net.BlockList();
+const blocked6 = new net.BlockList();
 for (const [prefix, bits] of [
   ["0.0.0.0", 8], // "this network"; 0.0.0.0 reaches the local host
   ["10.0.0.0", 8],
@@ -48,7 +51,7 @@ for (const [prefix, bits] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
-] as const) blocked.addSubnet(prefix, bits, "ipv4");
+] as const) blocked4.addSubnet(prefix, bits, "ipv4");
 for (const [prefix, bits] of [
   ["::", 96], // unspecified, loopback (::1) and IPv4-compatible
   ["::ffff:0:0", 96], // IPv4-mapped
@@ -62,13 +65,13 @@ for (const [prefix, bits] of [
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local
   ["ff00::", 8], // multicast
-] as const) blocked.addSubnet(prefix, bits, "ipv6");
+] as const) blocked6.addSubnet(prefix, bits, "ipv6");
 
 /** Whether an address (IPv4 or IPv6 literal, no brackets) is one deliveries must not reach. */
 export function isForbiddenAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return true;
-  return blocked.check(address, family === 6 ? "ipv6" : "ipv4");
+  return family === 6 ? blocked6.check(address, "ipv6") : blocked4.check(address, "ipv4");
 }
 
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "metadata.azure.com", "instance-data", "instance-data.ec2.internal", "kubernetes.default", "kubernetes.default.svc"]);

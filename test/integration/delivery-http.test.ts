@@ -169,6 +169,27 @@ describe("HTTP_POST delivery", () => {
     }
   });
 
+  it("a redirect to a refused address deactivates the delivery without connecting there", async () => {
+    // A loopback listener that is not on the allow-list (127.0.0.1 is; 127.0.0.2 is not).
+    const trap = await startHttpsReceiver({ ca: db.ca, host: "127.0.0.2" });
+    try {
+      receiver.route("/hook/sneaky", () => ({ status: 302, headers: { location: `${trap.url}/internal` } }));
+      receiver.route("/hook/sneaky-301", () => ({ status: 301, headers: { location: `https://0x7f000002:${trap.port}/internal` } }));
+      const sub = await subscribe([{ type: "HTTP_POST", postUrl: `${receiver.url}/hook/sneaky` }]);
+      const moved = await subscribe([{ type: "HTTP_POST", postUrl: `${receiver.url}/hook/sneaky-301` }]);
+      const [id] = await notify(sub);
+      const [id2] = await notify(moved);
+      await waitFor(async () => (await rowStatus(id!)) === "FAILED" && (await rowStatus(id2!)) === "FAILED", { what: "FAILED" });
+      expect(trap.connections()).toBe(0);
+      expect((await deliveryRow(sub.deliveryIds[0]!)).deactivation_reason).toMatch(/Target refused .*127\.0\.0\.2/);
+      // The refused Location was not stored as the new postUrl.
+      expect((await deliveryRow(moved.deliveryIds[0]!)).post_url).toBe(`${receiver.url}/hook/sneaky-301`);
+      expect((await attemptsOf(id!)).map((a) => a.outcome)).toEqual(["REDIRECTED", "DEACTIVATED"]);
+    } finally {
+      await trap.close();
+    }
+  });
+
   it("oauth2: Bearer first; on 401 refreshes at redirect_uri, stores the new tokens and resends at once", async () => {
     receiver.route("/hook/oauth", (req) => (req.headers.authorization === "Bearer fresh-access" ? { status: 200 } : { status: 401 }));
     receiver.route("/oauth/refresh", (req) =>
