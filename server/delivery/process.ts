@@ -4,7 +4,7 @@ import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
 import { sendHttpPost, type SendResult } from "./http-post";
 import { deliveryNetwork, type DeliveryNetwork } from "./https-client";
-import { claimDeliveries, loadForSending, releaseLeases, type Claimed } from "./queries";
+import { claimDeliveries, extendLeases, loadForSending, releaseLeases, type Claimed } from "./queries";
 import { decideRetry } from "./retry-policy";
 
 // One queue job: claim its notification_deliveries rows (at most 100), send them all at once,
@@ -26,6 +26,8 @@ export async function processDeliveries(ids: number[], opts: ProcessOptions): Pr
   const results: RowResult[] = [];
   const outbox: OutboxEntry[] = [];
   const httpStatuses = new Map<number, number>();
+  const claimedIds = claimed.map((c) => c.id);
+  const heartbeat = setInterval(() => void extendLeases({ ids: claimedIds, owner: opts.workerId, leaseSeconds: opts.leaseSeconds }).catch(() => {}), (opts.leaseSeconds * 1000) / 3);
   try {
     const loaded = await loadForSending(claimed);
     const network = opts.network ?? deliveryNetwork();
@@ -46,8 +48,10 @@ export async function processDeliveries(ids: number[], opts: ProcessOptions): Pr
   } catch (error) {
     // Nothing recorded: give the rows back at once, so the job's retry can claim them again
     // (whatever was sent will be sent again: at-least-once).
-    await releaseLeases({ ids: claimed.map((c) => c.id), owner: opts.workerId }).catch(() => {});
+    await releaseLeases({ ids: claimedIds, owner: opts.workerId }).catch(() => {});
     throw error;
+  } finally {
+    clearInterval(heartbeat);
   }
   return { claimed: claimed.length, delivered: results.filter((r) => r.kind === "delivered").length };
 }

@@ -95,3 +95,8 @@ export async function findStranded({ olderThanSeconds, limit }: { olderThanSecon
 export async function releaseLeases({ ids, owner }: { ids: number[]; owner: string }): Promise<void> {
   await rawSql()`update delivery_jobs set lease_owner = null, lease_until = null where notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
 }
+
+/** Heartbeat: a live worker keeps its leases; only a dead or stalled one loses them. */
+export async function extendLeases({ ids, owner, leaseSeconds }: { ids: number[]; owner: string; leaseSeconds: number }): Promise<void> {
+  await rawSql()`update delivery_jobs set lease_until = now() + make_interval(secs => ${leaseSeconds}) where notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
+}

@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { inject } from "vitest";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { ensureTestCa, type TestCa } from "./https-receiver";
-import { root } from "./processes";
+import { root, runScript } from "./processes";
 
 // Delivery tests run their own worker processes (to give them SMTP servers, kill them, run two)
 // against a database of their own, so the suite's service worker never takes their jobs: a
@@ -106,12 +106,12 @@ export async function stopWorkerProcess(worker: WorkerProcess, signal: NodeJS.Si
   clearTimeout(timer);
 }
 
-/** A partner app with its webhook signing secret (as app:create makes them). */
-export async function seedApp(sql: postgres.Sql): Promise<{ appId: number; signingSecret: string; clientId: string }> {
-  const [app] = await sql<{ id: number }[]>`insert into partner_apps (name) values ('Delivery test app') returning id`;
-  const signingSecret = `whsec_${randomBytes(32).toString("base64")}`;
-  await sql`insert into app_signing_secrets (app_id, secret) values (${app!.id}, ${signingSecret})`;
-  return { appId: app!.id, signingSecret, clientId: `wl_sbx_test_${app!.id}` };
+/** A partner app made by the real `npm run app:create` (which also applies the migrations). */
+export async function seedApp(db: DeliveryDb): Promise<{ appId: number; signingSecret: string; clientId: string }> {
+  const { stdout } = await runScript("app-create.ts", ["--name", "Delivery test app", "--json"], db.workerEnv());
+  const app = JSON.parse(stdout) as { sandbox: { clientId: string }; signingSecret: string };
+  const [row] = await db.sql<{ app_id: number }[]>`select app_id from app_credentials where client_id = ${app.sandbox.clientId}`;
+  return { appId: row!.app_id, signingSecret: app.signingSecret, clientId: app.sandbox.clientId };
 }
 
 export type DeliverySpec =

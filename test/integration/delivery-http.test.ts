@@ -15,7 +15,7 @@ beforeAll(async () => {
   worker = startWorkerProcess(db.workerEnv());
   await worker.ready;
   receiver = await startHttpsReceiver({ ca: db.ca });
-  app = await seedApp(db.sql);
+  app = await seedApp(db);
 }, 90_000);
 
 afterAll(async () => {
