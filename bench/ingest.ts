@@ -16,6 +16,10 @@ import { dataSet, waypoint } from "../test/helpers/telemetry";
 //     with PostgreSQL's own INSERT … SELECT unnest rate for the same rows, measured here with
 //     postgres.js into scratch copies of data_sets and data_points (same columns and indexes).
 //     Target: >= 20,000 data points/s with p99 <= 250 ms.
+// (c) the batches of (b) again, on vehicles that each have 10 event subscriptions of mixed types
+//     and periods (WAYPOINT fires on every set), each with an HTTP_POST delivery: evaluation, the
+//     notifications and their pending deliveries all in the ingest transaction.
+//     Target: >= 70% of (b)'s data points/s.
 //
 // Every connection posts for a vehicle no other request is using at that moment (a lease, below),
 // with strictly increasing timestamps in the past, one second apart (the wire DateTime has
@@ -37,6 +41,22 @@ const BATCH_CONNECTIONS = 4;
 const TARGET_RATIO = 0.7;
 const TARGET_POINTS = 20_000;
 const TARGET_BATCH_P99 = 250;
+const TARGET_SUBSCRIBED_RATIO = 0.7;
+
+// Ten subscriptions of mixed types and periods per vehicle (the bench's sets are RUNNING, along a
+// line from 39.5,-83, with GEN_SPEED 20–69 and GEN_HEADING).
+const MIXED_SUBSCRIPTIONS: [string, Record<string, unknown>][] = [
+  ["WAYPOINT", { notificationPeriod: "CONTINUOUS" }],
+  ["GEOFENCE", { notificationPeriod: "STATECHANGE", origin: { latitude: 39.5, longitude: -83 }, radius: 0.5, boundaryCondition: "INSIDE" }],
+  ["GEOFENCE", { notificationPeriod: "INITIALSTATE", origin: { latitude: 39.6, longitude: -82.9 }, radius: 2, boundaryCondition: "OUTSIDE", ignitionStatus: "ON" }],
+  ["IGNITIONSTATUS", { notificationPeriod: "STATECHANGE" }],
+  ["LOWBATTERY", { notificationPeriod: "INITIALSTATE" }],
+  ["NUMERICDATAKEY", { notificationPeriod: "STATECHANGE", dataKey: "GEN_SPEED", thresholdValue: 60, relationship: "ABOVE" }],
+  ["TIMEOFDAY", { notificationPeriod: "INITIALSTATE", startTime: "06:00", endTime: "22:00", daysOfWeek: ["MON", "TUE", "WED", "THU", "FRI"] }],
+  ["TROUBLECODE", { notificationPeriod: "CONTINUOUS" }],
+  ["VEHICLEHARSHDECEL", { notificationPeriod: "CONTINUOUS", minimumTime: 5 }],
+  ["VEHICLETOWED", { notificationPeriod: "CONTINUOUS" }],
+];
 
 type Result = { rps: number; p50: number; p99: number; ok: number; errors: number; non2xx: number; seconds: number; minRps: number };
 
@@ -210,6 +230,19 @@ async function main() {
     for (let i = 0; i < SINGLE_CONNECTIONS; i++) singles.push(await newVehicle(i));
     const batchers: number[] = [];
     for (let i = 0; i < BATCH_CONNECTIONS; i++) batchers.push(await newVehicle(100 + i));
+    const subscribed: number[] = [];
+    for (let i = 0; i < BATCH_CONNECTIONS; i++) {
+      const vehicle = await newVehicle(200 + i);
+      subscribed.push(vehicle);
+      for (const [type, body] of MIXED_SUBSCRIPTIONS) {
+        const res = await fetch(`${base}/v1/api/vehicle/${vehicle}/eventSubscription/${type}/`, {
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/json" },
+          body: JSON.stringify({ ...body, postUrl: "https://receiver.bench.example/hook" }),
+        });
+        if (res.status !== 200) throw new Error(`subscribe ${type}: ${res.status} ${await res.text()}`);
+      }
+    }
 
     // One request through each path first: the bench is worthless if these fail.
     const probe = await fetch(`${base}/v1/api/vehicle/${singles[0]}/dataSet/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(runningSet(singles[0]!)) });
@@ -243,6 +276,15 @@ async function main() {
     const apiPoints = (batches.ok * BATCH * POINTS_PER_SET) / batches.seconds;
     const minPoints = batches.minRps * BATCH * POINTS_PER_SET;
 
+    // (c) the same batches on vehicles with 10 subscriptions each
+    console.log(`Warming up (c), ${WARMUP} s…`);
+    const subscribedBatch = { ...batch, vehicles: subscribed };
+    const warmSubscribed = await leased({ ...subscribedBatch, duration: WARMUP });
+    await settle(sql);
+    const withSubs = await leased({ ...subscribedBatch, duration: DURATION });
+    await settle(sql);
+    const subscribedPoints = (withSubs.ok * BATCH * POINTS_PER_SET) / withSubs.seconds;
+
     console.log(`Measuring PostgreSQL's own unnest rate (${BATCH_CONNECTIONS} connections, ${DURATION} s)…`);
     const pg = await postgresUnnestRate(sql, scratch, batchers, DURATION);
 
@@ -252,21 +294,26 @@ async function main() {
     const [stored] = await sql`select
         (select count(*) from data_sets where vehicle_id in ${sql(singles)})::int as single_sets,
         (select count(*) from data_sets where vehicle_id in ${sql(batchers)})::int as batch_sets,
-        (select count(*) from data_points where vehicle_id in ${sql([...singles, ...batchers])})::int as points,
-        (select sum(data_points) from vehicle_data_stats where vehicle_id in ${sql([...singles, ...batchers])})::int as kept_points,
-        (select count(*) from (select vehicle_id from trips where vehicle_id in ${sql([...singles, ...batchers])} group by vehicle_id having count(*) <> 1) t)::int as odd_trips`;
+        (select count(*) from data_sets where vehicle_id in ${sql(subscribed)})::int as subscribed_sets,
+        (select count(*) from notifications where vehicle_id in ${sql(subscribed)} and type = 'WAYPOINT')::int as waypoint_notes,
+        (select count(*) from notifications where vehicle_id in ${sql(subscribed)})::int as notes,
+        (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id where n.vehicle_id in ${sql(subscribed)})::int as pending,
+        (select count(*) from data_points where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])})::int as points,
+        (select sum(data_points) from vehicle_data_stats where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])})::int as kept_points,
+        (select count(*) from (select vehicle_id from trips where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])} group by vehicle_id having count(*) <> 1) t)::int as odd_trips`;
     // A request is stored if it was answered 2xx; one still in flight when its run ended may or
     // may not have reached the service whole. So: answered <= stored <= sent, for every count.
-    const runs = { ours: [warmOurs, ours], bare: [warmBare, bare], batches: [warmBatches, batches] };
+    const runs = { ours: [warmOurs, ours], bare: [warmBare, bare], batches: [warmBatches, batches], subscribed: [warmSubscribed, withSubs] };
     const sum = (rs: { ok: number; sent: number }[], k: "ok" | "sent") => rs.reduce((n, r) => n + r[k], 0);
     const range = (k: "ok" | "sent") => {
       const ourSets = 1 + sum(runs.ours, k); // + the probe
       const bareSets = 1 + sum(runs.bare, k);
       const batchSets = sum(runs.batches, k) * BATCH;
-      return { singleSets: ourSets + bareSets, batchSets, points: (ourSets + batchSets) * POINTS_PER_SET };
+      const subscribedSets = sum(runs.subscribed, k) * BATCH;
+      return { singleSets: ourSets + bareSets, batchSets, subscribedSets, points: (ourSets + batchSets + subscribedSets) * POINTS_PER_SET };
     };
     const [low, high] = [range("ok"), range("sent")];
-    const between = (what: string, n: number, k: "singleSets" | "batchSets" | "points") => (n >= low[k] && n <= high[k] ? [] : [`${what}: ${n} stored, ${low[k]} answered, ${high[k]} sent`]);
+    const between = (what: string, n: number, k: "singleSets" | "batchSets" | "subscribedSets" | "points") => (n >= low[k] && n <= high[k] ? [] : [`${what}: ${n} stored, ${low[k]} answered, ${high[k]} sent`]);
 
     console.log(`\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`);
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/", ours));
@@ -286,10 +333,22 @@ async function main() {
     );
     console.log(`API / PostgreSQL alone: ${(apiPoints / pg.pointsPerSecond).toFixed(2)}`);
 
-    const overbooked = [warmOurs, warmBare, ours, bare, warmBatches, batches].reduce((n, r) => n + r.overbooked, 0);
+    console.log(`\n(c) the batches of (b) on ${BATCH_CONNECTIONS} vehicles with ${MIXED_SUBSCRIPTIONS.length} subscriptions each (mixed types and periods, one HTTP_POST delivery each)`);
+    console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500] + subs", withSubs));
+    const subscribedRatio = subscribedPoints / apiPoints;
+    console.log(
+      `data points/s: ${subscribedPoints.toFixed(0)}; notifications written: ${stored!.notes} (${stored!.waypoint_notes} WAYPOINT), pending deliveries: ${stored!.pending}\n` +
+        `ratio with/without subscriptions: ${subscribedRatio.toFixed(2)} (target >= ${TARGET_SUBSCRIBED_RATIO.toFixed(2)}): ${met(subscribedRatio >= TARGET_SUBSCRIBED_RATIO)}`,
+    );
+
+    const overbooked = [warmOurs, warmBare, ours, bare, warmBatches, batches, warmSubscribed, withSubs].reduce((n, r) => n + r.overbooked, 0);
     const problems = [
       ...between("(a) data sets", stored!.single_sets, "singleSets"),
       ...between("(b) data sets", stored!.batch_sets, "batchSets"),
+      ...between("(c) data sets", stored!.subscribed_sets, "subscribedSets"),
+      // WAYPOINT is CONTINUOUS and every set has a waypoint: one notification per stored set.
+      ...(stored!.waypoint_notes !== stored!.subscribed_sets ? [`(c) ${stored!.waypoint_notes} WAYPOINT notifications for ${stored!.subscribed_sets} data sets`] : []),
+      ...(stored!.pending !== stored!.notes ? [`(c) ${stored!.pending} pending deliveries for ${stored!.notes} notifications`] : []),
       ...between("data points", stored!.points, "points"),
       ...(stored!.kept_points !== stored!.points ? [`vehicle_data_stats says ${stored!.kept_points} data points, the table has ${stored!.points}`] : []),
       ...(stored!.odd_trips ? [`${stored!.odd_trips} vehicles do not have exactly one trip`] : []),

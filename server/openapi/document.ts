@@ -4,11 +4,12 @@ import type { Environment } from "@/db/schema";
 import type { Operation } from "@/server/http/operation";
 import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
+import { eventOperations } from "@/server/subscriptions/operations";
 
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
 // wrapper parses with, so the reference cannot drift from the code (STYLE habit 3).
 
-export const allOperations: Operation[] = [...Object.values(accountOperations), ...Object.values(vehicleOperations), ...Object.values(telemetryOperations)];
+export const allOperations: Operation[] = [...Object.values(accountOperations), ...Object.values(vehicleOperations), ...Object.values(telemetryOperations), ...eventOperations];
 
 const toSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -105,7 +106,7 @@ export function openApiDocument(environment: Environment, origin: string) {
     },
     servers: [{ url: `${origin}${base}`, description: environment === "production" ? "Production" : "Sandbox" }],
     security: [{ bearer: [] }],
-    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }],
+    tags: [{ name: "Accounts" }, { name: "Vehicles" }, { name: "Device data" }, { name: "Vehicle subscriptions" }, { name: "Account subscriptions" }, { name: "System subscriptions" }],
     paths,
     components: {
       schemas: { Error: errorSchema },

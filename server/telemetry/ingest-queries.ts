@@ -1,19 +1,11 @@
-import type postgres from "postgres";
-import { canPrepare } from "@/db/client";
+import { epochMs as ms, runRaw as run, type Tx } from "@/db/raw";
 import type { Environment } from "@/db/schema";
 import type { OpenTrip, VehicleState } from "./segmentation";
 
 // The write path of data ingest, in postgres.js rather than drizzle: a batch of 500 data sets
 // becomes one multi-row statement per table through unnest(), the form measured here at about
-// 112,000 rows/s (../shared/NOTES.md), against a few thousand for row-by-row inserts. Timestamps
-// cross as epoch milliseconds so no parser setting can change their type.
+// 112,000 rows/s (../shared/NOTES.md), against a few thousand for row-by-row inserts.
 
-type Tx = postgres.TransactionSql;
-
-// tx.unsafe() does not prepare by default; on PostgreSQL these statements repeat on every ingest.
-const run = (tx: Tx, text: string, params: unknown[]) => tx.unsafe(text, params as never[], { prepare: canPrepare() });
-
-const ms = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 const date = (value: number | null) => (value === null ? null : new Date(value));
 const iso = (d: Date) => d.toISOString();
 

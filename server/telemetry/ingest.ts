@@ -21,6 +21,9 @@ import type { DataSetInput, DataSetOut } from "./schemas";
 import { planIngest } from "./segmentation";
 import { formatDateTime } from "@/server/http/datetime";
 import { readDataSets } from "./queries";
+import { evaluateSubscriptions } from "@/server/notifications/evaluate";
+import { factsOf } from "@/server/notifications/facts";
+import { insertDataNotifications, liveSubscriptions, saveSubscriptionStates } from "@/server/notifications/ingest-queries";
 
 // POST /vehicle/{id}/dataSet/: one data set or a batch of up to 500, applied in timestamp order
 // in one transaction under the vehicle's row lock, so concurrent posts for one vehicle cannot
@@ -38,7 +41,7 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
   const outcome = await rawSql().begin(async (tx) => {
     // Reads, then writes, each sent as one pipeline: the row lock goes first, and PostgreSQL runs
     // a connection's statements in order, so everything after it sees the locked state.
-    const [state, openTrip, existing] = await Promise.all([
+    const [state, openTrip, existing, subscriptions] = await Promise.all([
       lockVehicleState(tx, vehicle.id),
       findOpenTrip(tx, vehicle.id),
       existingDataSets(
@@ -46,6 +49,7 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
         vehicle.id,
         ordered.map((s) => s.timestamp),
       ),
+      liveSubscriptions(tx, vehicle),
     ]);
     if (!state) throw notFound("vehicle");
 
@@ -83,6 +87,16 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
     const keyCounts = new Map<string, number>();
     for (const p of points) keyCounts.set(p.key, (keyCounts.get(p.key) ?? 0) + 1);
     const vinChanged = plan.state.vin !== state.vin;
+    // Subscriptions are evaluated here, under the vehicle's row lock, against the state the
+    // previous data set left: concurrent posts for one vehicle cannot double-fire or miss an edge.
+    const evaluation =
+      subscriptions.length > 0
+        ? evaluateSubscriptions(
+            subscriptions,
+            fresh.map((set, i) => ({ facts: factsOf(set), late: plan.tripOf[i] === "late" })),
+            { running: state.running },
+          )
+        : null;
 
     const [, , setRows, pointRows] = await Promise.all([
       insertTrips(tx, principal.environment, vehicle.id, created),
@@ -91,6 +105,8 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
       insertDataPoints(tx, vehicle.id, points),
       plan.stateChanged ? saveVehicleState(tx, vehicle.id, plan.state, vinChanged ? decoded : null) : null,
       bumpStats(tx, vehicle.id, fresh.length, keyCounts),
+      evaluation && insertDataNotifications(tx, { environment: principal.environment, vehicleId: vehicle.id, accountId: vehicle.accountId, notifications: evaluation.notifications, setTimes: times }),
+      evaluation && saveSubscriptionStates(tx, vehicle.id, evaluation.states),
     ]);
 
     // The answer is built from what was written; only duplicates are read back.

@@ -10,6 +10,8 @@ import { deleteVehicleRow, findVehicle, findVehicleById, insertVehicle, listVehi
 import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
 import { serializeVehicle } from "./serialize";
 import { decodeVin } from "./vin";
+import { notifyVehicleEvent } from "@/server/notifications/account-events";
+import { deleteNotificationsOfVehicle } from "@/server/notifications/queries";
 
 // year, make and model follow the VIN: decoded offline where they can be, cleared with it.
 const fromVin = (vin: string | null) => (vin ? decodeVin(vin) : { year: null, make: null, model: null });
@@ -59,6 +61,7 @@ export async function createVehicle(principal: Principal, input: CreateVehicleIn
         mileage: input.mileage ?? 0,
       });
       if (input.deviceId) await assignDevice(tx, { scope, vehicle: { id: vehicleId, autoAssignDevice }, serial: input.deviceId });
+      await notifyVehicleEvent(tx, { environment: principal.environment, type: "VEHICLECREATED", accountId, vehicleId, at: new Date() });
       return vehicleId;
     });
     return serializeVehicle((await findVehicleById(db(), { id }))!);
@@ -88,8 +91,13 @@ export async function updateVehicle(principal: Principal, ref: string, input: Up
   }
 }
 
-// Permanent; trips, data and subscriptions go with the vehicle (foreign keys cascade).
+// Permanent; trips, data and subscriptions go with the vehicle (foreign keys cascade), and so do
+// the notifications about it, except the VEHICLEDELETED written in the same transaction.
 export async function deleteVehicle(principal: Principal, ref: string) {
   const vehicle = await getVisibleVehicle(principal, ref);
-  if (!(await deleteVehicleRow(db(), { id: vehicle.id }))) throw notFound("vehicle");
+  await db().transaction(async (tx) => {
+    await deleteNotificationsOfVehicle(tx, vehicle.id);
+    if (!(await deleteVehicleRow(tx, { id: vehicle.id }))) throw notFound("vehicle");
+    await notifyVehicleEvent(tx, { environment: principal.environment, type: "VEHICLEDELETED", accountId: vehicle.accountId, vehicleId: vehicle.id, at: new Date() });
+  });
 }

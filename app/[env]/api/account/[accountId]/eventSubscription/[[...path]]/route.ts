@@ -1,0 +1,5 @@
+import { subscriptionRoutes } from "@/server/subscriptions/router";
+
+// /account/{id}/eventSubscription/… — an account's subscriptions (account types, and vehicle types
+// for all its vehicles) and their notifications
+export const { GET, POST, DELETE, PUT, PATCH, OPTIONS } = subscriptionRoutes("account");

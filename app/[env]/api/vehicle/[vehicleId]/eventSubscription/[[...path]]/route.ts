@@ -1,0 +1,4 @@
+import { subscriptionRoutes } from "@/server/subscriptions/router";
+
+// /vehicle/{id}/eventSubscription/… — a vehicle's subscriptions and their notifications
+export const { GET, POST, DELETE, PUT, PATCH, OPTIONS } = subscriptionRoutes("vehicle");

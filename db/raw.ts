@@ -1,0 +1,13 @@
+import type postgres from "postgres";
+import { canPrepare } from "./client";
+
+// Hand-written statements on postgres.js, for the hot paths (ingest and what it triggers) where a
+// batch becomes one multi-row statement through unnest(). Timestamps come back as epoch
+// milliseconds so no parser setting can change their type.
+
+export type Tx = postgres.TransactionSql;
+
+// tx.unsafe() does not prepare by default; on PostgreSQL these statements repeat on every ingest.
+export const runRaw = (tx: Tx, text: string, params: unknown[]) => tx.unsafe(text, params as never[], { prepare: canPrepare() });
+
+export const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;

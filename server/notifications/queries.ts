@@ -1,0 +1,71 @@
+import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import type { Executor } from "@/db/client";
+import { notificationDeliveries, notifications, subscriptionDeliveries, type Environment } from "@/db/schema";
+import type { Page } from "@/server/http/paging";
+import type { NotificationRow } from "./serialize";
+
+/** Which notifications a read covers: always one app's, narrowed by vehicle, account or subscription. */
+export type NotificationFilter = {
+  environment: Environment;
+  appId: number;
+  vehicleId?: number;
+  accountId?: number;
+  subscriptionId?: number;
+  type?: string;
+};
+
+function filterWhere(f: NotificationFilter): SQL {
+  return and(
+    eq(notifications.environment, f.environment),
+    eq(notifications.appId, f.appId),
+    f.vehicleId !== undefined ? eq(notifications.vehicleId, f.vehicleId) : undefined,
+    f.accountId !== undefined ? eq(notifications.accountId, f.accountId) : undefined,
+    f.subscriptionId !== undefined ? eq(notifications.subscriptionId, f.subscriptionId) : undefined,
+    f.type !== undefined ? eq(notifications.type, f.type) : undefined,
+  )!;
+}
+
+// Newest event first by default (contract §2: lists sort by the resource's time field).
+export async function listNotificationRows(db: Executor, q: { filter: NotificationFilter; page: Page; order: "asc" | "desc" }) {
+  const where = filterWhere(q.filter);
+  const by = q.order === "asc" ? asc : desc;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(by(notifications.eventAt), by(notifications.id))
+      .limit(q.page.limit)
+      .offset(q.page.offset),
+    db.select({ n: count() }).from(notifications).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function findNotificationRow(db: Executor, q: { filter: NotificationFilter; id: number }): Promise<NotificationRow | null> {
+  const [row] = await db
+    .select()
+    .from(notifications)
+    .where(and(filterWhere(q.filter), eq(notifications.id, q.id)));
+  return row ?? null;
+}
+
+export async function insertNotificationRow(db: Executor, values: typeof notifications.$inferInsert): Promise<NotificationRow> {
+  const [row] = await db.insert(notifications).values(values).returning();
+  return row!;
+}
+
+/** One pending delivery per active delivery of the subscription. */
+export async function queueDeliveries(db: Executor, notificationId: number, subscriptionId: number): Promise<void> {
+  const active = await db
+    .select({ id: subscriptionDeliveries.id })
+    .from(subscriptionDeliveries)
+    .where(and(eq(subscriptionDeliveries.subscriptionId, subscriptionId), eq(subscriptionDeliveries.active, true)));
+  if (active.length === 0) return;
+  await db.insert(notificationDeliveries).values(active.map((d) => ({ notificationId, deliveryId: d.id })));
+}
+
+/** A deleted vehicle takes its notifications along (contract §4: deletion removes all its data). */
+export async function deleteNotificationsOfVehicle(db: Executor, vehicleId: number): Promise<void> {
+  await db.delete(notifications).where(eq(notifications.vehicleId, vehicleId));
+}

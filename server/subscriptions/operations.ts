@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { bigIdParam, idParam } from "@/server/http/fields";
+import { operation, type Operation } from "@/server/http/operation";
+import { pagingQuery } from "@/server/http/paging";
+import { EVENT_TYPE_NAMES, eventTypeOf } from "./event-types";
+import { notificationOut, subscriptionBody, subscriptionOut } from "./schemas";
+
+// Subscription and notification operations (contract §6, §7) under the three prefixes. Each
+// prefix gets the same set; the router (router.ts) picks one from the path.
+
+export type PrefixKind = "vehicle" | "account" | "system";
+
+// An event-type segment in any letter case; anything else names nothing (404).
+const eventType = z
+  .string()
+  .transform((s, ctx) => eventTypeOf(s) ?? (ctx.addIssue({ code: "custom", message: "Unknown event type." }), z.NEVER))
+  .meta({ description: "Event type, any letter case", enum: EVENT_TYPE_NAMES });
+
+const prefixParams = {
+  vehicle: { vehicleId: z.string().min(1).max(64).describe("vehicleId or device serial") },
+  account: { accountId: idParam },
+  system: {},
+} as const;
+
+const prefixPath = { vehicle: "/vehicle/{vehicleId}", account: "/account/{accountId}", system: "/system" } as const;
+const prefixTag = { vehicle: "Vehicle subscriptions", account: "Account subscriptions", system: "System subscriptions" } as const;
+
+function opsFor<K extends PrefixKind>(kind: K) {
+  const base = prefixParams[kind];
+  const p = prefixPath[kind];
+  const tag = prefixTag[kind];
+  const auth = kind === "system" ? ("client" as const) : ("any" as const);
+  const withSub = z.object({ ...base, subscriptionId: idParam });
+  const withType = z.object({ ...base, eventType });
+  const withTypedSub = z.object({ ...base, eventType, subscriptionId: idParam });
+  const one = { key: "subscription", schema: subscriptionOut };
+  const many = { key: "subscriptions", schema: subscriptionOut, list: true };
+  const note = { key: "notification", schema: notificationOut };
+  const notes = { key: "notifications", schema: notificationOut, list: true };
+  const subNotes = `${p}/eventSubscription/{subscriptionId}/eventNotification`;
+
+  return {
+    list: operation({ method: "GET", path: `${p}/eventSubscription/`, tag, summary: "List the app's subscriptions, deleted ones included", auth, params: z.object(base), query: pagingQuery, response: many }),
+    listByType: operation({ method: "GET", path: `${p}/eventSubscription/{eventType}/`, tag, summary: "List the app's subscriptions of one type", auth, params: withType, query: pagingQuery, response: many }),
+    get: operation({ method: "GET", path: `${p}/eventSubscription/{subscriptionId}`, tag, summary: "Read a subscription", auth, params: withSub, response: one }),
+    getTyped: operation({ method: "GET", path: `${p}/eventSubscription/{eventType}/{subscriptionId}`, tag, summary: "Read a subscription of this type", auth, params: withTypedSub, response: one }),
+    create: operation({
+      method: "POST",
+      path: `${p}/eventSubscription/{eventType}/`,
+      tag,
+      summary: "Subscribe to an event type",
+      description:
+        "Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period.",
+      auth,
+      params: withType,
+      body: subscriptionBody,
+      response: one,
+    }),
+    update: operation({ method: "POST", path: `${p}/eventSubscription/{subscriptionId}`, tag, summary: "Change the fields sent (an echoed read is accepted)", auth, params: withSub, body: subscriptionBody, response: one }),
+    updateTyped: operation({ method: "POST", path: `${p}/eventSubscription/{eventType}/{subscriptionId}`, tag, summary: "Change the fields sent", auth, params: withTypedSub, body: subscriptionBody, response: one }),
+    remove: operation({ method: "DELETE", path: `${p}/eventSubscription/{subscriptionId}`, tag, summary: "Delete (it stays listed with deletionTimestamp)", auth, params: withSub, response: "result" }),
+    removeTyped: operation({ method: "DELETE", path: `${p}/eventSubscription/{eventType}/{subscriptionId}`, tag, summary: "Delete a subscription of this type", auth, params: withTypedSub, response: "result" }),
+    subNotes: operation({ method: "GET", path: `${subNotes}/`, tag, summary: "List a subscription's notifications, newest first", auth, params: withSub, query: pagingQuery, response: notes }),
+    subNotesByType: operation({
+      method: "GET",
+      path: `${subNotes}/{eventType}/`,
+      tag,
+      summary: "List a subscription's notifications of one type",
+      auth,
+      params: z.object({ ...base, subscriptionId: idParam, eventType }),
+      query: pagingQuery,
+      response: notes,
+    }),
+    subNote: operation({ method: "GET", path: `${subNotes}/{notificationId}`, tag, summary: "Read one of a subscription's notifications", auth, params: z.object({ ...base, subscriptionId: idParam, notificationId: bigIdParam }), response: note }),
+    subNoteTyped: operation({
+      method: "GET",
+      path: `${subNotes}/{eventType}/{notificationId}`,
+      tag,
+      summary: "Read one of a subscription's notifications of this type",
+      auth,
+      params: z.object({ ...base, subscriptionId: idParam, eventType, notificationId: bigIdParam }),
+      response: note,
+    }),
+  };
+}
+
+function noteOpsFor(kind: "vehicle" | "account") {
+  const base = prefixParams[kind];
+  const p = `${prefixPath[kind]}/eventNotification`;
+  const tag = prefixTag[kind];
+  const note = { key: "notification", schema: notificationOut };
+  const notes = { key: "notifications", schema: notificationOut, list: true };
+  return {
+    notes: operation({ method: "GET", path: `${p}/`, tag, summary: "List the app's notifications, newest first", auth: "any", params: z.object(base), query: pagingQuery, response: notes }),
+    notesByType: operation({ method: "GET", path: `${p}/{eventType}/`, tag, summary: "List the app's notifications of one type", auth: "any", params: z.object({ ...base, eventType }), query: pagingQuery, response: notes }),
+    note: operation({ method: "GET", path: `${p}/{notificationId}`, tag, summary: "Read a notification", auth: "any", params: z.object({ ...base, notificationId: bigIdParam }), response: note }),
+    noteTyped: operation({ method: "GET", path: `${p}/{eventType}/{notificationId}`, tag, summary: "Read a notification of this type", auth: "any", params: z.object({ ...base, eventType, notificationId: bigIdParam }), response: note }),
+  };
+}
+
+export const subscriptionOperations = { vehicle: opsFor("vehicle"), account: opsFor("account"), system: opsFor("system") };
+export const notificationOperations = { vehicle: noteOpsFor("vehicle"), account: noteOpsFor("account") };
+
+export const testNotificationOperation = operation({
+  method: "GET",
+  path: "/test/vehicle/{vehicleId}/eventSubscription/{subscriptionId}",
+  tag: "Vehicle subscriptions",
+  summary: "Send a test notification (null recorded values) through every delivery of the subscription",
+  auth: "any",
+  params: z.object({ vehicleId: z.string().min(1).max(64), subscriptionId: idParam }),
+  response: { key: "notification", schema: notificationOut },
+});
+
+export const eventOperations: Operation[] = [
+  ...Object.values(subscriptionOperations).flatMap((ops) => Object.values(ops) as Operation[]),
+  ...Object.values(notificationOperations).flatMap((ops) => Object.values(ops) as Operation[]),
+  testNotificationOperation,
+];

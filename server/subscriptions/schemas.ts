@@ -1,0 +1,209 @@
+import { z } from "zod";
+import { bigIdParam, dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/server/http/fields";
+import { PERIODS } from "./event-types";
+
+// Subscriptions on the wire (contract §6, service.md §2.4). The body is parsed field by field
+// here; which criteria a type requires is checked by criteria.ts once the type (from the path) and
+// the stored values are known, so create and update share one rule.
+
+const upper = <const T extends readonly [string, ...string[]]>(values: T, message: string) =>
+  z
+    .string()
+    .transform((s) => s.trim().toUpperCase())
+    .pipe(z.enum(values, message));
+
+// "INITIAL" is an accepted alias of INITIALSTATE (contract §6).
+export const notificationPeriod = z
+  .string()
+  .transform((s) => {
+    const v = s.trim().toUpperCase();
+    return v === "INITIAL" ? "INITIALSTATE" : v;
+  })
+  .pipe(z.enum(PERIODS, "Must be CONTINUOUS, STATECHANGE, INITIALSTATE or ONETIME."));
+
+// Receivers are reached over HTTPS only (service.md §2.4); where the name resolves to is checked
+// again when the worker connects.
+export const httpsUrl = z
+  .string()
+  .trim()
+  .max(2048, "Must be at most 2048 characters.")
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "Must be an absolute https:// URL." });
+      return;
+    }
+    if (url.protocol !== "https:") ctx.addIssue({ code: "custom", message: "Only https:// URLs can receive notifications." });
+    else if (url.username || url.password) ctx.addIssue({ code: "custom", message: "Must not carry a user name or password; use postHeaders or oauth2." });
+    else if (url.hash) ctx.addIssue({ code: "custom", message: "Must not have a #fragment." });
+  });
+
+// Headers the service sets itself, or that would break the request, cannot be overridden.
+const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "webhook-id", "webhook-timestamp", "webhook-signature"]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export const postHeaders = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).superRefine((headers, ctx) => {
+  const names = Object.keys(headers);
+  if (names.length > 20) ctx.addIssue({ code: "custom", message: "At most 20 headers." });
+  for (const name of names) {
+    const value = headers[name]!;
+    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "Not a valid header name." });
+    else if (RESERVED_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: "custom", path: [name], message: `${name} is set by the service and cannot be sent.` });
+    if (/[\r\n\0]/.test(value) || value.length > 4096) ctx.addIssue({ code: "custom", path: [name], message: "Header values are one line of at most 4096 characters." });
+  }
+});
+
+const secretText = z.string().trim().min(1, "Required.").max(4096, "Must be at most 4096 characters.");
+
+// All five members are required when the map is given (service.md §2.4).
+export const oauth2Map = z.object({
+  access_token: secretText,
+  client_id: secretText,
+  client_secret: secretText,
+  refresh_token: secretText,
+  redirect_uri: httpsUrl,
+});
+
+// `POST_HTTP` is the spelling of service.md's property table; HTTP_POST is stored and returned.
+const deliveryKind = z
+  .string()
+  .transform((s) => {
+    const v = s.trim().toUpperCase();
+    return v === "POST_HTTP" ? "HTTP_POST" : v;
+  })
+  .pipe(z.enum(["HTTP_POST", "EMAIL"], "Must be HTTP_POST or EMAIL."));
+
+// `id` lets an echoed delivery keep its identity (and its active state) on update; `active` and
+// `deactivationReason` are read-only and ignored (contract §2: echoed read-only fields).
+export const deliveryBody = z
+  .object({
+    id: optional(idParam),
+    type: deliveryKind,
+    postUrl: optional(httpsUrl),
+    postHeaders: optional(postHeaders),
+    oauth2: optional(oauth2Map),
+    recipient: optional(z.string().trim().max(254, "Must be at most 254 characters.").pipe(z.email("Must be an e-mail address."))),
+    subscriberSubject: optional(text(200)),
+    subscriberContent: optional(text(10_000)),
+  })
+  // Each kind's required field, reported in the same pass as the other field errors. Runs even
+  // when another field failed, so one answer names every problem.
+  .superRefine((d, ctx) => {
+    if (d.type === "HTTP_POST" && d.postUrl === undefined) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: ["postUrl"], message: "postUrl is required for HTTP_POST." });
+    if (d.type === "EMAIL" && d.recipient === undefined) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: ["recipient"], message: "recipient is required for EMAIL." });
+  });
+
+export type DeliveryInput = z.output<typeof deliveryBody>;
+
+const DAYS = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"] as const;
+export type Day = (typeof DAYS)[number];
+
+const clock = z
+  .string()
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Must be a time like "07:30" (24-hour HH:MM).');
+
+// The criteria of every type, all optional here (criteria.ts requires what a type needs).
+const criteriaFields = {
+  origin: keep(z.object({ latitude: numberish.pipe(z.number().min(-90).max(90)), longitude: numberish.pipe(z.number().min(-180).max(180)) })),
+  radius: keep(numberish.pipe(z.number().gt(0, "Must be above 0.").max(12_500, "Must be at most 12500 miles."))),
+  boundaryCondition: keep(upper(["INSIDE", "OUTSIDE"], "Must be INSIDE or OUTSIDE.")),
+  ignitionStatus: keep(upper(["ON", "OFF", "RUNNING", "ANY"], "Must be ON, OFF, RUNNING or ANY.")),
+  dataKey: keep(
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, "Must be a data key such as GEN_SPEED.")
+      .transform((k) => k.toUpperCase()),
+  ),
+  thresholdValue: keep(numberish),
+  relationship: keep(upper(["ABOVE", "BELOW", "EQUALTO"], "Must be ABOVE, BELOW or EQUALTO.")),
+  startTime: keep(clock),
+  endTime: keep(clock),
+  daysOfWeek: keep(
+    z
+      .union([z.array(z.string()), z.string().transform((s) => s.split(","))])
+      .transform((days) => days.map((d) => d.trim().toUpperCase()))
+      .pipe(z.array(z.enum(DAYS, "Days are SUN, MON, TUE, WED, THU, FRI, SAT.")).min(1, "At least one day."))
+      .transform((days) => DAYS.filter((d) => days.includes(d))),
+  ),
+};
+
+export const CRITERIA_FIELDS = Object.keys(criteriaFields) as (keyof typeof criteriaFields)[];
+
+// Create and update read the same body: on create an absent field takes its default, on update
+// it keeps its stored value. null is "not sent" either way (echoed objects carry nulls).
+export const subscriptionBody = z.object({
+  notificationPeriod: keep(notificationPeriod),
+  minimumTime: keep(integerish.pipe(z.number().int().min(0, "Must be 0 or more.").max(525_600, "Must be at most 525600 minutes (a year)."))),
+  postUrl: keep(httpsUrl),
+  postHeaders: keep(postHeaders),
+  deliveries: keep(z.array(deliveryBody).max(10, "At most 10 deliveries.")),
+  ...criteriaFields,
+});
+
+export type SubscriptionInput = z.output<typeof subscriptionBody>;
+export type Criteria = Partial<Pick<SubscriptionInput, (typeof CRITERIA_FIELDS)[number]>>;
+
+// Path parameters after the router has split the path (router.ts).
+export const vehiclePrefix = z.object({ vehicleId: z.string().min(1).max(64) });
+export const accountPrefix = z.object({ accountId: idParam });
+export const subscriptionIdParam = z.object({ subscriptionId: idParam });
+export const notificationIdParam = z.object({ notificationId: bigIdParam });
+
+const deliveryOut = z.object({
+  id: z.number().int(),
+  type: z.enum(["HTTP_POST", "EMAIL"]),
+  postUrl: z.string().nullable().optional(),
+  postHeaders: z.record(z.string(), z.string()).nullable().optional(),
+  oauth2: oauth2Map.nullable().optional(),
+  recipient: z.string().nullable().optional(),
+  subscriberSubject: z.string().nullable().optional(),
+  subscriberContent: z.string().nullable().optional(),
+  active: z.boolean(),
+  deactivationReason: z.string().nullable(),
+});
+
+export const subscriptionOut = z
+  .object({
+    id: z.number().int(),
+    _type: z.string().meta({ example: "WAYPOINT" }),
+    _timestamp: dateTimeOut,
+    creationTimestamp: dateTimeOut,
+    deletionTimestamp: dateTimeOut.nullable(),
+    minimumTime: z.number().int(),
+    notificationPeriod: z.enum(PERIODS),
+    creatorClientId: z.string(),
+    vehicleId: z.number().int().nullable(),
+    accountId: z.number().int().nullable(),
+    postUrl: z.string().nullable(),
+    postHeaders: z.record(z.string(), z.string()).nullable(),
+    deliveries: z.array(deliveryOut),
+  })
+  .catchall(z.unknown())
+  .describe("The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields.");
+
+export const notificationOut = z
+  .object({
+    id: z.number().int(),
+    subscriptionId: z.number().int(),
+    accountId: z.number().int().nullable(),
+    vehicleId: z.number().int().nullable(),
+    dataSetId: z.number().int().nullable(),
+    tripId: z.number().int().nullable(),
+    _domain: z.literal("wayline"),
+    _type: z.string(),
+    _name: z.string(),
+    _timestamp: dateTimeOut,
+    eventTimestamp: dateTimeOut,
+    minimumTime: z.number().int(),
+    notificationPeriod: z.enum(PERIODS),
+    creatorClientId: z.string(),
+    httpStatusCode: z.number().int(),
+  })
+  .catchall(z.unknown())
+  .describe(
+    "Plus the type's recorded values: recordedWaypoint {timestamp, latitude, longitude}, recordedBoundaryCondition, ignitionStatus, thresholdVoltage/recordedVoltage, dataKey/thresholdValue/relationship/recordedValue, troubleCodes, authorizationStatus.",
+  );

@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import { evaluateSubscriptions, type LiveSubscription } from "@/server/notifications/evaluate";
+import { factsOf } from "@/server/notifications/facts";
+import type { StoredCriteria } from "@/server/subscriptions/criteria";
+import { EVENT_TYPES, DATA_EVENT_TYPES, type EventType, type NotificationPeriod } from "@/server/subscriptions/event-types";
+import type { DataSetInput } from "@/server/telemetry/schemas";
+
+// Every data-event type under every period it allows, over the scripted sequences of contract
+// §6's chart: criteria met, met, met, not met; and met, not met, met (re-arming).
+
+type Datum = { key: string; value: string };
+const set = (at: Date, ignitionStatus: DataSetInput["ignitionStatus"], datum: Datum[]): DataSetInput => ({ timestamp: at, ignitionStatus, datum, deviceId: undefined, vin: undefined });
+
+// Step i happens on day i: at 20:00 UTC when the criteria should be met, 12:00 when not, so
+// timestamps always increase and TIMEOFDAY can use the clock as its condition.
+const stepTime = (i: number, met: boolean) => new Date(Date.UTC(2026, 9, 5 + i, met ? 20 : 12, 0));
+
+type Scenario = { criteria?: StoredCriteria; met: (at: Date) => DataSetInput; unmet: (at: Date) => DataSetInput };
+const wp = (lat: number, lon: number): Datum => ({ key: "GEN_WAYPOINT", value: `${lat},${lon}` });
+const event = (key: string): Scenario => ({ met: (at) => set(at, "RUNNING", [wp(40, -83), { key, value: "true" }]), unmet: (at) => set(at, "RUNNING", [wp(40, -83)]) });
+
+const scenarios: Record<Exclude<EventType, "VEHICLECREATED" | "VEHICLEDELETED" | "AUTHORIZATIONSTATUS" | "VEHICLETOWED">, Scenario> = {
+  WAYPOINT: { met: (at) => set(at, "RUNNING", [wp(40, -83)]), unmet: (at) => set(at, "RUNNING", [{ key: "GEN_SPEED", value: "30" }]) },
+  GEOFENCE: {
+    criteria: { origin: { latitude: 40, longitude: -83 }, radius: 1, boundaryCondition: "INSIDE", ignitionStatus: "ANY" },
+    met: (at) => set(at, "RUNNING", [wp(40.005, -83)]),
+    unmet: (at) => set(at, "RUNNING", [wp(40.1, -83)]),
+  },
+  IGNITIONSTATUS: { met: (at) => set(at, "RUNNING", []), unmet: (at) => set(at, "OFF", []) },
+  LOWBATTERY: { met: (at) => set(at, "OFF", [{ key: "GEN_VOLTAGE", value: "11.6" }]), unmet: (at) => set(at, "OFF", [{ key: "GEN_VOLTAGE", value: "12.6" }]) },
+  NUMERICDATAKEY: {
+    criteria: { dataKey: "GEN_SPEED", thresholdValue: 70, relationship: "ABOVE" },
+    met: (at) => set(at, "RUNNING", [{ key: "GEN_SPEED", value: "81.5" }]),
+    unmet: (at) => set(at, "RUNNING", [{ key: "GEN_SPEED", value: "70" }]),
+  },
+  TIMEOFDAY: {
+    criteria: { startTime: "08:00", endTime: "18:00", daysOfWeek: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"], ignitionStatus: "ON" },
+    met: (at) => set(at, "RUNNING", [wp(40, -83)]),
+    unmet: (at) => set(at, "RUNNING", [wp(40, -83)]),
+  },
+  TROUBLECODE: { met: (at) => set(at, "RUNNING", [{ key: "GEN_DTC", value: "P0300" }]), unmet: (at) => set(at, "RUNNING", []) },
+  VEHICLEHARSHACCEL: event("VEHICLE_EVENT_HARSH_ACCEL"),
+  VEHICLEHARSHDECEL: event("VEHICLE_EVENT_HARSH_DECEL"),
+  VEHICLEHARSHRIGHT: event("VEHICLE_EVENT_HARSH_RIGHT"),
+  VEHICLEHARSHLEFT: event("VEHICLE_EVENT_HARSH_LEFT"),
+  VEHICLEIMPACT: event("VEHICLE_EVENT_HARSH_IMPACT"),
+  VEHICLECONNECTED: event("VEHICLE_EVENT_CONNECTED"),
+  VEHICLEDISCONNECTED: event("VEHICLE_EVENT_DISCONNECTED"),
+};
+
+const subscription = (type: EventType, period: NotificationPeriod, criteria: StoredCriteria = {}, extra: Partial<LiveSubscription> = {}): LiveSubscription => ({
+  id: 1,
+  appId: 1,
+  clientId: "wl_sbx_test",
+  type,
+  period,
+  minimumTime: 0,
+  criteria,
+  timeZone: null,
+  state: null,
+  ...extra,
+});
+
+function fired(sub: LiveSubscription, sets: DataSetInput[], running = false, late: boolean[] = []) {
+  const { notifications } = evaluateSubscriptions(
+    [sub],
+    sets.map((s, i) => ({ facts: factsOf(s), late: late[i] ?? false })),
+    { running },
+  );
+  return notifications.map((n) => n.set);
+}
+
+const CHART = [true, true, true, false];
+const REARM = [true, false, true];
+const expected: Record<NotificationPeriod, { chart: number[]; rearm: number[] }> = {
+  CONTINUOUS: { chart: [0, 1, 2], rearm: [0, 2] },
+  STATECHANGE: { chart: [0, 3], rearm: [0, 1, 2] },
+  INITIALSTATE: { chart: [0], rearm: [0, 2] },
+  ONETIME: { chart: [0], rearm: [0] },
+};
+
+describe("every type × every allowed period over the contract's chart", () => {
+  const cases = Object.entries(scenarios).flatMap(([type, scenario]) => EVENT_TYPES[type as EventType].periods.map((period) => ({ type: type as EventType, period, scenario })));
+  it.each(cases)("$type $period", ({ type, period, scenario }) => {
+    const run = (pattern: boolean[]) => pattern.map((met, i) => (met ? scenario.met(stepTime(i, true)) : scenario.unmet(stepTime(i, false))));
+    expect(fired(subscription(type, period, scenario.criteria), run(CHART)), "met, met, met, not met").toEqual(expected[period].chart);
+    expect(fired(subscription(type, period, scenario.criteria), run(REARM)), "met, not met, met").toEqual(expected[period].rearm);
+  });
+
+  it("covers every data-event type", () => {
+    expect([...Object.keys(scenarios), "VEHICLETOWED"].sort()).toEqual([...DATA_EVENT_TYPES].sort());
+  });
+});
+
+describe("type details", () => {
+  const t = (minute: number) => new Date(Date.UTC(2026, 9, 5, 10, minute));
+
+  it("records the values contract §7 names, per type", () => {
+    const sets = [set(t(0), "RUNNING", [wp(40.005, -83), { key: "GEN_VOLTAGE", value: "11.9" }, { key: "GEN_SPEED", value: "75" }, { key: "GEN_DTC", value: "P0300" }, { key: "GEN_DTC", value: "P0171" }])];
+    const evaluate = (type: EventType, criteria: StoredCriteria = {}) => evaluateSubscriptions([subscription(type, "CONTINUOUS", criteria)], [{ facts: factsOf(sets[0]!), late: false }], { running: false }).notifications[0]!.body;
+    const recordedWaypoint = { timestamp: "20261005T100000+0000", latitude: 40.005, longitude: -83 };
+    expect(evaluate("WAYPOINT")).toEqual({ minimumTime: 0, notificationPeriod: "CONTINUOUS", creatorClientId: "wl_sbx_test", recordedWaypoint });
+    expect(evaluate("GEOFENCE", { origin: { latitude: 40, longitude: -83 }, radius: 1, boundaryCondition: "INSIDE", ignitionStatus: "ANY" })).toMatchObject({ recordedWaypoint, recordedBoundaryCondition: "INSIDE" });
+    expect(evaluate("LOWBATTERY")).toMatchObject({ thresholdVoltage: 12, recordedVoltage: 11.9 });
+    expect(evaluate("NUMERICDATAKEY", { dataKey: "GEN_SPEED", thresholdValue: 70, relationship: "ABOVE" })).toMatchObject({ dataKey: "GEN_SPEED", thresholdValue: 70, relationship: "ABOVE", recordedValue: 75 });
+    expect(evaluate("TROUBLECODE")).toMatchObject({ troubleCodes: ["P0300", "P0171"] });
+    const ignition = evaluateSubscriptions([subscription("IGNITIONSTATUS", "STATECHANGE")], [{ facts: factsOf(sets[0]!), late: false }], { running: false }).notifications[0]!.body;
+    expect(ignition).toMatchObject({ ignitionStatus: "ON" });
+  });
+
+  it("GEOFENCE: great-circle miles, OUTSIDE fences, and the ignition filter skips sets it does not cover", () => {
+    const fence = { origin: { latitude: 40, longitude: -83 }, radius: 1, boundaryCondition: "OUTSIDE" as const, ignitionStatus: "ON" as const };
+    // 0.0144° of latitude is 0.995 miles; 0.0146° is 1.009 miles.
+    const sets = [set(t(0), "RUNNING", [wp(40.0144, -83)]), set(t(1), "RUNNING", [wp(40.0146, -83)]), set(t(2), "OFF", [wp(41, -83)]), set(t(3), "ON", [wp(40, -83)])];
+    expect(fired(subscription("GEOFENCE", "STATECHANGE", fence), sets)).toEqual([1, 3]);
+    expect(fired(subscription("GEOFENCE", "CONTINUOUS", { ...fence, ignitionStatus: "OFF" }), sets)).toEqual([2]);
+    // A set without a position says nothing about a fence.
+    expect(fired(subscription("GEOFENCE", "STATECHANGE", { ...fence, ignitionStatus: "ANY" }), [set(t(0), "RUNNING", [wp(41, -83)]), set(t(1), "RUNNING", [])])).toEqual([0]);
+  });
+
+  it("IGNITIONSTATUS starts from the vehicle's ignition; a RUNNING after OFF counts as ON", () => {
+    const sets = [set(t(0), "RUNNING", []), set(t(1), "OFF", []), set(t(2), "RUNNING", [])];
+    expect(fired(subscription("IGNITIONSTATUS", "STATECHANGE"), sets, true)).toEqual([1, 2]);
+    expect(fired(subscription("IGNITIONSTATUS", "STATECHANGE"), sets, false)).toEqual([0, 1, 2]);
+  });
+
+  it("TIMEOFDAY uses the account's time zone, its days, and windows over midnight", () => {
+    const days: ("MON" | "TUE" | "WED" | "THU" | "FRI")[] = ["MON", "TUE", "WED", "THU", "FRI"];
+    const criteria: StoredCriteria = { startTime: "07:00", endTime: "19:00", daysOfWeek: days, ignitionStatus: "ON" };
+    // 2026-10-05 is a Monday. 22:30 UTC is 18:30 in New York (inside), 23:30 UTC is 19:30 (outside).
+    const ny = (sets: DataSetInput[]) => fired(subscription("TIMEOFDAY", "CONTINUOUS", criteria, { timeZone: "America/New_York" }), sets);
+    expect(ny([set(new Date(Date.UTC(2026, 9, 5, 22, 30)), "RUNNING", []), set(new Date(Date.UTC(2026, 9, 5, 23, 30)), "RUNNING", [])])).toEqual([1]);
+    // Saturday is not an allowed day: driving at noon is outside; parked is not driving.
+    expect(ny([set(new Date(Date.UTC(2026, 9, 10, 16, 0)), "RUNNING", []), set(new Date(Date.UTC(2026, 9, 10, 16, 1)), "OFF", [])])).toEqual([0]);
+    const night: StoredCriteria = { startTime: "22:00", endTime: "06:00", daysOfWeek: ["MON"], ignitionStatus: "ANY" };
+    const utc = (d: number, h: number) => set(new Date(Date.UTC(2026, 9, d, h, 0)), "RUNNING", []);
+    // Monday 23:00 and Tuesday 05:00 are inside Monday's night window; Tuesday 23:00 is not.
+    expect(fired(subscription("TIMEOFDAY", "CONTINUOUS", night), [utc(5, 23), utc(6, 5), utc(6, 23)])).toEqual([2]);
+  });
+
+  it("VEHICLETOWED: moved about 1,500 m with the ignition off, or reported by the device", () => {
+    const sub = subscription("VEHICLETOWED", "CONTINUOUS");
+    const off = (minute: number, lat: number) => set(t(minute), "OFF", [wp(lat, -83)]);
+    // 0.009° of latitude is about 1,000 m; 0.0145° about 1,610 m.
+    expect(fired(sub, [off(0, 40), off(1, 40.009), off(2, 40.0145), off(3, 40.015), off(4, 40.03)])).toEqual([2, 4]);
+    // Driving it there is not towing.
+    expect(fired(sub, [off(0, 40), set(t(1), "RUNNING", [wp(40.05, -83)]), off(2, 40.05)])).toEqual([]);
+    expect(fired(sub, [set(t(0), "OFF", [{ key: "VEHICLE_EVENT_TOWED", value: "1" }])])).toEqual([0]);
+    expect(fired(sub, [set(t(0), "OFF", [{ key: "VEHICLE_EVENT_TOWED", value: "false" }])])).toEqual([]);
+  });
+
+  it("keeps the anchor in the state between batches", () => {
+    const sub = subscription("VEHICLETOWED", "CONTINUOUS");
+    const first = evaluateSubscriptions([sub], [{ facts: factsOf(set(t(0), "OFF", [wp(40, -83)])), late: false }], { running: false });
+    const state = first.states.get(1)!;
+    expect(state.anchor).toEqual({ latitude: 40, longitude: -83 });
+    const second = evaluateSubscriptions([{ ...sub, state }], [{ facts: factsOf(set(t(5), "OFF", [wp(40.02, -83)])), late: false }], { running: false });
+    expect(second.notifications).toHaveLength(1);
+  });
+
+  it("minimumTime counts minutes of event time from the last notification, per subscription state", () => {
+    const sets = Array.from({ length: 8 }, (_, i) => set(t(i * 2), "RUNNING", [wp(40, -83)]));
+    expect(fired(subscription("WAYPOINT", "CONTINUOUS", {}, { minimumTime: 5 }), sets)).toEqual([0, 3, 6]);
+    const notifiedAt = t(-1);
+    expect(fired(subscription("WAYPOINT", "CONTINUOUS", {}, { minimumTime: 5, state: { met: true, evaluatedAt: notifiedAt, notifiedAt, anchor: null } }), sets)).toEqual([2, 5]);
+  });
+
+  it("a state carried over from the previous batch decides the edges of this one", () => {
+    const state = { met: true, evaluatedAt: t(0), notifiedAt: t(0), anchor: null };
+    const low = (m: number, v: string) => set(t(m), "OFF", [{ key: "GEN_VOLTAGE", value: v }]);
+    expect(fired(subscription("LOWBATTERY", "INITIALSTATE", {}, { state }), [low(1, "11.0"), low(2, "12.5"), low(3, "11.0")])).toEqual([2]);
+    expect(fired(subscription("LOWBATTERY", "STATECHANGE", {}, { state }), [low(1, "11.0"), low(2, "12.5")])).toEqual([1]);
+  });
+
+  it("late sets fire events but never change a state, nor fire under a minimumTime", () => {
+    const late = [false, true, false];
+    const sets = [set(t(5), "RUNNING", [wp(40, -83)]), set(t(1), "RUNNING", [wp(40, -83), { key: "VEHICLE_EVENT_HARSH_DECEL", value: "true" }]), set(t(6), "OFF", [wp(40, -83)])];
+    expect(fired(subscription("WAYPOINT", "CONTINUOUS"), sets, false, late)).toEqual([0, 1, 2]);
+    expect(fired(subscription("VEHICLEHARSHDECEL", "CONTINUOUS"), sets, false, late)).toEqual([1]);
+    expect(fired(subscription("IGNITIONSTATUS", "STATECHANGE"), sets, false, late)).toEqual([0, 2]);
+    expect(fired(subscription("WAYPOINT", "CONTINUOUS", {}, { minimumTime: 1 }), sets, false, late)).toEqual([0, 2]);
+  });
+
+  it("plain events keep no state; state types and minimumTime do", () => {
+    const sets = [{ facts: factsOf(set(t(0), "RUNNING", [wp(40, -83)])), late: false }];
+    expect(evaluateSubscriptions([subscription("WAYPOINT", "CONTINUOUS")], sets, { running: false }).states.size).toBe(0);
+    expect(evaluateSubscriptions([subscription("WAYPOINT", "CONTINUOUS", {}, { minimumTime: 1 })], sets, { running: false }).states.size).toBe(1);
+    expect(evaluateSubscriptions([subscription("IGNITIONSTATUS", "STATECHANGE")], sets, { running: false }).states.get(1)).toMatchObject({ met: true });
+  });
+});
