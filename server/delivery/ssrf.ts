@@ -75,7 +75,8 @@ export function isForbiddenAddress(address: string): boolean {
 }
 
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "metadata.azure.com", "instance-data", "instance-data.ec2.internal", "kubernetes.default", "kubernetes.default.svc"]);
-const INTERNAL_SUFFIXES = [".internal", ".local", ".localhost", ".localdomain", ".home.arpa", ".svc.cluster.local"];
+// Internal names, and the reserved test TLDs (RFC 2606, 6761), which never resolve publicly.
+const INTERNAL_SUFFIXES = [".internal", ".local", ".localhost", ".localdomain", ".home.arpa", ".svc.cluster.local", ".example", ".invalid", ".test"];
 
 function isAllowed(host: string, policy: TargetPolicy): boolean {
   return policy.allowedHosts.includes(normalizeHost(host));

@@ -28,9 +28,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => trap.listen(0, "127.0.0.2", resolve));
   trapPort = (trap.address() as net.AddressInfo).port;
   receiver = await startHttpsReceiver({ ca });
-  // A resolver standing in for a hostile DNS server: "rebind.example" answers a public address
-  // and then the trap's; "inside.example" only the trap's.
-  const zone: Record<string, string[]> = { "rebind.example": ["93.184.216.34", "127.0.0.2"], "inside.example": ["127.0.0.2"], "mapped.example": ["::ffff:127.0.0.2"], "allowed-by-address.example": ["127.0.0.1"] };
+  // A resolver standing in for a hostile DNS server: "rebind.hostile-dns.net" answers a public address
+  // and then the trap's; "inside.hostile-dns.net" only the trap's.
+  const zone: Record<string, string[]> = { "rebind.hostile-dns.net": ["93.184.216.34", "127.0.0.2"], "inside.hostile-dns.net": ["127.0.0.2"], "mapped.hostile-dns.net": ["::ffff:127.0.0.2"], "allowed-by-address.hostile-dns.net": ["127.0.0.1"] };
   network = makeNetwork({
     allowedHosts: ["127.0.0.1"],
     extraCaPem: fs.readFileSync(ca.certFile, "utf8"),
@@ -81,14 +81,15 @@ const bypasses = () => {
     `https://metadata/`,
     `https://instance-data.ec2.internal/`,
     `https://printer.local:${p}/`,
-    `https://rebind.example:${p}/`, // resolves to a public and a loopback address
-    `https://inside.example:${p}/`,
-    `https://mapped.example:${p}/`,
+    `https://hooks.partner.example:${p}/`, // reserved test TLD
+    `https://rebind.hostile-dns.net:${p}/`, // resolves to a public and a loopback address
+    `https://inside.hostile-dns.net:${p}/`,
+    `https://mapped.hostile-dns.net:${p}/`,
   ];
 };
 
 describe("SSRF guard (server/delivery/ssrf.ts)", () => {
-  it("refuses 36 bypass attempts without a single connection to the trap", async () => {
+  it("refuses 37 bypass attempts without a single connection to the trap", async () => {
     const list = bypasses();
     expect(list.length).toBeGreaterThanOrEqual(25);
     for (const url of list) {
@@ -101,7 +102,7 @@ describe("SSRF guard (server/delivery/ssrf.ts)", () => {
   it("the same client does reach an allow-listed receiver (the harness can connect)", async () => {
     const result = await postHttps({ url: `${receiver.url}/allowed`, headers: { "content-type": "application/json" }, body: "{}", network });
     expect(result).toMatchObject({ ok: true, status: 200 });
-    const byAddress = await postHttps({ url: `https://allowed-by-address.example:${receiver.port}/x`, headers: {}, body: "{}", network });
+    const byAddress = await postHttps({ url: `https://allowed-by-address.hostile-dns.net:${receiver.port}/x`, headers: {}, body: "{}", network });
     // Resolves to the allow-listed 127.0.0.1: the guard lets it through; the certificate (made
     // for 127.0.0.1 and localhost) then rightly fails the name check.
     expect(byAddress).toMatchObject({ ok: false, kind: "tls" });
@@ -110,15 +111,15 @@ describe("SSRF guard (server/delivery/ssrf.ts)", () => {
 
   it("checks every address a name resolves to, at connect time", async () => {
     const lookup = guardedLookup({ allowedHosts: [] }, async () => [{ address: "8.8.8.8", family: 4 }, { address: "10.1.2.3", family: 4 }]);
-    const error = await new Promise<Error | null>((resolve) => lookup("twofaced.example", { all: true }, (err) => resolve(err)));
+    const error = await new Promise<Error | null>((resolve) => lookup("twofaced.hostile-dns.net", { all: true }, (err) => resolve(err)));
     expect(error).toBeInstanceOf(TargetRefused);
-    const ok = await new Promise<unknown>((resolve) => guardedLookup({ allowedHosts: [] }, async () => [{ address: "8.8.8.8", family: 4 }])("public.example", {}, (err, address) => resolve(err ?? address)));
+    const ok = await new Promise<unknown>((resolve) => guardedLookup({ allowedHosts: [] }, async () => [{ address: "8.8.8.8", family: 4 }])("public.hostile-dns.net", {}, (err, address) => resolve(err ?? address)));
     expect(ok).toBe("8.8.8.8");
   });
 
   it("the syntactic pre-check accepts ordinary public https URLs", () => {
     const policy = { allowedHosts: [] };
-    expect(checkTarget("https://hooks.partner.example/wayline?x=1", policy).hostname).toBe("hooks.partner.example");
+    expect(checkTarget("https://hooks.partner-site.com/wayline?x=1", policy).hostname).toBe("hooks.partner-site.com");
     expect(checkTarget("https://93.184.216.34:8443/hook", policy).port).toBe("8443");
     expect(checkTarget("https://[2606:4700::1111]/hook", policy).hostname).toBe("[2606:4700::1111]");
     expect(() => checkTarget("not a url", policy)).toThrow(TargetRefused);
