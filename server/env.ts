@@ -35,7 +35,7 @@ const schema = z.object({
   DELIVERY_LEASE_SECONDS: z.coerce.number().min(2).max(3600).default(120),
   DELIVERY_SWEEP_SECONDS: z.coerce.number().min(0.2).max(3600).default(15),
   // Queue jobs one worker runs at once; each sends up to 100 deliveries in parallel.
-  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   BENCH_ROUTES: boolish,
   // Session signing for the driver sign-in (next-auth). Unset: generated on first start and kept
   // in DATA_DIR (server/auth/session-secret.ts).

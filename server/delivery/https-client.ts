@@ -18,10 +18,14 @@ let shared: DeliveryNetwork | undefined;
 /** `resolve` replaces the system DNS (tests of DNS rebinding: no real name server needed). */
 export function makeNetwork({ allowedHosts, extraCaPem, resolve }: { allowedHosts: string[]; extraCaPem?: string; resolve?: Resolver }): DeliveryNetwork {
   const policy = { allowedHosts };
+  // One secure context for every connection: given `ca` instead, Node parses the ~140 root
+  // certificates again for each new connection (measured: 64 handshakes took 3 s, 400 never
+  // finished within the 10 s timeout).
+  const secureContext = tls.createSecureContext({ ca: extraCaPem ? [...tls.rootCertificates, extraCaPem] : [...tls.rootCertificates] });
   const agent = new https.Agent({
     keepAlive: true,
-    maxSockets: 64,
-    ca: extraCaPem ? [...tls.rootCertificates, extraCaPem] : [...tls.rootCertificates],
+    maxSockets: 256,
+    secureContext,
     rejectUnauthorized: true,
     lookup: guardedLookup(policy, resolve) as unknown as https.AgentOptions["lookup"],
   });

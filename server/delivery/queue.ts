@@ -23,7 +23,8 @@ const logger = new Logger((scope) => (level, message, meta) => {
 function queueOptions() {
   const { url, embedded } = connectionUrl();
   // The embedded server shares one session among all connections: named statements would collide.
-  return { connectionString: url, noPreparedStatements: embedded, logger, maxPoolSize: embedded ? 3 : 10 };
+  // graphile-worker needs a connection per running job (get and complete) plus its listener.
+  return { connectionString: url, noPreparedStatements: embedded, logger, maxPoolSize: embedded ? 3 : Math.min(env().DELIVERY_CONCURRENCY + 2, 20) };
 }
 
 /** Installs or upgrades graphile-worker's own schema (its migrations, in graphile_worker.migrations). */
