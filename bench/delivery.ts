@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import postgres from "postgres";
 import https from "node:https";
 import type net from "node:net";
 import os from "node:os";
@@ -22,6 +23,8 @@ import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
 // (b) Ceiling: the worker stopped, a backlog of BACKLOG notifications made with batch POSTs,
 //     the worker started again; deliveries/s while it drains, the receiver answering at once.
 //     Target: >= 1,000 deliveries/s.
+// (c) Enqueue cost for ingest: notification_deliveries INSERTs of 1,000 rows a statement (as
+//     ingest's batches write them) with the enqueue trigger, and with it disabled, rows/s.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const RATE = 200;
@@ -159,12 +162,36 @@ async function main() {
     const ceiling = drained / drainSeconds;
     if (drained < backlog) console.error(`worker output:\n${worker.output().slice(-3000)}`);
 
+    // (c) enqueue cost, with no worker running (the rows are removed afterwards)
+    await stopWorkerProcess(worker);
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const [{ delivery_id: deliveryId } = { delivery_id: 0 }] = await sql<{ delivery_id: number }[]>`select delivery_id from notification_deliveries limit 1`;
+    const notificationIds = (await sql<{ id: string }[]>`select id from notifications order by id limit 1000`).map((r) => r.id);
+    const insertRate = async () => {
+      const statements = 20;
+      const t = performance.now();
+      for (let i = 0; i < statements; i++) {
+        await sql`insert into notification_deliveries (notification_id, delivery_id, status) select unnest(${`{${notificationIds.join(",")}}`}::bigint[]), ${deliveryId}, 'DELIVERED'`;
+      }
+      return (statements * notificationIds.length) / ((performance.now() - t) / 1000);
+    };
+    const jobsBefore = Number((await sql<{ n: string }[]>`select count(*) as n from graphile_worker._private_jobs`)[0]!.n);
+    const withTrigger = await insertRate();
+    const jobsAdded = Number((await sql<{ n: string }[]>`select count(*) as n from graphile_worker._private_jobs`)[0]!.n) - jobsBefore;
+    await sql`alter table notification_deliveries disable trigger notification_deliveries_enqueue`;
+    const withoutTrigger = await insertRate();
+    await sql`alter table notification_deliveries enable trigger notification_deliveries_enqueue`;
+    await sql`delete from notification_deliveries where status = 'DELIVERED' and id > (select max(notification_delivery_id) from delivery_attempts)`;
+    await sql`delete from graphile_worker._private_jobs`;
+    await sql.end();
+
     console.log(`
 bench:delivery on PostgreSQL, ${os.cpus().length} cores, load average after: ${loadAverage()}
 (a) ${RATE} data sets/s for ${SECONDS} s (sent in ${sendSeconds.toFixed(1)} s), ${VEHICLES} vehicles with a WAYPOINT subscription each
     notifications: ${committed.size} committed, ${committed.size - missing} delivered, ${missing} missing, ${failures} failed POSTs
     commit → receiver's first byte: p50 ${p50.toFixed(0)} ms (target <= 200: ${met(p50 <= 200)}), p99 ${p99.toFixed(0)} ms (target <= 2000: ${met(p99 <= 2000)})
 (b) backlog of ${backlog} notifications drained by one worker: ${drained} delivered in ${drainSeconds.toFixed(1)} s = ${ceiling.toFixed(0)} deliveries/s (target >= 1000: ${met(ceiling >= 1000)})
+(c) notification_deliveries INSERT, 1,000 rows a statement: ${withTrigger.toFixed(0)} rows/s with the enqueue trigger (${jobsAdded} jobs for 20,000 rows), ${withoutTrigger.toFixed(0)} rows/s without (${((1 - withTrigger / withoutTrigger) * 100).toFixed(0)} % cost)
 `);
   } finally {
     await stopWorkerProcess(worker);
