@@ -175,12 +175,17 @@ async function main() {
       }
       return (statements * notificationIds.length) / ((performance.now() - t) / 1000);
     };
+    // Alternated, best of three each: the table grows and caches warm as it goes.
     const jobsBefore = Number((await sql<{ n: string }[]>`select count(*) as n from graphile_worker._private_jobs`)[0]!.n);
-    const withTrigger = await insertRate();
-    const jobsAdded = Number((await sql<{ n: string }[]>`select count(*) as n from graphile_worker._private_jobs`)[0]!.n) - jobsBefore;
-    await sql`alter table notification_deliveries disable trigger notification_deliveries_enqueue`;
-    const withoutTrigger = await insertRate();
-    await sql`alter table notification_deliveries enable trigger notification_deliveries_enqueue`;
+    let withTrigger = 0;
+    let withoutTrigger = 0;
+    for (let round = 0; round < 3; round++) {
+      withTrigger = Math.max(withTrigger, await insertRate());
+      await sql`alter table notification_deliveries disable trigger notification_deliveries_enqueue`;
+      withoutTrigger = Math.max(withoutTrigger, await insertRate());
+      await sql`alter table notification_deliveries enable trigger notification_deliveries_enqueue`;
+    }
+    const jobsAdded = (Number((await sql<{ n: string }[]>`select count(*) as n from graphile_worker._private_jobs`)[0]!.n) - jobsBefore) / 3;
     await sql`delete from notification_deliveries where status = 'DELIVERED' and id > (select max(notification_delivery_id) from delivery_attempts)`;
     await sql`delete from graphile_worker._private_jobs`;
     await sql.end();
@@ -191,7 +196,7 @@ bench:delivery on PostgreSQL, ${os.cpus().length} cores, load average after: ${l
     notifications: ${committed.size} committed, ${committed.size - missing} delivered, ${missing} missing, ${failures} failed POSTs
     commit → receiver's first byte: p50 ${p50.toFixed(0)} ms (target <= 200: ${met(p50 <= 200)}), p99 ${p99.toFixed(0)} ms (target <= 2000: ${met(p99 <= 2000)})
 (b) backlog of ${backlog} notifications drained by one worker: ${drained} delivered in ${drainSeconds.toFixed(1)} s = ${ceiling.toFixed(0)} deliveries/s (target >= 1000: ${met(ceiling >= 1000)})
-(c) notification_deliveries INSERT, 1,000 rows a statement: ${withTrigger.toFixed(0)} rows/s with the enqueue trigger (${jobsAdded} jobs for 20,000 rows), ${withoutTrigger.toFixed(0)} rows/s without (${((1 - withTrigger / withoutTrigger) * 100).toFixed(0)} % cost)
+(c) notification_deliveries INSERT, 1,000 rows a statement: ${withTrigger.toFixed(0)} rows/s with the enqueue trigger (${jobsAdded} jobs per 20,000 rows), ${withoutTrigger.toFixed(0)} rows/s without; best of 3 alternated runs each
 `);
   } finally {
     await stopWorkerProcess(worker);
