@@ -74,6 +74,11 @@ export function db(): Database {
   return connection().db;
 }
 
+/** The URL this process's pool connects to, for clients of their own (the job queue's node-postgres pool). */
+export function connectionUrl(): { url: string; embedded: boolean } {
+  return resolveUrl();
+}
+
 export function rawSql(): postgres.Sql {
   return connection().sql;
 }

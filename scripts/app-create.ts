@@ -34,13 +34,14 @@ async function main() {
       isPublic: values.public,
       dataProvider: values["data-provider"],
     });
-    const out = { name: app.name, sandbox: app.sandbox, production: app.production };
+    const out = { name: app.name, sandbox: app.sandbox, production: app.production, signingSecret: app.signingSecret };
     if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
     else {
       process.stdout.write(
         `Created app "${app.name}" (id ${app.id}). The secrets are shown only now.\n` +
           `  sandbox:    client id ${app.sandbox.clientId}\n              client secret ${app.sandbox.clientSecret}\n` +
-          `  production: client id ${app.production.clientId}\n              client secret ${app.production.clientSecret}\n`,
+          `  production: client id ${app.production.clientId}\n              client secret ${app.production.clientSecret}\n` +
+          `  webhook signing secret (both environments): ${app.signingSecret}\n`,
       );
     }
   } finally {

@@ -6,12 +6,13 @@ import { DEMO, seedDemo } from "@/db/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { env } from "@/server/env";
 import { stampClientAddress } from "@/server/http/client-address";
-import { startSimulator } from "@/worker/simulator";
+import { startWorker } from "@/worker/index";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
 
 // `npm start`: the whole service in one process. Database (embedded when DATABASE_URL is unset),
-// migrations, demo data, a production build when needed, then Next.js on HOST:PORT.
+// migrations, demo data, a production build when needed, then Next.js on HOST:PORT, and the
+// notification delivery worker (unless WORKER=off: then `npm run worker` delivers).
 
 // Next.js would otherwise report anonymous telemetry over the network.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -35,8 +36,9 @@ async function main() {
     void handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  // The sandbox simulator's real-time loop (issue 7); it moves to the worker process later.
-  const simulator = config.simulator ? startSimulator() : null;
+  // The background work (notification delivery, the simulator's real-time loop) runs here too,
+  // each part unless switched off (WORKER=off, SIMULATOR=0); `npm run worker` runs it alone.
+  const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
 
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -50,10 +52,10 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
-    await simulator?.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close?.();
+    await worker.stop();
     await database.stop();
     process.exit(0);
   };

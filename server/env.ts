@@ -9,9 +9,9 @@ const optionalString = z
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
 
 const boolish = z
-  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off", ""])
   .optional()
-  .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes"));
+  .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes" || v === "on"));
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -25,6 +25,17 @@ const schema = z.object({
   SMTP_URL: optionalString,
   DELIVERY_CA_FILE: optionalString,
   DELIVERY_ALLOWED_HOSTS: optionalString,
+  // Notification delivery worker (server/delivery, worker/index.ts). WORKER=off: `npm start` serves
+  // the site and API only, and `npm run worker` delivers.
+  WORKER: boolish,
+  // Multiplies the retry schedule's delays (1 = immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, …).
+  DELIVERY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  // How long a worker holds a claimed delivery before another worker may take it over (a crashed
+  // worker's deliveries are resent after this), and how often workers look for such leftovers.
+  DELIVERY_LEASE_SECONDS: z.coerce.number().min(2).max(3600).default(120),
+  DELIVERY_SWEEP_SECONDS: z.coerce.number().min(0.2).max(3600).default(15),
+  // Queue jobs one worker runs at once; each sends up to 100 deliveries in parallel.
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   BENCH_ROUTES: boolish,
   // Session signing for the driver sign-in (next-auth). Unset: generated on first start and kept
   // in DATA_DIR (server/auth/session-secret.ts).
@@ -43,7 +54,7 @@ const schema = z.object({
   SIMULATOR: boolish,
 });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean };
+export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean; workerEnabled: boolean };
 
 let cached: Env | undefined;
 
@@ -64,6 +75,7 @@ export function env(): Env {
     // Demo data only where it cannot leak known credentials into a real deployment: the embedded
     // database, unless the operator says otherwise.
     seedDemo: parsed.data.SEED_DEMO ?? embedded,
+    workerEnabled: parsed.data.WORKER ?? true,
   };
   return cached;
 }

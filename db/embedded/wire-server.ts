@@ -13,8 +13,15 @@
 // Consequences for clients:
 // - Use postgres.js with `prepare: false`. Named prepared statements live in the
 //   one shared session, so names from different clients collide.
-// - Session state (SET, temp tables, advisory locks, LISTEN) is shared by all
+// - Session state (SET, temp tables, advisory locks) is shared by all
 //   connections. Don't rely on it.
+// - LISTEN/NOTIFY works as on a real server: the server remembers which client
+//   connection LISTENed to which channel, takes NotificationResponse messages out
+//   of whatever output the backend produces (they appear in the output of the
+//   connection whose transaction sent the NOTIFY, since the session is shared)
+//   and writes each one to the sockets listening on its channel, at once, even
+//   while another connection owns the backend. UNLISTEN by one client does not
+//   stop another's channel. (graphile-worker wakes on this: see server/delivery.)
 // - A connection holding an open transaction blocks every other connection
 //   until it commits, rolls back or disconnects (unlike real Postgres, where
 //   readers are not blocked). Keep transactions short and never wait, inside a
@@ -33,6 +40,8 @@ const STARTUP = 0; // our tag for the untyped startup message
 const SYNC = 0x53; // "S"
 const QUERY = 0x51; // "Q"
 const TERMINATE = 0x58; // "X"
+const PARSE = 0x50; // "P"
+const NOTIFICATION_RESPONSE = 0x41; // "A" (backend)
 // PGlite's receive buffer tops out at 1 GiB; anything larger is garbage.
 const MAX_MESSAGE = 1 << 30;
 
@@ -64,7 +73,37 @@ interface Connection {
   // Messages have run since the last Sync/Query: the backend may hold this
   // connection's unnamed statement/portal or be skipping input until Sync.
   midExtended: boolean;
+  // Channels this client LISTENs to.
+  listening: Set<string>;
 }
+
+// LISTEN/UNLISTEN statements in a query text: channel names as PostgreSQL folds
+// them (quoted: as written; bare: lower case), "*" for UNLISTEN *.
+const LISTEN_STATEMENT = /(?:^|;)\s*(UNLISTEN|LISTEN)\s+("(?:[^"]|"")+"|[A-Za-z_][\w$]*|\*)/gi;
+
+export function listenChanges(query: string): { listen: string[]; unlisten: string[] } {
+  const listen: string[] = [];
+  const unlisten: string[] = [];
+  for (const m of query.matchAll(LISTEN_STATEMENT)) {
+    const raw = m[2]!;
+    const channel = raw.startsWith('"') ? raw.slice(1, -1).replace(/""/g, '"') : raw.toLowerCase();
+    (m[1]!.toUpperCase() === "LISTEN" ? listen : unlisten).push(channel);
+  }
+  return { listen, unlisten };
+}
+
+// The query text of a simple Query or a Parse message.
+function queryText(m: Message): string | null {
+  const b = Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength);
+  if (m.type === QUERY) return b.toString("utf8", 5, b.indexOf(0, 5));
+  if (m.type === PARSE) {
+    const nameEnd = b.indexOf(0, 5);
+    return b.toString("utf8", nameEnd + 1, b.indexOf(0, nameEnd + 1));
+  }
+  return null;
+}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export interface WireServer {
   port: number;
@@ -126,11 +165,17 @@ export async function startWireServer(opts: {
           continue;
         }
 
+        const output = new OutputSplitter(
+          (bytes) => {
+            if (conn.socket.writable) conn.socket.write(bytes);
+          },
+          (notification) => forward(notification),
+        );
         try {
-          await run(batch.bytes, (data) => {
-            // PGlite hands us a view of its own buffer: copy before queueing.
-            if (conn.socket.writable) conn.socket.write(Buffer.from(data));
-          });
+          // PGlite hands us a view of its own buffer: the splitter copies.
+          await run(batch.bytes, (data) => output.push(data));
+          output.end();
+          if (batch.listenChanges) await applyListenChanges(conn, batch.listenChanges);
         } catch (err) {
           conn.socket.destroy(err instanceof Error ? err : new Error(String(err)));
           onClose(conn);
@@ -163,6 +208,32 @@ export async function startWireServer(opts: {
     }
     conn.midExtended = false;
     if (owner === conn) owner = null;
+  }
+
+  // Writes a NotificationResponse to every client listening on its channel.
+  function forward(notification: Buffer) {
+    // Int32 length, Int32 pid, then the channel as a C string.
+    const end = notification.indexOf(0, 9);
+    const channel = notification.toString("utf8", 9, end);
+    for (const c of connections) {
+      if (!c.closed && c.listening.has(channel) && c.socket.writable) c.socket.write(notification);
+    }
+  }
+
+  // After a batch with LISTEN/UNLISTEN ran: remember the client's channels, and
+  // keep the shared backend listening to every channel some client still wants.
+  async function applyListenChanges(conn: Connection, changes: { listen: string[]; unlisten: string[] }) {
+    for (const channel of changes.unlisten) {
+      if (channel === "*") conn.listening.clear();
+      else conn.listening.delete(channel);
+    }
+    for (const channel of changes.listen) conn.listening.add(channel);
+    if (changes.unlisten.length === 0) return;
+    const wanted = new Set<string>();
+    for (const c of connections) for (const channel of c.listening) wanted.add(channel);
+    if (wanted.size === 0) return;
+    const relisten = message("Q", cstring([...wanted].map((ch) => `LISTEN ${quoteIdent(ch)}`).join("; ")));
+    await db.runExclusive(() => db.execProtocolRawStream(relisten, { onRawData: discard }));
   }
 
   function enqueue(conn: Connection) {
@@ -245,7 +316,7 @@ export async function startWireServer(opts: {
   // (it loops until its input is consumed), which saves a round trip through the
   // mutex and the WASM main loop per message. The startup message and Terminate
   // must travel alone: PGlite special-cases them by their first byte.
-  function takeBatch(conn: Connection): { bytes: Uint8Array; last: number } | null {
+  function takeBatch(conn: Connection): { bytes: Uint8Array; last: number; listenChanges?: { listen: string[]; unlisten: string[] } } | null {
     const first = conn.pending[0];
     if (!first) return null;
     if (first.type === STARTUP || first.type === TERMINATE) {
@@ -262,7 +333,19 @@ export async function startWireServer(opts: {
     }
     const msgs = conn.pending.splice(0, n);
     const bytes = msgs.length === 1 ? msgs[0]!.bytes : Buffer.concat(msgs.map((m) => m.bytes));
-    return { bytes, last };
+    let changes: { listen: string[]; unlisten: string[] } | undefined;
+    for (const m of msgs) {
+      const text = m.type === QUERY || m.type === PARSE ? queryText(m) : null;
+      if (text && /listen/i.test(text)) {
+        const found = listenChanges(text);
+        if (found.listen.length + found.unlisten.length > 0) {
+          changes ??= { listen: [], unlisten: [] };
+          changes.listen.push(...found.listen);
+          changes.unlisten.push(...found.unlisten);
+        }
+      }
+    }
+    return { bytes, last, listenChanges: changes };
   }
 
   const server = net.createServer((socket) => {
@@ -275,6 +358,7 @@ export async function startWireServer(opts: {
       queued: false,
       closed: false,
       midExtended: false,
+      listening: new Set(),
     };
     connections.add(conn);
     socket.on("data", (chunk: Buffer) => onData(conn, chunk));
@@ -313,4 +397,39 @@ export async function startWireServer(opts: {
       return stopped;
     },
   };
+}
+
+// Splits the backend's output stream into messages: NotificationResponses go to
+// `notification`, everything else to `write`, in order and in as few writes as
+// possible. Output arrives in chunks that need not end on message boundaries.
+class OutputSplitter {
+  private rest: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly write: (bytes: Buffer) => void,
+    private readonly notification: (message: Buffer) => void,
+  ) {}
+
+  push(data: Uint8Array) {
+    const buf = this.rest.length === 0 ? Buffer.from(data) : Buffer.concat([this.rest, data]);
+    let start = 0; // first byte not yet handed on
+    let at = 0;
+    while (buf.length - at >= 5) {
+      const len = buf.readInt32BE(at + 1);
+      if (buf.length - at < len + 1) break;
+      if (buf[at] === NOTIFICATION_RESPONSE) {
+        if (at > start) this.write(buf.subarray(start, at));
+        this.notification(buf.subarray(at, at + len + 1));
+        start = at + len + 1;
+      }
+      at += len + 1;
+    }
+    if (at > start) this.write(buf.subarray(start, at));
+    this.rest = buf.subarray(at);
+  }
+
+  end() {
+    if (this.rest.length > 0) this.write(this.rest);
+    this.rest = Buffer.alloc(0);
+  }
 }

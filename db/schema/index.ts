@@ -7,3 +7,4 @@ export * from "./telemetry";
 export * from "./sign-in";
 export * from "./subscriptions";
 export * from "./simulator";
+export * from "./delivery";

@@ -1,5 +1,6 @@
 import { db } from "@/db/client";
-import { appCredentials, partnerApps, type Environment } from "@/db/schema";
+import { appCredentials, appSigningSecrets, partnerApps, type Environment } from "@/db/schema";
+import { newSigningSecret } from "@/server/delivery/signing";
 import { randomToken, sha256 } from "@/server/security/secrets";
 import { assertRedirectUris } from "./redirect-uris";
 
@@ -15,7 +16,8 @@ export type NewAppInput = {
 };
 
 export type Credentials = { clientId: string; clientSecret: string };
-export type CreatedApp = { id: number; name: string; sandbox: Credentials; production: Credentials };
+/** signingSecret: the Standard Webhooks key (`whsec_…`) notifications of both environments are signed with. */
+export type CreatedApp = { id: number; name: string; sandbox: Credentials; production: Credentials; signingSecret: string };
 
 const prefixes: Record<Environment, string> = { sandbox: "wl_sbx_", production: "wl_live_" };
 
@@ -24,7 +26,8 @@ function newCredentials(environment: Environment): Credentials {
 }
 
 // Creates a partner app with its sandbox and production credential pairs in one transaction.
-// The secrets are returned once; only their hashes are kept.
+// The client secrets are returned once; only their hashes are kept. The webhook signing secret is
+// kept as is (the service signs with it), per app for both environments.
 export async function createApp(input: NewAppInput): Promise<CreatedApp> {
   assertRedirectUris(input.redirectUris);
   const sandbox = input.sandboxCredentials ?? newCredentials("sandbox");
@@ -38,6 +41,8 @@ export async function createApp(input: NewAppInput): Promise<CreatedApp> {
       { appId: app!.id, environment: "sandbox", clientId: sandbox.clientId, secretHash: sha256(sandbox.clientSecret) },
       { appId: app!.id, environment: "production", clientId: production.clientId, secretHash: sha256(production.clientSecret) },
     ]);
-    return { id: app!.id, name: input.name, sandbox, production };
+    const signingSecret = newSigningSecret();
+    await tx.insert(appSigningSecrets).values({ appId: app!.id, secret: signingSecret });
+    return { id: app!.id, name: input.name, sandbox, production, signingSecret };
   });
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { ensureTestCa } from "./https-receiver";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -19,9 +20,27 @@ export async function freePort(): Promise<number> {
 
 export type ServiceEnv = NodeJS.ProcessEnv;
 
-/** Environment for a service under test: loopback, its own data dir, and the given database. */
+/**
+ * Environment for a service under test: loopback, its own data dir, and the given database. The
+ * delivery worker is off unless asked for (WORKER: "on"): the suite's shared service keeps its
+ * notifications PENDING for the tests that read them; delivery tests run workers of their own.
+ * Deliveries may reach 127.0.0.1 only, trusting the test CA kept in the data dir.
+ */
 export function serviceEnv({ port, dataDir, databaseUrl, seedDemo = false }: { port: number; dataDir: string; databaseUrl?: string; seedDemo?: boolean }): ServiceEnv {
-  const env: ServiceEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO: seedDemo ? "1" : "0", NODE_ENV: "production" };
+  const env: ServiceEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    SEED_DEMO: seedDemo ? "1" : "0",
+    NODE_ENV: "production",
+    WORKER: "off",
+    DELIVERY_ALLOWED_HOSTS: "127.0.0.1",
+    DELIVERY_CA_FILE: path.join(dataDir, "test-ca", "ca.pem"),
+    DELIVERY_RETRY_SCALE: "0.001",
+  };
+  delete env.SMTP_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   return env;
@@ -82,6 +101,7 @@ export type RunningService = { baseUrl: string; dataDir: string; env: ServiceEnv
 export async function launchService(opts: { name: string; databaseUrl?: string; seedDemo?: boolean; port?: number; extraEnv?: Record<string, string> }): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
   const port = opts.port ?? (await freePort());
+  ensureTestCa(path.join(dataDir, "test-ca"));
   const env = { ...serviceEnv({ port, dataDir, databaseUrl: opts.databaseUrl, seedDemo: opts.seedDemo }), ...opts.extraEnv };
   const baseUrl = `http://127.0.0.1:${port}`;
   const service = startService(env);

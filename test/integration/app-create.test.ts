@@ -15,7 +15,9 @@ describe("npm run app:create", () => {
     const lines = stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
     const app = JSON.parse(lines[0]!);
-    expect(Object.keys(app).sort()).toEqual(["name", "production", "sandbox"]);
+    expect(Object.keys(app).sort()).toEqual(["name", "production", "sandbox", "signingSecret"]);
+    // Standard Webhooks key: whsec_ + base64 of 32 random bytes.
+    expect(app.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(app.name).toBe("CLI made");
     expect(app.sandbox.clientId).toMatch(/^wl_sbx_/);
     expect(app.production.clientId).toMatch(/^wl_live_/);

@@ -7,7 +7,7 @@ import { launchService, runScript } from "../helpers/processes";
 export const WEB_REDIRECT_URIS = ["https://partner.example/cb?tenant=acme", "http://127.0.0.1:8765/callback", "carlocator://oauth/callback", "http://sandbox-only.example/callback"];
 export const NATIVE_REDIRECT_URIS = ["carlocator://oauth/callback", "http://127.0.0.1/callback"];
 
-export type TestApp = { name: string; sandbox: { clientId: string; clientSecret: string }; production: { clientId: string; clientSecret: string } };
+export type TestApp = { name: string; sandbox: { clientId: string; clientSecret: string }; production: { clientId: string; clientSecret: string }; signingSecret: string };
 
 declare module "vitest" {
   export interface ProvidedContext {

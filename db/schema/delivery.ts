@@ -1,0 +1,79 @@
+import { bigint, bigserial, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { partnerApps } from "./apps";
+import { notificationDeliveries } from "./subscriptions";
+
+// Webhook signing secrets (Standard Webhooks, `whsec_…`), one per app for both environments, kept
+// retrievable (the service signs with it). A table of its own so rotation can be added: every
+// secret not yet expired signs, so during a rotation deliveries carry both signatures.
+export const appSigningSecrets = pgTable(
+  "app_signing_secrets",
+  {
+    id: serial("id").primaryKey(),
+    appId: integer("app_id")
+      .notNull()
+      .references(() => partnerApps.id, { onDelete: "cascade" }),
+    secret: text("secret").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set when a newer secret replaces this one; it keeps signing until then. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (t) => [index("app_signing_secrets_app_idx").on(t.appId)],
+);
+
+// The delivery worker's bookkeeping for one notification_deliveries row: its lease (which worker
+// is sending it, until when), its retry schedule and how long it has been failing. Created at the
+// first claim; removed when the row reaches DELIVERED or FAILED.
+export const deliveryJobs = pgTable("delivery_jobs", {
+  notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" })
+    .primaryKey()
+    .references(() => notificationDeliveries.id, { onDelete: "cascade" }),
+  attempts: integer("attempts").notNull().default(0),
+  nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Start of the current run of failures (24 h of them deactivate the delivery). */
+  failingSince: timestamp("failing_since", { withTimezone: true }),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true }),
+});
+
+// Every attempt to hand a notification to its receiver, as the partner console shows it.
+export const deliveryAttempts = pgTable(
+  "delivery_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" })
+      .notNull()
+      .references(() => notificationDeliveries.id, { onDelete: "cascade" }),
+    /** Denormalised for the console's per-notification and per-delivery listings. */
+    notificationId: bigint("notification_id", { mode: "number" }).notNull(),
+    deliveryId: integer("delivery_id").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull(),
+    /** HTTP_POST: the URL posted to; EMAIL: mailto:recipient. */
+    target: text("target").notNull(),
+    /** DELIVERED, RETRY, DEACTIVATED, REDIRECTED (a 3xx leg) or REFRESHED (a 401 before a token refresh). */
+    outcome: text("outcome").notNull(),
+    httpStatus: integer("http_status"),
+    latencyMs: integer("latency_ms").notNull(),
+    error: text("error"),
+    responseExcerpt: text("response_excerpt"),
+    /** Standard Webhooks: `${webhook-id}.${webhook-timestamp}.${body}` and the header sent. */
+    signedContent: text("signed_content"),
+    signature: text("signature"),
+    workerId: text("worker_id"),
+  },
+  (t) => [index("delivery_attempts_delivery_idx").on(t.notificationDeliveryId, t.id), index("delivery_attempts_notification_idx").on(t.notificationId, t.id)],
+);
+
+// E-mails made while no SMTP_URL is configured: the partner console shows them.
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" }).references(() => notificationDeliveries.id, { onDelete: "set null" }),
+    appId: integer("app_id").references(() => partnerApps.id, { onDelete: "cascade" }),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("email_outbox_app_idx").on(t.appId, t.id)],
+);

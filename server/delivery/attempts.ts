@@ -1,0 +1,85 @@
+import { rawSql } from "@/db/client";
+import type { OutboxEntry } from "./email";
+
+// Dates travel as ISO strings: postgres.js won't serialise a Date for a parameter whose type the
+// server (not the client) inferred.
+//
+// Writes a batch's results in one transaction: its attempts, the rows' new states, deactivated
+// deliveries, the notifications' last HTTP status, and the retry jobs. Either all of a batch is
+// recorded or none is (then the lease runs out and the batch is sent again: at-least-once).
+
+export type AttemptRecord = {
+  notificationDeliveryId: number;
+  notificationId: number;
+  deliveryId: number;
+  attemptedAt: Date;
+  target: string;
+  outcome: "DELIVERED" | "RETRY" | "DEACTIVATED" | "REDIRECTED" | "REFRESHED" | "REFRESH_FAILED";
+  httpStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+  signedContent: string | null;
+  signature: string | null;
+};
+
+export type RowResult =
+  | { id: number; kind: "delivered" }
+  | { id: number; kind: "retry"; at: Date; attempts: number; failingSince: Date }
+  | { id: number; kind: "deactivated"; deliveryId: number; reason: string; at: Date };
+
+export async function recordBatch({ attempts, results, httpStatuses, outbox, workerId }: { attempts: AttemptRecord[]; results: RowResult[]; httpStatuses: Map<number, number>; outbox: OutboxEntry[]; workerId: string }): Promise<void> {
+  const delivered = results.filter((r) => r.kind === "delivered").map((r) => r.id);
+  const retries = results.filter((r): r is Extract<RowResult, { kind: "retry" }> => r.kind === "retry");
+  const deactivated = results.filter((r): r is Extract<RowResult, { kind: "deactivated" }> => r.kind === "deactivated");
+  const done = [...delivered, ...deactivated.map((r) => r.id)];
+  await rawSql().begin(async (sql) => {
+    if (attempts.length > 0) {
+      await sql`insert into delivery_attempts ${sql(
+        attempts.map((a) => ({
+          notification_delivery_id: a.notificationDeliveryId,
+          notification_id: a.notificationId,
+          delivery_id: a.deliveryId,
+          attempted_at: a.attemptedAt.toISOString(),
+          target: a.target,
+          outcome: a.outcome,
+          http_status: a.httpStatus,
+          latency_ms: a.latencyMs,
+          error: a.error,
+          response_excerpt: a.responseExcerpt,
+          signed_content: a.signedContent,
+          signature: a.signature,
+          worker_id: workerId,
+        })),
+      )}`;
+    }
+    if (outbox.length > 0) {
+      await sql`insert into email_outbox ${sql(outbox.map((o) => ({ notification_delivery_id: o.notificationDeliveryId, app_id: o.appId, recipient: o.recipient, subject: o.subject, text: o.text })))}`;
+    }
+    if (delivered.length > 0) await sql`update notification_deliveries set status = 'DELIVERED' where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
+    for (const d of deactivated) {
+      await sql`update subscription_deliveries set active = false, deactivation_reason = ${d.reason}, deactivated_at = ${d.at.toISOString()}::timestamptz where id = ${d.deliveryId} and active`;
+    }
+    if (deactivated.length > 0) await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
+    if (done.length > 0) await sql`delete from delivery_jobs where notification_delivery_id = any(${`{${done.join(",")}}`}::bigint[])`;
+    for (const r of retries) {
+      await sql`update delivery_jobs set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz, failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null where notification_delivery_id = ${r.id}`;
+    }
+    if (retries.length > 0) {
+      await sql`select graphile_worker.add_jobs(array(
+        select ('deliver', json_build_object('ids', json_build_array(r.id)), null, r.at, 25, null, null, null)::graphile_worker.job_spec
+        from unnest(${`{${retries.map((r) => r.id).join(",")}}`}::bigint[], ${`{${retries.map((r) => `"${r.at.toISOString()}"`).join(",")}}`}::timestamptz[]) as r(id, at)))`;
+    }
+    for (const [notificationId, status] of httpStatuses) {
+      await sql`update notifications set http_status_code = ${status} where id = ${notificationId}`;
+    }
+  });
+}
+
+/** Puts ids back on the queue (the sweeper). */
+export async function enqueue(ids: number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    await rawSql()`select graphile_worker.add_job('deliver', json_build_object('ids', ${`{${chunk.join(",")}}`}::bigint[]), max_attempts => 25)`;
+  }
+}

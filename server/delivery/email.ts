@@ -1,0 +1,69 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { env } from "@/server/env";
+import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
+import type { AttemptRecord } from "./attempts";
+import type { SendResult } from "./http-post";
+import type { DeliveryRow } from "./queries";
+
+// EMAIL deliveries (service.md §6.2.3): to `recipient`, subject `subscriberSubject` (default: a
+// summary of the event), text `subscriberContent` (default: a one-line summary) followed by the
+// event details. Over SMTP_URL when set; otherwise the e-mail is kept in email_outbox, written
+// in the same transaction that marks the notification delivered.
+
+export const EMAIL_FROM = "Wayline notifications <notifications@wayline.invalid>";
+
+export type Email = { recipient: string; subject: string; text: string };
+export type OutboxEntry = Email & { notificationDeliveryId: number; appId: number };
+
+export function composeEmail(delivery: Pick<DeliveryRow, "recipient" | "subscriberSubject" | "subscriberContent">, notification: NotificationRow): Email {
+  const out = serializeNotification(notification, { delivered: true });
+  const summary = `${out._type} event${out.vehicleId != null ? ` for vehicle ${out.vehicleId}` : ""} at ${out._timestamp}`;
+  const details = Object.entries(out)
+    .map(([key, value]) => `${key}: ${value !== null && typeof value === "object" ? JSON.stringify(value) : String(value)}`)
+    .join("\n");
+  return {
+    recipient: delivery.recipient ?? "",
+    subject: delivery.subscriberSubject?.trim() || `Wayline: ${summary}`,
+    text: `${delivery.subscriberContent?.trim() || `A subscription of yours fired: ${summary}.`}\n\nEvent details:\n${details}\n`,
+  };
+}
+
+let transport: Transporter | undefined;
+
+function smtpTransport(url: string): Transporter {
+  transport ??= nodemailer.createTransport(url, { from: EMAIL_FROM });
+  return transport;
+}
+
+export async function closeEmailTransport(): Promise<void> {
+  transport?.close();
+  transport = undefined;
+}
+
+type Ids = { notificationDeliveryId: number; notificationId: number; deliveryId: number };
+
+export async function sendEmail({ ids, delivery, notification, now = () => new Date() }: { ids: Ids; delivery: DeliveryRow; notification: NotificationRow; now?: () => Date }): Promise<SendResult & { outbox?: OutboxEntry }> {
+  const email = composeEmail(delivery, notification);
+  const attemptedAt = now();
+  const started = performance.now();
+  const base = { ...ids, attemptedAt, target: `mailto:${email.recipient}`, httpStatus: null, responseExcerpt: null, signedContent: null, signature: null };
+  if (!email.recipient) {
+    const reason = `EMAIL delivery without a recipient at ${attemptedAt.toISOString()}`;
+    return { outcome: { kind: "deactivate", reason }, attempts: [{ ...base, outcome: "DEACTIVATED", latencyMs: 0, error: reason }], lastStatus: null };
+  }
+  const smtpUrl = env().SMTP_URL;
+  if (!smtpUrl) {
+    const attempt: AttemptRecord = { ...base, target: `outbox:${email.recipient}`, outcome: "DELIVERED", latencyMs: 0, error: null };
+    return { outcome: { kind: "delivered" }, attempts: [attempt], lastStatus: null, outbox: { ...email, notificationDeliveryId: ids.notificationDeliveryId, appId: notification.appId } };
+  }
+  try {
+    const info = await smtpTransport(smtpUrl).sendMail({ to: email.recipient, subject: email.subject, text: email.text, headers: { "X-Wayline-Notification-Id": String(notification.id) }, signal: AbortSignal.timeout(30_000) });
+    const latencyMs = Math.round(performance.now() - started);
+    return { outcome: { kind: "delivered" }, attempts: [{ ...base, outcome: "DELIVERED", latencyMs, error: null, responseExcerpt: String(info.response ?? "").slice(0, 4096) }], lastStatus: null };
+  } catch (error) {
+    const latencyMs = Math.round(performance.now() - started);
+    const e = error as Error & { responseCode?: number; code?: string };
+    const message = `${e.code ? `${e.code}: ` : ""}${e.message}`;
+    return { outcome: { kind: "retry", error: message, retryAfterMs: null }, attempts: [{ ...base, outcome: "RETRY", latencyMs, error: message }], lastStatus: null };
+  }
+}

@@ -1,0 +1,142 @@
+import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
+import type { AttemptRecord } from "./attempts";
+import { postHttps, type DeliveryNetwork } from "./https-client";
+import { oauth2Schema, refreshAccessToken } from "./oauth2-refresh";
+import { updateOAuth2Tokens, updatePostUrl, type DeliveryRow } from "./queries";
+import { classifyStatus, parseRetryAfter } from "./retry-policy";
+import { signWebhook } from "./signing";
+import { checkTarget } from "./ssrf";
+
+// One HTTP_POST delivery of one notification (contract §7): sign, POST, and act on the answer —
+// follow redirects, refresh an OAuth 2.0 token after a 401, and say whether the notification got
+// through, should be retried, or the delivery must be deactivated.
+
+export type SendOutcome =
+  | { kind: "delivered" }
+  | { kind: "retry"; error: string; retryAfterMs: number | null }
+  | { kind: "deactivate"; reason: string };
+
+export type SendResult = { outcome: SendOutcome; attempts: AttemptRecord[]; lastStatus: number | null };
+
+type Ids = { notificationDeliveryId: number; notificationId: number; deliveryId: number };
+
+const MAX_LEGS = 5;
+
+export async function sendHttpPost({ ids, delivery, notification, secrets, network, now = () => new Date() }: { ids: Ids; delivery: DeliveryRow; notification: NotificationRow; secrets: string[]; network: DeliveryNetwork; now?: () => Date }): Promise<SendResult> {
+  const attempts: AttemptRecord[] = [];
+  const body = JSON.stringify(serializeNotification(notification, { delivered: true }));
+  const oauth2Parsed = delivery.oauth2 ? oauth2Schema.safeParse(delivery.oauth2) : null;
+  if (oauth2Parsed && !oauth2Parsed.success) {
+    return { outcome: { kind: "deactivate", reason: `oauth2 map incomplete at ${now().toISOString()}` }, attempts, lastStatus: null };
+  }
+  let oauth2 = oauth2Parsed?.data ?? null;
+  let url = delivery.postUrl ?? "";
+  let refreshed = false;
+  let followedTemporary = false;
+  let lastStatus: number | null = null;
+  const extraHeaders = Object.fromEntries(Object.entries((delivery.postHeaders ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+
+  for (let leg = 0; leg < MAX_LEGS; leg++) {
+    const attemptedAt = now();
+    const signed = signWebhook({ id: String(notification.id), timestamp: Math.floor(attemptedAt.getTime() / 1000), body, secrets });
+    const headers: Record<string, string> = {
+      ...extraHeaders,
+      "content-type": "application/json",
+      "user-agent": "Wayline-Webhooks/1",
+      "webhook-id": signed.id,
+      "webhook-timestamp": String(signed.timestamp),
+      "webhook-signature": signed.signature,
+    };
+    if (oauth2) headers.authorization = `Bearer ${oauth2.access_token}`;
+    const answer = await postHttps({ url, headers, body, network });
+    const record = (outcome: AttemptRecord["outcome"], extra: Partial<AttemptRecord>) =>
+      attempts.push({ ...ids, attemptedAt, target: url, outcome, httpStatus: null, latencyMs: answer.latencyMs, error: null, responseExcerpt: null, signedContent: signed.signedContent, signature: signed.signature, ...extra });
+
+    if (!answer.ok) {
+      if (answer.kind === "refused") {
+        const reason = `Target refused at ${attemptedAt.toISOString()}: ${answer.error}`;
+        record("DEACTIVATED", { error: answer.error });
+        return { outcome: { kind: "deactivate", reason }, attempts, lastStatus };
+      }
+      record("RETRY", { error: answer.error });
+      return { outcome: { kind: "retry", error: answer.error, retryAfterMs: null }, attempts, lastStatus };
+    }
+
+    lastStatus = answer.status;
+    const base = { httpStatus: answer.status, responseExcerpt: answer.excerpt || null };
+    const verdict = classifyStatus(answer.status);
+    const location = answer.location ? resolveLocation(answer.location, url) : null;
+    switch (verdict.kind) {
+      case "delivered":
+        record("DELIVERED", base);
+        return { outcome: { kind: "delivered" }, attempts, lastStatus };
+      case "permanent-redirect":
+        if (!location) {
+          record("RETRY", { ...base, error: `HTTP ${answer.status} without a usable Location` });
+          return { outcome: { kind: "retry", error: `HTTP ${answer.status} without a usable Location`, retryAfterMs: null }, attempts, lastStatus };
+        }
+        record("REDIRECTED", { ...base, error: `moved permanently to ${location}` });
+        // Never store a Location the guard refuses: the next leg refuses it and deactivates.
+        if (isPermittedTarget(location, network)) await updatePostUrl({ deliveryId: ids.deliveryId, postUrl: location });
+        url = location;
+        continue;
+      case "temporary-redirect":
+        if (!location || followedTemporary) {
+          const error = followedTemporary ? `HTTP ${answer.status}: a second temporary redirect` : `HTTP ${answer.status} without a usable Location`;
+          record("RETRY", { ...base, error });
+          return { outcome: { kind: "retry", error, retryAfterMs: null }, attempts, lastStatus };
+        }
+        record("REDIRECTED", { ...base, error: `redirected once to ${location}` });
+        followedTemporary = true;
+        url = location;
+        continue;
+      case "unauthorized": {
+        if (!oauth2 || refreshed) {
+          const reason = `Receiver answered HTTP 401 at ${attemptedAt.toISOString()}${refreshed ? " after a token refresh" : ""}`;
+          record("DEACTIVATED", { ...base, error: reason });
+          return { outcome: { kind: "deactivate", reason }, attempts, lastStatus };
+        }
+        record("REFRESHED", { ...base, error: "HTTP 401: refreshing the access token" });
+        const refresh = await refreshAccessToken(oauth2, network);
+        refreshed = true;
+        if (!refresh.ok) {
+          const reason = `OAuth 2.0 token refresh failed at ${now().toISOString()}: ${refresh.reason}`;
+          attempts.push({ ...ids, attemptedAt: now(), target: refresh.url, outcome: "REFRESH_FAILED", httpStatus: refresh.status, latencyMs: refresh.latencyMs, error: refresh.reason, responseExcerpt: refresh.excerpt, signedContent: null, signature: null });
+          return { outcome: { kind: "deactivate", reason }, attempts, lastStatus };
+        }
+        oauth2 = { ...oauth2, access_token: refresh.tokens.access_token, refresh_token: refresh.tokens.refresh_token };
+        await updateOAuth2Tokens({ deliveryId: ids.deliveryId, oauth2 });
+        continue;
+      }
+      case "retry": {
+        const error = `HTTP ${answer.status}`;
+        record("RETRY", { ...base, error });
+        return { outcome: { kind: "retry", error, retryAfterMs: parseRetryAfter(answer.retryAfter, attemptedAt) }, attempts, lastStatus };
+      }
+      case "deactivate": {
+        const reason = `Receiver answered HTTP ${answer.status} at ${attemptedAt.toISOString()}`;
+        record("DEACTIVATED", { ...base, error: reason });
+        return { outcome: { kind: "deactivate", reason }, attempts, lastStatus };
+      }
+    }
+  }
+  const error = `more than ${MAX_LEGS} redirects`;
+  return { outcome: { kind: "retry", error, retryAfterMs: null }, attempts, lastStatus };
+}
+
+function isPermittedTarget(url: string, network: DeliveryNetwork): boolean {
+  try {
+    checkTarget(url, network.policy);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function resolveLocation(location: string, base: string): string | null {
+  try {
+    return new URL(location, base).toString();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,83 @@
+import { env } from "@/server/env";
+import { logError } from "@/server/log";
+import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
+import { sendEmail, type OutboxEntry } from "./email";
+import { sendHttpPost, type SendResult } from "./http-post";
+import { deliveryNetwork, type DeliveryNetwork } from "./https-client";
+import { claimDeliveries, extendLeases, loadForSending, releaseLeases, type Claimed } from "./queries";
+import { decideRetry } from "./retry-policy";
+
+// One queue job: claim its notification_deliveries rows (at most 100), send them all at once,
+// then record everything the batch did in one transaction.
+
+export type ProcessOptions = {
+  workerId: string;
+  leaseSeconds: number;
+  network?: DeliveryNetwork;
+  now?: () => Date;
+  retryScale?: number;
+};
+
+export async function processDeliveries(ids: number[], opts: ProcessOptions): Promise<{ claimed: number; delivered: number }> {
+  const now = opts.now ?? (() => new Date());
+  const claimed = await claimDeliveries({ ids, owner: opts.workerId, leaseSeconds: opts.leaseSeconds });
+  if (claimed.length === 0) return { claimed: 0, delivered: 0 };
+  const attempts: AttemptRecord[] = [];
+  const results: RowResult[] = [];
+  const outbox: OutboxEntry[] = [];
+  const httpStatuses = new Map<number, number>();
+  const claimedIds = claimed.map((c) => c.id);
+  const heartbeat = setInterval(() => void extendLeases({ ids: claimedIds, owner: opts.workerId, leaseSeconds: opts.leaseSeconds }).catch(() => {}), (opts.leaseSeconds * 1000) / 3);
+  try {
+    const loaded = await loadForSending(claimed);
+    const network = opts.network ?? deliveryNetwork();
+
+
+    await Promise.all(
+      claimed.map((row) =>
+        (async () => {
+          const result = await sendOne(row, loaded, network, now);
+          attempts.push(...result.attempts);
+          if (result.outbox) outbox.push(result.outbox);
+          if (result.lastStatus !== null) httpStatuses.set(row.notificationId, result.lastStatus);
+          results.push(toRowResult(row, result, now(), opts.retryScale ?? env().DELIVERY_RETRY_SCALE));
+        })(),
+      ),
+    );
+    await recordBatch({ attempts, results, httpStatuses, outbox, workerId: opts.workerId });
+  } catch (error) {
+    // Nothing recorded: give the rows back at once, so the job's retry can claim them again
+    // (whatever was sent will be sent again: at-least-once).
+    await releaseLeases({ ids: claimedIds, owner: opts.workerId }).catch(() => {});
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return { claimed: claimed.length, delivered: results.filter((r) => r.kind === "delivered").length };
+}
+
+async function sendOne(row: Claimed, loaded: Awaited<ReturnType<typeof loadForSending>>, network: DeliveryNetwork, now: () => Date): Promise<SendResult & { outbox?: OutboxEntry }> {
+  const ids = { notificationDeliveryId: row.id, notificationId: row.notificationId, deliveryId: row.deliveryId };
+  const delivery = loaded.deliveries.get(row.deliveryId);
+  const notification = loaded.notifications.get(row.notificationId);
+  if (!delivery || !notification) return { outcome: { kind: "retry", error: "notification or delivery vanished", retryAfterMs: null }, attempts: [], lastStatus: null };
+  try {
+    if (delivery.type === "EMAIL") return await sendEmail({ ids, delivery, notification, now });
+    return await sendHttpPost({ ids, delivery, notification, secrets: loaded.secrets.get(notification.appId) ?? [], network, now });
+  } catch (error) {
+    // A bug or a database hiccup: logged, and the row retried like a failed send.
+    logError("delivery failed unexpectedly", error);
+    const message = error instanceof Error ? error.message : String(error);
+    return { outcome: { kind: "retry", error: `internal error: ${message}`, retryAfterMs: null }, attempts: [], lastStatus: null };
+  }
+}
+
+function toRowResult(row: Claimed, result: SendResult, at: Date, scale: number): RowResult {
+  const { outcome } = result;
+  if (outcome.kind === "delivered") return { id: row.id, kind: "delivered" };
+  if (outcome.kind === "deactivate") return { id: row.id, kind: "deactivated", deliveryId: row.deliveryId, reason: outcome.reason, at };
+  const failures = row.attempts + 1;
+  const decision = decideRetry({ failures, failingSince: row.failingSince, now: at, retryAfterMs: outcome.retryAfterMs, lastError: outcome.error, scale });
+  if (decision.action === "deactivate") return { id: row.id, kind: "deactivated", deliveryId: row.deliveryId, reason: decision.reason, at };
+  return { id: row.id, kind: "retry", at: decision.at, attempts: failures, failingSince: decision.failingSince };
+}

@@ -1,0 +1,85 @@
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import { Logger, run, runMigrations, type Runner } from "graphile-worker";
+import { connectionUrl } from "@/db/client";
+import { env } from "@/server/env";
+import { logError, logInfo } from "@/server/log";
+import { enqueue } from "./attempts";
+import { closeEmailTransport } from "./email";
+import { processDeliveries } from "./process";
+import { findStranded } from "./queries";
+
+// The durable delivery queue: graphile-worker jobs in PostgreSQL, woken by LISTEN/NOTIFY. A
+// statement-level trigger on notification_deliveries (migration 0006) adds one `deliver` job
+// per 100 inserted rows in the inserting transaction; retries are `deliver` jobs with a run_at.
+// The rows themselves stay the truth: a job only names rows, the claim (a lease in
+// delivery_jobs) decides who sends them, and a sweeper re-queues rows whose worker vanished.
+
+const logger = new Logger((scope) => (level, message, meta) => {
+  if (level === "error") logError(`queue: ${message}`, meta?.error ?? undefined);
+  else if (level === "warning") console.warn(JSON.stringify({ level: "warn", time: new Date().toISOString(), message: `queue: ${message}`, scope }));
+});
+
+function queueOptions() {
+  const { url, embedded } = connectionUrl();
+  // The embedded server shares one session among all connections: named statements would collide.
+  // graphile-worker needs a connection per running job (get and complete) plus its listener.
+  return { connectionString: url, noPreparedStatements: embedded, logger, maxPoolSize: embedded ? 3 : Math.min(env().DELIVERY_CONCURRENCY + 2, 20) };
+}
+
+/** Installs or upgrades graphile-worker's own schema (its migrations, in graphile_worker.migrations). */
+export async function migrateQueue(): Promise<void> {
+  await runMigrations(queueOptions());
+}
+
+export type DeliveryQueue = { workerId: string; stop(): Promise<void> };
+
+export async function startDeliveryQueue(): Promise<DeliveryQueue> {
+  const config = env();
+  const workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const leaseSeconds = config.DELIVERY_LEASE_SECONDS;
+  const runner: Runner = await run({
+    ...queueOptions(),
+    concurrency: config.DELIVERY_CONCURRENCY,
+    noHandleSignals: true,
+    // Retries scheduled for later are found by polling; new work arrives by NOTIFY.
+    pollInterval: 1000,
+    taskList: {
+      deliver: async (payload) => {
+        const ids = ((payload as { ids?: unknown }).ids ?? []) as unknown[];
+        await processDeliveries(ids.map(Number).filter(Number.isFinite), { workerId, leaseSeconds });
+      },
+    },
+  });
+
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const ids = await findStranded({ olderThanSeconds: leaseSeconds, limit: 1000 });
+      if (ids.length > 0) {
+        logInfo("delivery sweeper re-queued stranded deliveries", { count: ids.length });
+        await enqueue(ids);
+      }
+    } catch (error) {
+      logError("delivery sweeper failed", error);
+    } finally {
+      sweeping = false;
+    }
+  };
+  void sweep();
+  const timer = setInterval(() => void sweep(), config.DELIVERY_SWEEP_SECONDS * 1000);
+  timer.unref();
+
+  let stopped: Promise<void> | null = null;
+  return {
+    workerId,
+    stop: () =>
+      (stopped ??= (async () => {
+        clearInterval(timer);
+        await runner.stop();
+        await closeEmailTransport();
+      })()),
+  };
+}

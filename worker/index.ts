@@ -1,0 +1,19 @@
+import { startDeliveryQueue } from "@/server/delivery/queue";
+import { logInfo } from "@/server/log";
+import { startSimulator } from "./simulator";
+
+// The background worker: notification delivery (server/delivery) and the sandbox simulator's
+// real-time loop (server/simulator). Runs inside `npm start`, or alone with `npm run worker`;
+// several on one database share the work (delivery rows and simulation runs are claimed with
+// FOR UPDATE SKIP LOCKED and leases). Each part can be switched off (WORKER=off, SIMULATOR=0).
+export async function startWorker(parts: { delivery: boolean; simulator: boolean }): Promise<{ stop(): Promise<void> }> {
+  const delivery = parts.delivery ? await startDeliveryQueue() : null;
+  if (delivery) logInfo("delivery worker started", { workerId: delivery.workerId });
+  const simulator = parts.simulator ? startSimulator() : null;
+  return {
+    async stop() {
+      await simulator?.stop();
+      await delivery?.stop();
+    },
+  };
+}
