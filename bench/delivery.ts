@@ -5,7 +5,7 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ensureTestCa } from "../test/helpers/https-receiver";
-import { launchService } from "../test/helpers/processes";
+import { launchService, loggedErrors } from "../test/helpers/processes";
 import { startWorkerProcess, stopWorkerProcess } from "../test/helpers/delivery-fixture";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
@@ -198,6 +198,9 @@ bench:delivery on PostgreSQL, ${os.cpus().length} cores, load average after: ${l
 (b) backlog of ${backlog} notifications drained by one worker: ${drained} delivered in ${drainSeconds.toFixed(1)} s = ${ceiling.toFixed(0)} deliveries/s (target >= 1000: ${met(ceiling >= 1000)})
 (c) notification_deliveries INSERT, 1,000 rows a statement: ${withTrigger.toFixed(0)} rows/s with the enqueue trigger (${jobsAdded} jobs per 20,000 rows), ${withoutTrigger.toFixed(0)} rows/s without; best of 3 alternated runs each
 `);
+    // Any 500 is a bug to chase, not noise: show what the service logged for it.
+    const errors = loggedErrors(service.output());
+    console.log(errors.length ? `service errors (${errors.length}):\n${errors.slice(0, 5).join("\n")}` : "service errors: none");
   } finally {
     await stopWorkerProcess(worker);
     await service.stop();

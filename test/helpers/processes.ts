@@ -92,7 +92,7 @@ export function runScript(script: string, args: string[], env: ServiceEnv): Prom
   });
 }
 
-export type RunningService = { baseUrl: string; dataDir: string; env: ServiceEnv; stop(): Promise<void> };
+export type RunningService = { baseUrl: string; dataDir: string; env: ServiceEnv; stop(): Promise<void>; output(): string };
 
 /**
  * The service under test, started and healthy, in a fresh data dir: on `databaseUrl` when given,
@@ -115,5 +115,10 @@ export async function launchService(opts: { name: string; databaseUrl?: string; 
     await stop();
     throw error;
   }
-  return { baseUrl, dataDir, env, stop };
+  return { baseUrl, dataDir, env, stop, output: service.output };
+}
+
+/** The service's logged errors (server/log.ts writes one JSON object a line), for benchmarks to report. */
+export function loggedErrors(output: string): string[] {
+  return output.split("\n").filter((line) => line.includes('"level":"error"'));
 }
