@@ -6,3 +6,4 @@ export * from "./oauth";
 export * from "./telemetry";
 export * from "./sign-in";
 export * from "./subscriptions";
+export * from "./partners";
