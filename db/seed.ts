@@ -2,6 +2,8 @@ import { db } from "@/db/client";
 import { findCredentialByClientId } from "@/server/oauth/queries";
 import { insertAccount, insertGrant } from "@/server/accounts/queries";
 import { createApp } from "@/server/apps/service";
+import { partnerAppOwners } from "@/db/schema";
+import { ensurePartnerUser } from "@/server/console/partner-users";
 import { hashPassword } from "@/server/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 
@@ -11,10 +13,16 @@ export const DEMO = {
   app: { name: "Wayline Demo", ownerName: "Wayline", redirectUris: ["http://localhost:3000/demo/callback", "https://example.com/wayline/callback"] },
   sandbox: { clientId: "wl_sbx_demo", clientSecret: "wls_demo_sandbox_secret" },
   driver: { username: "demo.driver", password: "demo-password" },
+  partner: { email: "demo.partner@wayline.example", name: "Dana Partner", password: "demo-password" },
 } as const;
 
 export async function seedDemo(): Promise<{ created: boolean }> {
-  if (await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId })) return { created: false };
+  const existing = await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId });
+  if (existing) {
+    // Data dirs seeded before the partner console: give the demo app its console owner.
+    await seedDemoPartner(existing.appId);
+    return { created: false };
+  }
 
   const app = await createApp({ ...DEMO.app, redirectUris: [...DEMO.app.redirectUris], sandboxCredentials: { ...DEMO.sandbox } });
   const passwordHash = await hashPassword(DEMO.driver.password);
@@ -35,5 +43,13 @@ export async function seedDemo(): Promise<{ created: boolean }> {
     await insertDevice(tx, { environment: "sandbox", serial: "DEMO-DEVICE-1", vehicleId: first });
     await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Work van", mileage: 120344 });
   });
+  await seedDemoPartner(app.id);
   return { created: true };
+}
+
+// The demo partner owns the demo app in the console. The app was made with production
+// credentials (like the CLI's apps), so its obligations count as confirmed at seed time.
+async function seedDemoPartner(appId: number): Promise<void> {
+  const partnerUserId = await ensurePartnerUser(DEMO.partner);
+  await db().insert(partnerAppOwners).values({ appId, partnerUserId, obligationsConfirmedAt: new Date() }).onConflictDoNothing();
 }

@@ -13,6 +13,7 @@ export const NOTIFICATION_PAGE_SIZE = 25;
 // (a filter form never makes a page fail).
 export const notificationFilters = z.object({
   vehicle: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),
+  subscription: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),
   type: z
     .string()
     .transform((t) => t.toUpperCase())
@@ -34,6 +35,7 @@ export async function listAppNotifications(partnerUserId: number, appId: number,
     eq(notifications.appId, appId),
     eq(notifications.environment, environment),
     filters.vehicle !== undefined ? eq(notifications.vehicleId, filters.vehicle) : undefined,
+    filters.subscription !== undefined ? eq(notifications.subscriptionId, filters.subscription) : undefined,
     filters.type ? eq(notifications.type, filters.type) : undefined,
     filters.from ? gte(notifications.eventAt, utc(filters.from)) : undefined,
     filters.to ? lt(notifications.eventAt, utc(filters.to)) : undefined,
