@@ -51,9 +51,10 @@ export function ActionForm({ action, csrfToken, children, className = "", label,
       }
       setErrors({});
       if (body.reveal) {
+        // No refresh yet: the page may no longer render this form (the obligations form, once
+        // production credentials exist), and the one-time value would vanish with it. "Done" refreshes.
         setRevealed(body);
         form.reset();
-        router.refresh();
       } else {
         router.push(body.redirect);
         router.refresh();

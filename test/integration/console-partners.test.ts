@@ -69,6 +69,17 @@ describe("partner accounts", () => {
     expect(fields).toEqual(["email", "name", "password"]);
   });
 
+  it("failed partner sign-ins slow down like the drivers': the fifth wrong password starts a wait, then even the right one waits", async () => {
+    const partner = await newPartner();
+    const guesser = new Partner();
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(JSON.parse((await guesser.authCall("partner-password", { email: partner.email, password: `wrong-${i}` })).error!));
+    expect(answers[3]).toEqual({ kind: "invalid_credentials", waitSeconds: 0 });
+    expect(answers[4].waitSeconds).toBeGreaterThan(0);
+    const blocked = await new Partner().authCall("partner-password", { email: partner.email, password: partner.password });
+    expect(JSON.parse(blocked.error!)).toMatchObject({ kind: "throttled" });
+  });
+
   it("GET /console/apps without a session → the sign-in page, with the way back", async () => {
     const res = await new Browser().get("/console/apps");
     expect(res.status).toBe(307);
