@@ -176,3 +176,11 @@ test("the API reference is public and accessible", async ({ page }) => {
   await shot(page, "docs");
   await expectAccessible(page);
 });
+
+test("the demo partner of the seed signs in and finds the demo app", async ({ page }) => {
+  await page.goto("/console/sign-in");
+  await page.getByLabel("E-mail").fill("demo.partner@wayline.example");
+  await page.getByLabel("Password").fill("demo-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("list", { name: "Apps" })).toContainText("Wayline Demo");
+});

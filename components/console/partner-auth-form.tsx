@@ -87,7 +87,8 @@ export function PartnerSignOutButton() {
         setPending(true);
         const csrf = (await (await fetch(`${BASE}/csrf`)).json().catch(() => ({ csrfToken: "" }))) as { csrfToken: string };
         await fetch(`${BASE}/signout`, { method: "POST", body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: "/console/sign-in", json: "true" }), headers: { "Content-Type": "application/x-www-form-urlencoded" } }).catch(() => null);
-        window.location.assign("/console/sign-in");
+        // A full navigation, so no cached console page outlives the session.
+        window.location.assign(new URL("/console/sign-in", window.location.origin));
       }}
     >
       {pending ? "Signing out…" : "Sign out"}
