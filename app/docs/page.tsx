@@ -86,7 +86,7 @@ export default async function DocsPage({ searchParams }: Props) {
 
           <section aria-labelledby="environments" className="flex flex-col gap-3">
             <h2 id="environments" className="text-2xl font-semibold">Environments</h2>
-            <div className="overflow-x-auto">
+            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Base URLs per environment">
               <table className="w-full min-w-[30rem] text-left text-sm">
                 <caption className="sr-only">Base URLs per environment</caption>
                 <thead>

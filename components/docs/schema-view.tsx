@@ -5,7 +5,8 @@ export function SchemaTable({ schema, caption }: { schema: JsonSchema; caption: 
   const props = Object.entries(schema.properties ?? {});
   if (props.length === 0) return <p className="text-sm text-slate-700">{typeOf(schema)}</p>;
   return (
-    <div className="overflow-x-auto">
+    // Focusable, so keyboard users can scroll it on a narrow screen.
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={caption}>
       <table className="w-full min-w-[30rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>

@@ -60,7 +60,7 @@ export default async function AccountsPage({ params, searchParams }: Props) {
                 {account.vehicles.length === 0 ? (
                   <p className="mt-2 text-sm text-slate-700">No vehicles.</p>
                 ) : (
-                  <div className="mt-3 overflow-x-auto">
+                  <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={`Vehicles of account ${account.id}`}>
                     <table className="w-full min-w-[28rem] text-left text-sm">
                       <caption className="sr-only">Vehicles of account {account.id}</caption>
                       <thead>

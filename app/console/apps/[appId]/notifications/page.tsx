@@ -80,7 +80,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
             <p className="text-sm text-slate-700" role="status">
               {list.total} notification{list.total === 1 ? "" : "s"}; page {filters.page} of {Math.max(1, Math.ceil(list.total / NOTIFICATION_PAGE_SIZE))}.
             </p>
-            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Notifications table">
               <table className="w-full min-w-[36rem] text-left text-sm">
                 <caption className="sr-only">Notifications</caption>
                 <thead>
