@@ -19,6 +19,8 @@ async function shot(page: Page, name: string) {
 }
 
 async function expectAccessible(page: Page) {
+  // After a client-side navigation the new page's title arrives with its streamed metadata: check the settled page.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
