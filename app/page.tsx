@@ -25,6 +25,17 @@ export default async function HomePage() {
           <h2 id="developers" className="text-xl font-semibold">
             For developers
           </h2>
+          <p className="mt-3 text-slate-700">
+            Sign up in the{" "}
+            <Link className="text-blue-700 underline" href="/console">
+              partner console
+            </Link>{" "}
+            for sandbox credentials, subscriptions and notifications, and read the{" "}
+            <Link className="text-blue-700 underline" href="/docs">
+              API reference
+            </Link>
+            .
+          </p>
           <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700">
             <li>
               REST API: <code className="rounded bg-slate-100 px-1">/v1/api</code> (production) and{" "}

@@ -2,6 +2,8 @@ import { db } from "@/db/client";
 import { findCredentialByClientId } from "@/server/oauth/queries";
 import { insertAccount, insertGrant } from "@/server/accounts/queries";
 import { createApp } from "@/server/apps/service";
+import { partnerAppOwners } from "@/db/schema";
+import { ensurePartnerUser } from "@/server/console/partner-users";
 import { hashPassword } from "@/server/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 import { ensureDemoRun } from "@/server/simulator/demo";
@@ -14,12 +16,15 @@ export const DEMO = {
   sandbox: { clientId: "wl_sbx_demo", clientSecret: "wls_demo_sandbox_secret" },
   driver: { username: "demo.driver", password: "demo-password" },
   deviceSerial: "DEMO-DEVICE-1",
+  partner: { email: "demo.partner@wayline.example", name: "Dana Partner", password: "demo-password" },
 } as const;
 
 export async function seedDemo(): Promise<{ created: boolean }> {
   const existing = await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId });
   if (existing) {
     await demoDrive(existing);
+    // Data dirs seeded before the partner console: give the demo app its console owner.
+    await seedDemoPartner(existing.appId);
     return { created: false };
   }
 
@@ -42,8 +47,16 @@ export async function seedDemo(): Promise<{ created: boolean }> {
     await insertDevice(tx, { environment: "sandbox", serial: DEMO.deviceSerial, vehicleId: first });
     await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Work van", mileage: 120344 });
   });
+  await seedDemoPartner(app.id);
   await demoDrive((await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId }))!);
   return { created: true };
+}
+
+// The demo partner owns the demo app in the console. The app was made with production
+// credentials (like the CLI's apps), so its obligations count as confirmed at seed time.
+async function seedDemoPartner(appId: number): Promise<void> {
+  const partnerUserId = await ensurePartnerUser(DEMO.partner);
+  await db().insert(partnerAppOwners).values({ appId, partnerUserId, obligationsConfirmedAt: new Date() }).onConflictDoNothing();
 }
 
 // The demo driver's family car drives a loop in Columbus in real time (the sandbox simulator).

@@ -68,6 +68,7 @@ function printDemo(base: string) {
   console.log(`
 Demo app (sandbox): client id ${clientId}, client secret ${clientSecret}
 Demo driver (sandbox): ${DEMO.driver.username} / ${DEMO.driver.password}
+Partner console: ${base}/console (sign in as ${DEMO.partner.email} / ${DEMO.partner.password}); API reference: ${base}/docs
 
 Try the authorization page (sign in as the demo driver, or register a new one):
   ${base}/sandbox/OAuth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(DEMO.app.redirectUris[0])}&response_type=code&state=demo

@@ -19,6 +19,14 @@ export function SiteHeader({ session, current }: { session: DriverSession | null
         <Link href={session ? "/map" : "/"} className="min-h-11 content-center text-base font-bold tracking-tight text-slate-900">
           Wayline
         </Link>
+        <div className="flex flex-wrap items-center gap-x-3 text-sm">
+          <Link href="/docs" className="min-h-11 content-center font-semibold text-blue-700 underline-offset-2 hover:underline">
+            API reference
+          </Link>
+          <Link href="/console" className="min-h-11 content-center font-semibold text-blue-700 underline-offset-2 hover:underline">
+            Partner console
+          </Link>
+        </div>
         {session ? (
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
             <ul className="flex flex-wrap items-center gap-x-3">

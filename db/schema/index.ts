@@ -8,3 +8,4 @@ export * from "./sign-in";
 export * from "./subscriptions";
 export * from "./simulator";
 export * from "./delivery";
+export * from "./partners";

@@ -1,0 +1,109 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ActionForm } from "@/components/console/action-form";
+import { AppTabs } from "@/components/console/app-tabs";
+import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
+import { SubmitButton } from "@/components/console/fields";
+import { EmptyState, Notice, Section } from "@/components/console/states";
+import { appOverview } from "@/server/console/apps";
+import { connectedAccounts } from "@/server/console/connected";
+import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Connected accounts" };
+
+type Props = { params: Promise<{ appId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+// /console/apps/{id}/accounts?env= — the accounts the app created or that authorized it, with
+// their vehicles; in the sandbox, a test account and a vehicle in two clicks.
+export default async function AccountsPage({ params, searchParams }: Props) {
+  const appId = pageId((await params).appId);
+  const environment = pageEnvironment((await searchParams).env);
+  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/accounts?env=${environment}`);
+  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
+  if ("refused" in overview) throw new Error(overview.refused);
+  const data = await ownedOr404(() => connectedAccounts(session.partnerUserId, appId, environment));
+
+  return (
+    <>
+      <ConsoleHeader session={session} />
+      <ConsoleMain>
+        <h1 className="text-2xl font-bold tracking-tight">Connected accounts</h1>
+        <AppTabs appId={appId} appName={overview.app.name} current="accounts" environment={environment} hasProduction={overview.production !== null} />
+        {environment === "sandbox" ? (
+          <Section title="Test data" id="test-data">
+            <p className="text-sm text-slate-700">Create a sandbox driver account as your app would (POST /account/), then give it a vehicle with a device serial.</p>
+            <div className="mt-3">
+              <ActionForm action="create-test-account" csrfToken={csrfToken} label="Create a test account" revealTitle="Test account created. Its password is shown only once (sign in on the driver site with the sandbox switch).">
+                <input type="hidden" name="appId" value={appId} />
+                <SubmitButton>Create test account</SubmitButton>
+              </ActionForm>
+            </div>
+          </Section>
+        ) : null}
+        {"refused" in data ? (
+          <Notice tone="warn">{data.refused}</Notice>
+        ) : data.accounts.length === 0 ? (
+          <EmptyState title={`No ${environment} accounts yet`}>
+            Accounts appear here when your app creates one through the API or a driver authorizes it on the authorization page.
+          </EmptyState>
+        ) : (
+          <ul className="flex flex-col gap-4" aria-label="Accounts">
+            {data.accounts.map((account) => (
+              <li key={account.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`account-${account.id}`}>
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <h2 className="font-semibold">
+                    {account.firstName} {account.lastName} <span className="font-normal text-slate-600">· {account.username ?? "no username"} · account {account.id}</span>
+                  </h2>
+                  <span className="text-sm text-slate-700">{account.grant?.source === "created" ? "created by this app" : "authorized this app"}</span>
+                </div>
+                {account.vehicles.length === 0 ? (
+                  <p className="mt-2 text-sm text-slate-700">No vehicles.</p>
+                ) : (
+                  <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={`Vehicles of account ${account.id}`}>
+                    <table className="w-full min-w-[28rem] text-left text-sm">
+                      <caption className="sr-only">Vehicles of account {account.id}</caption>
+                      <thead>
+                        <tr className="border-b border-slate-200 text-slate-700">
+                          <th scope="col" className="py-2 pr-3">Vehicle</th>
+                          <th scope="col" className="py-2 pr-3">Label</th>
+                          <th scope="col" className="py-2 pr-3">Device</th>
+                          <th scope="col" className="py-2 pr-3">Last position</th>
+                          <th scope="col" className="py-2">Events</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {account.vehicles.map((v) => (
+                          <tr key={v.vehicleId} className="border-b border-slate-100">
+                            <td className="py-2 pr-3 font-mono">{v.vehicleId}</td>
+                            <td className="py-2 pr-3">{v.label ?? v.name}</td>
+                            <td className="py-2 pr-3 font-mono">{v.deviceId ?? "—"}</td>
+                            <td className="py-2 pr-3">{v.lastWaypoint ? `${v.lastWaypoint.latitude}, ${v.lastWaypoint.longitude}` : "—"}</td>
+                            <td className="py-2">
+                              <Link className="inline-block min-h-11 content-center text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${environment}&vehicle=${v.vehicleId}`}>
+                                Notifications
+                              </Link>
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                )}
+                {environment === "sandbox" ? (
+                  <div className="mt-3">
+                    <ActionForm action="create-test-vehicle" csrfToken={csrfToken} label={`Add a test vehicle to account ${account.id}`} revealTitle="Test vehicle created.">
+                      <input type="hidden" name="appId" value={appId} />
+                      <input type="hidden" name="accountId" value={account.id} />
+                      <SubmitButton variant="secondary">Add test vehicle</SubmitButton>
+                    </ActionForm>
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </ConsoleMain>
+    </>
+  );
+}

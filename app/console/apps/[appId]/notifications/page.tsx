@@ -1,0 +1,121 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AppTabs } from "@/components/console/app-tabs";
+import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
+import { EmptyState, Notice } from "@/components/console/states";
+import { appOverview } from "@/server/console/apps";
+import { listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
+import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { EVENT_TYPE_NAMES } from "@/server/subscriptions/event-types";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Notifications" };
+
+type Props = { params: Promise<{ appId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const input = "min-h-11 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base";
+
+// /console/apps/{id}/notifications?env=&vehicle=&type=&from=&to=&page= — the app's notifications,
+// newest first, filtered by vehicle, subscription, type and event time (UTC).
+export default async function NotificationsPage({ params, searchParams }: Props) {
+  const appId = pageId((await params).appId);
+  const query = await searchParams;
+  const environment = pageEnvironment(query.env);
+  const filters = notificationFilters.parse({ vehicle: first(query.vehicle), subscription: first(query.subscription), type: first(query.type), from: first(query.from), to: first(query.to), page: first(query.page) });
+  const { session } = await consolePage(`/console/apps/${appId}/notifications?env=${environment}`);
+  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
+  if ("refused" in overview) throw new Error(overview.refused);
+  const list = await ownedOr404(() => listAppNotifications(session.partnerUserId, appId, environment, filters));
+
+  const pageLink = (page: number) => {
+    const q = new URLSearchParams({ env: environment });
+    for (const key of ["vehicle", "subscription", "type", "from", "to"] as const) if (filters[key] !== undefined) q.set(key, String(filters[key]));
+    q.set("page", String(page));
+    return `/console/apps/${appId}/notifications?${q}`;
+  };
+
+  return (
+    <>
+      <ConsoleHeader session={session} />
+      <ConsoleMain>
+        <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
+        <AppTabs appId={appId} appName={overview.app.name} current="notifications" environment={environment} hasProduction={overview.production !== null} />
+        <form method="get" aria-label="Filter notifications" className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-5">
+          <input type="hidden" name="env" value={environment} />
+          {filters.subscription !== undefined ? <input type="hidden" name="subscription" value={filters.subscription} /> : null}
+          <div className="flex flex-col gap-1">
+            <label htmlFor="filter-vehicle" className="text-sm font-medium">Vehicle id</label>
+            <input id="filter-vehicle" name="vehicle" inputMode="numeric" defaultValue={filters.vehicle ?? ""} className={input} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="filter-type" className="text-sm font-medium">Type</label>
+            <select id="filter-type" name="type" defaultValue={filters.type ?? ""} className={input}>
+              <option value="">Any type</option>
+              {EVENT_TYPE_NAMES.map((t) => (
+                <option key={t} value={t}>{t}</option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="filter-from" className="text-sm font-medium">From (UTC)</label>
+            <input id="filter-from" name="from" type="datetime-local" defaultValue={filters.from ?? ""} className={input} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="filter-to" className="text-sm font-medium">To (UTC)</label>
+            <input id="filter-to" name="to" type="datetime-local" defaultValue={filters.to ?? ""} className={input} />
+          </div>
+          <div className="flex items-end gap-2">
+            <button type="submit" className="min-h-11 rounded-lg bg-blue-700 px-4 text-sm font-semibold text-white hover:bg-blue-800">Filter</button>
+            <Link href={`/console/apps/${appId}/notifications?env=${environment}`} className="min-h-11 content-center px-2 text-sm font-semibold text-blue-700 underline">Clear</Link>
+          </div>
+        </form>
+        {filters.subscription !== undefined ? <p className="text-sm text-slate-700">Showing subscription {filters.subscription} only.</p> : null}
+        {"refused" in list ? (
+          <Notice tone="warn">{list.refused}</Notice>
+        ) : list.items.length === 0 ? (
+          <EmptyState title="No notifications match">Notifications appear when a subscription fires: post a data set for a subscribed vehicle, or send a test notification through the API.</EmptyState>
+        ) : (
+          <>
+            <p className="text-sm text-slate-700" role="status">
+              {list.total} notification{list.total === 1 ? "" : "s"}; page {filters.page} of {Math.max(1, Math.ceil(list.total / NOTIFICATION_PAGE_SIZE))}.
+            </p>
+            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Notifications table">
+              <table className="w-full min-w-[36rem] text-left text-sm">
+                <caption className="sr-only">Notifications</caption>
+                <thead>
+                  <tr className="border-b border-slate-200 text-slate-700">
+                    <th scope="col" className="px-3 py-2">Id</th>
+                    <th scope="col" className="px-3 py-2">Type</th>
+                    <th scope="col" className="px-3 py-2">Vehicle</th>
+                    <th scope="col" className="px-3 py-2">Event time</th>
+                    <th scope="col" className="px-3 py-2">HTTP status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.items.map(({ row, body }) => (
+                    <tr key={row.id} className="border-b border-slate-100" data-testid={`notification-${row.id}`}>
+                      <td className="px-3 py-2">
+                        <Link className="inline-block min-h-11 content-center font-mono text-blue-700 underline" href={`/console/apps/${appId}/notifications/${row.id}`}>
+                          {row.id}
+                        </Link>
+                      </td>
+                      <td className="px-3 py-2 font-mono">{row.type}{row.test ? " (test)" : ""}</td>
+                      <td className="px-3 py-2 font-mono">{row.vehicleId ?? "—"}</td>
+                      <td className="px-3 py-2 font-mono">{body._timestamp}</td>
+                      <td className="px-3 py-2 font-mono">{row.httpStatusCode === 0 ? "—" : row.httpStatusCode}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <nav aria-label="Pages" className="flex gap-3">
+              {filters.page > 1 ? <Link className="min-h-11 content-center font-semibold text-blue-700 underline" href={pageLink(filters.page - 1)}>Newer</Link> : null}
+              {filters.page * NOTIFICATION_PAGE_SIZE < list.total ? <Link className="min-h-11 content-center font-semibold text-blue-700 underline" href={pageLink(filters.page + 1)}>Older</Link> : null}
+            </nav>
+          </>
+        )}
+      </ConsoleMain>
+    </>
+  );
+}

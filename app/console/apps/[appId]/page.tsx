@@ -1,0 +1,115 @@
+import type { Metadata } from "next";
+import { ActionForm } from "@/components/console/action-form";
+import { AppForm } from "@/components/console/app-form";
+import { AppTabs } from "@/components/console/app-tabs";
+import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
+import { CopyValue } from "@/components/console/copy-value";
+import { CheckField, SubmitButton } from "@/components/console/fields";
+import { Notice, Section } from "@/components/console/states";
+import { EnvironmentBadge } from "@/components/ui/card";
+import { redirectUriProblem } from "@/server/apps/redirect-uris";
+import { appOverview } from "@/server/console/apps";
+import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "App" };
+
+type Props = { params: Promise<{ appId: string }> };
+
+// /console/apps/{id} — settings, credentials per environment, the obligations that unlock
+// production, and (from issue 6) the webhook signing secret.
+export default async function AppPage({ params }: Props) {
+  const appId = pageId((await params).appId);
+  const { session, csrfToken } = await consolePage(`/console/apps/${appId}`);
+  const loaded = await ownedOr404(() => appOverview(session.partnerUserId, appId));
+  if ("refused" in loaded) throw new Error(loaded.refused);
+  const { app, sandbox, production } = loaded;
+  const productionProblems = app.redirectUris.map((uri) => ({ uri, problem: redirectUriProblem(uri, "production") })).filter((p) => p.problem);
+
+  return (
+    <>
+      <ConsoleHeader session={session} />
+      <ConsoleMain>
+        <h1 className="text-2xl font-bold tracking-tight">{app.name}</h1>
+        <AppTabs appId={app.id} appName={app.name} current="overview" />
+
+        <Section title="Credentials" id="credentials">
+          <div className="flex flex-col gap-6">
+            {sandbox ? (
+              <div className="flex flex-col gap-3" data-testid="sandbox-credentials">
+                <h3 className="flex items-center gap-2 font-semibold">
+                  <EnvironmentBadge environment="sandbox" /> Sandbox
+                </h3>
+                <dl className="flex flex-col gap-2">
+                  <CopyValue label="client_id" value={sandbox.clientId} />
+                </dl>
+                <p className="text-sm text-slate-700">Token endpoint: <code>/sandbox/oauth/token</code> · API base: <code>/sandbox/api</code>. The client secret was shown once; rotate it to get a new one (the old one stops working at once).</p>
+                <ActionForm action="rotate-secret" csrfToken={csrfToken} label="Rotate the sandbox client secret" confirm="Rotate the sandbox secret? The current one stops working immediately." revealTitle="New sandbox client secret. Copy it now: it is shown only once.">
+                  <input type="hidden" name="appId" value={app.id} />
+                  <input type="hidden" name="environment" value="sandbox" />
+                  <SubmitButton variant="secondary">Rotate sandbox secret</SubmitButton>
+                </ActionForm>
+              </div>
+            ) : null}
+
+            <div className="flex flex-col gap-3" data-testid="production-credentials">
+              <h3 className="flex items-center gap-2 font-semibold">
+                <EnvironmentBadge environment="production" /> Production
+              </h3>
+              {production ? (
+                <>
+                  <dl className="flex flex-col gap-2">
+                    <CopyValue label="client_id" value={production.clientId} />
+                  </dl>
+                  <p className="text-sm text-slate-700">
+                    Obligations confirmed {app.obligationsConfirmedAt ? app.obligationsConfirmedAt.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "by the operator"}. Token endpoint: <code>/oauth/token</code> · API base: <code>/v1/api</code>.
+                  </p>
+                  <ActionForm action="rotate-secret" csrfToken={csrfToken} label="Rotate the production client secret" confirm="Rotate the production secret? The current one stops working immediately." revealTitle="New production client secret. Copy it now: it is shown only once.">
+                    <input type="hidden" name="appId" value={app.id} />
+                    <input type="hidden" name="environment" value="production" />
+                    <SubmitButton variant="secondary">Rotate production secret</SubmitButton>
+                  </ActionForm>
+                </>
+              ) : (
+                <ActionForm action="confirm-obligations" csrfToken={csrfToken} label="Confirm the partner obligations" className="flex flex-col gap-3" revealTitle="Production credentials issued. Copy the client secret now: it is shown only once.">
+                  <input type="hidden" name="appId" value={app.id} />
+                  <p className="text-sm text-slate-700">
+                    Production credentials are issued once you confirm that, for every account your app creates, you tell the driver:
+                  </p>
+                  <CheckField name="credentials" label="their Wayline credentials: the username and password passed when creating the account;" />
+                  <CheckField name="driverSite" label="a link to the Wayline driver site, where they can reach their account;" />
+                  <CheckField name="dataStatement" label="that the connected-car data is collected on their behalf by Wayline and made available to this app." />
+                  <div>
+                    <SubmitButton>Confirm and get production credentials</SubmitButton>
+                  </div>
+                </ActionForm>
+              )}
+            </div>
+          </div>
+        </Section>
+
+        <Section title="Webhook signing secret" id="signing-secret">
+          {/* Issue 6 (delivery) adds the Standard Webhooks signing secret and its rotation here. */}
+          <Notice>
+            Notifications sent by HTTP POST will be signed with Standard Webhooks headers (<code>webhook-id</code>, <code>webhook-timestamp</code>,{" "}
+            <code>webhook-signature</code>). The signing secret of this app will be shown here once webhook delivery is enabled.
+          </Notice>
+        </Section>
+
+        <Section title="Settings" id="settings">
+          {productionProblems.length > 0 ? (
+            <div className="mb-4">
+              <Notice tone="warn">
+                These redirect URIs work in the sandbox only: {productionProblems.map((p) => p.uri).join(", ")} (plain http outside loopback).
+              </Notice>
+            </div>
+          ) : null}
+          <ActionForm action="update-app" csrfToken={csrfToken} label="App settings" className="flex flex-col gap-4">
+            <input type="hidden" name="appId" value={app.id} />
+            <AppForm values={app} submitLabel="Save settings" />
+          </ActionForm>
+        </Section>
+      </ConsoleMain>
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import Link from "next/link";
+import type { Environment } from "@/db/schema";
+
+const TABS = [
+  { key: "overview", label: "Overview", path: "" },
+  { key: "accounts", label: "Connected accounts", path: "/accounts" },
+  { key: "subscriptions", label: "Subscriptions", path: "/subscriptions" },
+  { key: "notifications", label: "Notifications", path: "/notifications" },
+] as const;
+
+export type AppTab = (typeof TABS)[number]["key"];
+
+// The app's sections, and (on the data pages) the environment switch.
+export function AppTabs({ appId, appName, current, environment, hasProduction }: { appId: number; appName: string; current: AppTab; environment?: Environment; hasProduction?: boolean }) {
+  const q = environment && current !== "overview" ? `?env=${environment}` : "";
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm text-slate-600">
+        <Link href="/console/apps" className="text-blue-700 underline">
+          Apps
+        </Link>{" "}
+        / <span className="font-semibold text-slate-900">{appName}</span>
+      </p>
+      <nav aria-label="App sections" className="flex flex-wrap gap-1 border-b border-slate-200">
+        {TABS.map((t) => (
+          <Link
+            key={t.key}
+            href={`/console/apps/${appId}${t.path}${t.key === "overview" ? "" : q}`}
+            aria-current={t.key === current ? "page" : undefined}
+            className={`min-h-11 content-center rounded-t-lg px-3 text-sm font-semibold ${t.key === current ? "border-b-2 border-blue-700 text-blue-800" : "text-slate-700 hover:text-slate-900"}`}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      {environment && current !== "overview" ? (
+        <nav aria-label="Environment" className="flex gap-2 text-sm">
+          {(["sandbox", "production"] as const).map((e) => (
+            <Link
+              key={e}
+              href={`/console/apps/${appId}${TABS.find((t) => t.key === current)!.path}?env=${e}`}
+              aria-current={e === environment ? "true" : undefined}
+              className={`min-h-11 content-center rounded-full px-3 font-semibold ${e === environment ? "bg-slate-900 text-white" : "bg-white text-slate-800 ring-1 ring-slate-300"}`}
+            >
+              {e === "sandbox" ? "Sandbox" : "Production"}
+              {e === "production" && !hasProduction ? " (not issued)" : ""}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+// The partner console in Chromium, the whole sandbox integration as a new partner meets it:
+// sign up, create an app, copy its credentials (and use them for a real token), confirm the
+// obligations for production credentials, a test account and vehicle in two clicks, a WAYPOINT
+// subscription, a data set through the real API, and the notification in the console. Every page
+// gets an axe check (no serious or critical violations).
+
+test.describe.configure({ mode: "serial" });
+
+const partner = { name: "Erin Partner", email: `e2e.${Date.now().toString(36)}.${process.pid}@partner.example`, password: "e2e-partner-password" };
+let appUrl = "";
+let sandbox = { clientId: "", clientSecret: "" };
+let vehicleId = "";
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+async function expectAccessible(page: Page) {
+  // After a client-side navigation the new page's title arrives with its streamed metadata: check the settled page.
+  await expect(page).toHaveTitle(/\S/);
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+// Each test has a fresh browser context: the later ones sign in through the form, as a returning partner does.
+async function signIn(page: Page, to: string) {
+  await page.goto(to);
+  await expect(page).toHaveURL(/\/console\/sign-in/);
+  await page.getByLabel("E-mail").fill(partner.email);
+  await page.getByLabel("Password").fill(partner.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname + url.search === to);
+}
+
+async function revealed(page: Page, key: string) {
+  return (await page.getByTestId(`value-${key}`).textContent())!.trim();
+}
+
+async function clientToken(request: APIRequestContext, path: string, creds: { clientId: string; clientSecret: string }) {
+  const res = await request.post(path, { form: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret } });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+test.beforeAll(({}, testInfo) => {
+  partner.email = partner.email.replace("@", `.${testInfo.project.name}@`);
+});
+
+test("a partner signs up and creates an app whose copied sandbox credentials get a real token", async ({ page, request, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => undefined);
+  await page.goto("/console");
+  await expect(page).toHaveURL(/\/console\/sign-in/);
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Create a partner account" }).click();
+  await page.getByLabel("Your name").fill(partner.name);
+  await page.getByLabel("E-mail").fill(partner.email);
+  await page.getByLabel("Password").fill(partner.password);
+  await shot(page, "sign-up");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Your apps" })).toBeVisible();
+  await expect(page.getByText("No apps yet")).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByLabel("App name").fill("E2E Fleet");
+  await page.getByLabel("Redirect URIs (one per line)").fill("https://fleet.example/callback");
+  await page.getByRole("button", { name: "Create app" }).click();
+  await expect(page.getByText("Copy the sandbox client secret now")).toBeVisible();
+  sandbox = { clientId: await revealed(page, "clientId"), clientSecret: await revealed(page, "clientSecret") };
+  await page.getByRole("button", { name: "Copy clientSecret" }).click();
+  await expect(page.getByRole("button", { name: "Copy clientSecret" })).toHaveText("Copied");
+  await shot(page, "app-created");
+  expect(await clientToken(request, "/sandbox/oauth/token", sandbox)).toBeTruthy();
+
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "E2E Fleet" })).toBeVisible();
+  appUrl = new URL(page.url()).pathname;
+  await expect(page.getByTestId("sandbox-credentials")).toContainText(sandbox.clientId);
+  await expect(page.locator("body")).not.toContainText(sandbox.clientSecret);
+  await expectAccessible(page);
+});
+
+test("confirming the obligations issues production credentials that work at /oauth/token", async ({ page, request }) => {
+  await signIn(page, appUrl);
+  await page.getByRole("button", { name: "Confirm and get production credentials" }).click();
+  await expect(page.getByText("Confirm this obligation to get production credentials.").first()).toBeVisible();
+  await page.getByLabel(/their Wayline credentials/).check();
+  await page.getByLabel(/a link to the Wayline driver site/).check();
+  await page.getByLabel(/collected on their behalf/).check();
+  await page.getByRole("button", { name: "Confirm and get production credentials" }).click();
+  await expect(page.getByText("Production credentials issued")).toBeVisible();
+  const production = { clientId: await revealed(page, "clientId"), clientSecret: await revealed(page, "clientSecret") };
+  expect(production.clientId).toMatch(/^wl_live_/);
+  await shot(page, "production-credentials");
+  expect(await clientToken(request, "/oauth/token", production)).toBeTruthy();
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("production-credentials")).toContainText(production.clientId);
+});
+
+test("a sandbox test account and a vehicle in two clicks, then a WAYPOINT subscription on the vehicle", async ({ page }) => {
+  await signIn(page, appUrl);
+  await page.getByRole("link", { name: "Connected accounts" }).click();
+  await expect(page.getByText("No sandbox accounts yet")).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Create test account" }).click();
+  await expect(page.getByText("Test account created")).toBeVisible();
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: "Add test vehicle" }).click();
+  await expect(page.getByText("Test vehicle created.")).toBeVisible();
+  vehicleId = await revealed(page, "vehicleId");
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("table")).toContainText(vehicleId);
+  await shot(page, "connected-accounts");
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: "Subscriptions" }).click();
+  await expect(page.getByText("No sandbox subscriptions yet")).toBeVisible();
+  await expect(page.getByLabel("Scope")).toHaveValue("VEHICLE");
+  await page.getByLabel("Event type").selectOption("IGNITIONSTATUS");
+  await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["STATECHANGE", "INITIALSTATE", "ONETIME"]);
+  await page.getByLabel("Event type").selectOption("WAYPOINT");
+  await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["CONTINUOUS", "ONETIME"]);
+  await page.getByLabel("Delivery").selectOption("HTTP_POST");
+  await page.getByLabel("Webhook URL (https)").fill("http://not-https.example/hook");
+  await page.getByRole("button", { name: "Create subscription" }).click();
+  await expect(page.locator("#f-postUrl-error")).toBeVisible();
+  await page.getByLabel("Webhook URL (https)").fill("https://fleet.example/hook");
+  await page.getByRole("button", { name: "Create subscription" }).click();
+  await expect(page.getByText("Subscription created.")).toBeVisible();
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("list", { name: "Subscriptions" })).toContainText("WAYPOINT");
+  await expect(page.getByRole("list", { name: "Subscriptions" })).toContainText("active");
+  await shot(page, "subscriptions");
+  await expectAccessible(page);
+});
+
+test("a data set posted through the real API shows up as a notification, with its JSON", async ({ page, request }) => {
+  const token = await clientToken(request, "/sandbox/oauth/token", sandbox);
+  const at = new Date(Date.now() - 60_000).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
+  const posted = await request.post(`/sandbox/api/vehicle/${vehicleId}/dataSet/`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { timestamp: at, ignitionStatus: "RUNNING", datum: [{ timestamp: at, key: "GEN_WAYPOINT", value: "39.9612,-82.9988" }] },
+  });
+  expect(posted.status()).toBe(200);
+
+  await signIn(page, `${appUrl}/notifications?env=sandbox`);
+  const row = page.getByRole("row").filter({ hasText: "WAYPOINT" });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(vehicleId);
+  await shot(page, "notifications");
+  await expectAccessible(page);
+  await row.getByRole("link").click();
+  await expect(page.getByTestId("notification-json")).toContainText('"recordedWaypoint"');
+  await expect(page.getByTestId("notification-json")).toContainText(`"vehicleId": ${vehicleId}`);
+  await shot(page, "notification");
+  await expectAccessible(page);
+});
+
+test("at 375 px the notifications page fits the screen", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page, `${appUrl}/notifications?env=sandbox`);
+  await expect(page.getByRole("heading", { name: "Notifications" })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shot(page, "notifications-375");
+  await expectAccessible(page);
+});
+
+test("the API reference is public and accessible", async ({ page }) => {
+  // The longest page there is (every operation): axe needs more than the default 30 s on a busy machine.
+  test.setTimeout(180_000);
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: "Wayline API reference" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Client credentials (the app itself)" })).toBeVisible();
+  await shot(page, "docs");
+  await expectAccessible(page);
+});
+
+test("the demo partner of the seed signs in and finds the demo app", async ({ page }) => {
+  await page.goto("/console/sign-in");
+  await page.getByLabel("E-mail").fill("demo.partner@wayline.example");
+  await page.getByLabel("Password").fill("demo-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("list", { name: "Apps" })).toContainText("Wayline Demo");
+});

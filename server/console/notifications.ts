@@ -1,0 +1,65 @@
+import { and, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { db } from "@/db/client";
+import { notifications, type Environment } from "@/db/schema";
+import { serializeNotification } from "@/server/notifications/serialize";
+import { EVENT_TYPE_NAMES } from "@/server/subscriptions/event-types";
+import { notOwned } from "./errors";
+import { consolePrincipal } from "./principal";
+
+export const NOTIFICATION_PAGE_SIZE = 25;
+
+// The list's filters, from the page's query string; anything unreadable is simply not applied
+// (a filter form never makes a page fail).
+export const notificationFilters = z.object({
+  vehicle: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),
+  subscription: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),
+  type: z
+    .string()
+    .transform((t) => t.toUpperCase())
+    .pipe(z.enum(EVENT_TYPE_NAMES as [string, ...string[]]))
+    .optional()
+    .catch(undefined),
+  from: z.iso.datetime({ local: true }).optional().catch(undefined),
+  to: z.iso.datetime({ local: true }).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
+});
+export type NotificationFilters = z.output<typeof notificationFilters>;
+
+// `from`/`to` come from <input type="datetime-local">: read as UTC, as the page says.
+const utc = (local: string) => new Date(`${local.length === 16 ? `${local}:00` : local}Z`);
+
+export async function listAppNotifications(partnerUserId: number, appId: number, environment: Environment, filters: NotificationFilters) {
+  await consolePrincipal(partnerUserId, appId, environment);
+  const conditions: (SQL | undefined)[] = [
+    eq(notifications.appId, appId),
+    eq(notifications.environment, environment),
+    filters.vehicle !== undefined ? eq(notifications.vehicleId, filters.vehicle) : undefined,
+    filters.subscription !== undefined ? eq(notifications.subscriptionId, filters.subscription) : undefined,
+    filters.type ? eq(notifications.type, filters.type) : undefined,
+    filters.from ? gte(notifications.eventAt, utc(filters.from)) : undefined,
+    filters.to ? lt(notifications.eventAt, utc(filters.to)) : undefined,
+  ];
+  const where = and(...conditions);
+  const [rows, [total]] = await Promise.all([
+    db()
+      .select()
+      .from(notifications)
+      .where(where)
+      .orderBy(desc(notifications.eventAt), desc(notifications.id))
+      .limit(NOTIFICATION_PAGE_SIZE)
+      .offset((filters.page - 1) * NOTIFICATION_PAGE_SIZE),
+    db().select({ n: count() }).from(notifications).where(where),
+  ]);
+  return { items: rows.map((r) => ({ row: r, body: serializeNotification(r) })), total: total?.n ?? 0 };
+}
+
+export async function appNotification(partnerUserId: number, appId: number, id: number) {
+  const [row] = await db()
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.appId, appId)));
+  if (!row) throw notOwned("notification");
+  await consolePrincipal(partnerUserId, appId, row.environment);
+  return { row, body: serializeNotification(row) };
+}

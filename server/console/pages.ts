@@ -1,0 +1,33 @@
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import type { Environment } from "@/db/schema";
+import { consoleCsrfToken } from "./csrf";
+import { ConsoleError } from "./errors";
+import { requirePartner, type PartnerSession } from "./session";
+
+// Page loaders' common steps: the partner (or the sign-in page), the app id from the URL, the
+// environment from ?env, and a 404 page for anything the partner does not own.
+
+export const pageId = (raw: string): number => {
+  const parsed = z.string().regex(/^\d{1,10}$/).safeParse(raw);
+  if (!parsed.success) notFound();
+  return Number(parsed.data);
+};
+
+export const pageEnvironment = (raw: unknown): Environment => (raw === "production" ? "production" : "sandbox");
+
+export async function consolePage(returnTo: string): Promise<{ session: PartnerSession; csrfToken: string }> {
+  const session = await requirePartner(returnTo);
+  return { session, csrfToken: consoleCsrfToken(session) };
+}
+
+/** Runs a loader; "not yours" becomes the 404 page, other console refusals come back as a message. */
+export async function ownedOr404<T>(load: () => Promise<T>): Promise<T | { refused: string }> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof ConsoleError && error.status === 404) notFound();
+    if (error instanceof ConsoleError) return { refused: error.message };
+    throw error;
+  }
+}

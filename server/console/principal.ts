@@ -1,0 +1,17 @@
+import { db } from "@/db/client";
+import type { Environment } from "@/db/schema";
+import type { Principal } from "@/server/oauth/principal";
+import { credentialsOf, findOwnedApp } from "./app-queries";
+import { ConsoleError, notOwned } from "./errors";
+
+// The console acts as the app itself, as a client-credentials token of the app would, so the
+// same services (accounts, vehicles, subscriptions, notifications) apply the same visibility
+// rules. No token exists: tokenId 0 is never looked up by those services; they read the app,
+// credential and environment only.
+export async function consolePrincipal(partnerUserId: number, appId: number, environment: Environment): Promise<Principal> {
+  const app = await findOwnedApp(db(), { partnerUserId, appId });
+  if (!app) throw notOwned();
+  const credential = (await credentialsOf(db(), { appId })).find((c) => c.environment === environment);
+  if (!credential) throw new ConsoleError(409, "This app has no production credentials yet: confirm the partner obligations first.");
+  return { environment, tokenId: 0, appId, credentialId: credential.id, clientId: credential.clientId, dataProvider: app.dataProvider, kind: "client", accountId: null };
+}
