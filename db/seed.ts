@@ -8,6 +8,8 @@ import { hashPassword } from "@/server/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 import { ensureDemoRun } from "@/server/simulator/demo";
 import { logError } from "@/server/log";
+import { countSubscriptionsOfApp } from "@/server/subscriptions/queries";
+import { createSubscription } from "@/server/subscriptions/service";
 
 // Demo data for a newcomer's first start on the embedded database. Known credentials, so it is
 // only ever seeded where env().seedDemo allows (the embedded database by default).
@@ -23,6 +25,7 @@ export async function seedDemo(): Promise<{ created: boolean }> {
   const existing = await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId });
   if (existing) {
     await demoDrive(existing);
+    await demoSubscriptions(existing);
     // Data dirs seeded before the partner console: give the demo app its console owner.
     await seedDemoPartner(existing.appId);
     return { created: false };
@@ -48,7 +51,9 @@ export async function seedDemo(): Promise<{ created: boolean }> {
     await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Work van", mileage: 120344 });
   });
   await seedDemoPartner(app.id);
-  await demoDrive((await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId }))!);
+  const credential = (await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId }))!;
+  await demoSubscriptions(credential);
+  await demoDrive(credential);
   return { created: true };
 }
 
@@ -66,5 +71,22 @@ async function demoDrive(credential: { appId: number; credentialId: number; clie
     await ensureDemoRun({ appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, deviceSerial: DEMO.deviceSerial });
   } catch (error) {
     logError("the demo simulation could not start", error);
+  }
+}
+
+// The demo app subscribes to the demo car's events, so the newcomer's first minute also shows
+// notifications: ignition changes (also e-mailed; without SMTP_URL they land in the outbox), the
+// car entering and leaving downtown Columbus, and its position at most once a minute. Made through
+// the subscription service as the app itself; only when the app has none (a restart adds nothing).
+async function demoSubscriptions(credential: { appId: number; credentialId: number; clientId: string }) {
+  try {
+    if ((await countSubscriptionsOfApp(db(), { appId: credential.appId, environment: "sandbox" })) > 0) return;
+    const principal = { kind: "client" as const, accountId: null, environment: "sandbox" as const, tokenId: 0, appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, dataProvider: false };
+    const car = { kind: "vehicle" as const, ref: DEMO.deviceSerial };
+    await createSubscription(principal, car, "IGNITIONSTATUS", { notificationPeriod: "STATECHANGE", deliveries: [{ type: "EMAIL", recipient: DEMO.partner.email, subscriberSubject: "Demo car: ignition" }] });
+    await createSubscription(principal, car, "GEOFENCE", { notificationPeriod: "STATECHANGE", origin: { latitude: 39.9612, longitude: -82.9988 }, radius: 0.3, boundaryCondition: "INSIDE" });
+    await createSubscription(principal, car, "WAYPOINT", { notificationPeriod: "CONTINUOUS", minimumTime: 1 });
+  } catch (error) {
+    logError("the demo subscriptions could not be made", error);
   }
 }

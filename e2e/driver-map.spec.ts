@@ -91,7 +91,7 @@ test("a new sandbox account sees how to add a vehicle and where the simulator is
   await signIn(page, driver);
   await expect(page.getByRole("heading", { name: "No vehicles yet" })).toBeVisible();
   await expect(page.getByText("POST /sandbox/api/vehicle/{id}/simulation/")).toBeVisible();
-  await expect(page.getByText("partner console")).toBeVisible();
+  await expect(page.getByText(/drive it with the traffic simulator in the partner console/)).toBeVisible();
   await shot(page, "driver-map-empty");
   await page.getByLabel("Label").fill("First car");
   await page.getByRole("button", { name: "Add vehicle" }).click();

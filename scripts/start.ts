@@ -73,8 +73,10 @@ Partner console: ${base}/console (sign in as ${DEMO.partner.email} / ${DEMO.part
 Try the authorization page (sign in as the demo driver, or register a new one):
   ${base}/sandbox/OAuth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(DEMO.app.redirectUris[0])}&response_type=code&state=demo
 
-Get a token and list the demo vehicles:
+Get a token and list the demo vehicles (the family car drives a loop in Columbus):
   TOKEN=$(curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${base}/sandbox/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/
+Then the notifications its subscriptions made (ignition, downtown geofence, position each minute):
+  curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/${DEMO.deviceSerial}/eventNotification/
 `);
 }
 

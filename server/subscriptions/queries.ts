@@ -95,3 +95,11 @@ export async function markSubscriptionDeleted(db: Executor, id: number): Promise
     .set({ deletedAt: new Date() })
     .where(and(eq(subscriptions.id, id), isNull(subscriptions.deletedAt)));
 }
+
+export async function countSubscriptionsOfApp(db: Executor, q: Owner): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.appId, q.appId), eq(subscriptions.environment, q.environment)));
+  return row?.n ?? 0;
+}
