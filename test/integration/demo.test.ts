@@ -18,7 +18,7 @@ it("the demo car drives and its subscriptions notify within a minute of start", 
 
     const deadline = Date.now() + 60_000;
     let types: string[] = [];
-    let positions = new Set<string>();
+    const positions = new Set<string>();
     while (Date.now() < deadline) {
       const vehicle = (await get(`/vehicle/${DEMO.deviceSerial}`)).vehicle as { lastWaypoint: { latitude: number; longitude: number } | null };
       if (vehicle.lastWaypoint) positions.add(`${vehicle.lastWaypoint.latitude},${vehicle.lastWaypoint.longitude}`);
