@@ -9,15 +9,17 @@ import { consolePrincipal } from "./principal";
 
 export const NOTIFICATION_PAGE_SIZE = 25;
 
-// The list's filters, from the page's query string; anything unreadable is simply not applied
-// (a filter form never makes a page fail).
 export const DELIVERY_STATES = ["PENDING", "DELIVERED", "FAILED"] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 // A notification's delivery state, from its notification_deliveries rows: PENDING while any is
-// still queued, else FAILED if any failed, else DELIVERED; null when it had no delivery.
-const deliveryState = sql<DeliveryState | null>`(select case when bool_or(nd.status = 'PENDING') then 'PENDING' when bool_or(nd.status = 'FAILED') then 'FAILED' when count(*) > 0 then 'DELIVERED' end from notification_deliveries nd where nd.notification_id = ${notifications.id})`;
+// still queued, else FAILED if any failed, else DELIVERED; null when it had no delivery. The outer
+// column is spelled out: drizzle leaves a single-table select's columns unqualified, and a bare
+// "id" inside the subquery would be notification_deliveries.id.
+const deliveryState = sql<DeliveryState | null>`(select case when bool_or(nd.status = 'PENDING') then 'PENDING' when bool_or(nd.status = 'FAILED') then 'FAILED' when count(*) > 0 then 'DELIVERED' end from notification_deliveries nd where nd.notification_id = notifications.id)`;
 
+// The list's filters, from the page's query string; anything unreadable is simply not applied
+// (a filter form never makes a page fail).
 export const notificationFilters = z.object({
   vehicle: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),
   subscription: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),

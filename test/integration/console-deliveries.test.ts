@@ -240,7 +240,9 @@ describe("console deliveries on the suite's service (worker off)", () => {
 
 /** How many queued `deliver` jobs name this notification_deliveries row. */
 async function deliverJobsFor(ndId: number): Promise<number> {
-  const [row] = await testSql()`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'deliver' and payload->'ids' @> ${JSON.stringify([ndId])}::jsonb`;
+  // The jobs view leaves the payload out; the queue's own table has it.
+  const [row] = await testSql()`select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+    where t.identifier = 'deliver' and j.payload::jsonb->'ids' @> (${JSON.stringify([ndId])}::text)::jsonb`;
   return row!.n as number;
 }
 
