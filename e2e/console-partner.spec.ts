@@ -157,6 +157,47 @@ test("a data set posted through the real API shows up as a notification, with it
   await expect(page.getByTestId("notification-json")).toContainText(`"vehicleId": ${vehicleId}`);
   await shot(page, "notification");
   await expectAccessible(page);
+  // No worker runs in this service: the delivery waits, with no attempt yet, and is not resendable.
+  const attempts = page.getByRole("region", { name: "Delivery attempts" });
+  await expect(attempts).toContainText("https://fleet.example/hook");
+  await expect(attempts).toContainText("pending");
+  await expect(attempts).toContainText("No attempt yet.");
+  await page.getByRole("button", { name: "Resend" }).click();
+  await expect(page.getByRole("form", { name: "Resend this notification" }).getByRole("alert")).toContainText("Nothing to resend");
+});
+
+test("a test notification from the subscriptions page; the delivery filter finds it pending", async ({ page }) => {
+  await signIn(page, `${appUrl}/subscriptions?env=sandbox`);
+  await page.getByRole("button", { name: "Send a test notification" }).click();
+  await expect(page.getByText("Test notification made")).toBeVisible();
+  const id = await revealed(page, "notificationId");
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.goto(`${appUrl}/notifications?env=sandbox`);
+  await page.getByLabel("Delivery").selectOption("pending");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByTestId(`notification-${id}`)).toContainText("(test)");
+  await expect(page.getByTestId(`state-${id}`)).toHaveText("pending");
+  await expectAccessible(page);
+});
+
+test("the webhook signing secret: revealed on request, rotated with the old one signing for 24 h", async ({ page }) => {
+  await signIn(page, appUrl);
+  const secrets = page.getByRole("list", { name: "Signing secrets in use" });
+  await expect(secrets).toContainText("current");
+  await page.getByRole("button", { name: "Reveal" }).click();
+  const first = await revealed(page, "signingSecret");
+  expect(first).toMatch(/^whsec_/);
+  await page.getByRole("button", { name: "Done" }).click();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: "Rotate signing secret" }).click();
+  const second = await revealed(page, "signingSecret");
+  expect(second).toMatch(/^whsec_/);
+  expect(second).not.toBe(first);
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(secrets).toContainText("signs until");
+  await expect(secrets.getByRole("listitem")).toHaveCount(2);
+  await shot(page, "signing-secret");
+  await expectAccessible(page);
 });
 
 test("at 375 px the notifications page fits the screen", async ({ page }) => {

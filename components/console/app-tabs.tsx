@@ -6,6 +6,7 @@ const TABS = [
   { key: "accounts", label: "Connected accounts", path: "/accounts" },
   { key: "subscriptions", label: "Subscriptions", path: "/subscriptions" },
   { key: "notifications", label: "Notifications", path: "/notifications" },
+  { key: "outbox", label: "E-mail outbox", path: "/outbox" },
 ] as const;
 
 export type AppTab = (typeof TABS)[number]["key"];

@@ -3,8 +3,8 @@ import { partnerApps } from "./apps";
 import { notificationDeliveries } from "./subscriptions";
 
 // Webhook signing secrets (Standard Webhooks, `whsec_…`), one per app for both environments, kept
-// retrievable (the service signs with it). A table of its own so rotation can be added: every
-// secret not yet expired signs, so during a rotation deliveries carry both signatures.
+// retrievable (the service signs with it). A table of its own for rotation (partner console):
+// every secret not yet expired signs, so during a rotation deliveries carry both signatures.
 export const appSigningSecrets = pgTable(
   "app_signing_secrets",
   {

@@ -7,8 +7,10 @@ import { logError } from "@/server/log";
 import { appInput, confirmObligations, createConsoleApp, rotateSecret, updateConsoleApp } from "./apps";
 import { createTestAccount, createTestVehicle } from "./connected";
 import { consoleCsrfMatches } from "./csrf";
+import { resendFailed, resendNotification, resendSince, sendConsoleTestNotification } from "./deliveries";
 import { ConsoleError } from "./errors";
 import { getPartnerSession, type PartnerSession } from "./session";
+import { revealSigningSecret, rotateAppSigningSecret } from "./signing";
 import { createAppSubscription, deleteAppSubscription, reactivateDelivery, subscriptionForm } from "./subscriptions";
 
 const id = z.string().regex(/^\d{1,10}$/, "Not an id.").transform(Number);
@@ -63,6 +65,25 @@ export const consoleActions: Record<string, Action> = {
     await reactivateDelivery(p.partnerUserId, input.appId, input.subscriptionId, input.deliveryId);
     return { redirect: `${appPath(input.appId, "/subscriptions")}?env=${input.environment}` };
   }),
+  "reveal-signing-secret": action(appRef, async (p, input) => {
+    return { redirect: appPath(input.appId), reveal: { signingSecret: await revealSigningSecret(p.partnerUserId, input.appId) } };
+  }),
+  "rotate-signing-secret": action(appRef, async (p, input) => {
+    const rotated = await rotateAppSigningSecret(p.partnerUserId, input.appId);
+    return { redirect: appPath(input.appId), reveal: { signingSecret: rotated.secret, previousSecretSignsUntil: rotated.previousExpiresAt.toISOString() } };
+  }),
+  "resend-notification": action(appRef.extend({ notificationId: id }), async (p, input) => {
+    await resendNotification(p.partnerUserId, input.appId, input.notificationId);
+    return { redirect: appPath(input.appId, `/notifications/${input.notificationId}`) };
+  }),
+  "resend-failed": action(appRef.extend({ environment, since: resendSince }), async (p, input) => {
+    const resent = await resendFailed(p.partnerUserId, input.appId, input.environment, input.since);
+    return { redirect: `${appPath(input.appId, "/notifications")}?env=${input.environment}`, reveal: { requeued: resent.requeued, skippedDeactivated: resent.skippedInactive, moreRemain: resent.more ? "yes: send again for the rest" : "no" } };
+  }),
+  "send-test-notification": action(appRef.extend({ subscriptionId: id }), async (p, input) => {
+    const sent = await sendConsoleTestNotification(p.partnerUserId, input.appId, input.subscriptionId);
+    return { redirect: appPath(input.appId, `/notifications/${sent.notificationId}`), reveal: { notificationId: sent.notificationId } };
+  }),
 };
 
 type Failure = { status: number; message: string; fieldErrors: { fieldName: string; errorDisplay: string }[] };
@@ -103,7 +124,7 @@ export async function runConsoleAction(name: string, request: Request): Promise<
   if (!parsed.success) {
     const errors = toFieldErrors(parsed.error);
     // A malformed id is a guess at something that is not there.
-    if (errors.some((e) => /^(appId|subscriptionId|deliveryId)$/.test(e.fieldName))) return refuse(fail(404, "No such app in your console."));
+    if (errors.some((e) => /^(appId|subscriptionId|deliveryId|notificationId)$/.test(e.fieldName))) return refuse(fail(404, "No such app in your console."));
     return refuse(fail(400, "Check the highlighted fields.", errors));
   }
   try {

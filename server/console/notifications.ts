@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "@/db/client";
 import { notifications, type Environment } from "@/db/schema";
@@ -8,6 +8,15 @@ import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
 
 export const NOTIFICATION_PAGE_SIZE = 25;
+
+export const DELIVERY_STATES = ["PENDING", "DELIVERED", "FAILED"] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+// A notification's delivery state, from its notification_deliveries rows: PENDING while any is
+// still queued, else FAILED if any failed, else DELIVERED; null when it had no delivery. The outer
+// column is spelled out: drizzle leaves a single-table select's columns unqualified, and a bare
+// "id" inside the subquery would be notification_deliveries.id.
+const deliveryState = sql<DeliveryState | null>`(select case when bool_or(nd.status = 'PENDING') then 'PENDING' when bool_or(nd.status = 'FAILED') then 'FAILED' when count(*) > 0 then 'DELIVERED' end from notification_deliveries nd where nd.notification_id = notifications.id)`;
 
 // The list's filters, from the page's query string; anything unreadable is simply not applied
 // (a filter form never makes a page fail).
@@ -22,6 +31,12 @@ export const notificationFilters = z.object({
     .catch(undefined),
   from: z.iso.datetime({ local: true }).optional().catch(undefined),
   to: z.iso.datetime({ local: true }).optional().catch(undefined),
+  status: z
+    .string()
+    .transform((t) => t.toUpperCase())
+    .pipe(z.enum(DELIVERY_STATES))
+    .optional()
+    .catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
 });
 export type NotificationFilters = z.output<typeof notificationFilters>;
@@ -39,11 +54,12 @@ export async function listAppNotifications(partnerUserId: number, appId: number,
     filters.type ? eq(notifications.type, filters.type) : undefined,
     filters.from ? gte(notifications.eventAt, utc(filters.from)) : undefined,
     filters.to ? lt(notifications.eventAt, utc(filters.to)) : undefined,
+    filters.status ? eq(deliveryState, filters.status) : undefined,
   ];
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     db()
-      .select()
+      .select({ row: notifications, deliveryState })
       .from(notifications)
       .where(where)
       .orderBy(desc(notifications.eventAt), desc(notifications.id))
@@ -51,7 +67,7 @@ export async function listAppNotifications(partnerUserId: number, appId: number,
       .offset((filters.page - 1) * NOTIFICATION_PAGE_SIZE),
     db().select({ n: count() }).from(notifications).where(where),
   ]);
-  return { items: rows.map((r) => ({ row: r, body: serializeNotification(r) })), total: total?.n ?? 0 };
+  return { items: rows.map((r) => ({ row: r.row, deliveryState: r.deliveryState, body: serializeNotification(r.row) })), total: total?.n ?? 0 };
 }
 
 export async function appNotification(partnerUserId: number, appId: number, id: number) {

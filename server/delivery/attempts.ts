@@ -1,3 +1,4 @@
+import type postgres from "postgres";
 import { rawSql } from "@/db/client";
 import type { OutboxEntry } from "./email";
 
@@ -76,10 +77,10 @@ export async function recordBatch({ attempts, results, httpStatuses, outbox, wor
   });
 }
 
-/** Puts ids back on the queue (the sweeper). */
-export async function enqueue(ids: number[]): Promise<void> {
+/** Puts ids back on the queue (the sweeper; a resend, inside its transaction). */
+export async function enqueue(ids: number[], sql: postgres.Sql | postgres.TransactionSql = rawSql()): Promise<void> {
   for (let i = 0; i < ids.length; i += 100) {
     const chunk = ids.slice(i, i + 100);
-    await rawSql()`select graphile_worker.add_job('deliver', json_build_object('ids', ${`{${chunk.join(",")}}`}::bigint[]), max_attempts => 25)`;
+    await sql`select graphile_worker.add_job('deliver', json_build_object('ids', ${`{${chunk.join(",")}}`}::bigint[]), max_attempts => 25)`;
   }
 }

@@ -9,6 +9,7 @@ import { Notice, Section } from "@/components/console/states";
 import { EnvironmentBadge } from "@/components/ui/card";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { appOverview } from "@/server/console/apps";
+import { appSigningSecrets } from "@/server/console/signing";
 import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
 
 export const dynamic = "force-dynamic";
@@ -17,13 +18,14 @@ export const metadata: Metadata = { title: "App" };
 type Props = { params: Promise<{ appId: string }> };
 
 // /console/apps/{id} — settings, credentials per environment, the obligations that unlock
-// production, and (from issue 6) the webhook signing secret.
+// production, and the webhook signing secret.
 export default async function AppPage({ params }: Props) {
   const appId = pageId((await params).appId);
   const { session, csrfToken } = await consolePage(`/console/apps/${appId}`);
   const loaded = await ownedOr404(() => appOverview(session.partnerUserId, appId));
   if ("refused" in loaded) throw new Error(loaded.refused);
   const { app, sandbox, production } = loaded;
+  const signing = await appSigningSecrets(session.partnerUserId, appId);
   const productionProblems = app.redirectUris.map((uri) => ({ uri, problem: redirectUriProblem(uri, "production") })).filter((p) => p.problem);
 
   return (
@@ -89,11 +91,29 @@ export default async function AppPage({ params }: Props) {
         </Section>
 
         <Section title="Webhook signing secret" id="signing-secret">
-          {/* Issue 6 (delivery) adds the Standard Webhooks signing secret and its rotation here. */}
-          <Notice>
-            Notifications sent by HTTP POST will be signed with Standard Webhooks headers (<code>webhook-id</code>, <code>webhook-timestamp</code>,{" "}
-            <code>webhook-signature</code>). The signing secret of this app will be shown here once webhook delivery is enabled.
-          </Notice>
+          <div className="flex flex-col gap-3" data-testid="signing-secret">
+            <p className="text-sm text-slate-700">
+              Notifications sent by HTTP POST carry Standard Webhooks headers (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>), signed with this app&apos;s secret
+              (one secret for sandbox and production). After a rotation the previous secret keeps signing for 24 hours, so each delivery carries both signatures until your receiver knows the new one.
+            </p>
+            <ul className="flex flex-col gap-1 text-sm" aria-label="Signing secrets in use">
+              {signing.map((s) => (
+                <li key={s.id} className="font-mono">
+                  secret {s.id} · created {s.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC · {s.expiresAt ? `signs until ${s.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC` : "current"}
+                </li>
+              ))}
+            </ul>
+            <div className="flex flex-wrap gap-3">
+              <ActionForm action="reveal-signing-secret" csrfToken={csrfToken} label="Reveal the signing secret" revealTitle="The current signing secret. Keep it on your receiver only.">
+                <input type="hidden" name="appId" value={app.id} />
+                <SubmitButton variant="secondary">Reveal</SubmitButton>
+              </ActionForm>
+              <ActionForm action="rotate-signing-secret" csrfToken={csrfToken} label="Rotate the signing secret" confirm="Rotate the signing secret? The current one keeps signing for 24 hours." revealTitle="New signing secret. The previous one keeps signing until the time shown.">
+                <input type="hidden" name="appId" value={app.id} />
+                <SubmitButton variant="secondary">Rotate signing secret</SubmitButton>
+              </ActionForm>
+            </div>
+          </div>
         </Section>
 
         <Section title="Settings" id="settings">

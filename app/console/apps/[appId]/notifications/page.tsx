@@ -1,10 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ActionForm } from "@/components/console/action-form";
 import { AppTabs } from "@/components/console/app-tabs";
+import { DeliveryStateBadge } from "@/components/console/delivery-log";
+import { SubmitButton, TextField } from "@/components/console/fields";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
-import { EmptyState, Notice } from "@/components/console/states";
+import { EmptyState, Notice, Section } from "@/components/console/states";
 import { appOverview } from "@/server/console/apps";
-import { listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
+import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
 import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
 import { EVENT_TYPE_NAMES } from "@/server/subscriptions/event-types";
 
@@ -22,15 +25,15 @@ export default async function NotificationsPage({ params, searchParams }: Props)
   const appId = pageId((await params).appId);
   const query = await searchParams;
   const environment = pageEnvironment(query.env);
-  const filters = notificationFilters.parse({ vehicle: first(query.vehicle), subscription: first(query.subscription), type: first(query.type), from: first(query.from), to: first(query.to), page: first(query.page) });
-  const { session } = await consolePage(`/console/apps/${appId}/notifications?env=${environment}`);
+  const filters = notificationFilters.parse({ vehicle: first(query.vehicle), subscription: first(query.subscription), type: first(query.type), status: first(query.status), from: first(query.from), to: first(query.to), page: first(query.page) });
+  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/notifications?env=${environment}`);
   const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
   if ("refused" in overview) throw new Error(overview.refused);
   const list = await ownedOr404(() => listAppNotifications(session.partnerUserId, appId, environment, filters));
 
   const pageLink = (page: number) => {
     const q = new URLSearchParams({ env: environment });
-    for (const key of ["vehicle", "subscription", "type", "from", "to"] as const) if (filters[key] !== undefined) q.set(key, String(filters[key]));
+    for (const key of ["vehicle", "subscription", "type", "status", "from", "to"] as const) if (filters[key] !== undefined) q.set(key, String(filters[key]));
     q.set("page", String(page));
     return `/console/apps/${appId}/notifications?${q}`;
   };
@@ -41,7 +44,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
       <ConsoleMain>
         <h1 className="text-2xl font-bold tracking-tight">Notifications</h1>
         <AppTabs appId={appId} appName={overview.app.name} current="notifications" environment={environment} hasProduction={overview.production !== null} />
-        <form method="get" aria-label="Filter notifications" className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-5">
+        <form method="get" aria-label="Filter notifications" className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-6">
           <input type="hidden" name="env" value={environment} />
           {filters.subscription !== undefined ? <input type="hidden" name="subscription" value={filters.subscription} /> : null}
           <div className="flex flex-col gap-1">
@@ -54,6 +57,15 @@ export default async function NotificationsPage({ params, searchParams }: Props)
               <option value="">Any type</option>
               {EVENT_TYPE_NAMES.map((t) => (
                 <option key={t} value={t}>{t}</option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="filter-status" className="text-sm font-medium">Delivery</label>
+            <select id="filter-status" name="status" defaultValue={filters.status?.toLowerCase() ?? ""} className={input}>
+              <option value="">Any state</option>
+              {DELIVERY_STATES.map((t) => (
+                <option key={t} value={t.toLowerCase()}>{t.toLowerCase()}</option>
               ))}
             </select>
           </div>
@@ -90,10 +102,11 @@ export default async function NotificationsPage({ params, searchParams }: Props)
                     <th scope="col" className="px-3 py-2">Vehicle</th>
                     <th scope="col" className="px-3 py-2">Event time</th>
                     <th scope="col" className="px-3 py-2">HTTP status</th>
+                    <th scope="col" className="px-3 py-2">Delivery</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {list.items.map(({ row, body }) => (
+                  {list.items.map(({ row, body, deliveryState }) => (
                     <tr key={row.id} className="border-b border-slate-100" data-testid={`notification-${row.id}`}>
                       <td className="px-3 py-2">
                         <Link className="inline-block min-h-11 content-center font-mono text-blue-700 underline" href={`/console/apps/${appId}/notifications/${row.id}`}>
@@ -104,6 +117,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
                       <td className="px-3 py-2 font-mono">{row.vehicleId ?? "—"}</td>
                       <td className="px-3 py-2 font-mono">{body._timestamp}</td>
                       <td className="px-3 py-2 font-mono">{row.httpStatusCode === 0 ? "—" : row.httpStatusCode}</td>
+                      <td className="px-3 py-2" data-testid={`state-${row.id}`}>{deliveryState ? <DeliveryStateBadge state={deliveryState} /> : "—"}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -115,6 +129,17 @@ export default async function NotificationsPage({ params, searchParams }: Props)
             </nav>
           </>
         )}
+        <Section title="Resend failed deliveries" id="resend-failed">
+          <ActionForm action="resend-failed" csrfToken={csrfToken} label="Resend failed deliveries" className="flex flex-wrap items-end gap-3" revealTitle="Failed deliveries re-queued.">
+            <input type="hidden" name="appId" value={appId} />
+            <input type="hidden" name="environment" value={environment} />
+            <p className="w-full text-sm text-slate-700">
+              Every failed delivery of a {environment} notification made since the time you give (UTC) goes back on the queue, at most 1000 per click. Deliveries that are deactivated stay as they are: reactivate them on the subscriptions page first.
+            </p>
+            <TextField name="since" label="Failed since (UTC)" type="datetime-local" />
+            <SubmitButton variant="secondary">Resend all failed</SubmitButton>
+          </ActionForm>
+        </Section>
       </ConsoleMain>
     </>
   );

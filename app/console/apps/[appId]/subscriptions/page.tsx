@@ -98,6 +98,13 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
                       <Link className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${environment}&subscription=${s.id}`}>
                         Notifications
                       </Link>
+                      {!s.deletionTimestamp && s.scope !== "SYSTEM" ? (
+                        <ActionForm action="send-test-notification" csrfToken={csrfToken} label={`Send a test notification for subscription ${s.id}`} revealTitle="Test notification made; its deliveries are queued.">
+                          <input type="hidden" name="appId" value={appId} />
+                          <input type="hidden" name="subscriptionId" value={s.id} />
+                          <SubmitButton variant="secondary">Send a test notification</SubmitButton>
+                        </ActionForm>
+                      ) : null}
                       {!s.deletionTimestamp ? (
                         <ActionForm action="delete-subscription" csrfToken={csrfToken} label={`Delete subscription ${s.id}`} confirm={`Delete subscription ${s.id}? It stops firing; its notifications stay readable.`}>
                           <input type="hidden" name="appId" value={appId} />

@@ -1,10 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ActionForm } from "@/components/console/action-form";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { CopyValue } from "@/components/console/copy-value";
-import { Notice, Section } from "@/components/console/states";
+import { DeliveryLogView } from "@/components/console/delivery-log";
+import { SubmitButton } from "@/components/console/fields";
+import { EmptyState, Section } from "@/components/console/states";
 import { appOverview } from "@/server/console/apps";
+import { notificationDeliveryLog } from "@/server/console/deliveries";
 import { appNotification } from "@/server/console/notifications";
 import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
 
@@ -14,17 +18,18 @@ export const metadata: Metadata = { title: "Notification" };
 type Props = { params: Promise<{ appId: string; notificationId: string }> };
 
 // /console/apps/{id}/notifications/{nid} — one notification as the API returns it (and as HTTP
-// POST delivers it, with httpStatusCode 0). The delivery attempts and resend come with issue 6.
+// POST delivers it, with httpStatusCode 0), every attempt of each of its deliveries, and resend.
 export default async function NotificationPage({ params }: Props) {
   const raw = await params;
   const appId = pageId(raw.appId);
   const notificationId = pageId(raw.notificationId);
-  const { session } = await consolePage(`/console/apps/${appId}/notifications/${notificationId}`);
+  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/notifications/${notificationId}`);
   const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
   if ("refused" in overview) throw new Error(overview.refused);
   const loaded = await ownedOr404(() => appNotification(session.partnerUserId, appId, notificationId));
   if ("refused" in loaded) throw new Error(loaded.refused);
   const { row, body } = loaded;
+  const log = await notificationDeliveryLog(session.partnerUserId, appId, notificationId);
   const json = JSON.stringify(body, null, 2);
 
   return (
@@ -49,8 +54,20 @@ export default async function NotificationPage({ params }: Props) {
           </dl>
         </Section>
         <Section title="Delivery attempts" id="attempts">
-          {/* Issue 6 (delivery) lists each attempt here (time, status, latency, error) with a resend button. */}
-          <Notice>The per-attempt delivery log and resend are added with webhook delivery. Last receiver status: {row.httpStatusCode === 0 ? "none yet" : row.httpStatusCode}.</Notice>
+          {log.length === 0 ? (
+            <EmptyState title="No deliveries">This notification&apos;s subscription had no active delivery when it fired: it is read through the API only.</EmptyState>
+          ) : (
+            <div className="flex flex-col gap-4">
+              <p className="text-sm text-slate-700">Last receiver status: {row.httpStatusCode === 0 ? "none yet" : row.httpStatusCode}.</p>
+              <DeliveryLogView deliveries={log} />
+              <ActionForm action="resend-notification" csrfToken={csrfToken} label="Resend this notification">
+                <input type="hidden" name="appId" value={appId} />
+                <input type="hidden" name="notificationId" value={row.id} />
+                <p className="mb-2 text-sm text-slate-700">Sends it again through every delivery that has finished (delivered or failed) and is active; queued ones are left as they are.</p>
+                <SubmitButton variant="secondary">Resend</SubmitButton>
+              </ActionForm>
+            </div>
+          )}
         </Section>
       </ConsoleMain>
     </>
