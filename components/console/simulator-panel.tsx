@@ -428,7 +428,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
         {runs.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">No runs yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs">
+          <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs, scrollable">
             <table className="w-full min-w-[36rem] text-left text-sm">
               <caption className="sr-only">Recent simulation runs of this app&apos;s vehicles</caption>
               <thead>
