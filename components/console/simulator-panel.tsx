@@ -445,28 +445,32 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
                 </tr>
               </thead>
               <tbody>
-                {runs.map((r) => (
-                  <tr key={r.id} className="border-b border-slate-100" data-testid={`run-${r.id}`}>
-                    <td className="py-2 pr-3 font-mono">{r.id}</td>
-                    <td className="py-2 pr-3">{vehicleTitle(r.vehicleId)}</td>
-                    <td className="py-2 pr-3">{r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill"}</td>
-                    <td className="py-2 pr-3">{r.status}</td>
-                    <td className="py-2 pr-3">{percent(r.progress)}</td>
-                    <td className="py-2 pr-3 font-mono">{r.createdAt}</td>
-                    <td className="py-2">
-                      <div className="flex gap-2">
-                        <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); }}>
-                          Watch
-                        </button>
-                        {r.status === "running" ? (
-                          <button type="button" disabled={pending} className="min-h-11 text-red-800 underline" onClick={() => stopRun(r)}>
-                            Stop
+                {runs.map((listed) => {
+                  // The watched run's row follows the poll; the others are as the page loaded them.
+                  const r = live && live.id === listed.id ? live : listed;
+                  return (
+                    <tr key={r.id} className="border-b border-slate-100" data-testid={`run-${r.id}`}>
+                      <td className="py-2 pr-3 font-mono">{r.id}</td>
+                      <td className="py-2 pr-3">{vehicleTitle(r.vehicleId)}</td>
+                      <td className="py-2 pr-3">{r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill"}</td>
+                      <td className="py-2 pr-3">{r.status}</td>
+                      <td className="py-2 pr-3">{percent(r.progress)}</td>
+                      <td className="py-2 pr-3 font-mono">{r.createdAt}</td>
+                      <td className="py-2">
+                        <div className="flex gap-2">
+                          <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); }}>
+                            Watch
                           </button>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
+                          {r.status === "running" ? (
+                            <button type="button" disabled={pending} className="min-h-11 text-red-800 underline" onClick={() => stopRun(r)}>
+                              Stop
+                            </button>
+                          ) : null}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { db } from "@/db/client";
-import type { Environment } from "@/db/schema";
 import { toFieldErrors } from "@/server/http/zod-errors";
 import { ApiError, type FieldError } from "@/server/http/errors";
 import { ATTRIBUTION } from "@/server/simulator/networks";
@@ -39,7 +38,7 @@ export async function simulatorOverview(partnerUserId: number, appId: number) {
     vehicles: vehicles.map((v) => ({ vehicleId: v.vehicleId, label: v.label ?? v.name, lastWaypoint: v.lastWaypoint })),
     routes,
     templates,
-    runs: runs.map((r) => ({ ...serializeRun(r), geometry: drawn(r.geometry.points) })),
+    runs: runs.map(serializeRun),
     attribution: templates[0]?.attribution ?? ATTRIBUTION,
   };
 }
@@ -131,7 +130,7 @@ async function withFormFields<T>(run: () => Promise<T>): Promise<T> {
 // Starts through the simulator service as the app would (POST /vehicle/{id}/simulation/). The
 // console only offers sandbox vehicles; a production principal is refused by the service (403).
 export async function startConsoleSimulation(partnerUserId: number, appId: number, form: SimulatorForm) {
-  const principal = await consolePrincipal(partnerUserId, appId, form.environment as Environment);
+  const principal = await consolePrincipal(partnerUserId, appId, form.environment);
   // A way with nothing chosen yet: the error goes where the partner chooses.
   if (form.way === "route" && !form.routeId) throw new ConsoleError(400, "Check the highlighted fields.", [{ fieldName: "routeId", errorCode: "REQUIRED", errorDisplay: "Choose a saved route." }]);
   if (form.way === "template" && !form.templateId) throw new ConsoleError(400, "Check the highlighted fields.", [{ fieldName: "templateId", errorCode: "REQUIRED", errorDisplay: "Choose a template." }]);
