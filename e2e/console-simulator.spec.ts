@@ -88,6 +88,8 @@ test("a partner clicks start and end on the simulator map, runs a sandbox vehicl
   await expect(watched).toHaveAttribute("data-status", "stopped", { timeout: 15_000 });
   await expect(watched).toContainText("Stopped");
   await expect(page.getByRole("table")).toContainText("stopped");
+  // Nothing widens the page past the screen (the runs table scrolls inside its own box).
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await shot(page, "console-simulator-stopped");
   expect(errors).toEqual([]);
 });

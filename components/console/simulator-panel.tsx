@@ -221,9 +221,9 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
   const position = watched?.position ?? null;
 
   return (
-    <div className="flex flex-col gap-6">
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
-        <section aria-label="Simulator map" className="flex flex-col gap-2">
+    <div className="flex min-w-0 flex-col gap-6">
+      <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <section aria-label="Simulator map" className="flex min-w-0 flex-col gap-2">
           <div className="relative h-[55vh] min-h-80 overflow-hidden rounded-xl border border-slate-200 bg-slate-100 shadow-sm">
             <LazySimulatorMap
               tiles={tiles}
@@ -244,7 +244,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
           </p>
         </section>
 
-        <form onSubmit={startRun} aria-label="Start a simulation" className="flex flex-col gap-4" noValidate aria-busy={pending}>
+        <form onSubmit={startRun} aria-label="Start a simulation" className="flex min-w-0 flex-col gap-4" noValidate aria-busy={pending}>
           <Labelled id="sim-vehicle" label="Sandbox vehicle" error={errors.vehicleId}>
             <select {...aria("sim-vehicle", errors.vehicleId)} className={control(errors.vehicleId)} value={vehicleId} onChange={(e) => setVehicleId(e.target.value)}>
               {vehicles.map((v) => (
@@ -255,7 +255,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
             </select>
           </Labelled>
 
-          <fieldset className="flex flex-col gap-2">
+          <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="text-sm font-medium text-slate-800">Where to drive</legend>
             <div className="flex flex-wrap gap-x-4">
               {(
@@ -312,7 +312,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
             ) : null}
           </fieldset>
 
-          <fieldset className="flex flex-col gap-2">
+          <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="text-sm font-medium text-slate-800">Mode</legend>
             <div className="flex flex-wrap gap-x-4">
               <label className="flex min-h-11 items-center gap-2 text-sm">
@@ -341,10 +341,10 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
             <input type="checkbox" checked={lowBattery} onChange={(e) => setLowBattery(e.target.checked)} className="h-5 w-5" /> Low battery (11.3–11.9 V)
           </label>
 
-          <fieldset className="flex flex-col gap-2">
+          <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="text-sm font-medium text-slate-800">Injected events</legend>
             {events.map((ev, i) => (
-              <div key={i} className="grid grid-cols-[1fr_6rem_auto] items-end gap-2">
+              <div key={i} className="grid grid-cols-[minmax(0,1fr)_6rem_auto] items-end gap-2">
                 <Labelled id={`sim-event-${i}`} label={`Event ${i + 1}`}>
                   <select id={`sim-event-${i}`} className={control()} value={ev.key} onChange={(e) => setEvents(events.map((x, j) => (j === i ? { ...x, key: e.target.value as Event["key"] } : x)))}>
                     {EVENT_KEYS.map((k) => (
@@ -428,7 +428,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
         {runs.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">No runs yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs, scrollable">
+          <div className="relative mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs, scrollable">
             <table className="w-full min-w-[36rem] text-left text-sm">
               <caption className="sr-only">Recent simulation runs of this app&apos;s vehicles</caption>
               <thead>
