@@ -11,6 +11,7 @@ import { resendFailed, resendNotification, resendSince, sendConsoleTestNotificat
 import { ConsoleError } from "./errors";
 import { getPartnerSession, type PartnerSession } from "./session";
 import { revealSigningSecret, rotateAppSigningSecret } from "./signing";
+import { saveConsoleRoute, savedRouteForm, simulatorForm, startConsoleSimulation, stopConsoleSimulation } from "./simulator";
 import { createAppSubscription, deleteAppSubscription, reactivateDelivery, subscriptionForm } from "./subscriptions";
 
 const id = z.string().regex(/^\d{1,10}$/, "Not an id.").transform(Number);
@@ -84,6 +85,18 @@ export const consoleActions: Record<string, Action> = {
     const sent = await sendConsoleTestNotification(p.partnerUserId, input.appId, input.subscriptionId);
     return { redirect: appPath(input.appId, `/notifications/${sent.notificationId}`), reveal: { notificationId: sent.notificationId } };
   }),
+  "start-simulation": action(appRef.and(simulatorForm), async (p, input) => {
+    const started = await startConsoleSimulation(p.partnerUserId, input.appId, input);
+    return { redirect: appPath(input.appId, "/simulator"), reveal: started };
+  }),
+  "stop-simulation": action(appRef.extend({ vehicleId: id, runId: id }), async (p, input) => {
+    await stopConsoleSimulation(p.partnerUserId, input.appId, input.vehicleId, input.runId);
+    return { redirect: appPath(input.appId, "/simulator") };
+  }),
+  "save-route": action(appRef.and(savedRouteForm), async (p, input) => {
+    const saved = await saveConsoleRoute(p.partnerUserId, input.appId, input);
+    return { redirect: appPath(input.appId, "/simulator"), reveal: saved };
+  }),
 };
 
 type Failure = { status: number; message: string; fieldErrors: { fieldName: string; errorDisplay: string }[] };
@@ -124,14 +137,14 @@ export async function runConsoleAction(name: string, request: Request): Promise<
   if (!parsed.success) {
     const errors = toFieldErrors(parsed.error);
     // A malformed id is a guess at something that is not there.
-    if (errors.some((e) => /^(appId|subscriptionId|deliveryId|notificationId)$/.test(e.fieldName))) return refuse(fail(404, "No such app in your console."));
+    if (errors.some((e) => /^(appId|subscriptionId|deliveryId|notificationId|runId)$/.test(e.fieldName))) return refuse(fail(404, "No such app in your console."));
     return refuse(fail(400, "Check the highlighted fields.", errors));
   }
   try {
     return answer(await act.run(partner, parsed.data as never));
   } catch (error) {
     if (error instanceof ConsoleError) return refuse(fail(error.status, error.message, error.fieldErrors));
-    if (error instanceof ApiError && error.status < 500) return refuse(fail(error.status === 404 ? 404 : error.status === 409 ? 409 : 400, error.detail, error.fieldErrors));
+    if (error instanceof ApiError && error.status < 500) return refuse(fail(error.status === 404 ? 404 : error.status === 409 ? 409 : error.status === 403 ? 403 : 400, error.detail, error.fieldErrors));
     logError("console action failed", { name, error });
     return refuse(fail(500, "Something went wrong on our side. Try again."));
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { simulationRoutes, simulationRuns, type Environment } from "@/db/schema";
 import type { Page } from "@/server/http/paging";
@@ -36,6 +36,23 @@ export async function listRuns(db: Executor, { vehicleId, page, order }: { vehic
     db.select({ n: count() }).from(simulationRuns).where(eq(simulationRuns.vehicleId, vehicleId)),
   ]);
   return { rows, total: total!.n };
+}
+
+/** The newest runs of several vehicles (the console's list of an app's runs). */
+export async function recentRunsOf(db: Executor, { environment, vehicleIds, limit }: { environment: Environment; vehicleIds: number[]; limit: number }): Promise<RunRow[]> {
+  if (vehicleIds.length === 0) return [];
+  return db
+    .select()
+    .from(simulationRuns)
+    .where(and(eq(simulationRuns.environment, environment), inArray(simulationRuns.vehicleId, vehicleIds)))
+    .orderBy(desc(simulationRuns.createdAt), desc(simulationRuns.id))
+    .limit(limit);
+}
+
+/** A run by its id alone; the caller checks that its vehicle is visible. */
+export async function findRunById(db: Executor, { id }: { id: number }): Promise<RunRow | null> {
+  const [row] = await db.select().from(simulationRuns).where(eq(simulationRuns.id, id)).limit(1);
+  return row ?? null;
 }
 
 export async function updateRun(db: Executor, { id, values }: { id: number; values: { [K in keyof NewRun]?: NewRun[K] | SQL } }): Promise<RunRow | null> {

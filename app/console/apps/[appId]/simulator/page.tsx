@@ -1,0 +1,62 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
+import { SimulatorPanel } from "@/components/console/simulator-panel";
+import { EmptyState, Notice } from "@/components/console/states";
+import { tileConfig } from "@/server/driver/map-config";
+import { appOverview } from "@/server/console/apps";
+import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+import { simulatorOverview } from "@/server/console/simulator";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sandbox simulator" };
+
+type Props = { params: Promise<{ appId: string }> };
+
+// /console/apps/{id}/simulator — drive one of the app's sandbox vehicles: clicked start and end,
+// a saved route or a template; watch the run and stop it (server/console/simulator.ts).
+export default async function SimulatorPage({ params }: Props) {
+  const appId = pageId((await params).appId);
+  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/simulator`);
+  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
+  if ("refused" in overview) throw new Error(overview.refused);
+  const data = await ownedOr404(() => simulatorOverview(session.partnerUserId, appId));
+
+  return (
+    <>
+      <ConsoleHeader session={session} />
+      <ConsoleMain>
+        <div className="flex flex-col gap-2">
+          <p className="text-sm text-slate-600">
+            <Link href="/console/apps" className="text-blue-700 underline">
+              Apps
+            </Link>{" "}
+            /{" "}
+            <Link href={`/console/apps/${appId}`} className="text-blue-700 underline">
+              {overview.app.name}
+            </Link>{" "}
+            / <span className="font-semibold text-slate-900">Simulator</span>
+          </p>
+          <h1 className="text-2xl font-bold tracking-tight">Sandbox simulator</h1>
+          <p className="text-sm text-slate-700">
+            Drives a sandbox vehicle through the same ingest path a device uses: its trips, data and notifications are the real thing. Only sandbox vehicles can be
+            simulated; production vehicles are driven by their devices.
+          </p>
+        </div>
+        {"refused" in data ? (
+          <Notice tone="warn">{data.refused}</Notice>
+        ) : data.vehicles.length === 0 ? (
+          <EmptyState title="No sandbox vehicles yet">
+            Make a test account and give it a vehicle on{" "}
+            <Link className="text-blue-700 underline" href={`/console/apps/${appId}/accounts?env=sandbox`}>
+              Connected accounts
+            </Link>
+            , then come back to drive it.
+          </EmptyState>
+        ) : (
+          <SimulatorPanel appId={appId} csrfToken={csrfToken} tiles={tileConfig()} {...data} />
+        )}
+      </ConsoleMain>
+    </>
+  );
+}
