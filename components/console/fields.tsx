@@ -1,28 +1,10 @@
 "use client";
 
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { FieldFrame, fieldDescribedBy as describedBy } from "@/components/ui/field";
 import { useFieldError } from "./action-form";
 
 const control = (error: string | undefined) => `min-h-11 w-full rounded-lg border px-3 py-2 text-base shadow-sm ${error ? "border-red-600" : "border-slate-300"}`;
-
-function Described({ id, hint, error }: { id: string; hint?: ReactNode; error?: string }) {
-  return (
-    <>
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-const describedBy = (id: string, hint: unknown, error: unknown) => [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
 
 type Base = { name: string; label: string; hint?: ReactNode; id?: string; className?: string };
 
@@ -30,41 +12,29 @@ type Base = { name: string; label: string; hint?: ReactNode; id?: string; classN
 export function TextField({ name, label, hint, id = `f-${name}`, className = "", ...input }: Base & InputHTMLAttributes<HTMLInputElement>) {
   const error = useFieldError(name);
   return (
-    <div className={`flex flex-col gap-1 ${className}`}>
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
       <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} className={control(error)} {...input} />
-      <Described id={id} hint={hint} error={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
 export function TextArea({ name, label, hint, id = `f-${name}`, className = "", ...input }: Base & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const error = useFieldError(name);
   return (
-    <div className={`flex flex-col gap-1 ${className}`}>
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
       <textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} className={`${control(error)} font-mono text-sm`} {...input} />
-      <Described id={id} hint={hint} error={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
 export function SelectField({ name, label, hint, id = `f-${name}`, className = "", children, ...select }: Base & SelectHTMLAttributes<HTMLSelectElement>) {
   const error = useFieldError(name);
   return (
-    <div className={`flex flex-col gap-1 ${className}`}>
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
       <select id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} className={`${control(error)} bg-white`} {...select}>
         {children}
       </select>
-      <Described id={id} hint={hint} error={error} />
-    </div>
+    </FieldFrame>
   );
 }
 
