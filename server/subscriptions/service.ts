@@ -58,12 +58,6 @@ export async function getSubscription(principal: Principal, prefix: Prefix, type
   return out!;
 }
 
-/** A subscription row the caller owns, for the notification reads under it. */
-export async function ownSubscription(principal: Principal, prefix: Prefix, id: number) {
-  const target = await resolveTarget(principal, prefix);
-  return findOwn(principal, target, null, id);
-}
-
 function checkPeriod(type: EventType, period: NotificationPeriod): FieldError[] {
   const allowed = typeInfo(type).periods;
   if (allowed.includes(period as never)) return [];
@@ -75,7 +69,7 @@ const scopeNames: Record<Scope, string> = { VEHICLE: "a vehicle", ACCOUNT: "an a
 type WantedDelivery = NewDelivery & { id?: number };
 
 // The deliveries a body asks for: the legacy postUrl/postHeaders form as an HTTP_POST delivery
-// first, then the deliveries array. Each kind's required field is checked here, with its index.
+// first, then the deliveries array (each kind's required field was checked by deliveryBody).
 function wantedDeliveries(input: { postUrl: string | null; postHeaders: Record<string, string> | null; legacyId?: number; deliveries: DeliveryInput[] }, known: DeliveryRow[]): { wanted: WantedDelivery[]; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const wanted: WantedDelivery[] = [];
@@ -87,10 +81,8 @@ function wantedDeliveries(input: { postUrl: string | null; postHeaders: Record<s
     if (d.id !== undefined && d.id === input.legacyId && input.postUrl) return;
     if (d.id !== undefined && !knownIds.has(d.id)) errors.push({ fieldName: `${at}.id`, errorCode: "INVALID", errorDisplay: "Not a delivery of this subscription (leave id out to add one)." });
     if (d.type === "HTTP_POST") {
-      if (!d.postUrl) errors.push({ fieldName: `${at}.postUrl`, errorCode: "REQUIRED", errorDisplay: "postUrl is required for HTTP_POST." });
       wanted.push({ id: d.id, type: "HTTP_POST", postUrl: d.postUrl ?? null, postHeaders: d.postHeaders ?? null, oauth2: d.oauth2 ?? null, recipient: null, subscriberSubject: null, subscriberContent: null });
     } else {
-      if (!d.recipient) errors.push({ fieldName: `${at}.recipient`, errorCode: "REQUIRED", errorDisplay: "recipient is required for EMAIL." });
       wanted.push({ id: d.id, type: "EMAIL", postUrl: null, postHeaders: null, oauth2: null, recipient: d.recipient ?? null, subscriberSubject: d.subscriberSubject ?? null, subscriberContent: d.subscriberContent ?? null });
     }
   });
