@@ -11,3 +11,19 @@ export type Tx = postgres.TransactionSql;
 export const runRaw = (tx: Tx, text: string, params: unknown[]) => tx.unsafe(text, params as never[], { prepare: canPrepare() });
 
 export const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+
+/**
+ * Numbered parameters for a statement composed from fragments: `p.add(value)` gives "$n", and
+ * `p.array(values)` an array parameter (for unnest) in postgres.js's array form.
+ */
+export class Params {
+  readonly values: unknown[] = [];
+  constructor(private readonly sql: postgres.Sql) {}
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+  array(values: (string | number | boolean | null)[]): string {
+    return this.add(this.sql.array(values as postgres.SerializableParameter[]));
+  }
+}

@@ -1,0 +1,254 @@
+import type postgres from "postgres";
+import { epochMs as ms, Params, runRaw } from "@/db/raw";
+import type { Environment } from "@/db/schema";
+import type { AccountScope } from "@/server/accounts/queries";
+import type { LiveSubscription } from "@/server/notifications/evaluate";
+import { liveSubscriptionsColumn, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
+import type { OpenTrip, VehicleState } from "./segmentation";
+
+// Ingest's two statements, in postgres.js rather than drizzle. Each costs a round trip and, in
+// node, about 70 µs of CPU under load (measured with postgres.js at 32 connections here), which
+// is why a data set is one read and one write rather than a dozen small statements:
+// - the read gives the vehicle (visible to the caller), its state and version, its open trip,
+//   the data sets it already has at the posted timestamps, and the subscriptions that see it;
+// - the write is one statement of data-modifying CTEs (the vehicle's state, trips, data sets,
+//   data points, counters, notifications), so it is atomic on its own, and a batch of 500 data
+//   sets is still one multi-row insert per table through unnest() (about 112,000 rows/s here,
+//   ../shared/NOTES.md). It writes only if the vehicle row is still the version the read saw
+//   (its xmin, which every update of the row changes); otherwise it writes nothing and says so.
+
+export type Sql = postgres.Sql | postgres.TransactionSql;
+
+export type IngestRead = {
+  vehicle: { id: number; accountId: number };
+  /** The vehicle row's xmin when read. */
+  version: string;
+  state: VehicleState;
+  openTrip: OpenTrip | null;
+  /** The ids of the data sets the vehicle already has at the posted timestamps, keyed by epoch ms. */
+  existing: Map<number, number>;
+  subscriptions: LiveSubscription[];
+};
+
+const date = (value: number | null) => (value === null ? null : new Date(value));
+const iso = (d: Date) => d.toISOString();
+
+/** The caller's accounts, for the vehicle alias `v`. */
+function ownerCondition(p: Params, scope: AccountScope): string {
+  return scope.accountId !== undefined
+    ? `v.account_id = ${p.add(scope.accountId)}`
+    : `v.account_id in (select account_id from account_grants where app_id = ${p.add(scope.appId)} and revoked_at is null)`;
+}
+
+/**
+ * A vehicle by numeric vehicleId or device serial; a numeric text that is both prefers the
+ * vehicleId (as server/vehicles/queries.ts findVehicle). Written as `id in (…)` so that both
+ * candidates are primary-key probes.
+ */
+function vehicleMatch(p: Params, environment: Environment, ref: string): { where: string; order: string } {
+  const bySerial = `(select d.vehicle_id from devices d where d.environment = ${p.add(environment)} and d.serial = ${p.add(ref)})`;
+  const id = /^\d{1,10}$/.test(ref) && Number(ref) <= 2_147_483_647 ? Number(ref) : null;
+  if (id === null) return { where: `v.id = ${bySerial}`, order: "" };
+  const idParam = p.add(id);
+  return { where: `v.id in (${idParam}, ${bySerial})`, order: `order by (v.id = ${idParam}) desc` };
+}
+
+type ReadRow = {
+  id: number;
+  account_id: number;
+  version: string;
+  mileage: number;
+  running: boolean;
+  vin: string | null;
+  last_running_at: number | null;
+  last_data_at: number | null;
+  last_waypoint_at: number | null;
+  last_latitude: number | null;
+  last_longitude: number | null;
+  open_trip: [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number | null] | null;
+  existing: [number, number][] | null;
+  subscriptions: Parameters<typeof toLiveSubscriptions>[0];
+};
+
+export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref: string; timestamps: string[] }): Promise<IngestRead | null> {
+  const p = new Params(sql as postgres.Sql);
+  const match = vehicleMatch(p, input.scope.environment, input.ref);
+  // One probe of data_sets_vehicle_time_key per timestamp: `recorded_at = any(array)` was planned,
+  // once generic, as a scan of all the vehicle's data sets (1.3 s for a batch of 500 on a vehicle
+  // with 5,000 data sets, and growing with its history: bench/ingest.ts).
+  const text = `
+    select v.id, v.account_id, v.xmin::text as version, v.mileage, v.running, v.vin,
+           ${ms("v.last_running_at")} as last_running_at, ${ms("v.last_data_at")} as last_data_at,
+           ${ms("v.last_waypoint_at")} as last_waypoint_at, v.last_latitude, v.last_longitude,
+           (select json_build_array(t.id, ${ms("t.start_time")}, ${ms("t.last_data_at")}, t.mileage, ${ms("t.start_waypoint_at")}, t.start_latitude, t.start_longitude,
+                                    ${ms("t.end_waypoint_at")}, t.end_latitude, t.end_longitude)
+              from trips t where t.vehicle_id = v.id and t.end_time is null order by t.start_time desc limit 1) as open_trip,
+           (select json_agg(json_build_array(${ms("x.at")}, x.id)) from (
+              select u.at, (select s.id from data_sets s where s.vehicle_id = v.id and s.recorded_at = u.at) as id
+                from unnest(${p.array(input.timestamps)}::timestamptz[]) as u(at)) x
+             where x.id is not null) as existing,
+           ${liveSubscriptionsColumn} as subscriptions
+      from vehicles v
+     where v.environment = ${p.add(input.scope.environment)} and ${ownerCondition(p, input.scope)} and ${match.where}
+     ${match.order}
+     limit 1`;
+  const [row] = (await runRaw(sql as postgres.TransactionSql, text, p.values)) as unknown as ReadRow[];
+  if (!row) return null;
+  const trip = row.open_trip;
+  const point = (at: number | null, latitude: number | null, longitude: number | null) => (at === null || latitude === null || longitude === null ? null : { at: new Date(at), latitude, longitude });
+  return {
+    vehicle: { id: Number(row.id), accountId: Number(row.account_id) },
+    version: row.version,
+    state: {
+      mileage: Number(row.mileage),
+      running: row.running,
+      vin: row.vin,
+      lastRunningAt: date(row.last_running_at),
+      lastDataAt: date(row.last_data_at),
+      lastWaypoint:
+        row.last_waypoint_at !== null && row.last_latitude !== null
+          ? { at: new Date(row.last_waypoint_at), latitude: Number(row.last_latitude), longitude: Number(row.last_longitude) }
+          : null,
+    },
+    openTrip: trip && {
+      ref: trip[0],
+      startTime: new Date(trip[1]),
+      lastDataAt: new Date(trip[2]),
+      endTime: null,
+      mileage: trip[3],
+      start: point(trip[4], trip[5], trip[6]),
+      end: point(trip[7], trip[8], trip[9]),
+    },
+    existing: new Map(row.existing ?? []),
+    subscriptions: toLiveSubscriptions(row.subscriptions),
+  };
+}
+
+/** Locks the vehicle row until the transaction ends: the slow path, after a write found it changed. */
+export async function lockVehicle(tx: postgres.TransactionSql, vehicleId: number): Promise<void> {
+  await runRaw(tx, "select 1 from vehicles where id = $1 for update", [vehicleId]);
+}
+
+/**
+ * tripId names an existing trip; tripStart a trip this write creates (trips start at one of the
+ * vehicle's data sets, so the start time is unique); late sets take the trip whose span holds
+ * them. All resolved in SQL, so the write needs no ids back first.
+ */
+export type NewDataSet = { recordedAt: string; ignitionStatus: string; tripId: number | null; tripStart: string | null; late: boolean; deviceId: string | null; vin: string | null };
+
+/** A point names its data set by the set's timestamp. */
+export type NewDataPoint = { setAt: string; position: number; recordedAt: string; key: string; value: string };
+
+export type IngestWrite = {
+  environment: Environment;
+  vehicleId: number;
+  version: string;
+  state: VehicleState;
+  decoded: { year: string | null; make: string | null; model: string | null } | null;
+  createdTrips: OpenTrip[];
+  updatedTrips: OpenTrip[];
+  sets: NewDataSet[];
+  points: NewDataPoint[];
+  /** More CTEs of the same statement (server/notifications/ingest-queries.ts), on the same Params. */
+  more: (p: Params) => string[];
+};
+
+export type Written = { sets: { id: number; at: number; tripId: number | null }[]; points: { id: number; dataSetId: number; position: number }[] };
+
+const tripColumns = (t: OpenTrip) => [
+  iso(t.startTime),
+  t.endTime ? iso(t.endTime) : null,
+  iso(t.lastDataAt),
+  t.mileage,
+  t.start ? iso(t.start.at) : null,
+  t.start?.latitude ?? null,
+  t.start?.longitude ?? null,
+  t.end ? iso(t.end.at) : null,
+  t.end?.latitude ?? null,
+  t.end?.longitude ?? null,
+];
+const TRIP_TYPES = ["timestamptz", "timestamptz", "timestamptz", "float8", "timestamptz", "float8", "float8", "timestamptz", "float8", "float8"];
+const tripArrays = (p: Params, trips: OpenTrip[]) => TRIP_TYPES.map((type, i) => `${p.array(trips.map((t) => tripColumns(t)[i] ?? null))}::${type}[]`).join(", ");
+const TRIP_NAMES = "start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon";
+
+/** The write; null when the vehicle row was no longer the version read (nothing was written). */
+export async function writeIngest(sql: Sql, w: IngestWrite): Promise<Written | null> {
+  const p = new Params(sql as postgres.Sql);
+  const vehicle = p.add(w.vehicleId);
+  const environment = p.add(w.environment);
+  const s = w.state;
+  const ctes: string[] = [
+    `cas as (update vehicles set mileage = ${p.add(s.mileage)}, running = ${p.add(s.running)}, last_running_at = ${p.add(s.lastRunningAt && iso(s.lastRunningAt))},
+               last_data_at = ${p.add(s.lastDataAt && iso(s.lastDataAt))}, last_waypoint_at = ${p.add(s.lastWaypoint && iso(s.lastWaypoint.at))},
+               last_latitude = ${p.add(s.lastWaypoint?.latitude ?? null)}, last_longitude = ${p.add(s.lastWaypoint?.longitude ?? null)}, vin = ${p.add(s.vin)}
+               ${w.decoded ? `, year = ${p.add(w.decoded.year)}, make = ${p.add(w.decoded.make)}, model = ${p.add(w.decoded.model)}` : ""}
+              where id = ${vehicle} and xmin = ${p.add(w.version)}::xid
+             returning id)`,
+  ];
+  if (w.updatedTrips.length > 0) {
+    ctes.push(`tu as (update trips t set start_time = u.start_time, end_time = u.end_time, last_data_at = u.last_data_at, mileage = u.mileage,
+                        start_waypoint_at = u.start_at, start_latitude = u.start_lat, start_longitude = u.start_lon,
+                        end_waypoint_at = u.end_at, end_latitude = u.end_lat, end_longitude = u.end_lon
+                   from unnest(${p.array(w.updatedTrips.map((t) => String(t.ref)))}::bigint[], ${tripArrays(p, w.updatedTrips)}) as u(id, ${TRIP_NAMES})
+                  where t.id = u.id and exists (select 1 from cas))`);
+  }
+  if (w.createdTrips.length > 0) {
+    ctes.push(`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
+                  select ${environment}, ${vehicle}, u.* from unnest(${tripArrays(p, w.createdTrips)}) as u(${TRIP_NAMES})
+                   where exists (select 1 from cas)
+                 returning id, start_time)`);
+  }
+  const sets = w.sets;
+  // Late sets see the trips as they were before this statement: a late set is older than every
+  // set of this write, so no trip it creates or extends can be the one that holds it.
+  ctes.push(`ds as (insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id, device_id, vin)
+                select ${environment}, ${vehicle}, s.at, s.ignition,
+                       case when s.late then (select id from trips where vehicle_id = ${vehicle} and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
+                                               order by start_time desc limit 1)
+                            ${w.createdTrips.length > 0 ? "when s.trip_start is not null then (select id from tn where tn.start_time = s.trip_start)" : ""}
+                            else s.trip end,
+                       s.device, s.vin
+                  from unnest(${p.array(sets.map((x) => x.recordedAt))}::timestamptz[], ${p.array(sets.map((x) => x.ignitionStatus))}::text[],
+                              ${p.array(sets.map((x) => (x.tripId === null ? null : String(x.tripId))))}::bigint[], ${p.array(sets.map((x) => x.tripStart))}::timestamptz[],
+                              ${p.array(sets.map((x) => x.late))}::boolean[], ${p.array(sets.map((x) => x.deviceId))}::text[], ${p.array(sets.map((x) => x.vin))}::text[])
+                    with ordinality as s(at, ignition, trip, trip_start, late, device, vin, ord)
+                 where exists (select 1 from cas)
+                 order by s.ord
+               returning id, recorded_at, trip_id)`);
+  const points = w.points;
+  if (points.length > 0) {
+    ctes.push(`dp as (insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
+                  select ${vehicle}, ds.id, u.pos, u.at, u.key, u.value
+                    from unnest(${p.array(points.map((x) => x.setAt))}::timestamptz[], ${p.array(points.map((x) => String(x.position)))}::smallint[],
+                                ${p.array(points.map((x) => x.recordedAt))}::timestamptz[], ${p.array(points.map((x) => x.key))}::text[], ${p.array(points.map((x) => x.value))}::text[])
+                      with ordinality as u(set_at, pos, at, key, value, ord)
+                    join ds on ds.recorded_at = u.set_at
+                   order by u.ord
+                 returning id, data_set_id, position)`);
+  }
+  // The per-vehicle and per-key counts that list totals read.
+  const keyCounts = new Map<string, number>();
+  for (const x of points) keyCounts.set(x.key, (keyCounts.get(x.key) ?? 0) + 1);
+  ctes.push(`vs as (insert into vehicle_data_stats (vehicle_id, data_sets, data_points)
+                select ${vehicle}, ${p.add(sets.length)}, ${p.add(points.length)} where exists (select 1 from cas)
+                on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets,
+                  data_points = vehicle_data_stats.data_points + excluded.data_points)`);
+  if (keyCounts.size > 0) {
+    ctes.push(`ks as (insert into vehicle_key_stats (vehicle_id, key, data_points)
+                  select ${vehicle}, k.key, k.n from unnest(${p.array([...keyCounts.keys()])}::text[], ${p.array([...keyCounts.values()].map(String))}::bigint[]) as k(key, n)
+                   where exists (select 1 from cas)
+                  on conflict (vehicle_id, key) do update set data_points = vehicle_key_stats.data_points + excluded.data_points)`);
+  }
+  ctes.push(...w.more(p));
+
+  const text = `with ${ctes.join(",\n")}
+    select (select count(*) from cas)::int as ok,
+           (select json_agg(json_build_array(id, ${ms("recorded_at")}, trip_id)) from ds) as sets,
+           ${points.length > 0 ? "(select json_agg(json_build_array(id, data_set_id, position)) from dp)" : "null"} as points`;
+  const [row] = (await runRaw(sql as postgres.TransactionSql, text, p.values)) as unknown as { ok: number; sets: [number, number, number | null][] | null; points: [number, number, number][] | null }[];
+  if (!row || row.ok === 0) return null;
+  return {
+    sets: (row.sets ?? []).map(([id, at, tripId]) => ({ id, at, tripId })),
+    points: (row.points ?? []).map(([id, dataSetId, position]) => ({ id, dataSetId, position })),
+  };
+}
