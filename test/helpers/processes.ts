@@ -92,7 +92,7 @@ export function runScript(script: string, args: string[], env: ServiceEnv): Prom
   });
 }
 
-export type RunningService = { baseUrl: string; dataDir: string; env: ServiceEnv; stop(): Promise<void>; output(): string };
+export type RunningService = { baseUrl: string; dataDir: string; env: ServiceEnv; pid: number; stop(): Promise<void>; output(): string };
 
 /**
  * The service under test, started and healthy, in a fresh data dir: on `databaseUrl` when given,
@@ -115,7 +115,7 @@ export async function launchService(opts: { name: string; databaseUrl?: string; 
     await stop();
     throw error;
   }
-  return { baseUrl, dataDir, env, stop, output: service.output };
+  return { baseUrl, dataDir, env, pid: service.child.pid!, stop, output: service.output };
 }
 
 /** The service's logged errors (server/log.ts writes one JSON object a line), for benchmarks to report. */
