@@ -74,6 +74,10 @@ describe("a whole trip posted as the sandbox simulator posts it", () => {
     expect(trips.body.trip).toHaveLength(1);
     expect(trips.body.trip[0]).toMatchObject({ mileage: 7.6 });
     expect(trips.body.trip[0].data).toHaveLength(22);
+    // The trip's data is serialized by its own query (PostgreSQL formats the times): it must be
+    // exactly what the data set reads say.
+    const listed = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/?searchLimit=50`, token);
+    expect(trips.body.trip[0].data).toEqual(listed.body.dataSet);
     expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage).toBe(7.6);
   });
 });
