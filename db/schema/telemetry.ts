@@ -31,7 +31,12 @@ export const trips = pgTable(
     endLatitude: doublePrecision("end_latitude"),
     endLongitude: doublePrecision("end_longitude"),
   },
-  (t) => [index("trips_vehicle_start_idx").on(t.vehicleId, t.startTime)],
+  (t) => [
+    index("trips_vehicle_start_idx").on(t.vehicleId, t.startTime),
+    // Ingest reads the vehicle's open trip on every post: without this, a vehicle with no open
+    // trip had all its closed trips scanned to find none.
+    index("trips_open_idx").on(t.vehicleId, t.startTime).where(sql`end_time is null`),
+  ],
 );
 
 export const dataSets = pgTable(

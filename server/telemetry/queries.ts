@@ -77,7 +77,10 @@ export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, Da
   const sql = rawSql();
   const ids = sql.array(tripIds);
   // Points are fetched through their sets' trip rather than by a list of (possibly thousands of)
-  // set ids, which PostgreSQL would answer with a scan.
+  // set ids, which PostgreSQL would answer with a scan. The laterals (kept apart by offset 0) hold
+  // every plan to index probes: once prepared and planned generically, a plain join of the two
+  // tables became a hash join over a sequential scan of all data points (290 ms against 4 ms on a
+  // vehicle with a million points, seen in bench:reads).
   const [sets, points] = await Promise.all([
     sql.unsafe<SetWire[]>(
       `select s.id, s.vehicle_id, s.trip_id, ${WIRE_TIME("s.recorded_at")} as at, s.ignition_status, s.device_id, s.vin
@@ -86,8 +89,10 @@ export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, Da
     ),
     sql.unsafe<PointWire[]>(
       `select p.id, p.data_set_id, ${WIRE_TIME("p.recorded_at")} as at, p.key, p.value
-         from data_points p join data_sets s on s.id = p.data_set_id
-        where s.trip_id = any($1::bigint[]) order by p.data_set_id, p.position`,
+         from unnest($1::bigint[]) as t(id)
+         cross join lateral (select s.id from data_sets s where s.trip_id = t.id offset 0) s
+         cross join lateral (select * from data_points p where p.data_set_id = s.id offset 0) p
+        order by p.data_set_id, p.position`,
       [ids],
     ),
   ]);

@@ -1,0 +1,1 @@
+CREATE INDEX "trips_open_idx" ON "trips" USING btree ("vehicle_id","start_time") WHERE end_time is null;
