@@ -170,26 +170,32 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await page.getByRole("link", { name: "Journey Fleet" }).click();
   await tab(page, "Notifications").click();
   await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
-  // Newest first, 25 a page, one more a second: the latest delivered one is on the first page.
-  const shown = receiver.answered.findLast((a) => a.status === 200)!;
-  expect(verifyWebhook(signingSecret, shown.request)).toMatchObject({ id: shown.notificationId, _type: "WAYPOINT", vehicleId });
-  const shownRow = page.getByTestId(`notification-${shown.notificationId}`);
-  await untilShown(page, async () => {
-    await expect(shownRow).toContainText("WAYPOINT");
-    await expect(page.getByTestId(`state-${shown.notificationId}`)).toHaveText("delivered");
-  });
-  await expect(shownRow.getByRole("cell").nth(4)).toHaveText("200");
+  // A new notification every second pushes older ones off the first page: the partner filters to
+  // the delivered WAYPOINTs of the vehicle, and the newest of those is one the receiver got.
+  await page.getByLabel("Vehicle id").fill(String(vehicleId));
+  await page.getByLabel("Type").selectOption("WAYPOINT");
+  await page.getByLabel("Delivery").selectOption("delivered");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/status=delivered/);
+  const newest = page.getByRole("region", { name: "Notifications table" }).getByRole("row").nth(1);
+  await untilShown(page, () => expect(newest).toBeVisible());
+  const shownId = Number(await newest.getByRole("link").textContent());
+  const shown = receiver.answered.find((a) => a.notificationId === shownId && a.status === 200);
+  expect(shown, `notification ${shownId} answered 200 by the receiver`).toBeDefined();
+  expect(verifyWebhook(signingSecret, shown!.request)).toMatchObject({ id: shownId, _type: "WAYPOINT", vehicleId });
+  const shownRow = page.getByTestId(`notification-${shownId}`);
+  await expect(shownRow.getByRole("cell")).toHaveText([String(shownId), "WAYPOINT", String(vehicleId), /^\d{8}T\d{6}\+0000$/, "200", "delivered"]);
   await shot(page, "journey-07-notifications");
   await expectAccessible(page);
   await shownRow.getByRole("link").click();
-  await expect(page.getByRole("heading", { level: 1, name: `Notification ${shown.notificationId}` })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: `Notification ${shownId}` })).toBeVisible();
   const delivered = attemptRows(page);
   await expect(delivered).toHaveCount(1);
   await expect(delivered.first()).toContainText("DELIVERED");
   await expect(delivered.first()).toContainText(receiver.hookUrl);
   await delivered.first().getByText("Signed string and signature").click();
   // The log shows byte for byte the signature header the receiver got.
-  await expect(delivered.first()).toContainText(`webhook-signature: ${shown.request.headers["webhook-signature"]}`);
+  await expect(delivered.first()).toContainText(`webhook-signature: ${shown!.request.headers["webhook-signature"]}`);
   await shot(page, "journey-08-delivered");
   await expectAccessible(page);
 
