@@ -1,16 +1,17 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 
 // A value with a copy button (client ids, secrets, curl lines). The value stays selectable for
 // browsers without clipboard access.
 export function CopyValue({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
+  const [outcome, setOutcome] = useState<"copied" | "failed" | null>(null);
+  const shown = useRef<HTMLElement>(null);
   return (
     <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:gap-3">
       <dt className="w-32 shrink-0 text-sm font-medium text-slate-700">{label}</dt>
-      <dd className="flex min-w-0 flex-1 items-center gap-2">
-        <code className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200" data-testid={`value-${label}`}>
+      <dd className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
+        <code ref={shown} className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200" data-testid={`value-${label}`}>
           {value}
         </code>
         <button
@@ -18,13 +19,23 @@ export function CopyValue({ label, value }: { label: string; value: string }) {
           className="min-h-11 shrink-0 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50"
           aria-label={`Copy ${label}`}
           onClick={async () => {
-            await navigator.clipboard?.writeText(value).catch(() => undefined);
-            setCopied(true);
-            setTimeout(() => setCopied(false), 1500);
+            // Only a write that happened may say "Copied": a partner who believes a shown-once
+            // secret is on the clipboard clicks Done and loses it. Outside a secure context (the
+            // console over plain http) there is no navigator.clipboard, and a write may be refused.
+            const written = navigator.clipboard ? await navigator.clipboard.writeText(value).then(() => true, () => false) : false;
+            setOutcome(written ? "copied" : "failed");
+            if (written) setTimeout(() => setOutcome(null), 1500);
+            // Selected, the value is one Ctrl+C (⌘C) away.
+            else if (shown.current) window.getSelection()?.selectAllChildren(shown.current);
           }}
         >
-          {copied ? "Copied" : "Copy"}
+          {outcome === "copied" ? "Copied" : "Copy"}
         </button>
+        {outcome === "failed" ? (
+          <span role="status" className="basis-full text-sm text-red-800">
+            Not copied: this browser refused the clipboard. The value is selected; copy it with Ctrl+C (⌘C).
+          </span>
+        ) : null}
       </dd>
     </div>
   );
