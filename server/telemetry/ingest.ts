@@ -38,6 +38,10 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
   return [...outcome.fresh, ...duplicates].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
 }
 
+// A datum's own time, when it differs from its set's (devices usually stamp both alike): the
+// set's time is formatted once and shared, which matters for a batch's 1,500 points.
+const ownTime = (d: DataSetInput["datum"][number], set: DataSetInput) => d.timestamp !== undefined && d.timestamp.getTime() !== set.timestamp.getTime();
+
 type IngestRequest = { principal: Principal; ref: string; ordered: DataSetInput[]; timestamps: string[] };
 type Outcome = { vehicleId: number; fresh: DataSetOut[]; duplicateIds: number[] } | { changed: number };
 
@@ -78,7 +82,7 @@ async function ingestOnce(sql: Sql, { principal, ref, ordered, timestamps }: Ing
     };
   });
   const points: NewDataPoint[] = fresh.flatMap((set, i) =>
-    set.datum.map((d, position) => ({ setAt: times[i]!, position, recordedAt: d.timestamp ? d.timestamp.toISOString() : times[i]!, key: d.key, value: d.value })),
+    set.datum.map((d, position) => ({ setAt: times[i]!, position, recordedAt: ownTime(d, set) ? d.timestamp!.toISOString() : times[i]!, key: d.key, value: d.value })),
   );
   // Subscriptions are evaluated against the state the previous data set left, and their new
   // states are written only if that state is still current: an edge can neither fire twice nor
@@ -129,7 +133,7 @@ async function ingestOnce(sql: Sql, { principal, ref, ordered, timestamps }: Ing
         datum: set.datum.map((d, position) => ({
           id: pointId.get(`${stored.id}:${position}`)!,
           dataSetId: stored.id,
-          timestamp: d.timestamp ? formatDateTime(d.timestamp) : timestamp,
+          timestamp: ownTime(d, set) ? formatDateTime(d.timestamp!) : timestamp,
           key: d.key,
           value: d.value,
           translatedValue: translateValue(d.key, d.value),
