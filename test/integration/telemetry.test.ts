@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, clientToken, type Env } from "../helpers/api";
+import { api, clientToken, testSql, type Env } from "../helpers/api";
 import { apps, expectApiError, DATE_TIME } from "../helpers/fixtures";
 import { dataSet, driverWithVehicle, simulatedTrip, waypoint, wireTime } from "../helpers/telemetry";
 
@@ -337,5 +337,22 @@ describe("VIN decoding", () => {
     expect(viaApi.body.error.fieldErrors).toEqual([expect.objectContaining({ fieldName: "vin", errorCode: "INVALID" })]);
     const viaData = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON", [], { vin: "1HGCM82623A004352" }), token);
     expect(viaData.body.error.fieldErrors).toEqual([expect.objectContaining({ fieldName: "vin", errorCode: "INVALID" })]);
+  });
+});
+
+describe("deleting a vehicle", () => {
+  it("deletes its trips, data sets and data points with it", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const posted = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, simulatedTrip(minutesAgo(30), { points: 5 }), token);
+    expect(posted.status, posted.text).toBe(200);
+    const count = async () => {
+      const [row] = await testSql()`select (select count(*) from trips where vehicle_id = ${vehicleId})::int as trips,
+        (select count(*) from data_sets where vehicle_id = ${vehicleId})::int as sets, (select count(*) from data_points where vehicle_id = ${vehicleId})::int as points`;
+      return row;
+    };
+    expect(await count()).toEqual({ trips: 1, sets: 7, points: 19 });
+    const deleted = await api("sandbox").del(`/vehicle/${vehicleId}`, token);
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await count()).toEqual({ trips: 0, sets: 0, points: 0 });
   });
 });
