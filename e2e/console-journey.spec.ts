@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expectAccessible } from "./support/accessible";
 import { verifyWebhook } from "../test/helpers/https-receiver";
 import { startDeliveryService, type Answered, type DeliveryService } from "./support/delivery-service";
 import { keepOnLoopback, pageErrors, shot } from "./support/driver";
@@ -28,14 +28,6 @@ test.afterAll(async () => {
 });
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
-
-async function expectAccessible(page: Page) {
-  // After a client-side navigation the new page's title arrives with its streamed metadata: check the settled page.
-  await expect(page).toHaveTitle(/\S/);
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 /** Clicks a value's copy button and answers what the clipboard then holds. */
 async function copied(page: Page, key: string): Promise<string> {

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectAccessible } from "./support/accessible";
 
 // The partner console in Chromium, the whole sandbox integration as a new partner meets it:
 // sign up, create an app, copy its credentials (and use them for a real token), confirm the
@@ -16,14 +16,6 @@ let vehicleId = "";
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
-
-async function expectAccessible(page: Page) {
-  // After a client-side navigation the new page's title arrives with its streamed metadata: check the settled page.
-  await expect(page).toHaveTitle(/\S/);
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 // Each test has a fresh browser context: the later ones sign in through the form, as a returning partner does.

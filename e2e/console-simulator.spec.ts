@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./support/accessible";
 import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 
 // The console's sandbox simulator in Chromium: a new partner makes an app, a test account and a
@@ -8,13 +8,6 @@ import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 // it. Tiles never load (no traffic off loopback): the map works without them.
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
-
-async function expectAccessible(page: Page) {
-  await expect(page).toHaveTitle(/\S/);
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
 
 /** A point of the map's container, as a fraction of its size from the top left. */
 async function clickMap(page: Page, fx: number, fy: number) {
