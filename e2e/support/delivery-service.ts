@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
-import postgres from "postgres";
+import { freshDatabase } from "../../test/helpers/fresh-database";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from "../../test/helpers/https-receiver";
 import { launchService, type RunningService } from "../../test/helpers/processes";
 
@@ -26,24 +25,6 @@ export type DeliveryService = { service: RunningService; receiver: Receiver; sto
 
 const HOOK_PATH = "/wayline/hook";
 
-async function freshDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `wl_console_journey_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      // The stopped service's pool may not have closed every connection yet.
-      await again.unsafe(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
-}
-
 function switchableReceiver(https: HttpsReceiver): Receiver {
   let status: 200 | 500 | 410 = 200;
   const answered: Answered[] = [];
@@ -56,7 +37,7 @@ function switchableReceiver(https: HttpsReceiver): Receiver {
 }
 
 export async function startDeliveryService(): Promise<DeliveryService> {
-  const database = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
+  const database = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, "console_journey") : null;
   let service: RunningService | undefined;
   let https: HttpsReceiver | undefined;
   const stop = async () => {

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { inject } from "vitest";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { ensureTestCa, type TestCa } from "./https-receiver";
 import { root, runScript } from "./processes";
+import { freshDatabase } from "./fresh-database";
 
 // Delivery tests run their own worker processes (to give them SMTP servers, kill them, run two)
 // against a database of their own, so the suite's service worker never takes their jobs: a
@@ -38,24 +38,16 @@ export async function deliveryDatabase(name: string): Promise<DeliveryDb> {
   };
   delete base.SMTP_URL;
   if (!inject("embedded")) {
-    const serverUrl = inject("databaseUrl");
-    const dbName = `wl_${name.replace(/\W/g, "_")}_${randomBytes(4).toString("hex")}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${dbName}`;
-    const sql = postgres(url.toString(), { max: 4, onnotice: () => {} });
+    const database = await freshDatabase(inject("databaseUrl"), name);
+    const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     return {
       sql,
       ca,
       dir,
-      workerEnv: (extra = {}) => ({ ...base, DATABASE_URL: url.toString(), ...extra }),
+      workerEnv: (extra = {}) => ({ ...base, DATABASE_URL: database.url, ...extra }),
       async close() {
         await sql.end({ timeout: 5 });
-        const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
-        await again.unsafe(`drop database if exists ${dbName} with (force)`);
-        await again.end();
+        await database.drop();
         fs.rmSync(dir, { recursive: true, force: true });
       },
     };

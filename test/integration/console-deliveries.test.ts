@@ -7,6 +7,7 @@ import { Browser, hiddenFields, visibleText } from "../helpers/browser";
 import { waitFor } from "../helpers/delivery-fixture";
 import { startHttpsReceiver, verifyWebhook, type HttpsReceiver, type ReceivedRequest } from "../helpers/https-receiver";
 import { launchService, type RunningService } from "../helpers/processes";
+import { freshDatabase } from "../helpers/fresh-database";
 
 // The delivery half of the partner console over real HTTP: the webhook signing secret (reveal,
 // rotation with 24 h overlap), every delivery attempt of a notification, resending one or all
@@ -255,19 +256,9 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
   beforeAll(async () => {
     let databaseUrl: string | undefined;
     if (!inject("embedded")) {
-      const serverUrl = inject("databaseUrl");
-      const name = `wl_console_deliveries_${Date.now().toString(36)}`;
-      const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database ${name}`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      dropDatabase = async () => {
-        const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
-        await again.unsafe(`drop database if exists ${name} with (force)`);
-        await again.end();
-      };
+      const database = await freshDatabase(inject("databaseUrl"), "console_deliveries");
+      databaseUrl = database.url;
+      dropDatabase = database.drop;
     }
     service = await launchService({ name: "console-deliveries", databaseUrl, extraEnv: { WORKER: "on", DELIVERY_ALLOWED_HOSTS: "127.0.0.1" } });
     const ca = path.join(service.dataDir, "test-ca");

@@ -1,12 +1,11 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newAccountBody, request } from "../helpers/api";
 import { startHttpsReceiver, verifyWebhook, type HttpsReceiver } from "../helpers/https-receiver";
 import { launchService, runScript, type RunningService } from "../helpers/processes";
 import { dataSet, waypoint } from "../helpers/telemetry";
 import { waitFor } from "../helpers/delivery-fixture";
+import { freshDatabase } from "../helpers/fresh-database";
 
 // The whole way, as a partner sees it: a WAYPOINT subscription made through the API, a data set
 // POSTed, and the signed webhook arriving at the partner's HTTPS receiver. A service of its own
@@ -20,19 +19,9 @@ let app: { sandbox: { clientId: string; clientSecret: string }; signingSecret: s
 beforeAll(async () => {
   let databaseUrl: string | undefined;
   if (!inject("embedded")) {
-    const serverUrl = inject("databaseUrl");
-    const name = `wl_delivery_e2e_${randomBytes(4).toString("hex")}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists ${name} with (force)`);
-      await again.end();
-    };
+    const database = await freshDatabase(inject("databaseUrl"), "delivery_e2e");
+    databaseUrl = database.url;
+    dropDatabase = database.drop;
   }
   service = await launchService({ name: "delivery-e2e", databaseUrl, extraEnv: { WORKER: "on" } });
   receiver = await startHttpsReceiver({ ca: { dir: path.join(service.dataDir, "test-ca"), certFile: path.join(service.dataDir, "test-ca", "ca.pem"), keyFile: path.join(service.dataDir, "test-ca", "ca.key") } });

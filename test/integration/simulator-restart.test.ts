@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { freePort, runScript, serviceEnv, startService, stopProcess, waitForHealth, type ServiceEnv } from "../helpers/processes";
 import type { TestApp } from "./global-setup";
+import { freshDatabase } from "../helpers/fresh-database";
 
 // A real-time run survives a restart of the service process: its state is in the database, and
 // the loop of the restarted process picks it up where it was, posting the data sets that fell
@@ -17,16 +17,9 @@ let dropDatabase: (() => Promise<void>) | null = null;
 
 async function databaseUrl(): Promise<string | undefined> {
   if (inject("embedded")) return undefined;
-  const admin = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
-  const name = `wl_sim_restart_${Date.now()}_${process.pid}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(inject("databaseUrl"));
-  url.pathname = `/${name}`;
-  dropDatabase = async () => {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  };
-  return url.toString();
+  const database = await freshDatabase(inject("databaseUrl"), "sim_restart");
+  dropDatabase = database.drop;
+  return database.url;
 }
 
 afterAll(async () => {
