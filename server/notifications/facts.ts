@@ -53,10 +53,23 @@ export function distanceMiles(a: { latitude: number; longitude: number }, b: { l
 export const METERS_PER_MILE = 1609.344;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+// The last clock read per zone, by whole minute: a batch's data sets are seconds apart, and
+// formatToParts was the largest cost of evaluating a TIMEOFDAY subscription over a batch.
+// (Zone offsets change on whole minutes, so one minute has one local clock.)
+const lastMinute = new Map<string, { minute: number; clock: { day: string; minutes: number } }>();
 
 /** Day of week (SUN..SAT) and minutes since midnight of `at` in an IANA time zone. */
 export function localClock(at: Date, timeZone: string | null): { day: string; minutes: number } {
   const zone = timeZone ?? "UTC";
+  const minuteOf = Math.floor(at.getTime() / 60_000);
+  const last = lastMinute.get(zone);
+  if (last?.minute === minuteOf) return last.clock;
+  const clock = readClock(at, zone);
+  lastMinute.set(zone, { minute: minuteOf, clock });
+  return clock;
+}
+
+function readClock(at: Date, zone: string): { day: string; minutes: number } {
   let format = formatters.get(zone);
   if (!format) {
     try {
