@@ -106,9 +106,10 @@ export const notifications = pgTable(
     subscriptionId: integer("subscription_id")
       .notNull()
       .references(() => subscriptions.id, { onDelete: "cascade" }),
-    appId: integer("app_id")
-      .notNull()
-      .references(() => partnerApps.id, { onDelete: "cascade" }),
+    // The subscription's app, copied for the per-app lists. No foreign key of its own: the
+    // subscription's key already ties the notification to the app (and deletes it with it), and
+    // ingest writes up to one notification per data set and subscription.
+    appId: integer("app_id").notNull(),
     accountId: integer("account_id").references(() => accounts.id, { onDelete: "cascade" }),
     vehicleId: integer("vehicle_id"),
     dataSetId: bigint("data_set_id", { mode: "number" }),

@@ -66,14 +66,17 @@ export function notificationWrites(
   const list = input.notifications;
   if (list.length > 0) {
     ctes.push(
-      `nu as (select * from unnest(${p.array(list.map((n) => n.subscriptionId))}::int[], ${p.array(list.map((n) => n.appId))}::int[], ${p.array(list.map((n) => n.type))}::text[],
-                                   ${p.array(list.map((n) => input.setTimes[n.set]!))}::timestamptz[], ${p.array(list.map((n) => n.onetime))}::boolean[], ${p.array(list.map((n) => JSON.stringify(n.body)))}::text[])
-                with ordinality as u(sub, app, type, set_at, onetime, body, ord))`,
+      // The bodies go as one JSON document: as a text array, postgres.js escaped every character
+      // of every body, a twentieth of a subscribed batch's node CPU.
+      `nu as (select u.*, b.body from unnest(${p.array(list.map((n) => n.subscriptionId))}::int[], ${p.array(list.map((n) => n.appId))}::int[], ${p.array(list.map((n) => n.type))}::text[],
+                                         ${p.array(list.map((n) => input.setTimes[n.set]!))}::timestamptz[], ${p.array(list.map((n) => n.onetime))}::boolean[])
+                with ordinality as u(sub, app, type, set_at, onetime, ord)
+                join jsonb_array_elements(${p.add(JSON.stringify(list.map((n) => n.body)))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
       `claimed as (update subscriptions set deleted_at = now()
                     where id in (select sub from nu where onetime) and deleted_at is null and exists (select 1 from cas)
                    returning id)`,
       `n as (insert into notifications (environment, subscription_id, app_id, account_id, vehicle_id, data_set_id, trip_id, type, event_at, body)
-             select ${p.add(input.environment)}, nu.sub, nu.app, ${p.add(input.accountId)}, ${p.add(input.vehicleId)}, ds.id, ds.trip_id, nu.type, ds.recorded_at, nu.body::jsonb
+             select ${p.add(input.environment)}, nu.sub, nu.app, ${p.add(input.accountId)}, ${p.add(input.vehicleId)}, ds.id, ds.trip_id, nu.type, ds.recorded_at, nu.body
                from nu join ds on ds.recorded_at = nu.set_at
               where not nu.onetime or nu.sub in (select id from claimed)
               order by nu.ord

@@ -1,0 +1,1 @@
+ALTER TABLE "notifications" DROP CONSTRAINT "notifications_app_id_partner_apps_id_fk";
