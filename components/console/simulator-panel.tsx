@@ -1,10 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import { LazySimulatorMap } from "@/components/map/lazy";
 import type { LatLon } from "@/components/map/simulator-map";
 import type { Tiles } from "@/components/map/tiles";
+import { FieldFrame } from "@/components/ui/field";
 import type { SimulatorOverview } from "@/server/console/simulator";
 import type { SimulationOut } from "@/server/simulator/schemas";
 
@@ -53,23 +54,6 @@ function FieldMessage({ id, error }: { id: string; error?: string }) {
       {error}
     </p>
   ) : null;
-}
-
-function Labelled({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      <FieldMessage id={id} error={error} />
-    </div>
-  );
 }
 
 const control = (error?: string) => `min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base shadow-sm ${error ? "border-red-600" : "border-slate-300"}`;
@@ -245,7 +229,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
         </section>
 
         <form onSubmit={startRun} aria-label="Start a simulation" className="flex min-w-0 flex-col gap-4" noValidate aria-busy={pending}>
-          <Labelled id="sim-vehicle" label="Sandbox vehicle" error={errors.vehicleId}>
+          <FieldFrame id="sim-vehicle" label="Sandbox vehicle" error={errors.vehicleId}>
             <select {...aria("sim-vehicle", errors.vehicleId)} className={control(errors.vehicleId)} value={vehicleId} onChange={(e) => setVehicleId(e.target.value)}>
               {vehicles.map((v) => (
                 <option key={v.vehicleId} value={v.vehicleId}>
@@ -253,7 +237,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
                 </option>
               ))}
             </select>
-          </Labelled>
+          </FieldFrame>
 
           <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="text-sm font-medium text-slate-800">Where to drive</legend>
@@ -272,22 +256,22 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
             </div>
             {way === "points" ? (
               <div className="grid grid-cols-2 gap-2">
-                <Labelled id="sim-start-lat" label="Start latitude" error={errors.start}>
+                <FieldFrame id="sim-start-lat" label="Start latitude" error={errors.start}>
                   <input {...aria("sim-start-lat", errors.start)} className={control(errors.start)} inputMode="decimal" value={start.latitude} onChange={(e) => setStart({ ...start, latitude: e.target.value })} />
-                </Labelled>
-                <Labelled id="sim-start-lon" label="Start longitude">
+                </FieldFrame>
+                <FieldFrame id="sim-start-lon" label="Start longitude">
                   <input id="sim-start-lon" className={control(errors.start)} inputMode="decimal" value={start.longitude} onChange={(e) => setStart({ ...start, longitude: e.target.value })} />
-                </Labelled>
-                <Labelled id="sim-end-lat" label="End latitude" error={errors.end}>
+                </FieldFrame>
+                <FieldFrame id="sim-end-lat" label="End latitude" error={errors.end}>
                   <input {...aria("sim-end-lat", errors.end)} className={control(errors.end)} inputMode="decimal" value={end.latitude} onChange={(e) => setEnd({ ...end, latitude: e.target.value })} />
-                </Labelled>
-                <Labelled id="sim-end-lon" label="End longitude">
+                </FieldFrame>
+                <FieldFrame id="sim-end-lon" label="End longitude">
                   <input id="sim-end-lon" className={control(errors.end)} inputMode="decimal" value={end.longitude} onChange={(e) => setEnd({ ...end, longitude: e.target.value })} />
-                </Labelled>
+                </FieldFrame>
               </div>
             ) : null}
             {way === "route" ? (
-              <Labelled id="sim-route" label="Saved route" error={errors.routeId}>
+              <FieldFrame id="sim-route" label="Saved route" error={errors.routeId}>
                 <select {...aria("sim-route", errors.routeId)} className={control(errors.routeId)} value={routeId} onChange={(e) => setRouteId(e.target.value)}>
                   <option value="">{routes.length ? "Choose a route" : "No saved routes yet"}</option>
                   {routes.map((r) => (
@@ -296,10 +280,10 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
                     </option>
                   ))}
                 </select>
-              </Labelled>
+              </FieldFrame>
             ) : null}
             {way === "template" ? (
-              <Labelled id="sim-template" label="Template" error={errors.templateId}>
+              <FieldFrame id="sim-template" label="Template" error={errors.templateId}>
                 <select {...aria("sim-template", errors.templateId)} className={control(errors.templateId)} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
                   <option value="">Choose a template</option>
                   {templates.map((t) => (
@@ -308,7 +292,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
                     </option>
                   ))}
                 </select>
-              </Labelled>
+              </FieldFrame>
             ) : null}
           </fieldset>
 
@@ -326,16 +310,16 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
           </fieldset>
           <div className="grid grid-cols-2 gap-2">
             {mode === "realtime" ? (
-              <Labelled id="sim-speed-up" label="Speed-up (1–60×)" error={errors.speedUp}>
+              <FieldFrame id="sim-speed-up" label="Speed-up (1–60×)" error={errors.speedUp}>
                 <input {...aria("sim-speed-up", errors.speedUp)} className={control(errors.speedUp)} inputMode="numeric" value={speedUp} onChange={(e) => setSpeedUp(e.target.value)} />
-              </Labelled>
+              </FieldFrame>
             ) : null}
-            <Labelled id="sim-period" label="Collection period (s)" error={errors.collectionPeriod}>
+            <FieldFrame id="sim-period" label="Collection period (s)" error={errors.collectionPeriod}>
               <input {...aria("sim-period", errors.collectionPeriod)} className={control(errors.collectionPeriod)} inputMode="numeric" value={collectionPeriod} onChange={(e) => setCollectionPeriod(e.target.value)} />
-            </Labelled>
-            <Labelled id="sim-seed" label="Seed (optional)" error={errors.seed}>
+            </FieldFrame>
+            <FieldFrame id="sim-seed" label="Seed (optional)" error={errors.seed}>
               <input {...aria("sim-seed", errors.seed)} className={control(errors.seed)} inputMode="numeric" value={seed} onChange={(e) => setSeed(e.target.value)} />
-            </Labelled>
+            </FieldFrame>
           </div>
           <label className="flex min-h-11 items-center gap-2 text-sm">
             <input type="checkbox" checked={lowBattery} onChange={(e) => setLowBattery(e.target.checked)} className="h-5 w-5" /> Low battery (11.3–11.9 V)
@@ -345,7 +329,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
             <legend className="text-sm font-medium text-slate-800">Injected events</legend>
             {events.map((ev, i) => (
               <div key={i} className="grid grid-cols-[minmax(0,1fr)_6rem_auto] items-end gap-2">
-                <Labelled id={`sim-event-${i}`} label={`Event ${i + 1}`}>
+                <FieldFrame id={`sim-event-${i}`} label={`Event ${i + 1}`}>
                   <select id={`sim-event-${i}`} className={control()} value={ev.key} onChange={(e) => setEvents(events.map((x, j) => (j === i ? { ...x, key: e.target.value as Event["key"] } : x)))}>
                     {EVENT_KEYS.map((k) => (
                       <option key={k} value={k}>
@@ -353,10 +337,10 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
                       </option>
                     ))}
                   </select>
-                </Labelled>
-                <Labelled id={`sim-event-at-${i}`} label="At (0–1)">
+                </FieldFrame>
+                <FieldFrame id={`sim-event-at-${i}`} label="At (0–1)">
                   <input id={`sim-event-at-${i}`} className={control()} inputMode="decimal" value={ev.at} onChange={(e) => setEvents(events.map((x, j) => (j === i ? { ...x, at: e.target.value } : x)))} />
-                </Labelled>
+                </FieldFrame>
                 <button type="button" className="min-h-11 rounded-lg border border-slate-300 px-3 text-sm" onClick={() => setEvents(events.filter((_, j) => j !== i))} aria-label={`Remove event ${i + 1}`}>
                   Remove
                 </button>
@@ -411,9 +395,9 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
             Save this start and end as a route
           </h2>
           <div className="mt-3 flex flex-wrap items-end gap-2">
-            <Labelled id="sim-route-name" label="Route name" error={errors.name}>
+            <FieldFrame id="sim-route-name" label="Route name" error={errors.name}>
               <input {...aria("sim-route-name", errors.name)} className={control(errors.name)} value={routeName} onChange={(e) => setRouteName(e.target.value)} maxLength={100} />
-            </Labelled>
+            </FieldFrame>
             <button type="button" disabled={pending} onClick={saveRoute} className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold hover:bg-slate-50">
               Save route
             </button>
