@@ -37,7 +37,6 @@ export type Plan = {
   /** Trips created by this batch (negative refs) and the existing open trip if it changed. */
   trips: OpenTrip[];
   state: VehicleState;
-  stateChanged: boolean;
 };
 
 const numberOf = (set: DataSetInput, key: string): number | null => {
@@ -57,7 +56,6 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
   let open: OpenTrip | null = initial.openTrip ? { ...initial.openTrip } : null;
   const touched = new Map<number, OpenTrip>();
   let nextRef = -1;
-  let stateChanged = false;
 
   const startTrip = (at: Date, waypoint: TimedWaypoint | null): OpenTrip => {
     const trip: OpenTrip = { ref: nextRef--, startTime: at, lastDataAt: at, endTime: null, mileage: null, start: waypoint, end: waypoint };
@@ -105,9 +103,8 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
     state.lastDataAt = at;
     if (waypoint && (!state.lastWaypoint || waypoint.at.getTime() >= state.lastWaypoint.at.getTime())) state.lastWaypoint = waypoint;
     if (set.vin) state.vin = set.vin;
-    stateChanged = true;
     return trip ? trip.ref : null;
   });
 
-  return { tripOf, trips: [...touched.values()], state, stateChanged };
+  return { tripOf, trips: [...touched.values()], state };
 }
