@@ -4,6 +4,7 @@ import type { Environment } from "@/db/schema";
 import type { AccountScope } from "@/server/accounts/queries";
 import type { LiveSubscription } from "@/server/notifications/evaluate";
 import { liveSubscriptionsColumn, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
+import { vehicleIdOf } from "@/server/vehicles/queries";
 import type { OpenTrip, VehicleState } from "./segmentation";
 
 // Ingest's two statements, in postgres.js rather than drizzle. Each costs a round trip and, in
@@ -47,7 +48,7 @@ function ownerCondition(p: Params, scope: AccountScope): string {
  */
 function vehicleMatch(p: Params, environment: Environment, ref: string): { where: string; order: string } {
   const bySerial = `(select d.vehicle_id from devices d where d.environment = ${p.add(environment)} and d.serial = ${p.add(ref)})`;
-  const id = /^\d{1,10}$/.test(ref) && Number(ref) <= 2_147_483_647 ? Number(ref) : null;
+  const id = vehicleIdOf(ref);
   if (id === null) return { where: `v.id = ${bySerial}`, order: "" };
   const idParam = p.add(id);
   return { where: `v.id in (${idParam}, ${bySerial})`, order: `order by (v.id = ${idParam}) desc` };

@@ -80,9 +80,12 @@ export async function listVehicles({ scope, page, order }: { scope: AccountScope
   return { rows: vehiclesOut, total: total?.n ?? 0 };
 }
 
+/** The vehicleId a path reference can be (it may also be a device serial), or null. */
+export const vehicleIdOf = (ref: string): number | null => (/^\d{1,10}$/.test(ref) && Number(ref) <= 2_147_483_647 ? Number(ref) : null);
+
 /** By numeric vehicleId or device serial; a numeric text that is both prefers the vehicleId. */
 export async function findVehicle(db: Executor, { scope, ref, forUpdate = false }: { scope: AccountScope; ref: string; forUpdate?: boolean }) {
-  const id = /^\d{1,10}$/.test(ref) && Number(ref) <= 2_147_483_647 ? Number(ref) : null;
+  const id = vehicleIdOf(ref);
   const match = id === null ? eq(devices.serial, ref) : or(eq(vehicles.id, id), eq(devices.serial, ref));
   const query = withDevice(db)
     .where(and(scopeWhere(scope), match))
