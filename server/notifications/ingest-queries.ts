@@ -21,9 +21,16 @@ export const liveSubscriptionsColumn = `(
     from subscriptions s
     join accounts a on a.id = v.account_id
     left join subscription_states st on st.subscription_id = s.id and st.vehicle_id = v.id
-   where s.deleted_at is null
-     and (s.vehicle_id = v.id or (s.scope = 'ACCOUNT' and s.account_id = v.account_id and s.type not in ('VEHICLECREATED', 'VEHICLEDELETED')))
-     and exists (select 1 from account_grants g where g.account_id = v.account_id and g.app_id = s.app_id and g.revoked_at is null))`;
+   where ${liveFor("s", "v")})`;
+
+/** A condition on the vehicle `v`: no live data-event subscription sees it (the rows above would be none). */
+export const noLiveSubscriptions = `not exists (select 1 from subscriptions s where ${liveFor("s", "v")})`;
+
+function liveFor(s: string, v: string): string {
+  return `${s}.deleted_at is null
+     and (${s}.vehicle_id = ${v}.id or (${s}.scope = 'ACCOUNT' and ${s}.account_id = ${v}.account_id and ${s}.type not in ('VEHICLECREATED', 'VEHICLEDELETED')))
+     and exists (select 1 from account_grants g where g.account_id = ${v}.account_id and g.app_id = ${s}.app_id and g.revoked_at is null)`;
+}
 
 type SubscriptionRow = [number, number, string, string, string, number, StoredCriteria | null, string | null, boolean | null, number | null, number | null, number | null, number | null];
 

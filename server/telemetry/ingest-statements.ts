@@ -3,7 +3,7 @@ import { epochMs as ms, Params, runRaw } from "@/db/raw";
 import type { Environment } from "@/db/schema";
 import type { AccountScope } from "@/server/accounts/queries";
 import type { LiveSubscription } from "@/server/notifications/evaluate";
-import { liveSubscriptionsColumn, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
+import { liveSubscriptionsColumn, noLiveSubscriptions, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
 import { vehicleIdOf } from "@/server/vehicles/queries";
 import type { OpenTrip, VehicleState } from "./segmentation";
 
@@ -152,9 +152,22 @@ export type IngestWrite = {
   points: NewDataPoint[];
   /** More CTEs of the same statement (server/notifications/ingest-queries.ts), on the same Params. */
   more: (p: Params) => string[];
+  /**
+   * Set when the write goes without a read of its own, on a vehicle read by an earlier ingest
+   * (recent-vehicles.ts): the write then also checks what the read would have, that the caller
+   * still sees the vehicle and that no subscription sees it (the version covers the rest).
+   */
+  unread?: { scope: AccountScope };
 };
 
-export type Written = { sets: { id: number; at: number; tripId: number | null }[]; points: { id: number; dataSetId: number; position: number }[] };
+export type Written = {
+  /** The vehicle row's version after the write. */
+  version: string;
+  sets: { id: number; at: number; tripId: number | null }[];
+  points: { id: number; dataSetId: number; position: number }[];
+  /** The trips the write created, by start time (epoch ms). */
+  createdTrips: Map<number, number>;
+};
 
 const tripColumns = (t: OpenTrip) => [
   iso(t.startTime),
@@ -169,7 +182,10 @@ const tripColumns = (t: OpenTrip) => [
   t.end?.longitude ?? null,
 ];
 const TRIP_TYPES = ["timestamptz", "timestamptz", "timestamptz", "float8", "timestamptz", "float8", "float8", "timestamptz", "float8", "float8"];
-const tripArrays = (p: Params, trips: OpenTrip[]) => TRIP_TYPES.map((type, i) => `${p.array(trips.map((t) => tripColumns(t)[i] ?? null))}::${type}[]`).join(", ");
+const tripArrays = (p: Params, trips: OpenTrip[]) => {
+  const rows = trips.map(tripColumns);
+  return TRIP_TYPES.map((type, i) => `${p.array(rows.map((row) => row[i] ?? null))}::${type}[]`).join(", ");
+};
 const TRIP_NAMES = "start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon";
 
 /** The write; null when the vehicle row was no longer the version read (nothing was written). */
@@ -179,12 +195,13 @@ export async function writeIngest(sql: Sql, w: IngestWrite): Promise<Written | n
   const environment = p.add(w.environment);
   const s = w.state;
   const ctes: string[] = [
-    `cas as (update vehicles set mileage = ${p.add(s.mileage)}, running = ${p.add(s.running)}, last_running_at = ${p.add(s.lastRunningAt && iso(s.lastRunningAt))},
+    `cas as (update vehicles v set mileage = ${p.add(s.mileage)}, running = ${p.add(s.running)}, last_running_at = ${p.add(s.lastRunningAt && iso(s.lastRunningAt))},
                last_data_at = ${p.add(s.lastDataAt && iso(s.lastDataAt))}, last_waypoint_at = ${p.add(s.lastWaypoint && iso(s.lastWaypoint.at))},
                last_latitude = ${p.add(s.lastWaypoint?.latitude ?? null)}, last_longitude = ${p.add(s.lastWaypoint?.longitude ?? null)}, vin = ${p.add(s.vin)}
                ${w.decoded ? `, year = ${p.add(w.decoded.year)}, make = ${p.add(w.decoded.make)}, model = ${p.add(w.decoded.model)}` : ""}
-              where id = ${vehicle} and xmin = ${p.add(w.version)}::xid
-             returning id)`,
+              where v.id = ${vehicle} and v.xmin = ${p.add(w.version)}::xid
+                    ${w.unread ? `and ${ownerCondition(p, w.unread.scope)} and ${noLiveSubscriptions}` : ""}
+             returning v.id, v.xmin::text as version)`,
   ];
   if (w.updatedTrips.length > 0) {
     ctes.push(`tu as (update trips t set start_time = u.start_time, end_time = u.end_time, last_data_at = u.last_data_at, mileage = u.mileage,
@@ -243,13 +260,17 @@ export async function writeIngest(sql: Sql, w: IngestWrite): Promise<Written | n
   ctes.push(...w.more(p));
 
   const text = `with ${ctes.join(",\n")}
-    select (select count(*) from cas)::int as ok,
+    select (select version from cas) as version,
            (select json_agg(json_build_array(id, ${ms("recorded_at")}, trip_id)) from ds) as sets,
-           ${points.length > 0 ? "(select json_agg(json_build_array(id, data_set_id, position)) from dp)" : "null"} as points`;
-  const [row] = (await runRaw(sql as postgres.TransactionSql, text, p.values)) as unknown as { ok: number; sets: [number, number, number | null][] | null; points: [number, number, number][] | null }[];
-  if (!row || row.ok === 0) return null;
+           ${points.length > 0 ? "(select json_agg(json_build_array(id, data_set_id, position)) from dp)" : "null"} as points,
+           ${w.createdTrips.length > 0 ? `(select json_agg(json_build_array(id, ${ms("start_time")})) from tn)` : "null"} as trips`;
+  type Row = { version: string | null; sets: [number, number, number | null][] | null; points: [number, number, number][] | null; trips: [number, number][] | null };
+  const [row] = (await runRaw(sql as postgres.TransactionSql, text, p.values)) as unknown as Row[];
+  if (!row?.version) return null;
   return {
+    version: row.version,
     sets: (row.sets ?? []).map(([id, at, tripId]) => ({ id, at, tripId })),
     points: (row.points ?? []).map(([id, dataSetId, position]) => ({ id, dataSetId, position })),
+    createdTrips: new Map((row.trips ?? []).map(([id, start]) => [start, id])),
   };
 }

@@ -1,5 +1,7 @@
 import { rawSql } from "@/db/client";
+import type { AccountScope } from "@/server/accounts/queries";
 import { accountScope } from "@/server/accounts/service";
+import { uniqueViolation } from "@/server/http/db-errors";
 import { ApiError, notFound } from "@/server/http/errors";
 import { formatDateTime } from "@/server/http/datetime";
 import { evaluateSubscriptions } from "@/server/notifications/evaluate";
@@ -7,24 +9,27 @@ import { factsOf } from "@/server/notifications/facts";
 import { notificationWrites } from "@/server/notifications/ingest-queries";
 import type { Principal } from "@/server/oauth/principal";
 import { decodeVin } from "@/server/vehicles/vin";
-import { lockVehicle, readForIngest, writeIngest, type NewDataPoint, type NewDataSet, type Sql } from "./ingest-statements";
+import { lockVehicle, readForIngest, writeIngest, type IngestRead, type NewDataPoint, type NewDataSet, type Sql } from "./ingest-statements";
 import { translateValue } from "./keys";
 import { readDataSets } from "./queries";
+import { recentVehicle, rememberVehicle } from "./recent-vehicles";
 import type { DataSetInput, DataSetOut } from "./schemas";
-import { planIngest } from "./segmentation";
+import { planIngest, type OpenTrip } from "./segmentation";
 
 // POST /vehicle/{id}/dataSet/: one data set or a batch of up to 500, applied in timestamp order
 // as one read and one atomic write (ingest-statements.ts). The write happens only if the vehicle
 // row is still as read; if another write for the vehicle came in between, the whole ingest runs
 // again under the vehicle's row lock, so concurrent posts for one vehicle cannot interleave their
 // trips, state or subscription edges. Duplicates (same vehicle and timestamp) are ignored and
-// answered with the data set already stored, so a device may safely resend.
+// answered with the data set already stored, so a device may safely resend. A vehicle this
+// caller posted for a moment ago usually needs no read at all (recent-vehicles.ts).
 export async function ingestDataSets(principal: Principal, vehicleRef: string, input: DataSetInput[]): Promise<DataSetOut[]> {
   const ordered = input.map((set, i) => ({ set, i })).sort((a, b) => a.set.timestamp.getTime() - b.set.timestamp.getTime() || a.i - b.i).map((e) => e.set);
-  const request: IngestRequest = { principal, ref: vehicleRef, ordered, timestamps: ordered.map((s) => s.timestamp.toISOString()) };
+  const scope = accountScope(principal);
+  const request: IngestRequest = { principal, scope, ref: vehicleRef, ordered, timestamps: ordered.map((s) => s.timestamp.toISOString()) };
 
   const sql = rawSql();
-  let outcome = await ingestOnce(sql, request);
+  let outcome = (await ingestRecent(sql, request)) ?? (await ingestOnce(sql, request));
   if ("changed" in outcome) {
     const vehicleId = outcome.changed;
     outcome = await sql.begin(async (tx) => {
@@ -33,6 +38,7 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
     });
     if ("changed" in outcome) throw new Error("the vehicle changed under its own row lock");
   }
+  rememberVehicle(scope, vehicleRef, outcome.after);
 
   const duplicates = outcome.duplicateIds.length ? await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds }) : [];
   return [...outcome.fresh, ...duplicates].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
@@ -42,11 +48,32 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
 // set's time is formatted once and shared, which matters for a batch's 1,500 points.
 const ownTime = (d: DataSetInput["datum"][number], set: DataSetInput) => d.timestamp !== undefined && d.timestamp.getTime() !== set.timestamp.getTime();
 
-type IngestRequest = { principal: Principal; ref: string; ordered: DataSetInput[]; timestamps: string[] };
-type Outcome = { vehicleId: number; fresh: DataSetOut[]; duplicateIds: number[] } | { changed: number };
+type IngestRequest = { principal: Principal; scope: AccountScope; ref: string; ordered: DataSetInput[]; timestamps: string[] };
+/** after: the vehicle as the write left it, for the next ingest (recent-vehicles.ts). */
+type Outcome = { vehicleId: number; fresh: DataSetOut[]; duplicateIds: number[]; after: IngestRead } | { changed: number };
 
-async function ingestOnce(sql: Sql, { principal, ref, ordered, timestamps }: IngestRequest): Promise<Outcome> {
-  const read = await readForIngest(sql, { scope: accountScope(principal), ref, timestamps });
+/**
+ * The write alone, on what the last ingest for this caller and vehicle left, when every data set
+ * is newer than the vehicle's newest then; null when that cannot be used or no longer held.
+ */
+async function ingestRecent(sql: Sql, request: IngestRequest): Promise<Outcome | null> {
+  const recent = recentVehicle(request.scope, request.ref);
+  const newest = recent?.state.lastDataAt?.getTime() ?? -Infinity;
+  if (!recent || request.ordered[0]!.timestamp.getTime() <= newest) return null;
+  try {
+    const outcome = await ingestOnce(sql, request, recent);
+    return "changed" in outcome ? null : outcome;
+  } catch (error) {
+    // A data set at one of these timestamps after all: one stored by other means than ingest,
+    // which keeps the vehicle's newest. The usual read finds it and answers it as a duplicate.
+    if (uniqueViolation(error) !== null) return null;
+    throw error;
+  }
+}
+
+/** known: the vehicle as a recent ingest left it, instead of reading it (its write then checks it). */
+async function ingestOnce(sql: Sql, { principal, scope, ref, ordered, timestamps }: IngestRequest, known?: IngestRead): Promise<Outcome> {
+  const read = known ?? (await readForIngest(sql, { scope, ref, timestamps }));
   if (!read) throw notFound("vehicle");
   if (principal.environment === "production" && !principal.dataProvider) {
     throw new ApiError("FORBIDDEN", "Only apps approved as data providers may post data sets in production.");
@@ -63,7 +90,7 @@ async function ingestOnce(sql: Sql, { principal, ref, ordered, timestamps }: Ing
     else if (!seen.has(at)) fresh.push(set);
     seen.add(at);
   }
-  if (fresh.length === 0) return { vehicleId: vehicle.id, fresh: [], duplicateIds };
+  if (fresh.length === 0) return { vehicleId: vehicle.id, fresh: [], duplicateIds, after: { ...read, existing: new Map() } };
 
   const plan = planIngest({ state, openTrip }, fresh);
   const created = plan.trips.filter((t) => t.ref < 0);
@@ -110,8 +137,10 @@ async function ingestOnce(sql: Sql, { principal, ref, ordered, timestamps }: Ing
       evaluation
         ? notificationWrites(p, { environment: principal.environment, vehicleId: vehicle.id, accountId: vehicle.accountId, notifications: evaluation.notifications, setTimes: times, states: evaluation.states })
         : [],
+    unread: known && { scope },
   });
   if (!written) return { changed: vehicle.id };
+  const openAfter = (trip: OpenTrip | null) => trip && (trip.ref > 0 ? trip : { ...trip, ref: written.createdTrips.get(trip.startTime.getTime())! });
 
   // The answer is built from what was written; only duplicates are read back.
   const setByTime = new Map(written.sets.map((r) => [r.at, r]));
@@ -119,6 +148,7 @@ async function ingestOnce(sql: Sql, { principal, ref, ordered, timestamps }: Ing
   return {
     vehicleId: vehicle.id,
     duplicateIds,
+    after: { vehicle, version: written.version, state: plan.state, openTrip: openAfter(plan.open), existing: new Map(), subscriptions },
     fresh: fresh.map((set, i): DataSetOut => {
       const stored = setByTime.get(set.timestamp.getTime())!;
       const timestamp = formatDateTime(set.timestamp);

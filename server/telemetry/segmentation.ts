@@ -37,6 +37,8 @@ export type Plan = {
   /** Trips created by this batch (negative refs) and the existing open trip if it changed. */
   trips: OpenTrip[];
   state: VehicleState;
+  /** The trip left open after the batch, if any. */
+  open: OpenTrip | null;
 };
 
 const numberOf = (set: DataSetInput, key: string): number | null => {
@@ -106,5 +108,5 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
     return trip ? trip.ref : null;
   });
 
-  return { tripOf, trips: [...touched.values()], state };
+  return { tripOf, trips: [...touched.values()], state, open };
 }
