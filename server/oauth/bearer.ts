@@ -32,16 +32,47 @@ const TOKEN_LOOKUP = `
    where t.access_hash = $1
    limit 1`;
 
+/**
+ * The same check as a condition, for a statement that writes on a principal looked up earlier
+ * (deferredBearer): the token with this hash still works, and in production its app is still a
+ * data provider when that is what the write needs.
+ */
+export function tokenStillWorks(hashParam: string, opts: { dataProvider: boolean }): string {
+  return `exists (select 1 from oauth_tokens t join app_credentials c on c.id = t.credential_id join partner_apps a on a.id = c.app_id
+                   where t.access_hash = ${hashParam} and t.revoked_at is null and t.access_expires_at > now()${opts.dataProvider ? " and a.data_provider" : ""})`;
+}
+
 // Resolves "Authorization: Bearer …" to a principal of the given environment, or throws the
 // contract's 401 (missing token: no error attribute; bad token: error="invalid_token").
 export async function authenticateBearer(authorization: string | null, environment: Environment): Promise<Principal> {
+  return lookUpToken(sha256(tokenOf(authorization)), environment);
+}
+
+/**
+ * A well-formed bearer token, not yet looked up: for a handler that can check the token in its
+ * own statement (ingest's write, server/telemetry/recent-vehicles.ts) and look it up only when
+ * that does not do. `hash` is what oauth_tokens.access_hash holds.
+ */
+export type Bearer = { environment: Environment; hash: string; authenticate(): Promise<Principal> };
+
+/** The token's form is checked at once (401 as authenticateBearer); the lookup waits for authenticate(). */
+export function deferredBearer(authorization: string | null, environment: Environment): Bearer {
+  const hash = sha256(tokenOf(authorization));
+  let principal: Promise<Principal> | undefined;
+  return { environment, hash, authenticate: () => (principal ??= lookUpToken(hash, environment)) };
+}
+
+function tokenOf(authorization: string | null): string {
   if (!authorization) {
     throw new ApiError("UNAUTHORIZED", "An access token is required.", [], { "WWW-Authenticate": 'Bearer realm="wayline"' });
   }
   const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
   if (!match?.[1]) throw invalidToken("The access token is malformed.");
+  return match[1];
+}
 
-  const [row] = (await rawSql().unsafe(TOKEN_LOOKUP, [sha256(match[1])], { prepare: canPrepare() })) as unknown as TokenRow[];
+async function lookUpToken(hash: string, environment: Environment): Promise<Principal> {
+  const [row] = (await rawSql().unsafe(TOKEN_LOOKUP, [hash], { prepare: canPrepare() })) as unknown as TokenRow[];
 
   // Unknown, revoked and other-environment tokens get the same answer: nothing about the token
   // is revealed except that it does not work here.

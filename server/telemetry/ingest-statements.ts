@@ -4,6 +4,7 @@ import type { Environment } from "@/db/schema";
 import type { AccountScope } from "@/server/accounts/queries";
 import type { LiveSubscription } from "@/server/notifications/evaluate";
 import { liveSubscriptionsColumn, noLiveSubscriptions, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
+import { tokenStillWorks } from "@/server/oauth/bearer";
 import { vehicleIdOf } from "@/server/vehicles/queries";
 import type { OpenTrip, VehicleState } from "./segmentation";
 
@@ -157,7 +158,7 @@ export type IngestWrite = {
    * (recent-vehicles.ts): the write then also checks what the read would have, that the caller
    * still sees the vehicle and that no subscription sees it (the version covers the rest).
    */
-  unread?: { scope: AccountScope };
+  unread?: { scope: AccountScope; tokenHash: string | null; dataProvider: boolean };
 };
 
 export type Written = {
@@ -188,6 +189,12 @@ const tripArrays = (p: Params, trips: OpenTrip[]) => {
 };
 const TRIP_NAMES = "start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon";
 
+/** What the write checks when it goes without a read: what the token lookup and the read would have found. */
+function unreadChecks(p: Params, unread: NonNullable<IngestWrite["unread"]>): string {
+  const token = unread.tokenHash === null ? [] : [tokenStillWorks(p.add(unread.tokenHash), { dataProvider: unread.dataProvider })];
+  return [ownerCondition(p, unread.scope), noLiveSubscriptions, ...token].join(" and ");
+}
+
 /** The write; null when the vehicle row was no longer the version read (nothing was written). */
 export async function writeIngest(sql: Sql, w: IngestWrite): Promise<Written | null> {
   const p = new Params(sql as postgres.Sql);
@@ -200,7 +207,7 @@ export async function writeIngest(sql: Sql, w: IngestWrite): Promise<Written | n
                last_latitude = ${p.add(s.lastWaypoint?.latitude ?? null)}, last_longitude = ${p.add(s.lastWaypoint?.longitude ?? null)}, vin = ${p.add(s.vin)}
                ${w.decoded ? `, year = ${p.add(w.decoded.year)}, make = ${p.add(w.decoded.make)}, model = ${p.add(w.decoded.model)}` : ""}
               where v.id = ${vehicle} and v.xmin = ${p.add(w.version)}::xid
-                    ${w.unread ? `and ${ownerCondition(p, w.unread.scope)} and ${noLiveSubscriptions}` : ""}
+                    ${w.unread ? `and ${unreadChecks(p, w.unread)}` : ""}
              returning v.id, v.xmin::text as version)`,
   ];
   if (w.updatedTrips.length > 0) {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { api, clientToken, testSql } from "../helpers/api";
-import { apps } from "../helpers/fixtures";
+import { api, clientToken, createDriver, sha256, testSql } from "../helpers/api";
+import { addVehicle, apps, createPartnerApp, expectApiError } from "../helpers/fixtures";
 import { dataSet, driverWithVehicle, waypoint } from "../helpers/telemetry";
 
 // A post for a vehicle the same caller posted for a moment ago goes straight to the write, on
-// what the last ingest left (server/telemetry/recent-vehicles.ts). That write must still see
-// everything a read would have: each test changes one such thing between two posts, by the
-// means a partner or the service has, and shows the second post honours it.
+// what the last ingest left, without looking the token up (server/telemetry/recent-vehicles.ts).
+// That write must still see everything the lookup and the read would have: each test changes
+// one such thing between two posts, through the API where it can and in SQL where the API
+// would take longer than a test, and shows the second post honours it.
 
 const sandbox = api("sandbox");
 const secondsAgo = (s: number) => new Date(Math.floor(Date.now() / 1000) * 1000 - s * 1000);
@@ -49,6 +50,24 @@ describe("the next post for a recently posted vehicle", () => {
     expect(stored!.n).toBe(1);
   });
 
+  it("is refused with a token revoked in between", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    await post(vehicleId, token, dataSet(secondsAgo(120), "ON"));
+    await testSql()`update oauth_tokens set revoked_at = now() where access_hash = ${sha256(token)}`;
+    expectApiError(await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(60), "RUNNING"), token), 401, "UNAUTHORIZED");
+  });
+
+  it("is refused in production to an app no longer approved as a data provider", async () => {
+    const app = await createPartnerApp(undefined, { dataProvider: true });
+    const driver = await createDriver("production", app.production);
+    const { vehicleId } = await addVehicle("production", driver.accessToken);
+    const production = api("production");
+    const first = await production.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(120), "ON"), driver.accessToken);
+    expect(first.status, first.text).toBe(200);
+    await testSql()`update partner_apps set data_provider = false where id = (select app_id from app_credentials where client_id = ${app.production.clientId})`;
+    expectApiError(await production.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(60), "RUNNING"), driver.accessToken), 403, "FORBIDDEN");
+  });
+
   it("answers a data set stored at that time by other means as the duplicate it is", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const first = await post(vehicleId, token, dataSet(secondsAgo(120), "ON"));
@@ -67,5 +86,22 @@ describe("the next post for a recently posted vehicle", () => {
     expect([running.tripId, closed.tripId]).toEqual([opened.tripId, opened.tripId]);
     const trips = (await sandbox.get(`/vehicle/${vehicleId}/trip/`, token)).body.trip;
     expect(trips).toEqual([expect.objectContaining({ id: opened.tripId, mileage: 2.5 })]);
+  });
+});
+
+describe("posting data sets with the token looked up by ingest", () => {
+  it("answers a bad token before a bad body or path, as every other call does", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const bad = { timestamp: "yesterday", ignitionStatus: "SIDEWAYS" };
+    const missing = await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, bad);
+    expectApiError(missing, 401, "UNAUTHORIZED");
+    expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="wayline"');
+    for (const path of [`/vehicle/${vehicleId}/dataSet/`, "/vehicle/not-a-vehicle/dataSet/"]) {
+      const unknown = await sandbox.post(path, bad, "no-such-token");
+      expectApiError(unknown, 401, "UNAUTHORIZED");
+      expect(unknown.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    }
+    expectApiError(await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, bad, token), 400, "VALIDATION");
+    expectApiError(await sandbox.post("/vehicle/999999999/dataSet/", dataSet(secondsAgo(60), "ON"), token), 404, "NOT_FOUND");
   });
 });
