@@ -23,8 +23,15 @@ export const liveSubscriptionsColumn = `(
     left join subscription_states st on st.subscription_id = s.id and st.vehicle_id = v.id
    where ${liveFor("s", "v")})`;
 
-/** A condition on the vehicle `v`: no live data-event subscription sees it (the rows above would be none). */
-export const noLiveSubscriptions = `not exists (select 1 from subscriptions s where ${liveFor("s", "v")})`;
+/**
+ * For the vehicle `v`: which live subscriptions see it, each at its row's version, and its
+ * account's time zone, as text. Equal text, equal subscriptions: a column of the read, and what
+ * a write without a read checks (server/telemetry/recent-vehicles.ts). Their states for the
+ * vehicle are not in it: only ingest writes them, and every ingest changes the vehicle's version.
+ */
+export const liveSubscriptionsVersion = `(
+  (select coalesce(string_agg(s.id::text || '.' || s.xmin::text, ',' order by s.id), '') from subscriptions s where ${liveFor("s", "v")})
+  || '/' || coalesce((select a.time_zone from accounts a where a.id = v.account_id), ''))`;
 
 function liveFor(s: string, v: string): string {
   return `${s}.deleted_at is null

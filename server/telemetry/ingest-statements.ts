@@ -3,7 +3,7 @@ import { epochMs as ms, Params, runRaw } from "@/db/raw";
 import type { Environment } from "@/db/schema";
 import type { AccountScope } from "@/server/accounts/queries";
 import type { LiveSubscription } from "@/server/notifications/evaluate";
-import { liveSubscriptionsColumn, noLiveSubscriptions, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
+import { liveSubscriptionsColumn, liveSubscriptionsVersion, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
 import { tokenStillWorks } from "@/server/oauth/bearer";
 import { vehicleIdOf } from "@/server/vehicles/queries";
 import type { OpenTrip, VehicleState } from "./segmentation";
@@ -30,6 +30,8 @@ export type IngestRead = {
   /** The ids of the data sets the vehicle already has at the posted timestamps, keyed by epoch ms. */
   existing: Map<number, number>;
   subscriptions: LiveSubscription[];
+  /** Which subscriptions those are, as liveSubscriptionsVersion tells. */
+  subscriptionsVersion: string;
 };
 
 const date = (value: number | null) => (value === null ? null : new Date(value));
@@ -70,6 +72,7 @@ type ReadRow = {
   open_trip: [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number | null] | null;
   existing: [number, number][] | null;
   subscriptions: Parameters<typeof toLiveSubscriptions>[0];
+  subscriptions_version: string;
 };
 
 export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref: string; timestamps: string[] }): Promise<IngestRead | null> {
@@ -89,7 +92,7 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
               select u.at, (select s.id from data_sets s where s.vehicle_id = v.id and s.recorded_at = u.at) as id
                 from unnest(${p.array(input.timestamps)}::timestamptz[]) as u(at)) x
              where x.id is not null) as existing,
-           ${liveSubscriptionsColumn} as subscriptions
+           ${liveSubscriptionsColumn} as subscriptions, ${liveSubscriptionsVersion} as subscriptions_version
       from vehicles v
      where v.environment = ${p.add(input.scope.environment)} and ${ownerCondition(p, input.scope)} and ${match.where}
      ${match.order}
@@ -123,6 +126,7 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
     },
     existing: new Map(row.existing ?? []),
     subscriptions: toLiveSubscriptions(row.subscriptions),
+    subscriptionsVersion: row.subscriptions_version,
   };
 }
 
@@ -156,9 +160,9 @@ export type IngestWrite = {
   /**
    * Set when the write goes without a read of its own, on a vehicle read by an earlier ingest
    * (recent-vehicles.ts): the write then also checks what the read would have, that the caller
-   * still sees the vehicle and that no subscription sees it (the version covers the rest).
+   * still sees the vehicle and the same subscriptions see it (the version covers the rest).
    */
-  unread?: { scope: AccountScope; tokenHash: string | null; dataProvider: boolean };
+  unread?: { scope: AccountScope; subscriptionsVersion: string; tokenHash: string | null; dataProvider: boolean };
 };
 
 export type Written = {
@@ -192,7 +196,7 @@ const TRIP_NAMES = "start_time, end_time, last_data_at, mileage, start_at, start
 /** What the write checks when it goes without a read: what the token lookup and the read would have found. */
 function unreadChecks(p: Params, unread: NonNullable<IngestWrite["unread"]>): string {
   const token = unread.tokenHash === null ? [] : [tokenStillWorks(p.add(unread.tokenHash), { dataProvider: unread.dataProvider })];
-  return [ownerCondition(p, unread.scope), noLiveSubscriptions, ...token].join(" and ");
+  return [ownerCondition(p, unread.scope), `${liveSubscriptionsVersion} = ${p.add(unread.subscriptionsVersion)}`, ...token].join(" and ");
 }
 
 /** The write; null when the vehicle row was no longer the version read (nothing was written). */

@@ -145,7 +145,7 @@ async function ingestOnce(sql: Sql, { principal, scope, ref, ordered, timestamps
       evaluation
         ? notificationWrites(p, { environment: principal.environment, vehicleId: vehicle.id, accountId: vehicle.accountId, notifications: evaluation.notifications, setTimes: times, states: evaluation.states })
         : [],
-    unread: known && { scope, tokenHash: known.tokenHash, dataProvider: principal.environment === "production" },
+    unread: known && { scope, subscriptionsVersion: read.subscriptionsVersion, tokenHash: known.tokenHash, dataProvider: principal.environment === "production" },
   });
   if (!written) return { changed: vehicle.id };
   const openAfter = (trip: OpenTrip | null) => trip && (trip.ref > 0 ? trip : { ...trip, ref: written.createdTrips.get(trip.startTime.getTime())! });
@@ -156,7 +156,14 @@ async function ingestOnce(sql: Sql, { principal, scope, ref, ordered, timestamps
   return {
     vehicleId: vehicle.id,
     duplicateIds,
-    after: { vehicle, version: written.version, state: plan.state, openTrip: openAfter(plan.open), existing: new Map(), subscriptions },
+    after: {
+      ...read,
+      version: written.version,
+      state: plan.state,
+      openTrip: openAfter(plan.open),
+      existing: new Map(),
+      subscriptions: evaluation ? subscriptions.map((s) => (evaluation.states.has(s.id) ? { ...s, state: evaluation.states.get(s.id)! } : s)) : subscriptions,
+    },
     fresh: fresh.map((set, i): DataSetOut => {
       const stored = setByTime.get(set.timestamp.getTime())!;
       const timestamp = formatDateTime(set.timestamp);

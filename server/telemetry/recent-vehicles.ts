@@ -8,12 +8,11 @@ import type { IngestRead } from "./ingest-statements";
 // next post for the vehicle can skip both the token lookup and the read and go straight to the
 // write. That write checks what they would have told: the token still works, the vehicle row is
 // still this version (every ingest and every edit of the vehicle changes it), the caller still
-// sees the vehicle, no subscription sees it, and every data set is newer than the vehicle's
-// newest (so none can be a duplicate). If anything changed it writes nothing, and the ingest
-// looks up, reads and writes as usual: an entry is only ever a hint.
-//
-// Only vehicles without subscriptions are kept: subscriptions and their states change in ways
-// the vehicle's version does not show. Per process and bounded; the oldest entry goes first.
+// sees the vehicle, the same subscriptions see it (liveSubscriptionsVersion; their states are
+// the ones this ingest wrote), and every data set is newer than the vehicle's newest (so none
+// can be a duplicate). If anything changed it writes nothing, and the ingest looks up, reads and
+// writes as usual: an entry is only ever a hint. Per process and bounded; the oldest entry goes
+// first.
 
 export type RecentVehicle = { principal: Principal; read: IngestRead };
 
@@ -34,7 +33,7 @@ export function recentVehicle(caller: Principal | Bearer, ref: string): RecentVe
 export function rememberVehicle(caller: Principal | Bearer, ref: string, recent: RecentVehicle | null): void {
   const key = keyOf(caller, ref);
   entries.delete(key);
-  if (!recent || recent.read.subscriptions.length > 0) return;
+  if (!recent) return;
   entries.set(key, recent);
   if (entries.size > LIMIT) entries.delete(entries.keys().next().value!);
 }

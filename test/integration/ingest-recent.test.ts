@@ -39,6 +39,26 @@ describe("the next post for a recently posted vehicle", () => {
     expect(notes.map((n) => Number(n.data_set_id))).toEqual([second.id]);
   });
 
+  it("no longer notifies a subscription deleted in between, and keeps the states the last post left", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const subscribe = async (type: string, body: Record<string, unknown>) => {
+      const res = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/${type}/`, { ...body, postUrl: "https://hooks.partner.example/wayline" }, token);
+      expect(res.status, res.text).toBe(200);
+      return res.body.subscription.id as number;
+    };
+    const waypoints = await subscribe("WAYPOINT", { notificationPeriod: "CONTINUOUS" });
+    const inside = await subscribe("GEOFENCE", { notificationPeriod: "INITIALSTATE", origin: { latitude: 39.97, longitude: -83 }, radius: 5, boundaryCondition: "INSIDE" });
+    await post(vehicleId, token, dataSet(secondsAgo(180), "ON", [waypoint(39.96, -83)]));
+    await post(vehicleId, token, dataSet(secondsAgo(120), "RUNNING", [waypoint(39.97, -83)]));
+    expect((await sandbox.del(`/vehicle/${vehicleId}/eventSubscription/${waypoints}`, token)).status).toBe(200);
+    await post(vehicleId, token, dataSet(secondsAgo(90), "RUNNING", [waypoint(39.98, -83)]));
+    await post(vehicleId, token, dataSet(secondsAgo(60), "OFF", [waypoint(39.99, -83)]));
+    const notes = await testSql()`select subscription_id from notifications where vehicle_id = ${vehicleId} order by id`;
+    // Two waypoints before the deletion; the geofence once, when first found inside: every later
+    // post sees the state the one before it wrote.
+    expect(notes.map((n) => Number(n.subscription_id))).toEqual([waypoints, inside, waypoints]);
+  });
+
   it("is refused to an app whose access to the account ended in between", async () => {
     const { vehicleId, account } = await driverWithVehicle();
     const client = await clientToken(apps().main.sandbox);
