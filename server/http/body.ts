@@ -13,8 +13,12 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (!isJsonType(request.headers.get("content-type"))) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const length = request.headers.get("content-length");
+  const declared = Number(length ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
+  // Node's parser delivers exactly Content-Length bytes, so a declared body within the limit is
+  // read whole; only a chunked one is counted as it streams.
+  if (length !== null) return parseJson(await request.text());
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -34,7 +38,10 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return parseJson(Buffer.concat(chunks).toString("utf8"));
+}
+
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
