@@ -103,14 +103,17 @@ export const notifications = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     environment: environmentEnum("environment").notNull(),
-    subscriptionId: integer("subscription_id")
-      .notNull()
-      .references(() => subscriptions.id, { onDelete: "cascade" }),
-    // The subscription's app, copied for the per-app lists. No foreign key of its own: the
-    // subscription's key already ties the notification to the app (and deletes it with it), and
-    // ingest writes up to one notification per data set and subscription.
+    // No foreign keys on notifications, nor from their pending deliveries to them: a key checks
+    // every inserted row (a subscribed batch of 500 data sets writes ~500 notifications and as
+    // many deliveries, and the checks were a sixth of its PostgreSQL time). Ingest writes them in
+    // the statement that checks the vehicle, its subscriptions and account, so they exist; and
+    // the deletes a key would cascade are statement triggers (migration 0012) deleting, when a
+    // subscription or an account goes, its notifications, and when a notification goes, its
+    // deliveries. Vehicle deletion deletes the vehicle's notifications itself.
+    subscriptionId: integer("subscription_id").notNull(),
+    // The subscription's app, copied for the per-app lists.
     appId: integer("app_id").notNull(),
-    accountId: integer("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+    accountId: integer("account_id"),
     vehicleId: integer("vehicle_id"),
     dataSetId: bigint("data_set_id", { mode: "number" }),
     tripId: bigint("trip_id", { mode: "number" }),
@@ -139,9 +142,8 @@ export const notificationDeliveries = pgTable(
   "notification_deliveries",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    notificationId: bigint("notification_id", { mode: "number" })
-      .notNull()
-      .references(() => notifications.id, { onDelete: "cascade" }),
+    // Deleted with its notification by a trigger (see notifications).
+    notificationId: bigint("notification_id", { mode: "number" }).notNull(),
     deliveryId: integer("delivery_id")
       .notNull()
       .references(() => subscriptionDeliveries.id, { onDelete: "cascade" }),
