@@ -23,9 +23,10 @@ import { planIngest, type OpenTrip } from "./segmentation";
 // again under the vehicle's row lock, so concurrent posts for one vehicle cannot interleave their
 // trips, state or subscription edges. Duplicates (same vehicle and timestamp) are ignored and
 // answered with the data set already stored, so a device may safely resend. A vehicle this
-// caller posted for a moment ago usually needs no read at all (recent-vehicles.ts).
-// caller is the API's bearer token, looked up only when the write could not check it, or a
-// principal (the simulator's).
+// caller posted for a moment ago usually needs no token lookup and no read (recent-vehicles.ts).
+//
+// caller: the API's bearer token, looked up only when the write cannot check it, or a principal
+// (the simulator's).
 export async function ingestDataSets(caller: Principal | Bearer, vehicleRef: string, input: DataSetInput[]): Promise<DataSetOut[]> {
   const ordered = input.map((set, i) => ({ set, i })).sort((a, b) => a.set.timestamp.getTime() - b.set.timestamp.getTime() || a.i - b.i).map((e) => e.set);
   const timestamps = ordered.map((s) => s.timestamp.toISOString());
@@ -33,9 +34,12 @@ export async function ingestDataSets(caller: Principal | Bearer, vehicleRef: str
 
   const sql = rawSql();
   const recent = recentVehicle(caller, vehicleRef);
-  const fast = recent ? await ingestRecent(sql, requestOf(recent.principal), recent.read, "hash" in caller ? caller.hash : null) : null;
-  const request = fast ? requestOf(recent!.principal) : requestOf("hash" in caller ? await caller.authenticate() : caller);
-  let outcome = fast ?? (await ingestOnce(sql, request));
+  let request = recent && requestOf(recent.principal);
+  let outcome = request && recent ? await ingestRecent(sql, request, recent.read, "hash" in caller ? caller.hash : null) : null;
+  if (!request || !outcome) {
+    request = requestOf("hash" in caller ? await caller.authenticate() : caller);
+    outcome = await ingestOnce(sql, request);
+  }
   if ("changed" in outcome) {
     const vehicleId = outcome.changed;
     outcome = await sql.begin(async (tx) => {
