@@ -37,6 +37,9 @@ export async function ingestDataSets(caller: Principal | Bearer, vehicleRef: str
   let request = recent && requestOf(recent.principal);
   let outcome = request && recent ? await ingestRecent(sql, request, recent.read, "hash" in caller ? caller.hash : null) : null;
   if (!request || !outcome) {
+    // A hint that no longer held is dropped, so a revoked token or a lost vehicle does not pay
+    // for a write that cannot happen on every post; a successful ingest below leaves a new one.
+    if (recent) rememberVehicle(caller, vehicleRef, null);
     request = requestOf("hash" in caller ? await caller.authenticate() : caller);
     outcome = await ingestOnce(sql, request);
   }

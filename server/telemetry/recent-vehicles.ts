@@ -30,6 +30,7 @@ export function recentVehicle(caller: Principal | Bearer, ref: string): RecentVe
   return entries.get(keyOf(caller, ref));
 }
 
+/** recent: what the caller's last ingest left; null forgets the entry. */
 export function rememberVehicle(caller: Principal | Bearer, ref: string, recent: RecentVehicle | null): void {
   const key = keyOf(caller, ref);
   entries.delete(key);
