@@ -63,35 +63,45 @@ export function toLiveSubscriptions(rows: SubscriptionRow[]): LiveSubscription[]
   }));
 }
 
+/** What one vehicle's ingest writes besides its data: the notifications evaluation made, and the subscriptions' new states. */
+export type NotificationWrite = {
+  vehicleId: number;
+  accountId: number;
+  notifications: PendingNotification[];
+  /** The data sets' timestamps (ISO), by the index a notification names. */
+  setTimes: string[];
+  states: Map<number, SubscriptionState>;
+};
+
 /**
- * CTEs of the write statement. They take the data sets from the CTE `ds` (id, recorded_at,
- * trip_id) and write nothing unless the CTE `cas` (the vehicle's version check) matched:
+ * CTEs of the write statement, for one or more vehicles. They take the data sets from the CTE
+ * `ds` (id, vehicle_id, recorded_at, trip_id) and write nothing for a vehicle unless the CTE
+ * `cas` (the vehicles whose version check matched, by id) holds it:
  * - the notifications, each with one pending delivery per active delivery of its subscription.
  *   A ONETIME subscription is claimed by marking it deleted in the same statement: of two
  *   statements that both saw it fire (two vehicles of one account), only the one whose update
- *   finds it undeleted writes its notification;
- * - the subscriptions' states for this vehicle.
+ *   finds it undeleted writes its notification. (So one statement never carries two vehicles'
+ *   ONETIME notifications: server/telemetry/write-groups.ts keeps such writes apart.)
+ * - the subscriptions' states for each vehicle.
  */
-export function notificationWrites(
-  p: Params,
-  input: { environment: Environment; vehicleId: number; accountId: number; notifications: PendingNotification[]; setTimes: string[]; states: Map<number, SubscriptionState> },
-): string[] {
+export function notificationWrites(p: Params, environment: Environment, writes: NotificationWrite[]): string[] {
   const ctes: string[] = [];
-  const list = input.notifications;
+  const list = writes.flatMap((w) => w.notifications.map((n) => ({ ...n, vehicleId: w.vehicleId, accountId: w.accountId, setAt: w.setTimes[n.set]! })));
   if (list.length > 0) {
     ctes.push(
       // The bodies go as one JSON document: as a text array, postgres.js escaped every character
       // of every body, a twentieth of a subscribed batch's node CPU.
-      `nu as (select u.*, b.body from unnest(${p.array(list.map((n) => n.subscriptionId))}::int[], ${p.array(list.map((n) => n.appId))}::int[], ${p.array(list.map((n) => n.type))}::text[],
-                                         ${p.array(list.map((n) => input.setTimes[n.set]!))}::timestamptz[], ${p.array(list.map((n) => n.onetime))}::boolean[])
-                with ordinality as u(sub, app, type, set_at, onetime, ord)
+      `nu as (select u.*, b.body from unnest(${p.array(list.map((n) => n.vehicleId))}::int[], ${p.array(list.map((n) => n.accountId))}::int[],
+                                         ${p.array(list.map((n) => n.subscriptionId))}::int[], ${p.array(list.map((n) => n.appId))}::int[], ${p.array(list.map((n) => n.type))}::text[],
+                                         ${p.array(list.map((n) => n.setAt))}::timestamptz[], ${p.array(list.map((n) => n.onetime))}::boolean[])
+                with ordinality as u(vehicle, account, sub, app, type, set_at, onetime, ord)
                 join jsonb_array_elements(${p.add(JSON.stringify(list.map((n) => n.body)))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
       `claimed as (update subscriptions set deleted_at = now()
-                    where id in (select sub from nu where onetime) and deleted_at is null and exists (select 1 from cas)
+                    where id in (select sub from nu where onetime and vehicle in (select id from cas)) and deleted_at is null
                    returning id)`,
       `n as (insert into notifications (environment, subscription_id, app_id, account_id, vehicle_id, data_set_id, trip_id, type, event_at, body)
-             select ${p.add(input.environment)}, nu.sub, nu.app, ${p.add(input.accountId)}, ${p.add(input.vehicleId)}, ds.id, ds.trip_id, nu.type, ds.recorded_at, nu.body
-               from nu join ds on ds.recorded_at = nu.set_at
+             select ${p.add(environment)}, nu.sub, nu.app, nu.account, nu.vehicle, ds.id, ds.trip_id, nu.type, ds.recorded_at, nu.body
+               from nu join ds on ds.vehicle_id = nu.vehicle and ds.recorded_at = nu.set_at
               where not nu.onetime or nu.sub in (select id from claimed)
               order by nu.ord
              returning id, subscription_id)`,
@@ -99,16 +109,17 @@ export function notificationWrites(
               select n.id, sd.id from n join subscription_deliveries sd on sd.subscription_id = n.subscription_id and sd.active)`,
     );
   }
-  if (input.states.size > 0) {
-    const entries = [...input.states];
+  const states = writes.flatMap((w) => [...w.states].map(([id, state]) => ({ id, state, vehicleId: w.vehicleId })));
+  if (states.length > 0) {
     const iso = (d: Date | null) => (d ? d.toISOString() : null);
     ctes.push(
       `ss as (insert into subscription_states (subscription_id, vehicle_id, met, evaluated_at, notified_at, anchor_latitude, anchor_longitude)
-              select s.sub, ${p.add(input.vehicleId)}, s.met, s.evaluated_at, s.notified_at, s.lat, s.lon
-                from unnest(${p.array(entries.map(([id]) => id))}::int[], ${p.array(entries.map(([, s]) => s.met))}::boolean[], ${p.array(entries.map(([, s]) => iso(s.evaluatedAt)))}::timestamptz[],
-                            ${p.array(entries.map(([, s]) => iso(s.notifiedAt)))}::timestamptz[], ${p.array(entries.map(([, s]) => s.anchor?.latitude ?? null))}::float8[],
-                            ${p.array(entries.map(([, s]) => s.anchor?.longitude ?? null))}::float8[]) as s(sub, met, evaluated_at, notified_at, lat, lon)
-               where exists (select 1 from cas)
+              select s.sub, s.vehicle, s.met, s.evaluated_at, s.notified_at, s.lat, s.lon
+                from unnest(${p.array(states.map((e) => e.id))}::int[], ${p.array(states.map((e) => e.vehicleId))}::int[], ${p.array(states.map((e) => e.state.met))}::boolean[],
+                            ${p.array(states.map((e) => iso(e.state.evaluatedAt)))}::timestamptz[], ${p.array(states.map((e) => iso(e.state.notifiedAt)))}::timestamptz[],
+                            ${p.array(states.map((e) => e.state.anchor?.latitude ?? null))}::float8[], ${p.array(states.map((e) => e.state.anchor?.longitude ?? null))}::float8[])
+                     as s(sub, vehicle, met, evaluated_at, notified_at, lat, lon)
+               where s.vehicle in (select id from cas)
               on conflict (subscription_id, vehicle_id) do update set met = excluded.met, evaluated_at = excluded.evaluated_at,
                 notified_at = excluded.notified_at, anchor_latitude = excluded.anchor_latitude, anchor_longitude = excluded.anchor_longitude)`,
     );

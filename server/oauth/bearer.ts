@@ -34,12 +34,12 @@ const TOKEN_LOOKUP = `
 
 /**
  * The same check as a condition, for a statement that writes on a principal looked up earlier
- * (deferredBearer): the token with this hash still works, and in production its app is still a
- * data provider when that is what the write needs.
+ * (deferredBearer): the token whose hash is `hash` (an SQL expression) still works, and its app
+ * is still a data provider when `needsDataProvider` (an SQL boolean) says the write needs one.
  */
-export function tokenStillWorks(hashParam: string, opts: { dataProvider: boolean }): string {
+export function tokenStillWorks(hash: string, needsDataProvider: string): string {
   return `exists (select 1 from oauth_tokens t join app_credentials c on c.id = t.credential_id join partner_apps a on a.id = c.app_id
-                   where t.access_hash = ${hashParam} and t.revoked_at is null and t.access_expires_at > now()${opts.dataProvider ? " and a.data_provider" : ""})`;
+                   where t.access_hash = ${hash} and t.revoked_at is null and t.access_expires_at > now() and (a.data_provider or not ${needsDataProvider}))`;
 }
 
 // Resolves "Authorization: Bearer …" to a principal of the given environment, or throws the

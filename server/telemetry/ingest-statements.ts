@@ -3,7 +3,7 @@ import { epochMs as ms, Params, runRaw } from "@/db/raw";
 import type { Environment } from "@/db/schema";
 import type { AccountScope } from "@/server/accounts/queries";
 import type { LiveSubscription } from "@/server/notifications/evaluate";
-import { liveSubscriptionsColumn, liveSubscriptionsVersion, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
+import { liveSubscriptionsColumn, liveSubscriptionsVersion, notificationWrites, toLiveSubscriptions, type NotificationWrite } from "@/server/notifications/ingest-queries";
 import { tokenStillWorks } from "@/server/oauth/bearer";
 import { vehicleIdOf } from "@/server/vehicles/queries";
 import type { OpenTrip, VehicleState } from "./segmentation";
@@ -18,6 +18,8 @@ import type { OpenTrip, VehicleState } from "./segmentation";
 //   sets is still one multi-row insert per table through unnest() (about 112,000 rows/s here,
 //   ../shared/NOTES.md). It writes only if the vehicle row is still the version the read saw
 //   (its xmin, which every update of the row changes); otherwise it writes nothing and says so.
+//   One statement may carry several vehicles' writes (write-groups.ts): every row it writes
+//   names its vehicle, and a vehicle's rows are written only if its own check held.
 
 export type Sql = postgres.Sql | postgres.TransactionSql;
 
@@ -155,8 +157,8 @@ export type IngestWrite = {
   updatedTrips: OpenTrip[];
   sets: NewDataSet[];
   points: NewDataPoint[];
-  /** More CTEs of the same statement (server/notifications/ingest-queries.ts), on the same Params. */
-  more: (p: Params) => string[];
+  /** The notifications and subscription states evaluation made (server/notifications/ingest-queries.ts). */
+  events: Omit<NotificationWrite, "vehicleId"> | null;
   /**
    * Set when the write goes without a read of its own, on a vehicle read by an earlier ingest
    * (recent-vehicles.ts): the write then also checks what the read would have, that the caller
@@ -187,101 +189,172 @@ const tripColumns = (t: OpenTrip) => [
   t.end?.longitude ?? null,
 ];
 const TRIP_TYPES = ["timestamptz", "timestamptz", "timestamptz", "float8", "timestamptz", "float8", "float8", "timestamptz", "float8", "float8"];
-const tripArrays = (p: Params, trips: OpenTrip[]) => {
-  const rows = trips.map(tripColumns);
-  return TRIP_TYPES.map((type, i) => `${p.array(rows.map((row) => row[i] ?? null))}::${type}[]`).join(", ");
+/** Trips as unnest() arguments: their vehicle, the given leading column, then tripColumns. */
+const tripArrays = (p: Params, trips: { vehicleId: number; trip: OpenTrip }[], lead?: (t: OpenTrip) => string) => {
+  const rows = trips.map(({ trip }) => tripColumns(trip));
+  return [
+    `${p.array(trips.map((t) => t.vehicleId))}::int[]`,
+    ...(lead ? [`${p.array(trips.map((t) => lead(t.trip)))}::bigint[]`] : []),
+    ...TRIP_TYPES.map((type, i) => `${p.array(rows.map((row) => row[i] ?? null))}::${type}[]`),
+  ].join(", ");
 };
 const TRIP_NAMES = "start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon";
 
-/** What the write checks when it goes without a read: what the token lookup and the read would have found. */
-function unreadChecks(p: Params, unread: NonNullable<IngestWrite["unread"]>): string {
-  const token = unread.tokenHash === null ? [] : [tokenStillWorks(p.add(unread.tokenHash), { dataProvider: unread.dataProvider })];
-  return [ownerCondition(p, unread.scope), `${liveSubscriptionsVersion} = ${p.add(unread.subscriptionsVersion)}`, ...token].join(" and ");
+/**
+ * Each vehicle's row, for the version check and the new state. `unread` vehicles are also
+ * checked for what the token lookup and the read would have found (recent-vehicles.ts): the
+ * token still works, the caller still sees the vehicle, the same subscriptions see it.
+ */
+function vehicleRows(p: Params, writes: IngestWrite[]): string {
+  const col = <T,>(pick: (w: IngestWrite) => T, type: string) => `${p.array(writes.map(pick) as (string | number | boolean | null)[])}::${type}[]`;
+  const at = (d: Date | null | undefined) => (d ? iso(d) : null);
+  return `unnest(${[
+    col((w) => w.vehicleId, "int"),
+    col((w) => w.version, "xid"),
+    col((w) => w.state.mileage, "float8"),
+    col((w) => w.state.running, "boolean"),
+    col((w) => at(w.state.lastRunningAt), "timestamptz"),
+    col((w) => at(w.state.lastDataAt), "timestamptz"),
+    col((w) => at(w.state.lastWaypoint?.at), "timestamptz"),
+    col((w) => w.state.lastWaypoint?.latitude ?? null, "float8"),
+    col((w) => w.state.lastWaypoint?.longitude ?? null, "float8"),
+    col((w) => w.state.vin, "text"),
+    col((w) => w.decoded !== null, "boolean"),
+    col((w) => w.decoded?.year ?? null, "text"),
+    col((w) => w.decoded?.make ?? null, "text"),
+    col((w) => w.decoded?.model ?? null, "text"),
+    col((w) => w.unread !== undefined, "boolean"),
+    col((w) => w.unread?.scope.accountId ?? null, "int"),
+    col((w) => w.unread?.scope.appId ?? null, "int"),
+    col((w) => w.unread?.subscriptionsVersion ?? null, "text"),
+    col((w) => w.unread?.tokenHash ?? null, "text"),
+    col((w) => w.unread?.dataProvider ?? false, "boolean"),
+  ].join(", ")})
+    as r(vehicle, version, mileage, running, last_running_at, last_data_at, last_waypoint_at, latitude, longitude, vin,
+         decoded, year, make, model, unread, account, app, subscriptions, token, data_provider)`;
 }
 
-/** The write; null when the vehicle row was no longer the version read (nothing was written). */
-export async function writeIngest(sql: Sql, w: IngestWrite): Promise<Written | null> {
+/** ownerCondition, with the scope taken from the row `r` of vehicleRows. */
+const OWNER_OF_ROW = `(case when r.account is not null then v.account_id = r.account
+                            else v.account_id in (select account_id from account_grants where app_id = r.app and revoked_at is null) end)`;
+
+/**
+ * The write, for one vehicle or several (write-groups.ts): one statement, so all of it or none.
+ * For each vehicle, null when its row was no longer the version read, or an unread check failed:
+ * nothing was written for that vehicle. The writes must be of one environment and of distinct
+ * vehicles.
+ */
+export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Written | null)[]> {
+  const environment = writes[0]!.environment;
+  if (writes.some((w) => w.environment !== environment) || new Set(writes.map((w) => w.vehicleId)).size !== writes.length) {
+    throw new Error("writeIngest: one environment and distinct vehicles per statement");
+  }
   const p = new Params(sql as postgres.Sql);
-  const vehicle = p.add(w.vehicleId);
-  const environment = p.add(w.environment);
-  const s = w.state;
+  const env = p.add(environment);
   const ctes: string[] = [
-    `cas as (update vehicles v set mileage = ${p.add(s.mileage)}, running = ${p.add(s.running)}, last_running_at = ${p.add(s.lastRunningAt && iso(s.lastRunningAt))},
-               last_data_at = ${p.add(s.lastDataAt && iso(s.lastDataAt))}, last_waypoint_at = ${p.add(s.lastWaypoint && iso(s.lastWaypoint.at))},
-               last_latitude = ${p.add(s.lastWaypoint?.latitude ?? null)}, last_longitude = ${p.add(s.lastWaypoint?.longitude ?? null)}, vin = ${p.add(s.vin)}
-               ${w.decoded ? `, year = ${p.add(w.decoded.year)}, make = ${p.add(w.decoded.make)}, model = ${p.add(w.decoded.model)}` : ""}
-              where v.id = ${vehicle} and v.xmin = ${p.add(w.version)}::xid
-                    ${w.unread ? `and ${unreadChecks(p, w.unread)}` : ""}
+    `cas as (update vehicles v set mileage = r.mileage, running = r.running, last_running_at = r.last_running_at, last_data_at = r.last_data_at,
+               last_waypoint_at = r.last_waypoint_at, last_latitude = r.latitude, last_longitude = r.longitude, vin = r.vin,
+               year = case when r.decoded then r.year else v.year end, make = case when r.decoded then r.make else v.make end,
+               model = case when r.decoded then r.model else v.model end
+              from ${vehicleRows(p, writes)}
+             where v.id = r.vehicle and v.xmin = r.version
+               and (not r.unread or (${OWNER_OF_ROW} and ${liveSubscriptionsVersion} = r.subscriptions
+                                     and (r.token is null or ${tokenStillWorks("r.token", "r.data_provider")})))
              returning v.id, v.xmin::text as version)`,
   ];
-  if (w.updatedTrips.length > 0) {
+  const updatedTrips = writes.flatMap((w) => w.updatedTrips.map((trip) => ({ vehicleId: w.vehicleId, trip })));
+  if (updatedTrips.length > 0) {
     ctes.push(`tu as (update trips t set start_time = u.start_time, end_time = u.end_time, last_data_at = u.last_data_at, mileage = u.mileage,
                         start_waypoint_at = u.start_at, start_latitude = u.start_lat, start_longitude = u.start_lon,
                         end_waypoint_at = u.end_at, end_latitude = u.end_lat, end_longitude = u.end_lon
-                   from unnest(${p.array(w.updatedTrips.map((t) => String(t.ref)))}::bigint[], ${tripArrays(p, w.updatedTrips)}) as u(id, ${TRIP_NAMES})
-                  where t.id = u.id and exists (select 1 from cas))`);
+                   from unnest(${tripArrays(p, updatedTrips, (t) => String(t.ref))}) as u(vehicle, id, ${TRIP_NAMES})
+                  where t.id = u.id and u.vehicle in (select id from cas))`);
   }
-  if (w.createdTrips.length > 0) {
+  const createdTrips = writes.flatMap((w) => w.createdTrips.map((trip) => ({ vehicleId: w.vehicleId, trip })));
+  if (createdTrips.length > 0) {
     ctes.push(`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
-                  select ${environment}, ${vehicle}, u.* from unnest(${tripArrays(p, w.createdTrips)}) as u(${TRIP_NAMES})
-                   where exists (select 1 from cas)
-                 returning id, start_time)`);
+                  select ${env}, u.* from unnest(${tripArrays(p, createdTrips)}) as u(vehicle, ${TRIP_NAMES})
+                   where u.vehicle in (select id from cas)
+                 returning id, vehicle_id, start_time)`);
   }
-  const sets = w.sets;
+  const sets = writes.flatMap((w) => w.sets.map((set) => ({ vehicleId: w.vehicleId, set })));
   // Late sets see the trips as they were before this statement: a late set is older than every
-  // set of this write, so no trip it creates or extends can be the one that holds it.
+  // set of its vehicle's write, so no trip that write creates or extends can be the one that holds it.
   ctes.push(`ds as (insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id, device_id, vin)
-                select ${environment}, ${vehicle}, s.at, s.ignition,
-                       case when s.late then (select id from trips where vehicle_id = ${vehicle} and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
+                select ${env}, s.vehicle, s.at, s.ignition,
+                       case when s.late then (select id from trips where vehicle_id = s.vehicle and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
                                                order by start_time desc limit 1)
-                            ${w.createdTrips.length > 0 ? "when s.trip_start is not null then (select id from tn where tn.start_time = s.trip_start)" : ""}
+                            ${createdTrips.length > 0 ? "when s.trip_start is not null then (select id from tn where tn.vehicle_id = s.vehicle and tn.start_time = s.trip_start)" : ""}
                             else s.trip end,
                        s.device, s.vin
-                  from unnest(${p.array(sets.map((x) => x.recordedAt))}::timestamptz[], ${p.array(sets.map((x) => x.ignitionStatus))}::text[],
-                              ${p.array(sets.map((x) => (x.tripId === null ? null : String(x.tripId))))}::bigint[], ${p.array(sets.map((x) => x.tripStart))}::timestamptz[],
-                              ${p.array(sets.map((x) => x.late))}::boolean[], ${p.array(sets.map((x) => x.deviceId))}::text[], ${p.array(sets.map((x) => x.vin))}::text[])
-                    with ordinality as s(at, ignition, trip, trip_start, late, device, vin, ord)
-                 where exists (select 1 from cas)
+                  from unnest(${p.array(sets.map((x) => x.vehicleId))}::int[], ${p.array(sets.map((x) => x.set.recordedAt))}::timestamptz[], ${p.array(sets.map((x) => x.set.ignitionStatus))}::text[],
+                              ${p.array(sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId))))}::bigint[], ${p.array(sets.map((x) => x.set.tripStart))}::timestamptz[],
+                              ${p.array(sets.map((x) => x.set.late))}::boolean[], ${p.array(sets.map((x) => x.set.deviceId))}::text[], ${p.array(sets.map((x) => x.set.vin))}::text[])
+                    with ordinality as s(vehicle, at, ignition, trip, trip_start, late, device, vin, ord)
+                 where s.vehicle in (select id from cas)
                  order by s.ord
-               returning id, recorded_at, trip_id)`);
-  const points = w.points;
+               returning id, vehicle_id, recorded_at, trip_id)`);
+  const points = writes.flatMap((w) => w.points.map((point) => ({ vehicleId: w.vehicleId, point })));
   if (points.length > 0) {
     ctes.push(`dp as (insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
-                  select ${vehicle}, ds.id, u.pos, u.at, u.key, u.value
-                    from unnest(${p.array(points.map((x) => x.setAt))}::timestamptz[], ${p.array(points.map((x) => String(x.position)))}::smallint[],
-                                ${p.array(points.map((x) => x.recordedAt))}::timestamptz[], ${p.array(points.map((x) => x.key))}::text[], ${p.array(points.map((x) => x.value))}::text[])
-                      with ordinality as u(set_at, pos, at, key, value, ord)
-                    join ds on ds.recorded_at = u.set_at
+                  select u.vehicle, ds.id, u.pos, u.at, u.key, u.value
+                    from unnest(${p.array(points.map((x) => x.vehicleId))}::int[], ${p.array(points.map((x) => x.point.setAt))}::timestamptz[],
+                                ${p.array(points.map((x) => String(x.point.position)))}::smallint[], ${p.array(points.map((x) => x.point.recordedAt))}::timestamptz[],
+                                ${p.array(points.map((x) => x.point.key))}::text[], ${p.array(points.map((x) => x.point.value))}::text[])
+                      with ordinality as u(vehicle, set_at, pos, at, key, value, ord)
+                    join ds on ds.vehicle_id = u.vehicle and ds.recorded_at = u.set_at
                    order by u.ord
                  returning id, data_set_id, position)`);
   }
   // The per-vehicle and per-key counts that list totals read.
-  const keyCounts = new Map<string, number>();
-  for (const x of points) keyCounts.set(x.key, (keyCounts.get(x.key) ?? 0) + 1);
+  const keyCounts = writes.flatMap((w) => {
+    const counts = new Map<string, number>();
+    for (const x of w.points) counts.set(x.key, (counts.get(x.key) ?? 0) + 1);
+    return [...counts].map(([key, n]) => ({ vehicleId: w.vehicleId, key, n }));
+  });
   ctes.push(`vs as (insert into vehicle_data_stats (vehicle_id, data_sets, data_points)
-                select ${vehicle}, ${p.add(sets.length)}, ${p.add(points.length)} where exists (select 1 from cas)
+                select u.vehicle, u.sets, u.points
+                  from unnest(${p.array(writes.map((w) => w.vehicleId))}::int[], ${p.array(writes.map((w) => String(w.sets.length)))}::bigint[],
+                              ${p.array(writes.map((w) => String(w.points.length)))}::bigint[]) as u(vehicle, sets, points)
+                 where u.vehicle in (select id from cas)
                 on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets,
                   data_points = vehicle_data_stats.data_points + excluded.data_points)`);
-  if (keyCounts.size > 0) {
+  if (keyCounts.length > 0) {
     ctes.push(`ks as (insert into vehicle_key_stats (vehicle_id, key, data_points)
-                  select ${vehicle}, k.key, k.n from unnest(${p.array([...keyCounts.keys()])}::text[], ${p.array([...keyCounts.values()].map(String))}::bigint[]) as k(key, n)
-                   where exists (select 1 from cas)
+                  select k.vehicle, k.key, k.n
+                    from unnest(${p.array(keyCounts.map((k) => k.vehicleId))}::int[], ${p.array(keyCounts.map((k) => k.key))}::text[],
+                                ${p.array(keyCounts.map((k) => String(k.n)))}::bigint[]) as k(vehicle, key, n)
+                   where k.vehicle in (select id from cas)
                   on conflict (vehicle_id, key) do update set data_points = vehicle_key_stats.data_points + excluded.data_points)`);
   }
-  ctes.push(...w.more(p));
+  ctes.push(...notificationWrites(p, environment, writes.flatMap((w) => (w.events ? [{ ...w.events, vehicleId: w.vehicleId }] : []))));
 
   const text = `with ${ctes.join(",\n")}
-    select (select version from cas) as version,
-           (select json_agg(json_build_array(id, ${ms("recorded_at")}, trip_id)) from ds) as sets,
+    select (select json_agg(json_build_array(id, version)) from cas) as versions,
+           (select json_agg(json_build_array(id, ${ms("recorded_at")}, trip_id, vehicle_id)) from ds) as sets,
            ${points.length > 0 ? "(select json_agg(json_build_array(id, data_set_id, position)) from dp)" : "null"} as points,
-           ${w.createdTrips.length > 0 ? `(select json_agg(json_build_array(id, ${ms("start_time")})) from tn)` : "null"} as trips`;
-  type Row = { version: string | null; sets: [number, number, number | null][] | null; points: [number, number, number][] | null; trips: [number, number][] | null };
+           ${createdTrips.length > 0 ? `(select json_agg(json_build_array(id, ${ms("start_time")}, vehicle_id)) from tn)` : "null"} as trips`;
+  type Row = { versions: [number, string][] | null; sets: [number, number, number | null, number][] | null; points: [number, number, number][] | null; trips: [number, number, number][] | null };
   const [row] = (await runRaw(sql as postgres.TransactionSql, text, p.values)) as unknown as Row[];
-  if (!row?.version) return null;
-  return {
-    version: row.version,
-    sets: (row.sets ?? []).map(([id, at, tripId]) => ({ id, at, tripId })),
-    points: (row.points ?? []).map(([id, dataSetId, position]) => ({ id, dataSetId, position })),
-    createdTrips: new Map((row.trips ?? []).map(([id, start]) => [start, id])),
-  };
+  const versions = new Map(row?.versions ?? []);
+  // Split by vehicle: sets name theirs, points their set.
+  const listOf = <T,>(by: Map<number, T[]>, vehicleId: number) => by.get(vehicleId) ?? by.set(vehicleId, []).get(vehicleId)!;
+  const setsOf = new Map<number, Written["sets"]>();
+  const vehicleOfSet = new Map<number, number>();
+  for (const [id, at, tripId, vehicleId] of row?.sets ?? []) {
+    listOf(setsOf, vehicleId).push({ id, at, tripId });
+    vehicleOfSet.set(id, vehicleId);
+  }
+  const pointsOf = new Map<number, Written["points"]>();
+  for (const [id, dataSetId, position] of row?.points ?? []) listOf(pointsOf, vehicleOfSet.get(dataSetId)!).push({ id, dataSetId, position });
+  return writes.map((w): Written | null => {
+    const version = versions.get(w.vehicleId);
+    if (version === undefined) return null;
+    return {
+      version,
+      sets: setsOf.get(w.vehicleId) ?? [],
+      points: pointsOf.get(w.vehicleId) ?? [],
+      createdTrips: new Map((row?.trips ?? []).filter(([, , vehicleId]) => vehicleId === w.vehicleId).map(([id, start]) => [start, id])),
+    };
+  });
 }

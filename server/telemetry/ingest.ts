@@ -6,16 +6,16 @@ import { ApiError, notFound } from "@/server/http/errors";
 import { formatDateTime } from "@/server/http/datetime";
 import { evaluateSubscriptions } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
-import { notificationWrites } from "@/server/notifications/ingest-queries";
 import type { Bearer } from "@/server/oauth/bearer";
 import type { Principal } from "@/server/oauth/principal";
 import { decodeVin } from "@/server/vehicles/vin";
-import { lockVehicle, readForIngest, writeIngest, type IngestRead, type NewDataPoint, type NewDataSet, type Sql } from "./ingest-statements";
+import { lockVehicle, readForIngest, writeIngest, type IngestRead, type IngestWrite, type NewDataPoint, type NewDataSet, type Sql } from "./ingest-statements";
 import { translateValue } from "./keys";
 import { readDataSets } from "./queries";
 import { recentVehicle, rememberVehicle } from "./recent-vehicles";
 import type { DataSetInput, DataSetOut } from "./schemas";
 import { planIngest, type OpenTrip } from "./segmentation";
+import { groupable, writeInGroup } from "./write-groups";
 
 // POST /vehicle/{id}/dataSet/: one data set or a batch of up to 500, applied in timestamp order
 // as one read and one atomic write (ingest-statements.ts). The write happens only if the vehicle
@@ -23,7 +23,8 @@ import { planIngest, type OpenTrip } from "./segmentation";
 // again under the vehicle's row lock, so concurrent posts for one vehicle cannot interleave their
 // trips, state or subscription edges. Duplicates (same vehicle and timestamp) are ignored and
 // answered with the data set already stored, so a device may safely resend. A vehicle this
-// caller posted for a moment ago usually needs no token lookup and no read (recent-vehicles.ts).
+// caller posted for a moment ago usually needs no token lookup and no read (recent-vehicles.ts),
+// and its write shares one statement with other devices' posts (write-groups.ts).
 //
 // caller: the API's bearer token, looked up only when the write cannot check it, or a principal
 // (the simulator's).
@@ -138,7 +139,7 @@ async function ingestOnce(sql: Sql, { principal, scope, ref, ordered, timestamps
         )
       : null;
 
-  const written = await writeIngest(sql, {
+  const write: IngestWrite = {
     environment: principal.environment,
     vehicleId: vehicle.id,
     version: read.version,
@@ -148,12 +149,12 @@ async function ingestOnce(sql: Sql, { principal, scope, ref, ordered, timestamps
     updatedTrips: plan.trips.filter((t) => t.ref > 0),
     sets: rows,
     points,
-    more: (p) =>
-      evaluation
-        ? notificationWrites(p, { environment: principal.environment, vehicleId: vehicle.id, accountId: vehicle.accountId, notifications: evaluation.notifications, setTimes: times, states: evaluation.states })
-        : [],
+    events: evaluation && { accountId: vehicle.accountId, notifications: evaluation.notifications, setTimes: times, states: evaluation.states },
     unread: known && { scope, subscriptionsVersion: read.subscriptionsVersion, tokenHash: known.tokenHash, dataProvider: principal.environment === "production" },
-  });
+  };
+  // Without a read, the write is usually a device's next post: it shares a statement with other
+  // vehicles' (write-groups.ts). known comes only outside a transaction.
+  const written = known && groupable(write) ? await writeInGroup(sql, write) : (await writeIngest(sql, [write]))[0]!;
   if (!written) return { changed: vehicle.id };
   const openAfter = (trip: OpenTrip | null) => trip && (trip.ref > 0 ? trip : { ...trip, ref: written.createdTrips.get(trip.startTime.getTime())! });
 

@@ -20,7 +20,7 @@ describe("ingest's write checks the vehicle's version", () => {
     const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
     const scope = { environment: "sandbox" as const, accountId: account.id as number };
     const write = (read: NonNullable<Awaited<ReturnType<typeof readForIngest>>>) =>
-      writeIngest(sql, {
+      writeIngest(sql, [{
         environment: "sandbox",
         vehicleId,
         version: read.version,
@@ -30,8 +30,8 @@ describe("ingest's write checks the vehicle's version", () => {
         updatedTrips: [],
         sets: [{ recordedAt: at, ignitionStatus: "RUNNING", tripId: null, tripStart: null, late: false, deviceId: null, vin: null }],
         points: [{ setAt: at, position: 0, recordedAt: at, key: "GEN_SPEED", value: "42" }],
-        more: () => [],
-      });
+        events: null,
+      }]).then(([written]) => written);
 
     const stale = await readForIngest(sql, { scope, ref: String(vehicleId), timestamps: [at] });
     expect(stale).toMatchObject({ vehicle: { id: vehicleId }, existing: new Map() });
