@@ -252,12 +252,16 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   const p = new Params(sql as postgres.Sql);
   const env = p.add(environment);
   const ctes: string[] = [
+    // A vehicle row another transaction holds (its slow path under the row lock, its deletion)
+    // is skipped, not waited for: its write is answered null, like a changed one, and retried
+    // alone, while the rest of the group goes on.
+    `free as (select id from vehicles where id = any(${p.array(writes.map((w) => w.vehicleId))}::int[]) for no key update skip locked)`,
     `cas as (update vehicles v set mileage = r.mileage, running = r.running, last_running_at = r.last_running_at, last_data_at = r.last_data_at,
                last_waypoint_at = r.last_waypoint_at, last_latitude = r.latitude, last_longitude = r.longitude, vin = r.vin,
                year = case when r.decoded then r.year else v.year end, make = case when r.decoded then r.make else v.make end,
                model = case when r.decoded then r.model else v.model end
               from ${vehicleRows(p, writes)}
-             where v.id = r.vehicle and v.xmin = r.version
+             where v.id = r.vehicle and v.xmin = r.version and v.id in (select id from free)
                and (not r.unread or (${OWNER_OF_ROW} and ${liveSubscriptionsVersion} = r.subscriptions
                                      and (r.token is null or ${tokenStillWorks("r.token", "r.data_provider")})))
              returning v.id, v.xmin::text as version)`,

@@ -1,3 +1,4 @@
+import postgres from "postgres";
 import { describe, expect, inject, it } from "vitest";
 import { api, testSql } from "../helpers/api";
 import { dataSet, driverWithVehicle, waypoint } from "../helpers/telemetry";
@@ -95,6 +96,33 @@ describe("ingest's grouped writes", () => {
     for (const i of [0, 2, 3]) expect((settled[i] as PromiseFulfilledResult<{ sets: unknown[] }>).value.sets).toHaveLength(1);
     // First alone, the failed group of three, then the two that could be written, one by one.
     expect(await statementsOf(fleet.map((f) => f.driver.vehicleId))).toBe(3);
+  });
+
+  // Not on the embedded database: its one session runs one transaction at a time, so no other
+  // transaction can hold a row while the writes run (the holder would block them all).
+  it.skipIf(inject("embedded"))("do not wait for a vehicle row another transaction holds: that write is answered null, the others are written", async () => {
+    const { writeInGroup } = await import("@/server/telemetry/write-groups");
+    const fleet = await writesFor(3, secondsAgo(60));
+    const held = fleet[1]!.driver.vehicleId;
+    // The lock is held on a connection of its own for as long as the writes take.
+    const holder = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
+    try {
+      let release!: () => void;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const transaction = holder.begin(async (tx) => {
+        await tx`select id from vehicles where id = ${held} for update`;
+        locked();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await isLocked;
+      const written = await Promise.all(fleet.map(({ write }) => writeInGroup(testSql(), write)));
+      release();
+      await transaction;
+      expect(written.map((w) => w?.sets.length ?? null)).toEqual([1, null, 1]);
+    } finally {
+      await holder.end();
+    }
   });
 
   it("many devices posting at once each get their own data sets, points, trip and notifications", async () => {
