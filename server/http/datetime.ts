@@ -24,7 +24,21 @@ function formatParts(date: Date): string {
   );
 }
 
+// A data set's points usually carry the set's own time: one body parses the same text four times
+// or more. The last text parsed is remembered (as epoch ms: a Date is mutable, so each caller
+// gets its own).
+let lastText = "";
+let lastMs: number | null = null;
+
 export function parseDateTime(text: string): Date | null {
+  if (text !== lastText) {
+    lastMs = parseMs(text);
+    lastText = text;
+  }
+  return lastMs === null ? null : new Date(lastMs);
+}
+
+function parseMs(text: string): number | null {
   const m = pattern.exec(text);
   if (!m) return null;
   const [, y, mo, d, h, mi, s, sign, oh, om] = m as unknown as string[];
@@ -39,7 +53,7 @@ export function parseDateTime(text: string): Date | null {
   const year = Number(y);
   // Reject days the month does not have (e.g. Feb 30), which Date.UTC would roll over.
   if (day > daysInMonth(year, month)) return null;
-  return new Date(Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000);
+  return Date.UTC(year, month - 1, day, hour, minute, second) - offsetMinutes * 60_000;
 }
 
 function daysInMonth(year: number, month: number): number {

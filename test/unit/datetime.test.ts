@@ -23,6 +23,17 @@ describe("wire DateTime", () => {
     }
   });
 
+  it("gives each caller its own Date when the same text comes again (the last text is remembered)", () => {
+    const first = parseDateTime("20141112T195503+0000")!;
+    first.setUTCFullYear(1999);
+    const second = parseDateTime("20141112T195503+0000")!;
+    expect(second).not.toBe(first);
+    expect(second.toISOString()).toBe("2014-11-12T19:55:03.000Z");
+    expect(parseDateTime("20140230T000000+0000")).toBeNull();
+    expect(parseDateTime("20140230T000000+0000")).toBeNull();
+    expect(parseDateTime("20141112T195504+0000")?.toISOString()).toBe("2014-11-12T19:55:04.000Z");
+  });
+
   it("knows which months have 29, 30 and 31 days, leap years included", () => {
     for (const good of ["20240229T000000+0000", "20000229T120000+0000", "20230430T000000+0000", "20231231T235959+0000"]) {
       expect(parseDateTime(good)?.toISOString().slice(0, 10), good).toBe(`${good.slice(0, 4)}-${good.slice(4, 6)}-${good.slice(6, 8)}`);
