@@ -86,16 +86,16 @@ export type NotificationWrite = {
  */
 export function notificationWrites(p: Params, environment: Environment, writes: NotificationWrite[]): string[] {
   const ctes: string[] = [];
-  const list = writes.flatMap((w) => w.notifications.map((n) => ({ ...n, vehicleId: w.vehicleId, accountId: w.accountId, setAt: w.setTimes[n.set]! })));
+  const list = writes.flatMap((w) => w.notifications.map((n) => ({ n, w, setAt: w.setTimes[n.set]! })));
   if (list.length > 0) {
     ctes.push(
       // The bodies go as one JSON document: as a text array, postgres.js escaped every character
       // of every body, a twentieth of a subscribed batch's node CPU.
-      `nu as (select u.*, b.body from unnest(${p.array(list.map((n) => n.vehicleId))}::int[], ${p.array(list.map((n) => n.accountId))}::int[],
-                                         ${p.array(list.map((n) => n.subscriptionId))}::int[], ${p.array(list.map((n) => n.appId))}::int[], ${p.array(list.map((n) => n.type))}::text[],
-                                         ${p.array(list.map((n) => n.setAt))}::timestamptz[], ${p.array(list.map((n) => n.onetime))}::boolean[])
+      `nu as (select u.*, b.body from unnest(${p.array(list.map((x) => x.w.vehicleId))}::int[], ${p.array(list.map((x) => x.w.accountId))}::int[],
+                                         ${p.array(list.map((x) => x.n.subscriptionId))}::int[], ${p.array(list.map((x) => x.n.appId))}::int[], ${p.array(list.map((x) => x.n.type))}::text[],
+                                         ${p.array(list.map((x) => x.setAt))}::timestamptz[], ${p.array(list.map((x) => x.n.onetime))}::boolean[])
                 with ordinality as u(vehicle, account, sub, app, type, set_at, onetime, ord)
-                join jsonb_array_elements(${p.add(JSON.stringify(list.map((n) => n.body)))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
+                join jsonb_array_elements(${p.add(JSON.stringify(list.map((x) => x.n.body)))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
       `claimed as (update subscriptions set deleted_at = now()
                     where id in (select sub from nu where onetime and vehicle in (select id from cas)) and deleted_at is null
                    returning id)`,
