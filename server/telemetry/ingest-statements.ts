@@ -39,11 +39,14 @@ export type IngestRead = {
 const date = (value: number | null) => (value === null ? null : new Date(value));
 const iso = (d: Date) => d.toISOString();
 
-/** The caller's accounts, for the vehicle alias `v`. */
-function ownerCondition(p: Params, scope: AccountScope): string {
-  return scope.accountId !== undefined
-    ? `v.account_id = ${p.add(scope.accountId)}`
-    : `v.account_id in (select account_id from account_grants where app_id = ${p.add(scope.appId)} and revoked_at is null)`;
+/**
+ * The caller's accounts, for the vehicle alias `v`: a user token's own account, or every account
+ * that granted a client token's app access. `account` and `app` are SQL expressions (parameters,
+ * or columns of the write's rows), one of them null.
+ */
+function ownerCondition(account: string, app: string): string {
+  return `(case when ${account}::int is not null then v.account_id = ${account}::int
+               else v.account_id in (select account_id from account_grants where app_id = ${app}::int and revoked_at is null) end)`;
 }
 
 /**
@@ -96,7 +99,7 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
              where x.id is not null) as existing,
            ${liveSubscriptionsColumn} as subscriptions, ${liveSubscriptionsVersion} as subscriptions_version
       from vehicles v
-     where v.environment = ${p.add(input.scope.environment)} and ${ownerCondition(p, input.scope)} and ${match.where}
+     where v.environment = ${p.add(input.scope.environment)} and ${ownerCondition(p.add(input.scope.accountId ?? null), p.add(input.scope.appId ?? null))} and ${match.where}
      ${match.order}
      limit 1`;
   const [row] = (await runRaw(sql as postgres.TransactionSql, text, p.values)) as unknown as ReadRow[];
@@ -234,10 +237,6 @@ function vehicleRows(p: Params, writes: IngestWrite[]): string {
          decoded, year, make, model, unread, account, app, subscriptions, token, data_provider)`;
 }
 
-/** ownerCondition, with the scope taken from the row `r` of vehicleRows. */
-const OWNER_OF_ROW = `(case when r.account is not null then v.account_id = r.account
-                            else v.account_id in (select account_id from account_grants where app_id = r.app and revoked_at is null) end)`;
-
 /**
  * The write, for one vehicle or several (write-groups.ts): one statement, so all of it or none.
  * For each vehicle, null when its row was no longer the version read, or an unread check failed:
@@ -262,7 +261,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                model = case when r.decoded then r.model else v.model end
               from ${vehicleRows(p, writes)}
              where v.id = r.vehicle and v.xmin = r.version and v.id in (select id from free)
-               and (not r.unread or (${OWNER_OF_ROW} and ${liveSubscriptionsVersion} = r.subscriptions
+               and (not r.unread or (${ownerCondition("r.account", "r.app")} and ${liveSubscriptionsVersion} = r.subscriptions
                                      and (r.token is null or ${tokenStillWorks("r.token", "r.data_provider")})))
              returning v.id, v.xmin::text as version)`,
   ];
