@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
+import { pendingDeliveriesOf } from "./ingest-queries";
 
 // Notifications that come from the API rather than from device data (contract §6): a vehicle
 // added to or deleted from an account (account scope), and an app's access revoked by a driver
@@ -33,8 +34,7 @@ async function notify(tx: Executor, m: Match): Promise<void> {
        where subs.notification_period <> 'ONETIME' or subs.id in (select id from claimed)
       returning id, subscription_id
     )
-    insert into notification_deliveries (notification_id, delivery_id)
-    select n.id, sd.id from n join subscription_deliveries sd on sd.subscription_id = n.subscription_id and sd.active`);
+    ${sql.raw(pendingDeliveriesOf("n"))}`);
 }
 
 // Apps that still have access to the account hear about its vehicles.

@@ -63,6 +63,14 @@ export function toLiveSubscriptions(rows: SubscriptionRow[]): LiveSubscription[]
   }));
 }
 
+/**
+ * The pending deliveries of new notifications: one per active delivery of each one's
+ * subscription. `n` names a relation of (id, subscription_id); every path that makes
+ * notifications (ingest, account events, test notifications) writes them with this.
+ */
+export const pendingDeliveriesOf = (n: string) => `insert into notification_deliveries (notification_id, delivery_id)
+  select ${n}.id, sd.id from ${n} join subscription_deliveries sd on sd.subscription_id = ${n}.subscription_id and sd.active`;
+
 /** What one vehicle's ingest writes besides its data: the notifications evaluation made, and the subscriptions' new states. */
 export type NotificationWrite = {
   vehicleId: number;
@@ -105,8 +113,7 @@ export function notificationWrites(p: Params, environment: Environment, writes: 
               where not nu.onetime or nu.sub in (select id from claimed)
               order by nu.ord
              returning id, subscription_id)`,
-      `nd as (insert into notification_deliveries (notification_id, delivery_id)
-              select n.id, sd.id from n join subscription_deliveries sd on sd.subscription_id = n.subscription_id and sd.active)`,
+      `nd as (${pendingDeliveriesOf("n")})`,
     );
   }
   const states = writes.flatMap((w) => [...w.states].map(([id, state]) => ({ id, state, vehicleId: w.vehicleId })));

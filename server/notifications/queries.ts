@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { notificationDeliveries, notifications, subscriptionDeliveries, type Environment } from "@/db/schema";
+import { notifications, type Environment } from "@/db/schema";
 import type { Page } from "@/server/http/paging";
+import { pendingDeliveriesOf } from "./ingest-queries";
 import type { NotificationRow } from "./serialize";
 
 /** Which notifications a read covers: always one app's, narrowed by vehicle, account or subscription. */
@@ -57,12 +58,7 @@ export async function insertNotificationRow(db: Executor, values: typeof notific
 
 /** One pending delivery per active delivery of the subscription. */
 export async function queueDeliveries(db: Executor, notificationId: number, subscriptionId: number): Promise<void> {
-  const active = await db
-    .select({ id: subscriptionDeliveries.id })
-    .from(subscriptionDeliveries)
-    .where(and(eq(subscriptionDeliveries.subscriptionId, subscriptionId), eq(subscriptionDeliveries.active, true)));
-  if (active.length === 0) return;
-  await db.insert(notificationDeliveries).values(active.map((d) => ({ notificationId, deliveryId: d.id })));
+  await db.execute(sql`with n(id, subscription_id) as (values (${notificationId}::bigint, ${subscriptionId}::int)) ${sql.raw(pendingDeliveriesOf("n"))}`);
 }
 
 /** A deleted vehicle takes its notifications along (contract §4: deletion removes all its data). */
