@@ -292,8 +292,9 @@ async function main() {
       slices.push({ side, result: await leased({ ...single, duration: DURATION / 2, path }) });
       await settle(sql);
     }
-    const ours = combine(slices.filter((x) => x.side === "ours").map((x) => x.result));
-    const bare = combine(slices.filter((x) => x.side === "bare").map((x) => x.result));
+    const sliced = (side: Slice["side"]) => slices.filter((x) => x.side === side).map((x) => x.result);
+    const ours = combine(sliced("ours"));
+    const bare = combine(sliced("bare"));
 
     // (b) batches of 500
     const batchBody = (v: number) => JSON.stringify(Array.from({ length: BATCH }, () => runningSet(v)));
@@ -333,7 +334,6 @@ async function main() {
         (select count(*) from (select vehicle_id from trips where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])} group by vehicle_id having count(*) <> 1) t)::int as odd_trips`;
     // A request is stored if it was answered 2xx; one still in flight when its run ended may or
     // may not have reached the service whole. So: answered <= stored <= sent, for every count.
-    const sliced = (side: Slice["side"]) => slices.filter((x) => x.side === side).map((x) => x.result);
     const runs = { ours: [warmOurs, ...sliced("ours")], bare: [warmBare, ...sliced("bare")], batches: [warmBatches, batches], subscribed: [warmSubscribed, withSubs] };
     const sum = (rs: { ok: number; sent: number }[], k: "ok" | "sent") => rs.reduce((n, r) => n + r[k], 0);
     const range = (k: "ok" | "sent") => {

@@ -340,7 +340,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   type Row = { versions: [number, string][] | null; sets: [number, number, number | null, number][] | null; points: [number, number, number][] | null; trips: [number, number, number][] | null };
   const [row] = (await runRaw(sql as postgres.TransactionSql, text, p.values)) as unknown as Row[];
   const versions = new Map(row?.versions ?? []);
-  // Split by vehicle: sets name theirs, points their set.
+  // Split by vehicle: sets and created trips name theirs, points their set.
   const listOf = <T,>(by: Map<number, T[]>, vehicleId: number) => by.get(vehicleId) ?? by.set(vehicleId, []).get(vehicleId)!;
   const setsOf = new Map<number, Written["sets"]>();
   const vehicleOfSet = new Map<number, number>();
@@ -350,6 +350,8 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   }
   const pointsOf = new Map<number, Written["points"]>();
   for (const [id, dataSetId, position] of row?.points ?? []) listOf(pointsOf, vehicleOfSet.get(dataSetId)!).push({ id, dataSetId, position });
+  const tripsOf = new Map<number, [number, number][]>();
+  for (const [id, start, vehicleId] of row?.trips ?? []) listOf(tripsOf, vehicleId).push([start, id]);
   return writes.map((w): Written | null => {
     const version = versions.get(w.vehicleId);
     if (version === undefined) return null;
@@ -357,7 +359,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
       version,
       sets: setsOf.get(w.vehicleId) ?? [],
       points: pointsOf.get(w.vehicleId) ?? [],
-      createdTrips: new Map((row?.trips ?? []).filter(([, , vehicleId]) => vehicleId === w.vehicleId).map(([id, start]) => [start, id])),
+      createdTrips: new Map(tripsOf.get(w.vehicleId)),
     };
   });
 }

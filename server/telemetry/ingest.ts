@@ -152,9 +152,9 @@ async function ingestOnce(sql: Sql, { principal, scope, ref, ordered, timestamps
     events: evaluation && { accountId: vehicle.accountId, notifications: evaluation.notifications, setTimes: times, states: evaluation.states },
     unread: known && { scope, subscriptionsVersion: read.subscriptionsVersion, tokenHash: known.tokenHash, dataProvider: principal.environment === "production" },
   };
-  // Without a read, the write is usually a device's next post: it shares a statement with other
-  // vehicles' (write-groups.ts). known comes only outside a transaction.
-  const written = known && groupable(write) ? await writeInGroup(sql, write) : (await writeIngest(sql, [write]))[0]!;
+  // Without a read (unread, only ever outside a transaction), the write is usually a device's
+  // next post: it shares a statement with other vehicles' (write-groups.ts).
+  const written = groupable(write) ? await writeInGroup(sql, write) : (await writeIngest(sql, [write]))[0]!;
   if (!written) return { changed: vehicle.id };
   const openAfter = (trip: OpenTrip | null) => trip && (trip.ref > 0 ? trip : { ...trip, ref: written.createdTrips.get(trip.startTime.getTime())! });
 

@@ -20,7 +20,7 @@ const IN_FLIGHT = 1;
 /** Enough for every connection of a busy fleet's posts; a group's statement stays small. */
 const MAX_GROUP = 64;
 /** A write with more data sets than this is a batch upload: efficient on its own. */
-export const GROUPED_SETS = 20;
+const GROUPED_SETS = 20;
 
 type Waiting = { write: IngestWrite; resolve: (written: Written | null) => void; reject: (error: unknown) => void };
 type Queue = { waiting: Waiting[]; inFlight: number };
