@@ -47,8 +47,9 @@ const schema = z.object({
   MAP_TILE_URL: optionalString.transform((v) => v ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
   MAP_TILE_ATTRIBUTION: optionalString.transform((v) => v ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
   // OpenStreetMap road networks of the sandbox simulator, relative to the working directory (the
-  // repository root): the shared data directory beside the clone.
-  ROADS_DIR: z.string().default("../shared/data/roads"),
+  // repository root). The networks ship with the repository (server/simulator/road-networks,
+  // gzipped; NOTICE.md says where they come from); a folder of other extracts may replace them.
+  ROADS_DIR: z.string().default("server/simulator/road-networks"),
   // The simulator's real-time loop in this process (default on); off for processes that must not
   // drive runs (a benchmark that drives them itself).
   SIMULATOR: boolish,

@@ -1,5 +1,6 @@
-// The road networks the sandbox simulator drives on: OpenStreetMap extracts under ROADS_DIR
-// (../shared/data/roads by default; see its README for area and licence).
+// The road networks the sandbox simulator drives on: OpenStreetMap extracts of drivable roads,
+// shipped gzipped in server/simulator/road-networks (NOTICE.md: source, area and licence), or
+// the folder ROADS_DIR names.
 
 export const ATTRIBUTION = "© OpenStreetMap contributors, ODbL 1.0 (https://www.openstreetmap.org/copyright)";
 

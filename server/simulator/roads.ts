@@ -1,4 +1,4 @@
-// OpenStreetMap road classes and speed limits (data/roads/README.md: maxspeed is sparse, so it
+// OpenStreetMap road classes and speed limits (maxspeed is set on few ways of the extracts, so it
 // defaults by highway class).
 
 export const ROAD_CLASSES = [
