@@ -30,8 +30,10 @@ export function composeEmail(delivery: Pick<DeliveryRow, "recipient" | "subscrib
 
 let transport: Transporter | undefined;
 
+// An SMTP server that stops answering must not hold a worker's batch: connecting and the greeting
+// get 10 s each, and a send gives up after 30 s of silence on the socket.
 function smtpTransport(url: string): Transporter {
-  transport ??= nodemailer.createTransport(url, { from: EMAIL_FROM });
+  transport ??= nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }, { from: EMAIL_FROM });
   return transport;
 }
 
@@ -57,7 +59,7 @@ export async function sendEmail({ ids, delivery, notification, now = () => new D
     return { outcome: { kind: "delivered" }, attempts: [attempt], lastStatus: null, outbox: { ...email, notificationDeliveryId: ids.notificationDeliveryId, appId: notification.appId } };
   }
   try {
-    const info = await smtpTransport(smtpUrl).sendMail({ to: email.recipient, subject: email.subject, text: email.text, headers: { "X-Wayline-Notification-Id": String(notification.id) }, signal: AbortSignal.timeout(30_000) });
+    const info = await smtpTransport(smtpUrl).sendMail({ to: email.recipient, subject: email.subject, text: email.text, headers: { "X-Wayline-Notification-Id": String(notification.id) } });
     const latencyMs = Math.round(performance.now() - started);
     return { outcome: { kind: "delivered" }, attempts: [{ ...base, outcome: "DELIVERED", latencyMs, error: null, responseExcerpt: String(info.response ?? "").slice(0, 4096) }], lastStatus: null };
   } catch (error) {
