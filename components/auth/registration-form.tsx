@@ -8,6 +8,7 @@ import { readSignInProblem } from "@/server/auth/sign-in-errors";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { problemMessage } from "./problem-message";
+import { rememberEnvironment } from "@/server/auth/sign-in-environment";
 
 type Props = { environment: "production" | "sandbox"; continueTo: string };
 
@@ -57,6 +58,7 @@ export function RegistrationForm({ environment, continueTo }: Props) {
     setPending(true);
     const result = await signIn("registration", { redirect: false, ...filled(values), environment, callbackUrl: continueTo }).catch(() => null);
     if (result && !result.error && result.ok && !result.url?.includes("csrf=true")) {
+      rememberEnvironment(environment);
       window.location.assign(continueTo);
       return;
     }

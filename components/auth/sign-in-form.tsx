@@ -6,6 +6,7 @@ import { readSignInProblem } from "@/server/auth/sign-in-errors";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { problemMessage } from "./problem-message";
+import { rememberEnvironment } from "@/server/auth/sign-in-environment";
 
 type Props = { environment: "production" | "sandbox"; continueTo: string; loginHint?: string };
 
@@ -28,6 +29,7 @@ export function SignInForm({ environment, continueTo, loginHint }: Props) {
       callbackUrl: continueTo,
     }).catch(() => null);
     if (result && !result.error && result.ok && !result.url?.includes("csrf=true")) {
+      rememberEnvironment(environment);
       window.location.assign(continueTo);
       return;
     }

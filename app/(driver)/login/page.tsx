@@ -3,7 +3,9 @@ import Link from "next/link";
 import { AuthPanel } from "@/components/auth/auth-panel";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card, NarrowPage } from "@/components/ui/card";
+import { cookies } from "next/headers";
 import { localPathOr } from "@/server/auth/local-path";
+import { REMEMBERED_ENVIRONMENT_COOKIE, signInEnvironment } from "@/server/auth/sign-in-environment";
 import { getDriverSession } from "@/server/auth/session";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +19,7 @@ export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
   const next = localPathOr(query.callbackUrl, "/map");
   const session = await getDriverSession();
-  const defaultEnvironment = query.environment === "sandbox" ? "sandbox" : "production";
+  const defaultEnvironment = signInEnvironment(query.environment, (await cookies()).get(REMEMBERED_ENVIRONMENT_COOKIE)?.value);
 
   return (
     <>
