@@ -24,7 +24,7 @@ async function main() {
   const config = env();
   const database = await prepareDatabase();
   if (config.seedDemo) await seedDemo();
-  // Generated on first start (contract §9), before anyone can sign in.
+  // Generated on first start (no configuration needed), before anyone can sign in.
   sessionSecret();
   if (!dev) buildIfNeeded(root);
 
@@ -65,10 +65,12 @@ async function main() {
 
 function printDemo(base: string) {
   const { clientId, clientSecret } = DEMO.sandbox;
+  // CI's first stage follows these lines as a newcomer would (the sign-in link, the curl line):
+  // keep each on one line.
   console.log(`
-Demo app (sandbox): client id ${clientId}, client secret ${clientSecret}
-Demo driver (sandbox): ${DEMO.driver.username} / ${DEMO.driver.password}
+Driver site: sign in at ${base}/login?environment=sandbox as ${DEMO.driver.username} / ${DEMO.driver.password}
 Partner console: ${base}/console (sign in as ${DEMO.partner.email} / ${DEMO.partner.password}); API reference: ${base}/docs
+Demo app (sandbox): client id ${clientId}, client secret ${clientSecret}
 
 Try the authorization page (sign in as the demo driver, or register a new one):
   ${base}/sandbox/OAuth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(DEMO.app.redirectUris[0])}&response_type=code&state=demo
