@@ -11,7 +11,7 @@ const config = [
     rules: {
       // A leading underscore marks a value left out on purpose (e.g. `const { password: _p, ...rest }`).
       "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
-      // STYLE habit 4: configuration is read once, in server/env.ts.
+      // Configuration is read once, in server/env.ts.
       "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read configuration through server/env.ts." }],
     },
   },

@@ -2,8 +2,8 @@
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Contract §1: every API path answers the same with and without a trailing slash and never
-  // redirects (old HTTP clients turn a redirected POST into a GET).
+  // Every API path answers the same with and without a trailing slash and never redirects (old
+  // HTTP clients turn a redirected POST into a GET): docs/api.md#trailing-slashes-and-letter-case.
   skipTrailingSlashRedirect: true,
   // PGlite ships WebAssembly and postgres.js/argon2 are server-only: load them from node_modules
   // instead of bundling them.

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-// The authorization page is documented as /OAuth/authorize (service.md §5.3) and also answers at
-// /oauth/authorize (contract §1). One route serves both: any other spelling of the OAuth
+// The authorization page is documented as /OAuth/authorize (docs/oauth.md#authorization-page) and also answers at
+// /oauth/authorize (docs/api.md#environments-and-base-paths). One route serves both: any other spelling of the OAuth
 // endpoints' paths is rewritten to the lower-case one. (Two folders differing only by case would
 // break clones on case-insensitive file systems.)
 const OAUTH_PATH = /^(\/sandbox)?\/oauth\/(authorize|token|revoke)\/?$/;

@@ -4,7 +4,7 @@ import { launchService } from "../test/helpers/processes";
 import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 
-// `npm run bench:reads`: every device-data read endpoint of contract §5 over HTTP, against the
+// `npm run bench:reads`: every device-data read endpoint (docs/device-data.md#reading) over HTTP, against the
 // production build on PostgreSQL (DATABASE_URL, or a fresh database created here and dropped at
 // the end), for a vehicle with a million data points. Target: each under 50 ms (p50 and p99 of
 // 200 sequential requests after a warm-up; BENCH_SAMPLES changes the count). The SQL behind each

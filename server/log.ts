@@ -1,5 +1,5 @@
 // Structured one-line logs on stderr/stdout; details of unexpected errors stay here, never in a
-// response (contract §3).
+// response (docs/api.md#errors).
 export function logError(message: string, error?: unknown): void {
   const detail = error instanceof Error ? { error: error.message, stack: error.stack } : error === undefined ? {} : { error: String(error) };
   console.error(JSON.stringify({ level: "error", time: new Date().toISOString(), message, ...detail }));

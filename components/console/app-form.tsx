@@ -4,8 +4,8 @@ import { SelectField, SubmitButton, TextArea, TextField } from "./fields";
 
 type Values = { name: string; ownerName: string | null; redirectUris: string[]; isPublic: boolean };
 
-// The fields an app has (create and edit share them): redirect URIs one per line, checked against
-// contract §8 on the server.
+// The fields an app has (create and edit share them): redirect URIs one per line, checked on the
+// server against the registration rules (docs/oauth.md#authorization-page).
 export function AppForm({ values, submitLabel }: { values?: Values; submitLabel: string }) {
   return (
     <>

@@ -10,7 +10,7 @@ import { formText, sendJson } from "./send";
 
 const contactLabels: Record<(typeof preferredContacts)[number], string> = { EMAIL: "E-mail", PHONE: "Phone call", SMS: "Text message", MAIL: "Mail" };
 
-// The account fields of service.md §2.1 (POST /me/account, the API's account schema). An
+// The account fields (POST /me/account, the API's account schema; docs/api.md#accounts-and-vehicles). An
 // emptied optional field is cleared.
 export function AccountForm({ account }: { account: AccountOut }) {
   const router = useRouter();

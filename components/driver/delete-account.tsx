@@ -8,7 +8,7 @@ import { ConfirmDialog, destructiveButton } from "./confirm-dialog";
 import { FormMessage } from "./form-message";
 import { sendJson } from "./send";
 
-// Deleting the account is permanent (service.md §3): every vehicle and all their data go with it.
+// Deleting the account is permanent (docs/api.md#accounts-and-vehicles): every vehicle and all their data go with it.
 // The driver types their username to confirm.
 export function DeleteAccount({ username, vehicleCount }: { username: string; vehicleCount: number }) {
   const [open, setOpen] = useState(false);

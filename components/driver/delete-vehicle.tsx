@@ -7,7 +7,7 @@ import { ConfirmDialog, destructiveButton } from "./confirm-dialog";
 import { FormMessage } from "./form-message";
 import { sendJson } from "./send";
 
-// Deleting a vehicle is permanent (service.md §3): the dialog says what goes with it.
+// Deleting a vehicle is permanent (docs/api.md#accounts-and-vehicles): the dialog says what goes with it.
 export function DeleteVehicle({ vehicleId, title, tripCount }: { vehicleId: number; title: string; tripCount: number }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);

@@ -1,5 +1,5 @@
-// The driver site's forms talk to its /me/* routes in JSON; an error comes back in the contract's
-// shape (§3) and its fieldErrors are shown on their fields.
+// The driver site's forms talk to its /me/* routes in JSON; an error comes back in the API's
+// error shape (docs/api.md#errors) and its fieldErrors are shown on their fields.
 
 export type Sent<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields: Record<string, string> };
 

@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 
-// Leaflet touches `window` when it loads: the maps are client-only (STYLE habit 8), and the page
+// Leaflet touches `window` when it loads: the maps are client-only, and the page
 // shows a placeholder of the same size until they are there.
 function MapLoading() {
   return (

@@ -10,7 +10,7 @@ export const partnerApps = pgTable("partner_apps", {
   redirectUris: text("redirect_uris").array().notNull().default([]),
   // Public clients (no secret kept safely, e.g. mobile apps) must use PKCE on the authorization page.
   isPublic: boolean("is_public").notNull().default(false),
-  // Production data-set POSTs are reserved to apps flagged as data providers (contract §5).
+  // Production data-set POSTs are reserved to apps flagged as data providers (docs/device-data.md).
   dataProvider: boolean("data_provider").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -19,7 +19,7 @@ export const partnerUsers = pgTable(
 
 // Which partner owns which app (one owner per app). Kept here rather than as a column of
 // partner_apps so apps made by `npm run app:create` stay ownerless (operator apps). The obligations
-// of service.md §1 are confirmed per app; the production credential exists only after that.
+// of an app that creates accounts (docs/console.md#credentials) are confirmed per app; the production credential exists only after that.
 export const partnerAppOwners = pgTable(
   "partner_app_owners",
   {

@@ -6,7 +6,7 @@ import { environmentEnum } from "./environment";
 import { trips } from "./telemetry";
 import { vehicles } from "./vehicles";
 
-// The sandbox traffic simulator (contract §10). Route geometry is stored as computed, so a run
+// The sandbox traffic simulator (docs/simulator.md). Route geometry is stored as computed, so a run
 // never needs the routing graph again (a restart regenerates its trip from geometry and seed).
 
 /** What the trip model drives on: server/simulator/model.ts RouteGeometry. */

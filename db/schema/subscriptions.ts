@@ -5,7 +5,7 @@ import { partnerApps } from "./apps";
 import { environmentEnum } from "./environment";
 import { vehicles } from "./vehicles";
 
-// Event subscriptions (contract §6). One table for the three scopes: a vehicle subscription names
+// Event subscriptions (docs/subscriptions.md). One table for the three scopes: a vehicle subscription names
 // its vehicle (and, for lookups, the vehicle's account); an account subscription names only the
 // account and applies to every current and future vehicle of it; a system one names neither.
 export const subscriptions = pgTable(
@@ -45,7 +45,7 @@ export const subscriptions = pgTable(
   ],
 );
 
-// How a subscription's notifications leave the service (service.md §2.4): HTTP_POST or EMAIL.
+// How a subscription's notifications leave the service (docs/subscriptions.md#deliveries): HTTP_POST or EMAIL.
 // `active` and `deactivationReason` are set by the service only.
 export const subscriptionDeliveries = pgTable(
   "subscription_deliveries",
@@ -58,7 +58,7 @@ export const subscriptionDeliveries = pgTable(
     type: text("type", { enum: ["HTTP_POST", "EMAIL"] }).notNull(),
     postUrl: text("post_url"),
     postHeaders: jsonb("post_headers"),
-    /** access_token, client_id, client_secret, refresh_token, redirect_uri (service.md §2.4). */
+    /** access_token, client_id, client_secret, refresh_token, redirect_uri (docs/subscriptions.md#deliveries). */
     oauth2: jsonb("oauth2"),
     recipient: text("recipient"),
     subscriberSubject: text("subscriber_subject"),
@@ -96,7 +96,7 @@ export const subscriptionStates = pgTable(
   (t) => [primaryKey({ columns: [t.subscriptionId, t.vehicleId] })],
 );
 
-// One notification per event and subscription (contract §7). vehicle_id is not a foreign key:
+// One notification per event and subscription (docs/subscriptions.md#notifications). vehicle_id is not a foreign key:
 // VEHICLEDELETED outlives its vehicle (vehicle deletion removes the vehicle's other notifications).
 export const notifications = pgTable(
   "notifications",

@@ -10,7 +10,7 @@ import { vehicles } from "./vehicles";
 // otherwise be skipped for good. Carried as text.
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
 
-// A trip: ON opens it, RUNNING extends it, OFF closes it (contract §5).
+// A trip: ON opens it, RUNNING extends it, OFF closes it (docs/device-data.md).
 export const trips = pgTable(
   "trips",
   {

@@ -13,7 +13,7 @@ export const vehicles = pgTable(
     vin: text("vin"),
     label: text("label"),
     autoAssignDevice: boolean("auto_assign_device").notNull().default(true),
-    // Miles; fractional because trips add their GEN_TRIP_MILEAGE (contract §4).
+    // Miles; fractional because trips add their GEN_TRIP_MILEAGE (docs/api.md#accounts-and-vehicles).
     mileage: doublePrecision("mileage").notNull().default(0),
     year: text("year"),
     make: text("make"),
@@ -23,7 +23,7 @@ export const vehicles = pgTable(
     lastWaypointAt: timestamp("last_waypoint_at", { withTimezone: true }),
     lastLatitude: doublePrecision("last_latitude"),
     lastLongitude: doublePrecision("last_longitude"),
-    /** The newest data set's timestamp: an older one arriving later is "late" (contract §5). */
+    /** The newest data set's timestamp: an older one arriving later is "late" (docs/device-data.md). */
     lastDataAt: timestamp("last_data_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { clearable, dateTimeOut, keep, optional, text } from "@/server/http/fields";
 
-// Account fields on the wire (service.md §2.1, contract §4).
+// Account fields on the wire (docs/api.md#accounts-and-vehicles).
 
 const timeZones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
 
@@ -39,7 +39,7 @@ export const createAccountBody = z.object({
 });
 
 // Read-only members (id, dateCreated, accessToken) are not listed, so an echoed object's copies
-// are dropped by zod rather than rejected (contract §2).
+// are dropped by zod rather than rejected (docs/api.md#field-values).
 export const updateAccountBody = z.object({
   firstName: keep(name),
   lastName: keep(name),

@@ -9,7 +9,7 @@ import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts
 import type { CreateAccountInput, UpdateAccountInput } from "./schemas";
 import { serializeAccount } from "./serialize";
 
-// Who sees which accounts (contract §4): a client-credentials token the accounts its app created
+// Who sees which accounts (docs/api.md#accounts-and-vehicles): a client-credentials token the accounts its app created
 // or that authorized it; a user token only its own account. Anything else is 404.
 export function accountScope(principal: Principal): AccountScope {
   return principal.kind === "user"
@@ -68,7 +68,7 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
 }
 
 // Permanent: the foreign keys cascade to vehicles, their data, grants, codes and tokens
-// (service.md §3).
+// (docs/api.md#accounts-and-vehicles).
 export async function deleteAccount(principal: Principal, id: number) {
   await getVisibleAccount(principal, id);
   if (!(await deleteAccountRow(db(), { id }))) throw notFound("account");

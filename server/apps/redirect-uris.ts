@@ -2,7 +2,7 @@ import type { Environment } from "@/db/schema";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-// Which redirect URIs may be registered (contract §8): https, custom schemes (carlocator://…)
+// Which redirect URIs may be registered (docs/oauth.md): https, custom schemes (carlocator://…)
 // and loopback http in both environments; other http only in the sandbox. Never a fragment.
 export function redirectUriProblem(uri: string, environment: Environment): string | null {
   let url: URL;

@@ -36,7 +36,7 @@ export async function createApp(input: NewAppInput): Promise<CreatedApp> {
 }
 
 // The app row, its sandbox credential and its webhook signing secret. The partner console stops here: production credentials
-// come only after the partner confirms the obligations of service.md §1 (issueCredential).
+// come only after the partner confirms the obligations (issueCredential; docs/console.md#credentials).
 export async function insertApp(tx: Tx, input: NewAppInput): Promise<Omit<CreatedApp, "production">> {
   assertRedirectUris(input.redirectUris);
   const sandbox = input.sandboxCredentials ?? newCredentials("sandbox");

@@ -3,7 +3,7 @@ import type { Environment } from "@/db/schema/environment";
 import { createAccountBody } from "@/server/accounts/schemas";
 import type { FieldProblem } from "./sign-in-errors";
 
-// What the registration form asks (service.md §2.1), checked by the same schema in the browser
+// What the registration form asks (docs/oauth.md#sessions), checked by the same schema in the browser
 // (inline, as the driver types) and on the server. No server-only imports: the form imports it.
 
 export const ENVIRONMENTS = ["production", "sandbox"] as const satisfies readonly Environment[];

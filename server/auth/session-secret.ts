@@ -7,7 +7,7 @@ const FILE = "auth-secret";
 
 let cached: string | undefined;
 
-// The key that signs session cookies and form CSRF tokens (contract §9: generated on first start,
+// The key that signs session cookies and form CSRF tokens (docs/operations.md: generated on first start,
 // kept under DATA_DIR, so `npm start` needs no configuration). NEXTAUTH_SECRET overrides it. The
 // file appears whole through a hard link, which fails if another process linked first: processes
 // starting together agree on one secret and never read a half-written one.

@@ -20,7 +20,7 @@ const clientType = z.enum(["confidential", "public"], "Choose confidential or pu
 export const appInput = z.object({ name, ownerName: publisher.default(""), redirectUris: uriLines.default([]), clientType: clientType.default("confidential") });
 export type AppInput = z.output<typeof appInput>;
 
-/** Contract §8 per URI, as the sandbox accepts them (production is stricter, checked per request and shown in the page). */
+/** The redirect URI rules (docs/oauth.md#authorization-page) per URI, as the sandbox accepts them (production is stricter, checked per request and shown in the page). */
 function redirectUriErrors(uris: string[]): FieldError[] {
   const problems = uris.map((uri) => ({ uri, problem: redirectUriProblem(uri, "sandbox") })).filter((p) => p.problem);
   return problems.length ? [{ fieldName: "redirectUris", errorCode: "INVALID", errorDisplay: problems.map((p) => `${p.uri}: ${p.problem}`).join(" ") }] : [];
@@ -73,7 +73,7 @@ export async function rotateSecret(partnerUserId: number, appId: number, environ
   });
 }
 
-// service.md §1: a partner creating accounts must tell users their credentials, link to the
+// The obligations (docs/console.md#credentials): a partner creating accounts must tell users their credentials, link to the
 // driver site and say the data is collected on their behalf. Confirming records the time and
 // issues the production credential, once (the app row is locked: two clicks issue one pair).
 export async function confirmObligations(partnerUserId: number, appId: number, confirmations: { credentials: boolean; driverSite: boolean; dataStatement: boolean }): Promise<Credentials> {

@@ -40,7 +40,7 @@ export async function resendFailed(partnerUserId: number, appId: number, environ
   return resendFailedSince({ appId, environment, since });
 }
 
-/** GET test/vehicle/{vehicleId}/eventSubscription/{id} (contract §6), for a subscription of the partner's app. */
+/** GET test/vehicle/{vehicleId}/eventSubscription/{id} (docs/subscriptions.md), for a subscription of the partner's app. */
 export async function sendConsoleTestNotification(partnerUserId: number, appId: number, subscriptionId: number): Promise<{ notificationId: number }> {
   const [sub] = await db().select().from(subscriptions).where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.appId, appId)));
   if (!sub) throw notOwned("subscription");

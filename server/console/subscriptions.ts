@@ -12,7 +12,7 @@ import { ConsoleError, notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
 
 // Every subscription of the app in one environment, all three scopes, newest first, deleted ones
-// included (they stay listed, contract §6), each with its deliveries' active state.
+// included (they stay listed: docs/subscriptions.md), each with its deliveries' active state.
 export async function listAppSubscriptions(partnerUserId: number, appId: number, environment: Environment) {
   await consolePrincipal(partnerUserId, appId, environment);
   const rows = await db()
@@ -119,8 +119,8 @@ export async function deleteAppSubscription(partnerUserId: number, appId: number
   await deleteSubscription(principal, prefix, null, row.id);
 }
 
-// The public API cannot set `active`: a delivery deactivated by the receiver's answers (contract
-// §7) is switched back on here, once the partner has fixed the receiver.
+// The public API cannot set `active`: a delivery deactivated by the receiver's answers
+// (docs/delivery.md#answers) is switched back on here, once the partner has fixed the receiver.
 export async function reactivateDelivery(partnerUserId: number, appId: number, subscriptionId: number, deliveryId: number) {
   const { row } = await ownSubscriptionRow(partnerUserId, appId, subscriptionId);
   if (row.deletedAt) throw new ConsoleError(409, "The subscription is deleted.");

@@ -5,7 +5,7 @@ import type { AttemptRecord } from "./attempts";
 import type { SendResult } from "./http-post";
 import type { DeliveryRow } from "./queries";
 
-// EMAIL deliveries (service.md §6.2.3): to `recipient`, subject `subscriberSubject` (default: a
+// EMAIL deliveries (docs/delivery.md#email): to `recipient`, subject `subscriberSubject` (default: a
 // summary of the event), text `subscriberContent` (default: a one-line summary) followed by the
 // event details. Over SMTP_URL when set; otherwise the e-mail is kept in email_outbox, written
 // in the same transaction that marks the notification delivered.

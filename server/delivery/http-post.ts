@@ -7,7 +7,7 @@ import { classifyStatus, parseRetryAfter } from "./retry-policy";
 import { signWebhook } from "./signing";
 import { checkTarget } from "./ssrf";
 
-// One HTTP_POST delivery of one notification (contract §7): sign, POST, and act on the answer —
+// One HTTP_POST delivery of one notification (docs/delivery.md#http_post): sign, POST, and act on the answer —
 // follow redirects, refresh an OAuth 2.0 token after a 401, and say whether the notification got
 // through, should be retried, or the delivery must be deactivated.
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { postHttps, type DeliveryNetwork } from "./https-client";
 
-// The token dance of service.md §6.2.4: after a 401, POST
+// The token dance of an oauth2 delivery (docs/delivery.md#answers): after a 401, POST
 // <redirect_uri>?grant_type=refresh_token&client_id=…&client_secret=…&refresh_token=… and take
 // access_token and refresh_token from the JSON answer. The refresh endpoint is a partner URL like
 // any other: same HTTPS rules and SSRF guard.

@@ -1,4 +1,4 @@
-// What a receiver's answer means for a delivery (contract §7), and when the next try is due.
+// What a receiver's answer means for a delivery (docs/delivery.md#answers), and when the next try is due.
 // Pure functions with the clock passed in, so tests can walk a whole day of failures at once.
 
 /** Delays after the 1st, 2nd, … failed try; the last one repeats. The first try is immediate. */

@@ -1,7 +1,7 @@
 import dns from "node:dns";
 import net from "node:net";
 
-// Where deliveries may go (contract §7, §9). Two gates:
+// Where deliveries may go (docs/delivery.md#ssrf-guard). Two gates:
 // 1. checkTarget(): the URL itself — https only, no credentials, no odd IPv4 spellings
 //    (2130706433, 0x7f.1, 0177.0.0.1: the URL parser would quietly turn them into addresses),
 //    no metadata host names, no literal address in a forbidden range. Also usable as the

@@ -15,7 +15,7 @@ export async function getDriverAccount(session: DriverSession): Promise<AccountO
   return serializeAccount(await getVisibleAccount(driverPrincipal(session), session.accountId));
 }
 
-// The account fields of service.md §2.1; the password has its own form (it asks for the current one).
+// The account fields (docs/api.md#accounts-and-vehicles); the password has its own form (it asks for the current one).
 const accountForm = updateAccountBody.omit({ password: true });
 
 export async function updateDriverAccount(session: DriverSession, body: unknown): Promise<AccountOut> {
@@ -37,7 +37,7 @@ export async function changeDriverPassword(session: DriverSession, body: unknown
 
 const deleteForm = z.object({ confirmUsername: z.string().max(100) });
 
-// Permanent (service.md §3): the account's vehicles, trips, data and app grants go with it. The
+// Permanent (docs/api.md#accounts-and-vehicles): the account's vehicles, trips, data and app grants go with it. The
 // driver types their username to confirm, so no stray click or replayed request deletes it.
 export async function deleteDriverAccount(session: DriverSession, body: unknown): Promise<void> {
   const { confirmUsername } = parseOrThrow(deleteForm, body, "delete form");

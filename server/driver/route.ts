@@ -5,9 +5,9 @@ import { ApiError, notFound } from "@/server/http/errors";
 import { idParam } from "@/server/http/fields";
 import { logError } from "@/server/log";
 
-// The one wrapper of the driver site's data routes (STYLE habit 1): the signed-in driver from the
+// The one wrapper of the driver site's data routes: the signed-in driver from the
 // session (never a partner token), the cross-site check on writes, JSON in and out, and every
-// error in the contract's shape (§3). Writes take JSON only: a page on another site cannot send
+// error in the API's error shape (docs/api.md#errors). Writes take JSON only: a page on another site cannot send
 // it without a CORS preflight, which these routes never answer, and the session cookie is
 // SameSite=Lax besides.
 

@@ -17,7 +17,7 @@ export type DriverVehicle = {
   lastWaypoint: { latitude: number; longitude: number; at: string } | null;
 };
 
-/** A wire DateTime (contract §2) as ISO 8601, or null. */
+/** A wire DateTime (docs/api.md#datetime) as ISO 8601, or null. */
 export const iso = (wire: string | null) => (wire ? (parseDateTime(wire)?.toISOString() ?? null) : null);
 
 export function toDriverVehicle(v: VehicleOut): DriverVehicle {

@@ -1,5 +1,5 @@
 // API paths are called from browsers with a bearer token, never with cookies, so any origin may
-// call them (contract §1).
+// call them (docs/api.md#environments-and-base-paths).
 export const corsHeaders: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After",

@@ -1,4 +1,4 @@
-// The wire DateTime: yyyyMMdd'T'HHmmss + numeric offset, e.g. 20141112T195503+0000 (contract §2).
+// The wire DateTime: yyyyMMdd'T'HHmmss + numeric offset, e.g. 20141112T195503+0000 (docs/api.md#datetime).
 // Output is always UTC "+0000"; input accepts any offset, and a "+" that arrived URL-decoded as a
 // space in a query string.
 

@@ -1,5 +1,5 @@
 // Recognises a unique violation (SQLSTATE 23505) through drizzle's error wrapper, so services can
-// turn the race-proof answer of a unique index into the contract's 409.
+// turn the race-proof answer of a unique index into the API's 409.
 export function uniqueViolation(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {

@@ -1,4 +1,4 @@
-// The one closed table of API error codes and their statuses (contract §3, STYLE habit 2).
+// The one closed table of API error codes and their statuses (docs/api.md#errors), used by the API, the UI and the tests.
 export const errorStatus = {
   VALIDATION: 400,
   UNAUTHORIZED: 401,

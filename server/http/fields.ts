@@ -3,7 +3,7 @@ import { parseDateTime } from "./datetime";
 
 // Field building blocks shared by every domain's schemas.
 
-// Numbers also arrive as numeric strings from real clients (contract §2).
+// Numbers also arrive as numeric strings from real clients (docs/api.md#field-values).
 export const numberish = z.union([
   z.number(),
   z
@@ -41,7 +41,7 @@ export const booleanish = z.union([z.boolean(), z.enum(["true", "false"]).transf
 /** DateTime as written on the wire (for response schemas). */
 export const dateTimeOut = z.string().describe("yyyyMMdd'T'HHmmss+0000").meta({ example: "20141112T195503+0000" });
 
-// How absent, null and "" are read (contract §2: update bodies may echo nulls and read-only fields).
+// How absent, null and "" are read (docs/api.md#field-values: update bodies may echo nulls and read-only fields).
 
 /** On create: null or "" count as not sent. */
 export const optional = <T extends z.ZodType>(schema: T) =>

@@ -1,7 +1,7 @@
 import { ApiError } from "./errors";
 import { errorResponse } from "./with-api";
 
-// Re-exported by API routes for the methods they do not serve, so a 405 carries the contract's
+// Re-exported by API routes for the methods they do not serve, so a 405 carries the API's
 // JSON body instead of Next.js's empty default.
 const methodNotAllowed = async () => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path."));
 

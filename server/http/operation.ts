@@ -1,7 +1,7 @@
 import type { z } from "zod";
 
 // An API operation described once: the route wrapper parses with these schemas and the OpenAPI
-// document is generated from the same objects (STYLE habit 3).
+// document is generated from the same objects.
 export type Auth = "client" | "user" | "any";
 
 export type Operation<

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { integerish } from "./fields";
 
-// List options of contract §2: searchLimit (default 50, max 500), searchOffset, sortOrder.
+// List options (docs/api.md#paging): searchLimit (default 50, max 500), searchOffset, sortOrder.
 export const pagingQuery = z.object({
   searchLimit: integerish.pipe(z.number().int().min(1).max(500)).default(50),
   searchOffset: integerish.pipe(z.number().int().min(0)).default(0),

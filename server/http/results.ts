@@ -1,6 +1,6 @@
 import type { Page } from "./paging";
 
-// What a handler returns; the wrapper turns it into the contract's envelope (contract §2).
+// What a handler returns; the wrapper turns it into the API's envelope (docs/api.md#the-envelope).
 export type ApiResult =
   | { kind: "one"; value: unknown; totalRecords: number | null }
   | { kind: "list"; items: unknown[]; total: number; page: Page }

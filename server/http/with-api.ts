@@ -30,9 +30,9 @@ export type DeferredHandlerInput<O extends Operation> = Omit<HandlerInput<O>, "p
 
 type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
-// The one wrapper every API route goes through (STYLE habit 1): environment, bearer auth, parsing
+// The one wrapper every API route goes through: environment, bearer auth, parsing
 // of params, query and body with the operation's zod schemas, the envelope, CORS, and the
-// translation of every error into the contract's shape.
+// translation of every error into the API's error shape (docs/api.md#errors).
 //
 // With { authentication: "deferred" } the handler gets the token unlooked-up, for a handler whose
 // own statement checks it (ingest: a data set every few seconds from every device, where the

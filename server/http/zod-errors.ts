@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { validationError, type ApiError, type FieldError } from "./errors";
 
-// zod issues → the contract's fieldErrors (REQUIRED, INVALID, TOO_LONG).
+// zod issues → the API's fieldErrors (REQUIRED, INVALID, TOO_LONG).
 export function toFieldErrors(error: z.ZodError, prefix: (string | number)[] = []): FieldError[] {
   return error.issues.map((issue) => {
     const fieldName = [...prefix, ...issue.path].map(String).join(".") || "body";

@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { pendingDeliveriesOf } from "./ingest-queries";
 
-// Notifications that come from the API rather than from device data (contract §6): a vehicle
+// Notifications that come from the API rather than from device data (docs/subscriptions.md): a vehicle
 // added to or deleted from an account (account scope), and an app's access revoked by a driver
 // (system scope, AUTHORIZATIONSTATUS REVOKED). Each is written by one statement on the caller's
 // transaction, so the change and its notifications commit together. The statement also applies

@@ -2,8 +2,8 @@ import type { GeofenceCriteria, IgnitionFilter, NumericCriteria, StoredCriteria,
 import type { EventType } from "@/server/subscriptions/event-types";
 import { METERS_PER_MILE, distanceMiles, localClock, type SetFacts } from "./facts";
 
-// Whether one data set meets one subscription's criteria (contract §6), and the values the
-// notification records (contract §7). `met: null` means the set cannot say (a GEOFENCE set
+// Whether one data set meets one subscription's criteria (docs/subscriptions.md), and the values the
+// notification records (docs/subscriptions.md#notifications). `met: null` means the set cannot say (a GEOFENCE set
 // without a position): it neither fires nor changes the recorded state.
 
 export const LOW_BATTERY_VOLTS = 12.0;

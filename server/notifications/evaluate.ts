@@ -5,7 +5,7 @@ import { evaluateCondition, type Anchor } from "./conditions";
 import type { SetFacts } from "./facts";
 
 // Which notifications a vehicle's new data sets produce, as a pure function of the live
-// subscriptions, their recorded state and the sets in timestamp order (contract §6):
+// subscriptions, their recorded state and the sets in timestamp order (docs/subscriptions.md):
 // - CONTINUOUS fires on every set that meets the criteria;
 // - STATECHANGE when they become met and when they stop being met, with the recorded state;
 // - INITIALSTATE when they become met, and re-arms once they stop;
@@ -116,7 +116,7 @@ export function evaluateSubscriptions(subscriptions: LiveSubscription[], sets: E
   return { notifications, states };
 }
 
-// Recorded values as the notification carries them: DateTimes in the contract's format.
+// Recorded values as the notification carries them: DateTimes in the wire format (docs/api.md#datetime).
 function wire(recorded: Record<string, unknown>): Record<string, unknown> {
   const waypoint = recorded.recordedWaypoint as { timestamp: Date; latitude: number; longitude: number } | null | undefined;
   if (!waypoint) return recorded;

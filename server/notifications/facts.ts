@@ -5,7 +5,7 @@ import type { DataSetInput } from "@/server/telemetry/schemas";
 export type SetFacts = {
   at: Date;
   ignition: "ON" | "RUNNING" | "OFF";
-  /** ON and RUNNING mean on, OFF means off (contract §5). */
+  /** ON and RUNNING mean on, OFF means off (docs/device-data.md). */
   ignitionOn: boolean;
   waypoint: { timestamp: Date; latitude: number; longitude: number } | null;
   numbers: Map<string, number>;

@@ -26,7 +26,7 @@ function filterWhere(f: NotificationFilter): SQL {
   )!;
 }
 
-// Newest event first by default (contract §2: lists sort by the resource's time field).
+// Newest event first by default (docs/api.md#paging: lists sort by the resource's time field).
 export async function listNotificationRows(db: Executor, q: { filter: NotificationFilter; page: Page; order: "asc" | "desc" }) {
   const where = filterWhere(q.filter);
   const by = q.order === "asc" ? asc : desc;
@@ -61,7 +61,7 @@ export async function queueDeliveries(db: Executor, notificationId: number, subs
   await db.execute(sql`with n(id, subscription_id) as (values (${notificationId}::bigint, ${subscriptionId}::int)) ${sql.raw(pendingDeliveriesOf("n"))}`);
 }
 
-/** A deleted vehicle takes its notifications along (contract §4: deletion removes all its data). */
+/** A deleted vehicle takes its notifications along (docs/api.md#accounts-and-vehicles: deletion removes all its data). */
 export async function deleteNotificationsOfVehicle(db: Executor, vehicleId: number): Promise<void> {
   await db.delete(notifications).where(eq(notifications.vehicleId, vehicleId));
 }

@@ -4,7 +4,7 @@ import { formatDateTime } from "@/server/http/datetime";
 export type NotificationRow = typeof notifications.$inferSelect;
 
 /**
- * What a notification records besides its ids (contract §7): the subscription's settings when it
+ * What a notification records besides its ids (docs/subscriptions.md#notifications): the subscription's settings when it
  * fired, and the type's recorded values (recordedWaypoint, ignitionStatus, recordedVoltage, …).
  * Stored as the `body` column, in this shape.
  */
@@ -14,7 +14,7 @@ export type NotificationBody = {
   creatorClientId: string;
 } & Record<string, unknown>;
 
-// A notification as the API returns it and as HTTP_POST delivers it (contract §7). The delivered
+// A notification as the API returns it and as HTTP_POST delivers it (docs/subscriptions.md#notifications). The delivered
 // body carries httpStatusCode 0; reads show the receiver's last status.
 export function serializeNotification(row: NotificationRow, { delivered = false }: { delivered?: boolean } = {}) {
   const body = row.body as NotificationBody;

@@ -10,7 +10,7 @@ import { LOW_BATTERY_VOLTS } from "./conditions";
 import { findNotificationRow, insertNotificationRow, listNotificationRows, queueDeliveries, type NotificationFilter } from "./queries";
 import { serializeNotification } from "./serialize";
 
-// Notification reads (contract §7): under a vehicle, an account, or one of the caller's
+// Notification reads (docs/subscriptions.md#notifications): under a vehicle, an account, or one of the caller's
 // subscriptions; always only the calling app's notifications.
 
 export type NotificationScope = { prefix: Prefix; subscriptionId?: number; type?: EventType };
@@ -66,7 +66,7 @@ function nullRecorded(type: EventType, criteria: ReturnType<typeof criteriaOf>):
 }
 
 /**
- * GET test/vehicle/{vehicleId}/eventSubscription/{subId} (contract §6): a notification of the
+ * GET test/vehicle/{vehicleId}/eventSubscription/{subId} (docs/subscriptions.md): a notification of the
  * subscription's type with null recorded values, sent through every active delivery like a real
  * one. It is marked `test`, and never counts for minimumTime or ONETIME.
  */

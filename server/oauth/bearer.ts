@@ -43,7 +43,7 @@ export function tokenStillWorks(hash: string, needsDataProvider: string): string
 }
 
 // Resolves "Authorization: Bearer …" to a principal of the given environment, or throws the
-// contract's 401 (missing token: no error attribute; bad token: error="invalid_token").
+// API's 401 (missing token: no error attribute; bad token: error="invalid_token").
 export async function authenticateBearer(authorization: string | null, environment: Environment): Promise<Principal> {
   return lookUpToken(sha256(tokenOf(authorization)), environment);
 }

@@ -4,7 +4,7 @@ import { hashMatches } from "@/server/security/secrets";
 import { findCredentialByClientId, type CredentialRow } from "./queries";
 
 // Client authentication at the back-channel endpoints (token, revocation): HTTP Basic, or
-// client_id and client_secret form fields, or both when they agree (contract §8).
+// client_id and client_secret form fields, or both when they agree (docs/oauth.md).
 
 export function basicCredentials(header: string | null): { id: string; secret: string } | null {
   if (!header?.startsWith("Basic ")) return null;

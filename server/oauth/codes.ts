@@ -4,7 +4,7 @@ import { randomToken, sha256 } from "@/server/security/secrets";
 import { CODE_TTL_SECONDS } from "./lifetimes";
 
 // Issues a single-use authorization code (10 minutes) and stores only its hash. Account creation
-// issues one with no redirect URI: creating the account counts as the grant (service.md §4.1).
+// issues one with no redirect URI: creating the account counts as the grant (docs/oauth.md#accounts-created-by-an-app).
 // The authorization page issues one bound to the redirect URI and PKCE challenge of its request.
 export async function issueCode(
   db: Executor,

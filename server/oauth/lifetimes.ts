@@ -1,4 +1,4 @@
-// How long what the OAuth server issues lives (contract §8).
+// How long what the OAuth server issues lives (docs/oauth.md).
 
 /** Access tokens, from every grant (the documented 86400). */
 export const ACCESS_TOKEN_TTL_SECONDS = 86400;

@@ -20,7 +20,7 @@ export function authorizationServerMetadata(request: Request, environment: Envir
     token_endpoint_auth_methods_supported: clientAuth,
     revocation_endpoint_auth_methods_supported: clientAuth,
     code_challenge_methods_supported: ["S256"],
-    // Scopes are accepted and recorded, but none are defined yet (contract §8).
+    // Scopes are accepted and recorded, but none are defined yet (docs/oauth.md).
     scopes_supported: [],
     prompt_values_supported: ["none", "login", "consent"],
     service_documentation: `${origin}/${environment === "sandbox" ? "sandbox" : "v1"}/api/openapi.json`,

@@ -84,7 +84,7 @@ export function makeRepositories(ctx: GrantContext) {
     },
   };
 
-  // No scopes are defined yet (contract §8): any requested scope is accepted and recorded.
+  // No scopes are defined yet (docs/oauth.md): any requested scope is accepted and recorded.
   const scopeRepository: OAuthScopeRepository = {
     async getAllByIdentifiers(names: string[]) {
       return names.filter(Boolean).map((name) => ({ name }));
@@ -162,7 +162,7 @@ export function makeRepositories(ctx: GrantContext) {
       if (token.user && !(await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId }))) {
         throw invalidGrant("The driver has revoked this app's access.");
       }
-      // Every grant's tokens live the same (contract §8); the library's implicit grant would
+      // Every grant's tokens live the same (docs/oauth.md); the library's implicit grant would
       // otherwise give one hour.
       token.accessTokenExpiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
       const familyId = rotatedFamily ?? randomUUID();

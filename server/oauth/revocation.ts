@@ -5,7 +5,7 @@ import { expireCodesOfGrant, revokeGrantRow, revokeTokensOfGrant } from "./grant
 
 export type AppRevocation = { environment: Environment; accountId: number; appId: number; revokedAt: Date; tokensRevoked: number };
 
-// A driver takes an app's access away (contract §8): in one transaction the grant is marked
+// A driver takes an app's access away (docs/oauth.md): in one transaction the grant is marked
 // revoked, every token the app holds for the account is revoked (they fail from the next
 // request on), and its unused codes expire. Token issuance holds a share lock on the grant row
 // (repositories.ts), so no token can be minted from a code or refresh token in flight.

@@ -15,7 +15,7 @@ const oauthError = (status: number, error: string, description: string, headers:
 // is looked up first). Revoking either ends the token's whole family: the access token, its
 // refresh token and every rotation of them. The driver's consent stays: the app can ask again
 // without the driver being asked (revoking the consent is the driver's revoke page).
-// Unknown tokens and tokens of other clients are answered 200 like any other (§2.2), so the
+// Unknown tokens and tokens of other clients are answered 200 like any other (RFC 7009 §2.2), so the
 // endpoint tells nobody which tokens exist. Not through the library: its revocation decodes
 // JWTs, and Wayline's tokens are opaque.
 export async function handleRevocationRequest(request: Request, endpointEnvironment: Environment | null): Promise<Response> {

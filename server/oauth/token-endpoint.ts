@@ -19,7 +19,7 @@ function oauthError(status: number, error: string, description: string, headers:
   return Response.json(body, { status, headers: { "Cache-Control": "no-store", Pragma: "no-cache", ...headers } });
 }
 
-// POST /oauth/token and /sandbox/oauth/token (contract §8). The grants themselves run in
+// POST /oauth/token and /sandbox/oauth/token (docs/oauth.md). The grants themselves run in
 // @jmondi/oauth2-server; this function is the HTTP edge around it: form parsing, the
 // Basic-vs-form agreement rule, one transaction per grant, RFC 6749 error bodies.
 export async function handleTokenRequest(request: Request, endpointEnvironment: Environment | null): Promise<Response> {
@@ -86,7 +86,7 @@ function fromLibraryError(error: OAuthException, grantType: string): Response {
   return oauthError(error.status >= 500 ? 500 : error.status === 401 ? 401 : 400, type, description);
 }
 
-// Codes from account creation carry no redirect URI (contract §8: at exchange it may be omitted
+// Codes from account creation carry no redirect URI (docs/oauth.md#accounts-created-by-an-app: at exchange it may be omitted
 // or any URI registered for the client). The library compares strictly, so a registered one is
 // dropped here before the grant runs; an unregistered one is refused.
 async function acceptCreationCodeRedirect(body: Record<string, string>): Promise<string | null> {

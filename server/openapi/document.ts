@@ -8,7 +8,7 @@ import { vehicleOperations } from "@/server/vehicles/operations";
 import { eventOperations } from "@/server/subscriptions/operations";
 
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
-// wrapper parses with, so the reference cannot drift from the code (STYLE habit 3).
+// wrapper parses with, so the reference cannot drift from the code.
 
 export const allOperations: Operation[] = [
   ...Object.values(accountOperations),
@@ -81,7 +81,7 @@ function parameters(op: Operation) {
 
 const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
 
-// The traffic simulator exists in the sandbox only (contract §1): production's document omits it.
+// The traffic simulator exists in the sandbox only (docs/api.md#environments-and-base-paths): production's document omits it.
 const sandboxOnly = new Set<Operation>(Object.values(simulatorOperations));
 
 export function openApiDocument(environment: Environment, origin: string) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { booleanish, dateTime, dateTimeOut, idParam, integerish, numberish, optional, text } from "@/server/http/fields";
 import { EVENT_KEYS } from "./model";
 
-// The simulator API on the wire (contract §10, and this project's README "Sandbox simulator").
+// The simulator API on the wire (docs/simulator.md).
 
 const latitude = numberish.pipe(z.number().min(-90, "Must be between -90 and 90.").max(90, "Must be between -90 and 90."));
 const longitude = numberish.pipe(z.number().min(-180, "Must be between -180 and 180.").max(180, "Must be between -180 and 180."));

@@ -2,7 +2,7 @@ import type { FieldError } from "@/server/http/errors";
 import type { EventType } from "./event-types";
 import type { Criteria, Day } from "./schemas";
 
-// Which criteria each type needs (contract §6), with their defaults. Only the type's own fields
+// Which criteria each type needs (docs/subscriptions.md), with their defaults. Only the type's own fields
 // are stored; others sent in a body are ignored like any unknown member.
 
 export type GeofenceCriteria = {

@@ -1,4 +1,4 @@
-// The event types of contract §6, in one table: where each may be subscribed, which notification
+// The event types (docs/subscriptions.md), in one table: where each may be subscribed, which notification
 // periods make sense for it, and whether it is a condition that holds over time (a state: GEOFENCE
 // INSIDE, voltage low) or something that happens at one data set (an event: a harsh brake).
 
@@ -24,7 +24,7 @@ const EVENT_PERIODS = ["CONTINUOUS", "ONETIME"] as const;
 export const EVENT_TYPES = {
   WAYPOINT: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
   GEOFENCE: { scopes: DATA, periods: ALL_PERIODS, kind: "state" },
-  // The ignition is either on or off: every data set repeats it, so CONTINUOUS is refused (§6).
+  // The ignition is either on or off: every data set repeats it, so CONTINUOUS is refused.
   IGNITIONSTATUS: { scopes: DATA, periods: ["STATECHANGE", "INITIALSTATE", "ONETIME"], kind: "state" },
   LOWBATTERY: { scopes: DATA, periods: ALL_PERIODS, kind: "state" },
   NUMERICDATAKEY: { scopes: DATA, periods: ALL_PERIODS, kind: "state" },
@@ -50,7 +50,7 @@ export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
 /** Types evaluated on data sets (everything but the lifecycle ones). */
 export const DATA_EVENT_TYPES = EVENT_TYPE_NAMES.filter((t) => EVENT_TYPES[t].kind !== "lifecycle");
 
-/** A path segment naming a type, in any letter case (contract §1); null if it names none. */
+/** A path segment naming a type, in any letter case (docs/api.md#environments-and-base-paths); null if it names none. */
 export function eventTypeOf(segment: string): EventType | null {
   const upper = segment.toUpperCase();
   return upper in EVENT_TYPES ? (upper as EventType) : null;

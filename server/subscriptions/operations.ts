@@ -5,7 +5,7 @@ import { pagingQuery } from "@/server/http/paging";
 import { EVENT_TYPE_NAMES, eventTypeOf } from "./event-types";
 import { notificationOut, subscriptionBody, subscriptionOut } from "./schemas";
 
-// Subscription and notification operations (contract §6, §7) under the three prefixes. Each
+// Subscription and notification operations (docs/subscriptions.md) under the three prefixes. Each
 // prefix gets the same set; the router (router.ts) picks one from the path.
 
 export type PrefixKind = "vehicle" | "account" | "system";

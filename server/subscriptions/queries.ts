@@ -4,7 +4,7 @@ import { subscriptionDeliveries, subscriptions, type Environment } from "@/db/sc
 import type { Page } from "@/server/http/paging";
 import type { DeliveryRow, SubscriptionRow } from "./serialize";
 
-/** Where a subscription lives (contract §6): under a vehicle, an account, or the system. */
+/** Where a subscription lives (docs/subscriptions.md): under a vehicle, an account, or the system. */
 export type Target = { scope: "VEHICLE"; vehicleId: number; accountId: number } | { scope: "ACCOUNT"; accountId: number } | { scope: "SYSTEM" };
 
 /** Subscriptions are visible only to the app that created them, in its environment. */

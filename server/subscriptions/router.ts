@@ -6,9 +6,9 @@ import { getNotification, listNotifications } from "@/server/notifications/servi
 import { notificationOperations, subscriptionOperations, type PrefixKind } from "./operations";
 import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, updateSubscription, type Prefix } from "./service";
 
-// The eventSubscription and eventNotification paths (contract §6, §7) hang off three prefixes
+// The eventSubscription and eventNotification paths (docs/subscriptions.md) hang off three prefixes
 // with up to four segments whose meaning depends on their shape: a number is an id, anything
-// else an event type (contract §1). One catch-all route per prefix hands its segments here; the
+// else an event type (docs/api.md#environments-and-base-paths). One catch-all route per prefix hands its segments here; the
 // table below names the operation for each shape, and the operation's wrapper parses as usual.
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;

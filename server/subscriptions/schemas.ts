@@ -2,7 +2,7 @@ import { z } from "zod";
 import { bigIdParam, dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/server/http/fields";
 import { PERIODS } from "./event-types";
 
-// Subscriptions on the wire (contract §6, service.md §2.4). The body is parsed field by field
+// Subscriptions on the wire (docs/subscriptions.md). The body is parsed field by field
 // here; which criteria a type requires is checked by criteria.ts once the type (from the path) and
 // the stored values are known, so create and update share one rule.
 
@@ -12,7 +12,7 @@ const upper = <const T extends readonly [string, ...string[]]>(values: T, messag
     .transform((s) => s.trim().toUpperCase())
     .pipe(z.enum(values, message));
 
-// "INITIAL" is an accepted alias of INITIALSTATE (contract §6).
+// "INITIAL" is an accepted alias of INITIALSTATE (docs/subscriptions.md).
 export const notificationPeriod = z
   .string()
   .transform((s) => {
@@ -21,7 +21,7 @@ export const notificationPeriod = z
   })
   .pipe(z.enum(PERIODS, "Must be CONTINUOUS, STATECHANGE, INITIALSTATE or ONETIME."));
 
-// Receivers are reached over HTTPS only (service.md §2.4); where the name resolves to is checked
+// Receivers are reached over HTTPS only (docs/subscriptions.md#deliveries); where the name resolves to is checked
 // again when the worker connects.
 export const httpsUrl = z
   .string()
@@ -57,7 +57,7 @@ export const postHeaders = z.record(z.string(), z.union([z.string(), z.number(),
 
 const secretText = z.string().trim().min(1, "Required.").max(4096, "Must be at most 4096 characters.");
 
-// All five members are required when the map is given (service.md §2.4).
+// All five members are required when the map is given (docs/subscriptions.md#deliveries).
 export const oauth2Map = z.object({
   access_token: secretText,
   client_id: secretText,
@@ -66,7 +66,7 @@ export const oauth2Map = z.object({
   redirect_uri: httpsUrl,
 });
 
-// `POST_HTTP` is the spelling of service.md's property table; HTTP_POST is stored and returned.
+// `POST_HTTP` is accepted as an older spelling; HTTP_POST is stored and returned.
 const deliveryKind = z
   .string()
   .transform((s) => {
@@ -76,7 +76,7 @@ const deliveryKind = z
   .pipe(z.enum(["HTTP_POST", "EMAIL"], "Must be HTTP_POST or EMAIL."));
 
 // `id` lets an echoed delivery keep its identity (and its active state) on update; `active` and
-// `deactivationReason` are read-only and ignored (contract §2: echoed read-only fields).
+// `deactivationReason` are read-only and ignored (docs/api.md#field-values: echoed read-only fields).
 export const deliveryBody = z
   .object({
     id: optional(idParam),

@@ -5,7 +5,7 @@ import { criteriaOf } from "./criteria";
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type DeliveryRow = typeof subscriptionDeliveries.$inferSelect;
 
-// A delivery shows the fields of its kind (service.md §2.4), nulls included for a stable shape.
+// A delivery shows the fields of its kind (docs/subscriptions.md#deliveries), nulls included for a stable shape.
 export function serializeDelivery(d: DeliveryRow) {
   const status = { active: d.active, deactivationReason: d.deactivationReason };
   if (d.type === "EMAIL") {
@@ -14,7 +14,7 @@ export function serializeDelivery(d: DeliveryRow) {
   return { id: d.id, type: d.type, postUrl: d.postUrl, postHeaders: d.postHeaders as Record<string, string> | null, oauth2: d.oauth2 as Record<string, string> | null, ...status };
 }
 
-// A subscription as the API returns it (contract §6): its own fields, the legacy postUrl and
+// A subscription as the API returns it (docs/subscriptions.md): its own fields, the legacy postUrl and
 // postHeaders as they were sent (null when the deliveries array was used), the deliveries, and
 // the criteria of its type beside them.
 export function serializeSubscription(row: SubscriptionRow, deliveries: DeliveryRow[]) {

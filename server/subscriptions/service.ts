@@ -10,7 +10,7 @@ import { deliveriesOf, findSubscriptionRow, insertSubscriptionRow, listSubscript
 import { CRITERIA_FIELDS, type DeliveryInput, type SubscriptionInput } from "./schemas";
 import { serializeSubscription, type DeliveryRow, type SubscriptionRow } from "./serialize";
 
-// Subscriptions under a vehicle, an account or the system (contract §6). The prefix is checked
+// Subscriptions under a vehicle, an account or the system (docs/subscriptions.md). The prefix is checked
 // first (a vehicle or account the caller cannot see is 404), then the subscription must be the
 // calling app's own: another app's subscription is 404 too, never revealed.
 
@@ -126,7 +126,7 @@ export async function createSubscription(principal: Principal, prefix: Prefix, t
   return out!;
 }
 
-// POST to an existing subscription changes the fields sent (beyond the original, contract §6);
+// POST to an existing subscription changes the fields sent (docs/subscriptions.md#paths);
 // the type and the scope stay. Criteria are re-checked as a whole, merged with the stored ones.
 export async function updateSubscription(principal: Principal, prefix: Prefix, type: EventType | null, id: number, body: SubscriptionInput) {
   const target = await resolveTarget(principal, prefix);

@@ -23,7 +23,7 @@ export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: 
 
     if (!cursor) {
       // The first call starts after everything already committed, not at the safe horizon: the
-      // next call must not hand out points stored before this one (contract §5). Only an ingest
+      // next call must not hand out points stored before this one (docs/device-data.md#reading). Only an ingest
       // still running at this very first call could fall behind the cursor.
       const [last] = await q<{ tx_id: string; id: string }>(
         `select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = $1) order by p.tx_id desc, p.id desc limit 1`,

@@ -15,8 +15,8 @@ import type { OpenTrip, VehicleState } from "./segmentation";
 //   the data sets it already has at the posted timestamps, and the subscriptions that see it;
 // - the write is one statement of data-modifying CTEs (the vehicle's state, trips, data sets,
 //   data points, counters, notifications), so it is atomic on its own, and a batch of 500 data
-//   sets is still one multi-row insert per table through unnest() (about 112,000 rows/s on a 2-core machine, measured
-//   beside PostgreSQL). It writes only if the vehicle row is still the version the read saw
+//   sets is still one multi-row insert per table through unnest() (about 112,000 rows/s
+//   on a 2-core machine beside PostgreSQL). It writes only if the vehicle row is still the version the read saw
 //   (its xmin, which every update of the row changes); otherwise it writes nothing and says so.
 //   One statement may carry several vehicles' writes (write-groups.ts): every row it writes
 //   names its vehicle, and a vehicle's rows are written only if its own check held.

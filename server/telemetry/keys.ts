@@ -1,4 +1,4 @@
-// Data keys of contract §5 and how each value is read and shown.
+// Data keys (docs/device-data.md#keys-and-translated-values) and how each value is read and shown.
 
 export const NUMERIC_KEYS = new Set([
   "GEN_HEADING",
@@ -30,7 +30,7 @@ export function parseWaypoint(value: string): Waypoint | string {
 const oneDecimal = (n: number) => n.toFixed(1);
 const integer = (n: number) => String(Math.round(n));
 
-// translatedValue per contract §5; keys without a rule show the value as received.
+// translatedValue per docs/device-data.md#keys-and-translated-values; keys without a rule show the value as received.
 const translations: Record<string, (n: number) => string> = {
   GEN_VOLTAGE: (n) => `${oneDecimal(n)}V`,
   GEN_SPEED: (n) => `${oneDecimal(n)} mph`,

@@ -117,7 +117,7 @@ export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, Da
 type SetWire = { id: string; vehicle_id: number; trip_id: string; at: string; ignition_status: string; device_id: string | null; vin: string | null };
 type PointWire = { id: string; data_set_id: string; at: string; key: string; value: string };
 
-/** The wire DateTime (contract §2, as formatDateTime) of a timestamptz column, made by PostgreSQL. */
+/** The wire DateTime (docs/api.md#datetime, as formatDateTime) of a timestamptz column, made by PostgreSQL. */
 const WIRE_TIME = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"+0000"')`;
 
 export async function listTrips({ vehicleId, startedAfter, startedBefore, page, order }: { vehicleId: number; startedAfter?: Date; startedBefore?: Date; page: Page; order: Order }) {

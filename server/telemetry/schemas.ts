@@ -4,7 +4,7 @@ import { parseDateTime } from "@/server/http/datetime";
 import { vin } from "@/server/vehicles/schemas";
 import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "./keys";
 
-// Data sets on the wire (contract §5).
+// Data sets on the wire (docs/device-data.md).
 
 export const MAX_BATCH = 500;
 export const MAX_DATUM = 200;

@@ -2,7 +2,7 @@ import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint, type Waypoint } from "./keys
 import type { DataSetInput } from "./schemas";
 
 // Trip segmentation and vehicle state, as a pure function over one vehicle's state and a batch
-// of new (deduplicated) data sets in timestamp order (contract §5):
+// of new (deduplicated) data sets in timestamp order (docs/device-data.md):
 // - ON opens a trip (closing an open one first, at its last data set), RUNNING extends the open
 //   trip or opens one, OFF closes it with GEN_TRIP_MILEAGE as its mileage.
 // - A data set older than the vehicle's newest is late: it changes neither trips nor state and

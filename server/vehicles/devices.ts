@@ -5,7 +5,7 @@ import { assignDeviceRow, insertDevice, isVehicleInScope, lockDevice, lockVehicl
 
 export const deviceInUse = () => uniqueError("deviceId", "This device is assigned to another vehicle.");
 
-// Puts device `serial` into `vehicle` inside the caller's transaction (contract §4): a device
+// Puts device `serial` into `vehicle` inside the caller's transaction (docs/api.md#accounts-and-vehicles): a device
 // on another vehicle moves only when both vehicles allow auto-assignment and the caller may see
 // the other vehicle (so one partner can never take a device from another's car); else 409.
 export async function assignDevice(

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { vinProblem } from "./vin";
 import { booleanish, clearable, dateTimeOut, idParam, keep, numberish, optional, text } from "@/server/http/fields";
 
-// Vehicle fields on the wire (service.md §2.2, contract §4).
+// Vehicle fields on the wire (docs/api.md#accounts-and-vehicles).
 
 export const vin = text(17)
   .transform((v) => v.toUpperCase())
@@ -25,7 +25,7 @@ export const createVehicleBody = z.object({
 });
 
 // Read-only members (vehicleId, name, lastWaypoint, running, …) are dropped, so an echoed
-// object updates cleanly (contract §2).
+// object updates cleanly (docs/api.md#field-values).
 export const updateVehicleBody = z.object({
   deviceId: clearable(deviceId),
   vin: clearable(vin),
@@ -37,7 +37,7 @@ export const updateVehicleBody = z.object({
 export type CreateVehicleInput = z.output<typeof createVehicleBody>;
 export type UpdateVehicleInput = z.output<typeof updateVehicleBody>;
 
-// {vehicle-id} is the numeric vehicleId or the device serial (service.md §4.2 rule 1).
+// {vehicle-id} is the numeric vehicleId or the device serial (docs/api.md#accounts-and-vehicles).
 export const vehicleRefParams = z.object({ vehicleId: z.string().min(1).max(64) });
 
 export const waypointOut = z.object({ timestamp: dateTimeOut, latitude: z.number(), longitude: z.number() });

@@ -4,7 +4,7 @@ import type { VehicleOut } from "./schemas";
 
 export const UNIDENTIFIED = "Unidentified Vehicle";
 
-// "YEAR MAKE MODEL" when known, else "Unidentified Vehicle" (contract §4).
+// "YEAR MAKE MODEL" when known, else "Unidentified Vehicle" (docs/api.md#accounts-and-vehicles).
 export function vehicleName(row: Pick<VehicleRow, "year" | "make" | "model">): string {
   const parts = [row.year, row.make, row.model].filter((p): p is string => Boolean(p));
   return parts.length > 0 ? parts.join(" ") : UNIDENTIFIED;

@@ -9,7 +9,7 @@ import { runScript, serviceEnv } from "./processes";
 
 export const ENVS: Env[] = ["sandbox", "production"];
 
-/** The wire DateTime of contract §2: always UTC, never "Z". */
+/** The wire DateTime (docs/api.md#datetime): always UTC, never "Z". */
 export const DATE_TIME = /^\d{8}T\d{6}\+0000$/;
 
 export const apps = () => inject("apps");
@@ -25,7 +25,7 @@ export async function createPartnerApp(name = uniqueName("app"), opts: { dataPro
   return JSON.parse(stdout) as TestApp;
 }
 
-/** Asserts the contract's error response (§3): status, JSON content type, the exact body shape. */
+/** Asserts the API's error response (docs/api.md#errors): status, JSON content type, the exact body shape. */
 export function expectApiError(reply: Reply, status: number, errorCode: string) {
   expect(reply.status, reply.text).toBe(status);
   expect(reply.headers.get("content-type")).toMatch(/^application\/json/);

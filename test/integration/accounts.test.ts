@@ -3,7 +3,7 @@ import type { TestApp } from "./global-setup";
 import { api, apiBase, clientToken, createDriver, newAccountBody, request, testSql, uniqueName, type Env } from "../helpers/api";
 import { addVehicle, apps, createPartnerApp, DATE_TIME, ENVS, expectApiError, expectFieldErrors } from "../helpers/fixtures";
 
-// service.md §4.1 over real HTTP, with the decisions of contract §2–4.
+// Accounts over real HTTP, as docs/api.md describes.
 
 /** The account as every later read shows it: without the creation-only accessToken. */
 const withoutCode = (account: Record<string, unknown>) => Object.fromEntries(Object.entries(account).filter(([key]) => key !== "accessToken"));

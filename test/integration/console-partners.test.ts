@@ -153,7 +153,7 @@ describe("apps and credentials", () => {
     expect((await partner.action("confirm-obligations", { appId: String(app.appId), credentials: "on", driverSite: "on", dataStatement: "on" })).status).toBe(409);
   });
 
-  it("update-app: redirect URIs are checked per contract §8; valid ones are saved", async () => {
+  it("update-app: redirect URIs are checked per docs/oauth.md#authorization-page; valid ones are saved", async () => {
     const partner = await newPartner();
     const app = await partner.createApp();
     const bad = await partner.action("update-app", { appId: String(app.appId), name: "Renamed", redirectUris: "javascript:alert(1)\nhttps://ok.example/cb#frag", clientType: "public" });

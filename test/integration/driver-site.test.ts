@@ -50,7 +50,7 @@ async function withTrip(env: Env, token: string, vehicleId: number) {
 }
 
 describe("driver site: who may see what", () => {
-  it("/me/* without a session → 401 UNAUTHORIZED in the contract's error shape; pages send the browser to /login", async () => {
+  it("/me/* without a session → 401 UNAUTHORIZED in the API's error shape; pages send the browser to /login", async () => {
     const anonymous = new Browser();
     for (const [method, path] of [
       ["GET", "/me/positions"],

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, apiBase, clientToken, createDriver, request, tokenRequest, uniqueName, type Env } from "../helpers/api";
 import { addVehicle, apps, expectApiError, expectFieldErrors, expireAccessToken, uniqueDevice } from "../helpers/fixtures";
 
-// Every row of contract §3 on the REST API, plus its CORS, OpenAPI and health surfaces.
+// Every row of the error table (docs/api.md#errors) on the REST API, plus its CORS, OpenAPI and health surfaces.
 
 type Driver = Awaited<ReturnType<typeof createDriver>>;
 

@@ -3,7 +3,7 @@ import { api, createDriver, tokenRequest } from "../helpers/api";
 import { authorizeUrl, Browser, redirectParams, visibleText } from "../helpers/browser";
 import { apiStatus, authorizeCode, CALLBACK, codeRequest, exchangeCode, nativeApp, newDriver, pkcePair, webApp } from "../helpers/oauth-flow";
 
-// The authorization page end to end (contract §8, issue 3): sign-in or registration, consent,
+// The authorization page end to end (docs/oauth.md#authorization-page): sign-in or registration, consent,
 // the redirect back to the app, and what the app then holds.
 
 describe("the authorization page", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, clientToken, createDriver, newAccountBody, request, sha256, testSql, tokenRequest, tokenUrl, type Credentials } from "../helpers/api";
 import { apps, ENVS, expectApiError, expectOAuthError, expireCode, rowsContaining } from "../helpers/fixtures";
 
-// The token endpoint of contract §8 over real HTTP: client authentication, the three grants, and
+// The token endpoint (docs/oauth.md#token-endpoint) over real HTTP: client authentication, the three grants, and
 // what happens to codes and refresh tokens presented twice.
 
 const formOf = (creds: Credentials) => ({ client_id: creds.clientId, client_secret: creds.clientSecret });

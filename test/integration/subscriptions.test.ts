@@ -5,7 +5,7 @@ import { addVehicle, apps, createPartnerApp, DATE_TIME, expectApiError, expectFi
 import { authorizeCode, codeRequest, exchangeCode, newDriver, webApp } from "../helpers/oauth-flow";
 import { dataSet, driverWithVehicle, waypoint, wireTime } from "../helpers/telemetry";
 
-// Event subscriptions and the notifications they produce (contract §6, §7), over real HTTP.
+// Event subscriptions and the notifications they produce (docs/subscriptions.md), over real HTTP.
 
 const sandbox = api("sandbox");
 const RECEIVER = "https://hooks.partner.example/wayline";
@@ -210,7 +210,7 @@ describe("subscription API", () => {
 });
 
 describe("notifications from data sets", () => {
-  it("a trip produces exactly the WAYPOINT, IGNITIONSTATUS and GEOFENCE notifications asked for, with the contract's fields", async () => {
+  it("a trip produces exactly the WAYPOINT, IGNITIONSTATUS and GEOFENCE notifications asked for, with the documented fields", async () => {
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
     const base = `/vehicle/${vehicleId}/eventSubscription`;
     const waypoints = await subscribe(`${base}/WAYPOINT/`, { postUrl: RECEIVER }, token);

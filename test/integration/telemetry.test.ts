@@ -171,8 +171,8 @@ describe("trip segmentation", () => {
   });
 });
 
-describe("translatedValue (contract §5)", () => {
-  it("formats each key as the contract's table says", async () => {
+describe("translatedValue (docs/device-data.md)", () => {
+  it("formats each key as docs/device-data.md's table says", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const values: [string, string | number | boolean, string][] = [
       ["GEN_VOLTAGE", 13.94, "13.9V"],

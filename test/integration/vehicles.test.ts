@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, apiBase, clientToken, createDriver, request, testSql, uniqueName, type Env } from "../helpers/api";
 import { addVehicle, apps, ENVS, expectApiError, expectFieldErrors, uniqueDevice } from "../helpers/fixtures";
 
-// service.md §4.2 over real HTTP, with the decisions of contract §2–4.
+// Vehicles over real HTTP, as docs/api.md describes.
 
 type Driver = Awaited<ReturnType<typeof createDriver>>;
 

@@ -6,7 +6,7 @@ import { ACCOUNT_POLICY, ADDRESS_POLICY, blockAfter } from "@/server/auth/thrott
 import { describeDestination } from "@/server/oauth/authorize/destination";
 import { clientRedirect } from "@/server/oauth/authorize/redirect";
 
-describe("clientRedirect (contract §8)", () => {
+describe("clientRedirect (docs/oauth.md)", () => {
   it("appends a query string, skipping absent values", () => {
     expect(clientRedirect("https://app.example/cb", { code: "c1", state: null }, "query")).toBe("https://app.example/cb?code=c1");
   });

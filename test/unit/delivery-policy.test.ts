@@ -64,7 +64,7 @@ describe("retry schedule", () => {
     expect(late.action).toBe("deactivate");
   });
 
-  it("reads receiver answers as contract §7 says", () => {
+  it("reads receiver answers as docs/delivery.md#answers says", () => {
     expect([200, 201, 204, 299].map((s) => classifyStatus(s).kind)).toEqual(Array(4).fill("delivered"));
     expect([301, 308].map((s) => classifyStatus(s).kind)).toEqual(["permanent-redirect", "permanent-redirect"]);
     expect([302, 307].map((s) => classifyStatus(s).kind)).toEqual(["temporary-redirect", "temporary-redirect"]);

@@ -11,7 +11,7 @@ const fieldErrors = (schema: z.ZodType, input: unknown) => {
 };
 
 describe("field errors", () => {
-  it("names missing, invalid and too long fields with the contract's codes", () => {
+  it("names missing, invalid and too long fields with the API's field codes", () => {
     const errors = fieldErrors(createAccountBody, { lastName: "x".repeat(101), username: "ok.user", password: "long-enough", email: "nope" });
     expect(errors).toEqual(
       expect.arrayContaining([

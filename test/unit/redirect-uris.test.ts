@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 
-describe("registrable redirect URIs (contract §8)", () => {
+describe("registrable redirect URIs (docs/oauth.md)", () => {
   it("allows https, custom schemes and loopback http in both environments", () => {
     for (const uri of ["https://partner.example/cb", "carlocator://oauth", "http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:9000/cb"]) {
       expect(redirectUriProblem(uri, "production"), uri).toBeNull();

@@ -5,8 +5,8 @@ import type { StoredCriteria } from "@/server/subscriptions/criteria";
 import { EVENT_TYPES, DATA_EVENT_TYPES, type EventType, type NotificationPeriod } from "@/server/subscriptions/event-types";
 import type { DataSetInput } from "@/server/telemetry/schemas";
 
-// Every data-event type under every period it allows, over the scripted sequences of contract
-// §6's chart: criteria met, met, met, not met; and met, not met, met (re-arming).
+// Every data-event type under every period it allows, over scripted sequences: criteria met,
+// met, met, not met; and met, not met, met (re-arming).
 
 type Datum = { key: string; value: string };
 const set = (at: Date, ignitionStatus: DataSetInput["ignitionStatus"], datum: Datum[]): DataSetInput => ({ timestamp: at, ignitionStatus, datum, deviceId: undefined, vin: undefined });
@@ -79,7 +79,7 @@ const expected: Record<NotificationPeriod, { chart: number[]; rearm: number[] }>
   ONETIME: { chart: [0], rearm: [0] },
 };
 
-describe("every type × every allowed period over the contract's chart", () => {
+describe("every type × every allowed period over the scripted chart", () => {
   const cases = Object.entries(scenarios).flatMap(([type, scenario]) => EVENT_TYPES[type as EventType].periods.map((period) => ({ type: type as EventType, period, scenario })));
   it.each(cases)("$type $period", ({ type, period, scenario }) => {
     const run = (pattern: boolean[]) => pattern.map((met, i) => (met ? scenario.met(stepTime(i, true)) : scenario.unmet(stepTime(i, false))));
@@ -95,7 +95,7 @@ describe("every type × every allowed period over the contract's chart", () => {
 describe("type details", () => {
   const t = (minute: number) => new Date(Date.UTC(2026, 9, 5, 10, minute));
 
-  it("records the values contract §7 names, per type", () => {
+  it("records the values docs/subscriptions.md#notifications names, per type", () => {
     const sets = [set(t(0), "RUNNING", [wp(40.005, -83), { key: "GEN_VOLTAGE", value: "11.9" }, { key: "GEN_SPEED", value: "75" }, { key: "GEN_DTC", value: "P0300" }, { key: "GEN_DTC", value: "P0171" }])];
     const evaluate = (type: EventType, criteria: StoredCriteria = {}) => evaluateSubscriptions([subscription(type, "CONTINUOUS", criteria)], [{ facts: factsOf(sets[0]!), late: false }], { running: false }).notifications[0]!.body;
     const recordedWaypoint = { timestamp: "20261005T100000+0000", latitude: 40.005, longitude: -83 };

@@ -1,4 +1,4 @@
 import { handleTokenRequest } from "@/server/oauth/token-endpoint";
 
-// POST /oauth/token — token endpoint for both environments: the client id decides (contract §1)
+// POST /oauth/token — token endpoint for both environments: the client id decides (docs/api.md#environments-and-base-paths)
 export const POST = (request: Request) => handleTokenRequest(request, null);

@@ -37,7 +37,7 @@ export async function approveAuthorization({ params, client, libraryRequest }: V
     libraryRequest.isAuthorizationApproved = true;
     const response = await makeAuthorizationServer(ctx).completeAuthorizationRequest(libraryRequest);
     const accessToken = tokenFromLibraryRedirect(String(response.headers.location ?? ""), params.redirectUri);
-    // token_type and expires_in as the contract writes them (the library says "Bearer" and
+    // token_type and expires_in as the API documents them (the library says "Bearer" and
     // counts the seconds left, 86399).
     return { access_token: accessToken, token_type: "bearer", expires_in: String(ACCESS_TOKEN_TTL_SECONDS), state: params.state };
   });

@@ -7,7 +7,7 @@ import { continuePath } from "./paths";
 import { checkAuthorizationRequest } from "./request";
 import { errorPage, redirectTo } from "./responses";
 
-// GET /oauth/authorize and /sandbox/oauth/authorize (contract §8). The protocol step: check the
+// GET /oauth/authorize and /sandbox/oauth/authorize (docs/oauth.md). The protocol step: check the
 // request, then either answer at once (an error for the app; a driver signed in to the app's
 // environment who already allowed the app, unless prompt=login or prompt=consent) or send the
 // browser to the page where the driver signs in or registers and decides.

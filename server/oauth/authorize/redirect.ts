@@ -1,4 +1,4 @@
-// Where the driver's browser goes back to (contract §8): the parameters are appended to the
+// Where the driver's browser goes back to (docs/oauth.md): the parameters are appended to the
 // registered redirect URI as a query string (joined with "&" when it already has a "?"), or put
 // in the fragment with response_mode=fragment. Registered URIs never carry a fragment.
 

@@ -7,7 +7,7 @@ import { makeAuthorizationServer } from "../authorization-server";
 import { findCredentialByClientId, type CredentialRow } from "../queries";
 import { clientRedirect, type ResponseMode } from "./redirect";
 
-// Reads and checks an authorization request (contract §8; RFC 6749 §4.1.1, §4.2.1; RFC 7636).
+// Reads and checks an authorization request (docs/oauth.md#authorization-page; RFC 6749 §4.1.1, §4.2.1; RFC 7636).
 // The order matters: until the client and its redirect URI are known to match, nothing may send
 // the browser anywhere (RFC 6749 §4.1.2.1), so those problems end on our error page; every later
 // problem goes back to the app as an error redirect carrying `state`.

@@ -2,7 +2,7 @@ import { preflight } from "@/server/http/cors";
 import { notFound } from "@/server/http/errors";
 import { errorResponse } from "@/server/http/with-api";
 
-// Any other path under the API base: the contract's 404 body rather than an HTML page.
+// Any other path under the API base: the API's 404 error body rather than an HTML page.
 const unknownPath = async () => errorResponse(notFound("path"));
 
 export const GET = unknownPath;
