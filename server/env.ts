@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 
-// The one place that reads process.env (STYLE habit 4). Every variable is documented in .env.example.
+// The one place that reads process.env (lint forbids process.env elsewhere). Every variable is documented in .env.example.
 
 const optionalString = z
   .string()

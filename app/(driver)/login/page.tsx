@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Sign in" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-// /login — the driver site's sign-in (contract §10), with the environment switch: a sandbox
+// /login — the driver site's sign-in (docs/driver-site.md), with the environment switch: a sandbox
 // account signs in to the sandbox. `callbackUrl` (a path on this site) is where to go next.
 export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
