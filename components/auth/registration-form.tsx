@@ -18,8 +18,7 @@ type Values = Record<(typeof FIELDS)[number], string>;
 const contactLabels: Record<(typeof preferredContacts)[number], string> = { EMAIL: "E-mail", PHONE: "Phone call", SMS: "Text message", MAIL: "Mail" };
 
 // The fields of a new account (docs/api.md#accounts-and-vehicles), checked as the driver goes
-// with the same schema the
-// server uses; the server's answer (a taken username) lands on the same fields. On success
+// with the same schema the server uses; the server's answer (a taken username) lands on the same fields. On success
 // next-auth's "registration" provider has created the account and signed the driver in.
 export function RegistrationForm({ environment, continueTo }: Props) {
   const [values, setValues] = useState<Values>({ firstName: "", lastName: "", username: "", password: "", email: "", phone: "", zipcode: "", timeZone: "", preferredContact: "EMAIL" });
