@@ -1,3 +1,4 @@
+import { decodeVinModel } from "@/server/vehicles/vin-model";
 import { STELLANTIS_BRANDS, STELLANTIS_SHARED_WMIS, WMI_MAKES, WMI_PREFIX_MAKES } from "@/server/vehicles/wmi";
 
 // VIN rules of ISO 3779 and, for vehicles made for North America, 49 CFR 565 (FMVSS 115); China's
@@ -86,11 +87,13 @@ function makeFor(vin: string, year: number | null): string | null {
 }
 
 /**
- * What the VIN tells offline: the model year from position 10 and the make from the WMI. `model`
- * is always null here; server/vehicles/vin-model.ts looks it up where a decoder is installed.
+ * What the VIN tells offline: the model year from position 10, the make from the WMI, and the model
+ * from vPIC's VIN patterns (server/vehicles/vin-model.ts) where the make is known.
  */
 export function decodeVin(vin: string, now: Date = new Date()): VinDecoded {
   if (!VIN_SHAPE.test(vin)) return { year: null, make: null, model: null };
   const year = modelYear(vin, now);
-  return { year: year === null ? null : String(year), make: makeFor(vin, year), model: null };
+  const make = makeFor(vin, year);
+  const model = make !== null && year !== null ? decodeVinModel(vin, year) : null;
+  return { year: year === null ? null : String(year), make, model };
 }
