@@ -156,6 +156,24 @@ describe("trip segmentation", () => {
     expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage).toBe(1100);
   });
 
+  it("a trip's miles count once when the device reports GEN_ODOMETER along it, one data set per post", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const t0 = minutesAgo(45);
+    const at = (m: number) => new Date(t0.getTime() + m * 60_000);
+    const post = (set: ReturnType<typeof dataSet>) => api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, set, token);
+    const mileage = async () => (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage as number;
+    await post(dataSet(at(0), "ON", [{ key: "GEN_ODOMETER", value: 2000 }]));
+    await post(dataSet(at(1), "RUNNING", [{ key: "GEN_ODOMETER", value: 2001.25 }]));
+    expect(await mileage()).toBe(2001.25);
+    await post(dataSet(at(2), "OFF", [{ key: "GEN_ODOMETER", value: 2002.5 }, { key: "GEN_TRIP_MILEAGE", value: 2.5 }]));
+    expect(await mileage()).toBe(2002.5);
+    // The next trip reports no odometer: its miles are added to where the last one ended.
+    await post(dataSet(at(3), "ON"));
+    await post(dataSet(at(4), "RUNNING", [{ key: "GEN_ODOMETER", value: 2003 }]));
+    await post(dataSet(at(5), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 1.5 }]));
+    expect(await mileage()).toBe(2004);
+  });
+
   it("concurrent single posts for one vehicle keep one consistent trip", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const sets = simulatedTrip(minutesAgo(40), { points: 15 });
