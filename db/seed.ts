@@ -1,12 +1,11 @@
+import { and, eq, isNull } from "drizzle-orm";
 import { db } from "@/db/client";
 import { findCredentialByClientId } from "@/server/oauth/queries";
 import { insertAccount, insertGrant } from "@/server/accounts/queries";
 import { createApp } from "@/server/apps/service";
-import { partnerAppOwners } from "@/db/schema";
+import { accounts, partnerAppOwners, vehicles } from "@/db/schema";
 import { ensurePartnerUser } from "@/server/console/partner-users";
 import { hashPassword } from "@/server/security/passwords";
-import { and, eq, isNull } from "drizzle-orm";
-import { accounts, vehicles } from "@/db/schema";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 import { decodeVin } from "@/server/vehicles/vin";
 import { ensureDemoRun, ensureDemoTrip } from "@/server/simulator/demo";
