@@ -1,12 +1,14 @@
+import { and, eq, isNull } from "drizzle-orm";
 import { db } from "@/db/client";
 import { findCredentialByClientId } from "@/server/oauth/queries";
 import { insertAccount, insertGrant } from "@/server/accounts/queries";
 import { createApp } from "@/server/apps/service";
-import { partnerAppOwners } from "@/db/schema";
+import { accounts, partnerAppOwners, vehicles } from "@/db/schema";
 import { ensurePartnerUser } from "@/server/console/partner-users";
 import { hashPassword } from "@/server/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
-import { ensureDemoRun } from "@/server/simulator/demo";
+import { decodeVin } from "@/server/vehicles/vin";
+import { ensureDemoRun, ensureDemoTrip } from "@/server/simulator/demo";
 import { logError } from "@/server/log";
 import { countSubscriptionsOfApp } from "@/server/subscriptions/queries";
 import { createSubscription } from "@/server/subscriptions/service";
@@ -18,13 +20,22 @@ export const DEMO = {
   sandbox: { clientId: "wl_sbx_demo", clientSecret: "wls_demo_sandbox_secret" },
   driver: { username: "demo.driver", password: "demo-password" },
   deviceSerial: "DEMO-DEVICE-1",
+  // Real-looking VINs (valid check digits; the serials, positions 12–17, are made up) that the
+  // offline decoder reads as a 2019 Honda Civic and a 2020 Ford Transit.
+  vehicles: {
+    car: { label: "Family car", vin: "2HGFC2F51KH512348", mileage: 48210 },
+    van: { label: "Work van", vin: "1FTBR1Y8XLKA47219", mileage: 120344 },
+  },
   partner: { email: "demo.partner@wayline.example", name: "Dana Partner", password: "demo-password" },
 } as const;
 
 export async function seedDemo(): Promise<{ created: boolean }> {
   const existing = await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId });
   if (existing) {
+    // Data dirs seeded before: the demo vehicles gain their VINs and the van its finished trip.
+    await demoVins();
     await demoDrive(existing);
+    await demoTrip(existing);
     await demoSubscriptions(existing);
     // Data dirs seeded before the partner console: give the demo app its console owner.
     await seedDemoPartner(existing.appId);
@@ -46,14 +57,16 @@ export async function seedDemo(): Promise<{ created: boolean }> {
       preferredContact: "EMAIL",
     });
     await insertGrant(tx, { accountId: account.id, appId: app.id, source: "created" });
-    const first = await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Family car", mileage: 48210 });
+    const { car, van } = DEMO.vehicles;
+    const first = await insertVehicle(tx, { environment: "sandbox", accountId: account.id, ...car, ...decodeVin(car.vin) });
     await insertDevice(tx, { environment: "sandbox", serial: DEMO.deviceSerial, vehicleId: first });
-    await insertVehicle(tx, { environment: "sandbox", accountId: account.id, label: "Work van", mileage: 120344 });
+    await insertVehicle(tx, { environment: "sandbox", accountId: account.id, ...van, ...decodeVin(van.vin) });
   });
   await seedDemoPartner(app.id);
   const credential = (await findCredentialByClientId(db(), { clientId: DEMO.sandbox.clientId }))!;
   await demoSubscriptions(credential);
   await demoDrive(credential);
+  await demoTrip(credential);
   return { created: true };
 }
 
@@ -71,6 +84,36 @@ async function demoDrive(credential: { appId: number; credentialId: number; clie
     await ensureDemoRun({ appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, deviceSerial: DEMO.deviceSerial });
   } catch (error) {
     logError("the demo simulation could not start", error);
+  }
+}
+
+/** The demo driver's vehicle of this label (the driver may have renamed or deleted it). */
+async function demoVehicle(label: string) {
+  const [row] = await db()
+    .select({ id: vehicles.id, vin: vehicles.vin })
+    .from(vehicles)
+    .innerJoin(accounts, eq(accounts.id, vehicles.accountId))
+    .where(and(eq(accounts.environment, "sandbox"), eq(accounts.username, DEMO.driver.username), eq(vehicles.label, label)))
+    .limit(1);
+  return row ?? null;
+}
+
+// Only where the vehicle still has no VIN: one the driver gave it stays.
+async function demoVins() {
+  for (const { label, vin } of Object.values(DEMO.vehicles)) {
+    const vehicle = await demoVehicle(label);
+    if (vehicle && vehicle.vin === null) await db().update(vehicles).set({ vin, ...decodeVin(vin) }).where(and(eq(vehicles.id, vehicle.id), isNull(vehicles.vin)));
+  }
+}
+
+// The van's finished trip to replay (server/simulator/demo.ts). Without the road data the
+// service still starts; the van just has no trip.
+async function demoTrip(credential: { appId: number; credentialId: number; clientId: string }) {
+  try {
+    const van = await demoVehicle(DEMO.vehicles.van.label);
+    if (van) await ensureDemoTrip({ ...credential, vehicleId: van.id });
+  } catch (error) {
+    logError("the demo trip could not be recorded", error);
   }
 }
 

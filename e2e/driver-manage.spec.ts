@@ -24,7 +24,7 @@ test("a driver edits a vehicle: a bad VIN is shown on its field, a good edit is 
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Saved.")).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("New label");
-  await expect(page.locator('[data-field="Type"]')).toHaveText("2003 Honda");
+  await expect(page.locator('[data-field="Type"]')).toHaveText("2003 Honda Accord");
   const stored = await (await apiGet(`/vehicle/${car}`, driver.token)).json();
   expect(stored.vehicle).toMatchObject({ label: "New label", vin: "1HGCM82633A004352" });
   await shot(page, "driver-vehicle-saved");

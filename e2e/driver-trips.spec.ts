@@ -53,3 +53,38 @@ test("a driver opens a trip from the vehicle page and replays it: track, start a
   await expect(page.getByLabel("Follow the vehicle")).toBeChecked();
   await shot(page, "driver-trip-end");
 });
+
+// Out of the box (`npm start`): the demo driver's van has a finished trip, recorded by the
+// simulator's instant mode at seed time, to replay. The demo data as db/seed.ts seeds it.
+const DEMO = { driver: { username: "demo.driver", password: "demo-password" }, van: { label: "Work van", vin: "1FTBR1Y8XLKA47219" } };
+
+test("the demo driver opens the van's seeded trip from its vehicle page and replays it", async ({ page }) => {
+  await signIn(page, DEMO.driver);
+  await page.getByRole("link", { name: DEMO.van.label }).first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(DEMO.van.label);
+  await expect(page.locator("[data-field=Type]")).toHaveText("2020 Ford Transit");
+  await expect(page.locator("[data-field=VIN]")).toHaveText(DEMO.van.vin);
+  const trips = page.getByRole("list", { name: "Recent trips" }).getByRole("link");
+  await expect(trips).toHaveCount(1);
+  await trips.first().click();
+  await expect(page).toHaveURL(/\/vehicles\/\d+\/trips\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Trip of");
+
+  const track = page.getByTestId("track-map");
+  await expect(track).toHaveAttribute("data-track-drawn", /^[1-9]\d+$/);
+  const points = Number(await track.getAttribute("data-track-drawn"));
+  await expect(page.locator("[data-trip-marker=start]")).toBeVisible();
+  await expect(page.locator("[data-trip-marker=end]")).toBeVisible();
+  await expect(page.locator("[data-total=Distance]")).toHaveText(/^\d+(\.\d)? mi$/);
+
+  const clock = page.getByTestId("replay-clock");
+  await expect(clock).toContainText(`point 1 of ${points}`);
+  await page.getByLabel("Speed").selectOption("20");
+  await page.getByRole("button", { name: "Play" }).click();
+  await expect(clock).not.toContainText(`point 1 of ${points}`);
+  await page.getByRole("button", { name: "Pause" }).click();
+  const scrubber = page.getByLabel("Position in the trip");
+  await scrubber.fill((await scrubber.getAttribute("max"))!);
+  await expect(clock).toContainText(`point ${points} of ${points}`);
+  await shot(page, "driver-demo-trip-end");
+});

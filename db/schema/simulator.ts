@@ -18,6 +18,11 @@ export type StoredRunParams = {
   lowBattery: boolean;
   engineData: boolean;
   fuelLevel: number | null;
+  /**
+   * The vehicle's mileage when the run was started: the odometer its first lap starts from (each
+   * lap adds the route's length). Absent on runs started before the simulator reported GEN_ODOMETER.
+   */
+  odometer?: number | null;
 };
 
 // A route saved by a partner app, reusable for any of its vehicles' simulations.

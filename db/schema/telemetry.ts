@@ -24,6 +24,8 @@ export const trips = pgTable(
     /** The newest data set in the trip: where an ON closing this trip ends it. */
     lastDataAt: timestamp("last_data_at", { withTimezone: true }).notNull(),
     mileage: doublePrecision("mileage"),
+    /** The vehicle's mileage when the trip opened: where its GEN_TRIP_MILEAGE counts from on close. */
+    startMileage: doublePrecision("start_mileage"),
     startWaypointAt: timestamp("start_waypoint_at", { withTimezone: true }),
     startLatitude: doublePrecision("start_latitude"),
     startLongitude: doublePrecision("start_longitude"),

@@ -29,6 +29,11 @@ export type TripParams = {
   engineData?: boolean;
   /** Fuel level at the start, percent; default from the seed (35–95). */
   fuelLevel?: number;
+  /**
+   * The vehicle's odometer in miles at the ON: when given, every data set reports GEN_ODOMETER,
+   * this plus the distance driven so far, as devices do.
+   */
+  odometer?: number;
 };
 
 export type Datum = { key: string; value: string };
@@ -89,6 +94,9 @@ function speedProfile(nodes: Node[], accel: number, brake: number): number[] {
   return v;
 }
 
+/** Miles to the hundredth, as GEN_TRIP_MILEAGE and GEN_ODOMETER carry them. */
+export const roundMiles = (miles: number) => Math.round(miles * 100) / 100;
+
 export function routeLength(route: RouteGeometry): number {
   return cumulative(route.points).at(-1)!;
 }
@@ -144,7 +152,7 @@ export function generateTrip(route: RouteGeometry, params: TripParams): Trip {
   let fuel = params.fuelLevel ?? rng.between(35, 95);
   const events = [...(params.events ?? [])].sort((a, b) => a.at - b.at);
   let nextEvent = 0;
-  const mileage = Math.round((lengthMeters / METERS_PER_MILE) * 100) / 100;
+  const mileage = roundMiles(lengthMeters / METERS_PER_MILE);
 
   const samples: Sample[] = [];
   let previousT = 0;
@@ -182,6 +190,10 @@ export function generateTrip(route: RouteGeometry, params: TripParams): Trip {
         { key: "GEN_FUELRATE", value: rate.toFixed(2) },
         { key: "GEN_ENGINE_COOLANT_TEMP", value: coolant.toFixed(1) },
       );
+    }
+    if (params.odometer !== undefined) {
+      const driven = ignition === "OFF" ? mileage : state.s / METERS_PER_MILE;
+      datum.push({ key: "GEN_ODOMETER", value: String(roundMiles(params.odometer + driven)) });
     }
     if (ignition === "OFF") datum.push({ key: "GEN_TRIP_MILEAGE", value: String(mileage) });
     // Injected events ride on the first data set at or past their point of the route.

@@ -7,7 +7,7 @@ import type { Principal } from "@/server/oauth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { MAX_BATCH, type DataSetInput } from "@/server/telemetry/schemas";
 import { METERS_PER_MILE } from "./geo";
-import { generateTrip, isLoop, reverseRoute, type Sample, type Trip } from "./model";
+import { generateTrip, isLoop, reverseRoute, roundMiles, routeLength, type Sample, type Trip } from "./model";
 import { updateRun, type RunRow } from "./queries";
 
 // Driving one real-time run forward: which of its data sets are due, posting them through the
@@ -30,9 +30,21 @@ export type LapPlan = { trip: Trip; /** seconds after lap start when each data s
 
 const seedOfLap = (seed: number, lap: number) => (seed + lap * 7919) % 2_147_483_647;
 
+/**
+ * The odometer a lap starts from: the vehicle's mileage when the run started plus the laps driven
+ * since (each the route's length, forwards or backwards alike). Derived, not stored, so a restart
+ * regenerates the same lap; null for runs started before the simulator reported GEN_ODOMETER.
+ */
+export function lapOdometer(run: Pick<RunRow, "geometry" | "lap" | "params">): number | null {
+  const start = run.params.odometer;
+  if (start === undefined || start === null) return null;
+  return roundMiles(start + run.lap * roundMiles(routeLength(run.geometry) / METERS_PER_MILE));
+}
+
 /** A lap's trip: odd laps of a repeating run that is not a loop drive the route backwards. */
 export function planLap(run: Pick<RunRow, "geometry" | "seed" | "lap" | "collectionPeriod" | "speedUp" | "params" | "repeat">): LapPlan {
   const route = run.repeat && run.lap % 2 === 1 && !isLoop(run.geometry) ? reverseRoute(run.geometry) : run.geometry;
+  const odometer = lapOdometer(run);
   const trip = generateTrip(route, {
     collectionPeriod: run.collectionPeriod,
     seed: seedOfLap(run.seed, run.lap),
@@ -40,6 +52,7 @@ export function planLap(run: Pick<RunRow, "geometry" | "seed" | "lap" | "collect
     lowBattery: run.params.lowBattery,
     engineData: run.params.engineData,
     fuelLevel: run.params.fuelLevel ?? undefined,
+    odometer: odometer ?? undefined,
   });
   // Sped up, data sets come speedUp times as often; whole seconds apart at least (the wire
   // DateTime has seconds), which the API's collectionPeriod / speedUp >= 1 rule guarantees for
@@ -233,7 +246,7 @@ async function park(run: ClaimedRun, now: number): Promise<Advanced> {
   const lastAt = second(run.lapStartedAt.getTime() + due[Math.max(0, run.nextIndex - 1)]! * 1000);
   const at = Math.max(second(now), lastAt + 1000);
   const miles = Math.round(((last.progress * trip.lengthMeters) / METERS_PER_MILE) * 100) / 100;
-  const keep = new Set(["GEN_WAYPOINT", "GEN_HEADING", "GEN_FUELLEVEL"]);
+  const keep = new Set(["GEN_WAYPOINT", "GEN_HEADING", "GEN_FUELLEVEL", "GEN_ODOMETER"]);
   const datum = [
     ...last.datum.filter((d) => keep.has(d.key)),
     { key: "GEN_SPEED", value: "0.0" },

@@ -52,7 +52,8 @@ export async function startSimulation(principal: Principal, vehicleRef: string, 
   const events: InjectedEvent[] = (input.events ?? []).map((e) => ({ at: e.at, key: e.key, value: e.value ?? DEFAULT_EVENT_VALUE[e.key] ?? "1" }));
   const seed = input.seed ?? randomSeed();
   const collectionPeriod = input.collectionPeriod ?? 60;
-  const params = { events, lowBattery: input.lowBattery ?? false, engineData: input.engineData ?? true, fuelLevel: input.fuelLevel ?? null };
+  // The odometer starts from the vehicle's mileage now, as a device's would.
+  const params = { events, lowBattery: input.lowBattery ?? false, engineData: input.engineData ?? true, fuelLevel: input.fuelLevel ?? null, odometer: vehicle.mileage };
   // A real-time run starts now, to the millisecond (its data sets carry whole seconds); an
   // instant one on a whole second.
   const now = Math.floor(Date.now() / 1000) * 1000;

@@ -74,7 +74,7 @@ type ReadRow = {
   last_waypoint_at: number | null;
   last_latitude: number | null;
   last_longitude: number | null;
-  open_trip: [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number | null] | null;
+  open_trip: [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null] | null;
   existing: [number, number][] | null;
   subscriptions: Parameters<typeof toLiveSubscriptions>[0];
   subscriptions_version: string;
@@ -91,7 +91,7 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
            ${ms("v.last_running_at")} as last_running_at, ${ms("v.last_data_at")} as last_data_at,
            ${ms("v.last_waypoint_at")} as last_waypoint_at, v.last_latitude, v.last_longitude,
            (select json_build_array(t.id, ${ms("t.start_time")}, ${ms("t.last_data_at")}, t.mileage, ${ms("t.start_waypoint_at")}, t.start_latitude, t.start_longitude,
-                                    ${ms("t.end_waypoint_at")}, t.end_latitude, t.end_longitude)
+                                    ${ms("t.end_waypoint_at")}, t.end_latitude, t.end_longitude, t.start_mileage)
               from trips t where t.vehicle_id = v.id and t.end_time is null order by t.start_time desc limit 1) as open_trip,
            (select json_agg(json_build_array(${ms("x.at")}, x.id)) from (
               select u.at, (select s.id from data_sets s where s.vehicle_id = v.id and s.recorded_at = u.at) as id
@@ -126,6 +126,7 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
       lastDataAt: new Date(trip[2]),
       endTime: null,
       mileage: trip[3],
+      startMileage: trip[10],
       start: point(trip[4], trip[5], trip[6]),
       end: point(trip[7], trip[8], trip[9]),
     },
@@ -190,8 +191,9 @@ const tripColumns = (t: OpenTrip) => [
   t.end ? iso(t.end.at) : null,
   t.end?.latitude ?? null,
   t.end?.longitude ?? null,
+  t.startMileage,
 ];
-const TRIP_TYPES = ["timestamptz", "timestamptz", "timestamptz", "float8", "timestamptz", "float8", "float8", "timestamptz", "float8", "float8"];
+const TRIP_TYPES = ["timestamptz", "timestamptz", "timestamptz", "float8", "timestamptz", "float8", "float8", "timestamptz", "float8", "float8", "float8"];
 /** Trips as unnest() arguments: their vehicle, the given leading column, then tripColumns. */
 const tripArrays = (p: Params, trips: { vehicleId: number; trip: OpenTrip }[], lead?: (t: OpenTrip) => string) => {
   const rows = trips.map(({ trip }) => tripColumns(trip));
@@ -201,7 +203,7 @@ const tripArrays = (p: Params, trips: { vehicleId: number; trip: OpenTrip }[], l
     ...TRIP_TYPES.map((type, i) => `${p.array(rows.map((row) => row[i] ?? null))}::${type}[]`),
   ].join(", ");
 };
-const TRIP_NAMES = "start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon";
+const TRIP_NAMES = "start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon, start_mileage";
 
 /**
  * Each vehicle's row, for the version check and the new state. `unread` vehicles are also
@@ -275,7 +277,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   }
   const createdTrips = writes.flatMap((w) => w.createdTrips.map((trip) => ({ vehicleId: w.vehicleId, trip })));
   if (createdTrips.length > 0) {
-    ctes.push(`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
+    ctes.push(`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude, start_mileage)
                   select ${env}, u.* from unnest(${tripArrays(p, createdTrips)}) as u(vehicle, ${TRIP_NAMES})
                    where u.vehicle in (select id from cas)
                  returning id, vehicle_id, start_time)`);

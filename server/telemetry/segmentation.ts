@@ -7,7 +7,10 @@ import type { DataSetInput } from "./schemas";
 //   trip or opens one, OFF closes it with GEN_TRIP_MILEAGE as its mileage.
 // - A data set older than the vehicle's newest is late: it changes neither trips nor state and
 //   is attached to whichever trip's time span holds it (resolved by the caller in SQL).
-// - mileage adds a closing trip's mileage; a GEN_ODOMETER above it replaces it; never decreases.
+// - mileage: a GEN_ODOMETER above it replaces it; a closing trip's GEN_TRIP_MILEAGE brings it to
+//   at least the mileage when the trip opened plus the trip's mileage (mileageAfterTrip); it never
+//   decreases. A device that reports its odometer along the trip has already raised the mileage
+//   by the time the trip closes: the trip's miles are not counted twice.
 
 export type TimedWaypoint = Waypoint & { at: Date };
 
@@ -18,6 +21,8 @@ export type OpenTrip = {
   lastDataAt: Date;
   endTime: Date | null;
   mileage: number | null;
+  /** The vehicle's mileage when the trip opened; null for trips opened before it was recorded. */
+  startMileage: number | null;
   start: TimedWaypoint | null;
   end: TimedWaypoint | null;
 };
@@ -53,6 +58,18 @@ const waypointOf = (set: DataSetInput): TimedWaypoint | null => {
   return typeof parsed === "string" ? null : { ...parsed, at: point.timestamp ?? set.timestamp };
 };
 
+/**
+ * The vehicle's mileage when a trip closes: the larger of the mileage now (raised by any odometer
+ * readings during the trip, the closing one included) and the mileage when the trip opened plus
+ * the trip's GEN_TRIP_MILEAGE. Without a recorded start, the mileage before the closing data set
+ * stands in for it (the rule before odometer readings were taken into account).
+ */
+export function mileageAfterTrip(input: { current: number; atStart: number; tripMileage: number | null }): number {
+  const { current, atStart, tripMileage } = input;
+  if (tripMileage === null || !(tripMileage > 0)) return current;
+  return Math.max(current, atStart + tripMileage);
+}
+
 export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | null }, sets: DataSetInput[]): Plan {
   const state: VehicleState = { ...initial.state };
   let open: OpenTrip | null = initial.openTrip ? { ...initial.openTrip } : null;
@@ -60,7 +77,7 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
   let nextRef = -1;
 
   const startTrip = (at: Date, waypoint: TimedWaypoint | null): OpenTrip => {
-    const trip: OpenTrip = { ref: nextRef--, startTime: at, lastDataAt: at, endTime: null, mileage: null, start: waypoint, end: waypoint };
+    const trip: OpenTrip = { ref: nextRef--, startTime: at, lastDataAt: at, endTime: null, mileage: null, startMileage: state.mileage, start: waypoint, end: waypoint };
     touched.set(trip.ref, trip);
     return trip;
   };
@@ -75,6 +92,10 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
     if (state.lastDataAt && at.getTime() < state.lastDataAt.getTime()) return "late";
 
     const waypoint = waypointOf(set);
+    // The odometer first: a trip this set opens starts from it, one it closes ends at least at it.
+    const before = state.mileage;
+    const odometer = numberOf(set, "GEN_ODOMETER");
+    if (odometer !== null && odometer > state.mileage) state.mileage = odometer;
     let trip: OpenTrip | null = null;
     if (set.ignitionStatus === "ON") {
       if (open) closeTrip(open, open.lastDataAt, null);
@@ -86,7 +107,7 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
       trip = open;
       const tripMileage = numberOf(set, "GEN_TRIP_MILEAGE");
       closeTrip(open, at, tripMileage);
-      if (tripMileage !== null && tripMileage > 0) state.mileage += tripMileage;
+      state.mileage = mileageAfterTrip({ current: state.mileage, atStart: open.startMileage ?? before, tripMileage });
       open = null;
     }
     if (trip) {
@@ -98,8 +119,6 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
       touched.set(trip.ref, trip);
     }
 
-    const odometer = numberOf(set, "GEN_ODOMETER");
-    if (odometer !== null && odometer > state.mileage) state.mileage = odometer;
     state.running = set.ignitionStatus !== "OFF";
     if (state.running) state.lastRunningAt = at;
     state.lastDataAt = at;

@@ -1,3 +1,4 @@
+import { decodeVinModel } from "@/server/vehicles/vin-model";
 import { STELLANTIS_BRANDS, STELLANTIS_SHARED_WMIS, WMI_MAKES, WMI_PREFIX_MAKES } from "@/server/vehicles/wmi";
 
 // VIN rules of ISO 3779 and, for vehicles made for North America, 49 CFR 565 (FMVSS 115); China's
@@ -86,11 +87,17 @@ function makeFor(vin: string, year: number | null): string | null {
 }
 
 /**
- * What the VIN tells offline: the model year from position 10 and the make from the WMI. `model`
- * is always null here; server/vehicles/vin-model.ts looks it up where a decoder is installed.
+ * What the VIN tells offline: the model year from position 10, the make from the WMI, and the model
+ * from vPIC's VIN patterns (server/vehicles/vin-model.ts) where the make is known. A WMI that a
+ * group shares (Toyota's 5TD with some Lexus models, Nissan's JN1 with Infiniti) names the make it
+ * mostly carries; the model's own make in vPIC, when it is another, is the better answer.
  */
 export function decodeVin(vin: string, now: Date = new Date()): VinDecoded {
   if (!VIN_SHAPE.test(vin)) return { year: null, make: null, model: null };
   const year = modelYear(vin, now);
-  return { year: year === null ? null : String(year), make: makeFor(vin, year), model: null };
+  const make = makeFor(vin, year);
+  const found = make !== null && year !== null ? decodeVinModel(vin, year) : null;
+  // vPIC spells a few makes in capitals (SAAB, RIVIAN): ours stays when only the case differs.
+  const otherMake = found && found.make && found.make.toLowerCase() !== make!.toLowerCase() ? found.make : null;
+  return { year: year === null ? null : String(year), make: otherMake ?? make, model: found?.model ?? null };
 }

@@ -92,7 +92,16 @@ export function runScript(script: string, args: string[], env: ServiceEnv): Prom
   });
 }
 
-export type RunningService = { baseUrl: string; dataDir: string; env: ServiceEnv; pid: number; stop(): Promise<void>; output(): string };
+export type RunningService = {
+  baseUrl: string;
+  dataDir: string;
+  env: ServiceEnv;
+  pid: number;
+  stop(): Promise<void>;
+  /** Stops the service by its pid and starts it again on the same data dir (a second `npm start`). */
+  restart(): Promise<void>;
+  output(): string;
+};
 
 /**
  * The service under test, started and healthy, in a fresh data dir: on `databaseUrl` when given,
@@ -104,7 +113,7 @@ export async function launchService(opts: { name: string; databaseUrl?: string; 
   ensureTestCa(path.join(dataDir, "test-ca"));
   const env = { ...serviceEnv({ port, dataDir, databaseUrl: opts.databaseUrl, seedDemo: opts.seedDemo }), ...opts.extraEnv };
   const baseUrl = `http://127.0.0.1:${port}`;
-  const service = startService(env);
+  let service = startService(env);
   const stop = async () => {
     await stopProcess(service.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -115,7 +124,21 @@ export async function launchService(opts: { name: string; databaseUrl?: string; 
     await stop();
     throw error;
   }
-  return { baseUrl, dataDir, env, pid: service.child.pid!, stop, output: service.output };
+  const running: RunningService = {
+    baseUrl,
+    dataDir,
+    env,
+    pid: service.child.pid!,
+    stop,
+    output: () => service.output(),
+    async restart() {
+      await stopProcess(service.child);
+      service = startService(env);
+      running.pid = service.child.pid!;
+      await waitForHealth(baseUrl, service.child, service.output);
+    },
+  };
+  return running;
 }
 
 /** The service's logged errors (server/log.ts writes one JSON object a line), for benchmarks to report. */

@@ -149,7 +149,7 @@ describe("driver site: editing vehicles", () => {
     const a = await signedInDriver();
     const res = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, { label: "Renamed", vin: "1HGCM82633A004352", autoAssignDevice: false });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.vehicle).toMatchObject({ label: "Renamed", vin: "1HGCM82633A004352", autoAssignDevice: false, name: "2003 Honda" });
+    expect(res.body.vehicle).toMatchObject({ label: "Renamed", vin: "1HGCM82633A004352", autoAssignDevice: false, name: "2003 Honda Accord" });
     const cleared = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, { label: "" });
     expect(cleared.body.vehicle.label).toBeNull();
     expect((await api("sandbox").get(`/vehicle/${a.vehicle.vehicleId}`, a.accessToken)).body.vehicle).toMatchObject({ label: null, vin: "1HGCM82633A004352" });

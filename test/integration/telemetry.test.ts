@@ -156,6 +156,24 @@ describe("trip segmentation", () => {
     expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage).toBe(1100);
   });
 
+  it("a trip's miles count once when the device reports GEN_ODOMETER along it, one data set per post", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const t0 = minutesAgo(45);
+    const at = (m: number) => new Date(t0.getTime() + m * 60_000);
+    const post = (set: ReturnType<typeof dataSet>) => api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, set, token);
+    const mileage = async () => (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage as number;
+    await post(dataSet(at(0), "ON", [{ key: "GEN_ODOMETER", value: 2000 }]));
+    await post(dataSet(at(1), "RUNNING", [{ key: "GEN_ODOMETER", value: 2001.25 }]));
+    expect(await mileage()).toBe(2001.25);
+    await post(dataSet(at(2), "OFF", [{ key: "GEN_ODOMETER", value: 2002.5 }, { key: "GEN_TRIP_MILEAGE", value: 2.5 }]));
+    expect(await mileage()).toBe(2002.5);
+    // The next trip reports no odometer: its miles are added to where the last one ended.
+    await post(dataSet(at(3), "ON"));
+    await post(dataSet(at(4), "RUNNING", [{ key: "GEN_ODOMETER", value: 2003 }]));
+    await post(dataSet(at(5), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 1.5 }]));
+    expect(await mileage()).toBe(2004);
+  });
+
   it("concurrent single posts for one vehicle keep one consistent trip", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const sets = simulatedTrip(minutesAgo(40), { points: 15 });
@@ -312,22 +330,21 @@ describe("GET /account/data/?sinceLastCall=true", () => {
 });
 
 describe("VIN decoding", () => {
-  it("a VIN set by the API fills year, make and name; clearing it clears them", async () => {
+  it("a VIN set by the API fills year, make, model and name; clearing it clears them", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const set = await api("sandbox").post(`/vehicle/${vehicleId}`, { vin: "1hgcm82633a004352" }, token);
     expect(set.status, set.text).toBe(200);
-    expect(set.body.vehicle).toMatchObject({ vin: "1HGCM82633A004352", year: "2003", make: "Honda" });
-    expect(set.body.vehicle.name).toMatch(/^2003 Honda/);
+    expect(set.body.vehicle).toMatchObject({ vin: "1HGCM82633A004352", year: "2003", make: "Honda", model: "Accord", name: "2003 Honda Accord" });
     const cleared = await api("sandbox").post(`/vehicle/${vehicleId}`, { vin: "" }, token);
     expect(cleared.body.vehicle).toMatchObject({ vin: null, year: null, make: null, model: null, name: "Unidentified Vehicle" });
   });
 
-  it("a VIN in a data set fills the vehicle's year and make", async () => {
+  it("a VIN in a data set fills the vehicle's year, make and model", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const res = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON", [], { vin: "5YJ3E1EA2KF317000" }), token);
     expect(res.status, res.text).toBe(200);
     const vehicle = (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle;
-    expect(vehicle).toMatchObject({ vin: "5YJ3E1EA2KF317000", year: "2019", make: "Tesla" });
+    expect(vehicle).toMatchObject({ vin: "5YJ3E1EA2KF317000", year: "2019", make: "Tesla", model: "Model 3", name: "2019 Tesla Model 3" });
   });
 
   it("a North American VIN with a wrong check digit → 400 INVALID on vin, in the API and in a data set", async () => {

@@ -3,7 +3,7 @@ import { ApiError } from "@/server/http/errors";
 import { distance, distanceToPolyline, type LonLat } from "@/server/simulator/geo";
 import { routeBetween, explicitPolyline } from "@/server/simulator/geometry";
 import { generateTrip, reverseRoute, routeLength, type Trip } from "@/server/simulator/model";
-import { planLap } from "@/server/simulator/runner";
+import { lapOdometer, planLap } from "@/server/simulator/runner";
 import { graphFor } from "@/server/simulator/routing";
 import { NETWORKS } from "@/server/simulator/networks";
 
@@ -133,6 +133,34 @@ describe("simulator trip model", () => {
     // A repeating run that is not a loop drives its odd laps backwards.
     const back = planLap({ ...run, repeat: true, lap: 1 });
     expect(back.trip.samples[0]!.position).toEqual(reverseRoute(route).points[0]);
+  });
+
+  it("reports GEN_ODOMETER in every data set: the starting odometer plus the distance driven, ending at start + trip mileage", () => {
+    const trip = generateTrip(route, { collectionPeriod: 30, seed: 4, odometer: 48210 });
+    const odometers = trip.samples.map((_, i) => num(trip, i, "GEN_ODOMETER"));
+    expect(odometers.every((o) => Number.isFinite(o))).toBe(true);
+    expect(odometers[0]).toBe(48210);
+    for (let i = 1; i < odometers.length; i++) expect(odometers[i]!).toBeGreaterThanOrEqual(odometers[i - 1]!);
+    // It grows along the way, not only at the end.
+    const middle = Math.floor(odometers.length / 2);
+    expect(odometers[middle]!).toBeGreaterThan(48210 + trip.mileage * 0.2);
+    expect(odometers[middle]!).toBeLessThan(48210 + trip.mileage * 0.8);
+    expect(odometers.at(-1)).toBeCloseTo(48210 + num(trip, trip.samples.length - 1, "GEN_TRIP_MILEAGE"), 6);
+    // Without a starting odometer (runs from before), none is reported; the rest is unchanged.
+    const without = generateTrip(route, { collectionPeriod: 30, seed: 4 });
+    expect(without.samples.some((s) => s.datum.some((d) => d.key === "GEN_ODOMETER"))).toBe(false);
+    expect(without.samples.map((s) => s.position)).toEqual(trip.samples.map((s) => s.position));
+  });
+
+  it("starts each lap's odometer where the previous lap ended", () => {
+    const run = { geometry: route, seed: 5, lap: 0, collectionPeriod: 60, speedUp: 1, repeat: true, params: { events: [], lowBattery: false, engineData: true, fuelLevel: null, odometer: 1000 } };
+    const first = planLap(run).trip;
+    const second = planLap({ ...run, lap: 1 }).trip;
+    const last = (trip: Trip) => num(trip, trip.samples.length - 1, "GEN_ODOMETER");
+    expect(lapOdometer(run)).toBe(1000);
+    expect(num(second, 0, "GEN_ODOMETER")).toBeCloseTo(last(first), 6);
+    expect(last(second)).toBeCloseTo(1000 + 2 * first.mileage, 6);
+    expect(lapOdometer({ ...run, params: { ...run.params, odometer: null } })).toBeNull();
   });
 
   it("refuses points outside the covered area, and far from any road, with field errors", () => {

@@ -75,39 +75,65 @@ describe("vinProblem", () => {
 });
 
 describe("decodeVin", () => {
-  it("decodes year and make of real VINs", () => {
-    expect(decodeVin("1HGCM82633A004352", JUNE_2026)).toEqual({ year: "2003", make: "Honda", model: null });
-    expect(decodeVin("5YJ3E1EA7KF317000", JUNE_2026)).toEqual({ year: "2019", make: "Tesla", model: null });
-    expect(decodeVin("1FTFW1ET5DFC10312", JUNE_2026)).toEqual({ year: "2013", make: "Ford", model: null });
-    expect(decodeVin("KM8K2CAB4PU001140", JUNE_2026)).toEqual({ year: "2023", make: "Hyundai", model: null });
-    expect(decodeVin("WBA3A5C51CF256985", JUNE_2026)).toEqual({ year: "2012", make: "BMW", model: null });
+  it("decodes year, make and model of real VINs", () => {
+    expect(decodeVin("1HGCM82633A004352", JUNE_2026)).toEqual({ year: "2003", make: "Honda", model: "Accord" });
+    expect(decodeVin("5YJ3E1EA7KF317000", JUNE_2026)).toEqual({ year: "2019", make: "Tesla", model: "Model 3" });
+    expect(decodeVin("1FTFW1ET5DFC10312", JUNE_2026)).toEqual({ year: "2013", make: "Ford", model: "F-150" });
+    expect(decodeVin("KM8K2CAB4PU001140", JUNE_2026)).toEqual({ year: "2023", make: "Hyundai", model: "Kona" });
+    expect(decodeVin("WBA3A5C51CF256985", JUNE_2026)).toEqual({ year: "2012", make: "BMW", model: "328i" });
+    // A European VIN with "ZZZ" as its descriptor: vPIC has no pattern for it.
     expect(decodeVin("WVWZZZ1JZXW000001", JUNE_2026)).toEqual({ year: "1999", make: "Volkswagen", model: null });
   });
 
+  // Models as NHTSA vPIC's VIN patterns give them (checked against vPIC's tables with SQLite's
+  // own GLOB matching, not with this decoder): each VIN's positions 4–8 fall in one of its model's
+  // patterns for that WMI and year.
   it("decodes VINs with computed check digits across makers", () => {
-    const cases: [string, string, string][] = [
-      ["JTDKB20U093123456", "2009", "Toyota"],
-      ["JTHBK1GG0E2123456", "2014", "Lexus"],
-      ["WDDGF4HB0EA123456", "2014", "Mercedes-Benz"],
-      ["WAUZZZ8K0BA123456", "2011", "Audi"],
-      ["WP0AB2A90HS123456", "2017", "Porsche"],
-      ["JF2SJAAC0FH123456", "2015", "Subaru"],
-      ["JM1BM1V70E1123456", "2014", "Mazda"],
-      ["YV1A22MK0H1123456", "2017", "Volvo"],
-      ["5NPE24AF0FH123456", "2015", "Hyundai"],
-      ["KNDJN2A20F7123456", "2015", "Kia"],
-      ["1N4AL3AP0FC123456", "2015", "Nissan"],
-      ["1G1ZD5ST0JF123456", "2018", "Chevrolet"],
-      ["1GTV2LEC0GZ123456", "2016", "GMC"],
-      ["5GAKVCKD0EJ123456", "2014", "Buick"],
-      ["1GYS4HKJ0FR123456", "2015", "Cadillac"],
-      ["7SAYGDEE0NF123456", "2022", "Tesla"],
-      ["VF1RFB00X56123456", "2005", "Renault"],
-      ["TMBJJ7NE0G0123456", "2016", "Škoda"],
+    const cases: [string, string, string, string | null][] = [
+      ["JTDKB20U093123456", "2009", "Toyota", "Prius"],
+      ["JTHBK1GG0E2123456", "2014", "Lexus", "ES"],
+      ["WDDGF4HB0EA123456", "2014", "Mercedes-Benz", "C-Class"],
+      ["WAUZZZ8K0BA123456", "2011", "Audi", null],
+      ["WP0AB2A90HS123456", "2017", "Porsche", "911"],
+      ["JF2SJAAC0FH123456", "2015", "Subaru", "Forester"],
+      ["JM1BM1V70E1123456", "2014", "Mazda", "Mazda3"],
+      ["YV1A22MK0H1123456", "2017", "Volvo", "S90"],
+      ["5NPE24AF0FH123456", "2015", "Hyundai", "Sonata"],
+      ["KNDJN2A20F7123456", "2015", "Kia", "Soul"],
+      ["1N4AL3AP0FC123456", "2015", "Nissan", "Altima"],
+      ["1G1ZD5ST0JF123456", "2018", "Chevrolet", "Malibu"],
+      ["1GTV2LEC0GZ123456", "2016", "GMC", "Sierra"],
+      ["5GAKVCKD0EJ123456", "2014", "Buick", "Enclave"],
+      ["1GYS4HKJ0FR123456", "2015", "Cadillac", "Escalade"],
+      ["7SAYGDEE0NF123456", "2022", "Tesla", "Model Y"],
+      ["VF1RFB00X56123456", "2005", "Renault", null],
+      ["TMBJJ7NE0G0123456", "2016", "Škoda", null],
+      ["2HGFC2F59KH123456", "2019", "Honda", "Civic"],
+      ["1FTEW1EP7HKD12345", "2017", "Ford", "F-150"],
+      ["4T1B11HK5LU123456", "2020", "Toyota", "Camry"],
+      ["1FTBR1Y80LKA47219", "2020", "Ford", "Transit"],
     ];
-    for (const [vin, year, make] of cases) {
-      expect(decodeVin(withCheckDigit(vin), JUNE_2026), vin).toEqual({ year, make, model: null });
+    for (const [vin, year, make, model] of cases) {
+      expect(decodeVin(withCheckDigit(vin), JUNE_2026), vin).toEqual({ year, make, model });
     }
+  });
+
+  it("reads the model by year: one descriptor names different models in different years", () => {
+    // Honda's "FC2F5" is a Civic in 2019; in a year its schema does not cover, no model.
+    expect(decodeVin(withCheckDigit("2HGFC2F50KH123456"), JUNE_2026).model).toBe("Civic");
+    expect(decodeVin(withCheckDigit("2HGFC2F50AH123456"), JUNE_2026)).toEqual({ year: "2010", make: "Honda", model: null });
+  });
+
+  it("names the model's own make where a group's WMI carries several brands", () => {
+    // JN8 is mostly Nissan's, KMH Hyundai's; vPIC files these models under Infiniti and Genesis.
+    expect(decodeVin(withCheckDigit("JN8AZ2NE0J9123456"), JUNE_2026)).toEqual({ year: "2018", make: "Infiniti", model: "QX80" });
+    expect(decodeVin(withCheckDigit("KMHGN4JE0HU123456"), JUNE_2026)).toEqual({ year: "2017", make: "Genesis", model: "G80" });
+    // Without a model the WMI's make stands.
+    expect(decodeVin(withCheckDigit("JN8ZZ99Z0J9123456"), JUNE_2026)).toEqual({ year: "2018", make: "Nissan", model: null });
+  });
+
+  it("leaves the model null when no pattern of the WMI and year matches", () => {
+    expect(decodeVin(withCheckDigit("1HGZZ99903A004352"), JUNE_2026)).toEqual({ year: "2003", make: "Honda", model: null });
   });
 
   it("tells Stellantis brands apart by position 5 from 2011, and by WMI before", () => {
@@ -116,7 +142,7 @@ describe("decodeVin", () => {
     expect(decodeVin(withCheckDigit("2C3CDXBG0KH123456"), JUNE_2026).make).toBe("Dodge");
     expect(decodeVin(withCheckDigit("2C3CCAAG0FH123456"), JUNE_2026).make).toBe("Chrysler");
     expect(decodeVin(withCheckDigit("3C3CFFAR0DT123456"), JUNE_2026).make).toBe("Fiat");
-    expect(decodeVin(withCheckDigit("1C3LC56R07N123456"), JUNE_2026)).toEqual({ year: "2007", make: "Chrysler", model: null });
+    expect(decodeVin(withCheckDigit("1C3LC56R07N123456"), JUNE_2026)).toEqual({ year: "2007", make: "Chrysler", model: "Sebring" });
     expect(decodeVin(withCheckDigit("1C6HH56208N123456"), JUNE_2026)).toEqual({ year: "2008", make: null, model: null });
   });
 

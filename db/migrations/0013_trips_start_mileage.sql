@@ -1,0 +1,1 @@
+ALTER TABLE "trips" ADD COLUMN "start_mileage" double precision;
