@@ -2,17 +2,19 @@
 
 import { useEffect, useState } from "react";
 import { TileLayer, useMap } from "react-leaflet";
+import { withRoadDataCredit } from "./attribution";
 
 export type Tiles = { url: string; attribution: string };
 
-// The configured tile layer. When tiles cannot load (offline, blocked, a tile server down) the
-// map keeps its markers and tracks on a plain background, and says so once.
+// The configured tile layer, credited with the road data the simulator drives on. When tiles
+// cannot load (offline, blocked, a tile server down) the map keeps its markers and tracks on a
+// plain background, and says so once.
 export function Tiles({ tiles, onFailure }: { tiles: Tiles; onFailure: () => void }) {
   const [reported, setReported] = useState(false);
   return (
     <TileLayer
       url={tiles.url}
-      attribution={tiles.attribution}
+      attribution={withRoadDataCredit(tiles.attribution)}
       eventHandlers={{
         tileerror: () => {
           if (reported) return;
