@@ -73,8 +73,16 @@ test("the site is usable by keyboard: the navigation, the vehicle list's buttons
   // Tab from the top of the page: the site navigation comes first.
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Wayline" })).toBeFocused();
+  // On a phone the links are behind the Menu button, which opens from the keyboard.
+  const menu = page.getByRole("navigation", { name: "Site" }).getByRole("button", { name: "Menu" });
+  if (await menu.isVisible()) {
+    await page.keyboard.press("Tab");
+    await expect(menu).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+  }
   const seen: string[] = [];
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 24; i++) {
     await page.keyboard.press("Tab");
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
@@ -105,6 +113,7 @@ test.describe("on a 375-pixel phone", () => {
     await signIn(page, driver);
     await expect(page.locator(`[data-vehicle-id="${car}"][data-latitude]`)).toBeVisible();
     await expect(page.getByRole("list", { name: "Your vehicles" })).toContainText("Axe car");
+    await page.getByRole("button", { name: "Menu" }).click();
     await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

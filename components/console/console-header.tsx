@@ -1,11 +1,16 @@
 import Link from "next/link";
+import { CollapsibleNav } from "@/components/ui/collapsible-nav";
 import type { PartnerSession } from "@/server/console/session";
 import { PartnerSignOutButton } from "./partner-auth-form";
 
-const link = "min-h-11 content-center font-semibold text-blue-700 underline-offset-2 hover:underline";
+const link = "inline-block min-h-11 content-center font-semibold text-blue-700 underline-offset-2 hover:underline";
 
-// The console's top bar: a skip link, the partner signed in, the apps, the API reference.
-export function ConsoleHeader({ session }: { session: PartnerSession | null }) {
+/** The partner signed in, none, or "unknown" on an error page (a client component, which cannot ask). */
+export type ConsoleHeaderSession = PartnerSession | null | "unknown";
+
+// The console's top bar: a skip link, the partner signed in, the apps, the API reference. On a
+// phone the links are behind a Menu button.
+export function ConsoleHeader({ session }: { session: ConsoleHeaderSession }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
@@ -15,24 +20,28 @@ export function ConsoleHeader({ session }: { session: PartnerSession | null }) {
         <Link href="/console" className="min-h-11 content-center text-base font-bold tracking-tight text-slate-900">
           Wayline <span className="font-normal text-slate-600">partner console</span>
         </Link>
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <CollapsibleNav id="console-menu" className="gap-y-1 text-sm md:flex-wrap md:gap-x-3">
           <Link href="/docs" className={link}>
             API reference
           </Link>
-          {session ? (
+          {session === null ? (
+            <Link href="/console/sign-in" className={link}>
+              Sign in
+            </Link>
+          ) : (
             <>
               <Link href="/console/apps" className={link}>
                 Apps
               </Link>
-              <span className="text-slate-700">{session.email}</span>
-              <PartnerSignOutButton />
+              {session === "unknown" ? null : (
+                <>
+                  <span className="break-all text-slate-700">{session.email}</span>
+                  <PartnerSignOutButton />
+                </>
+              )}
             </>
-          ) : (
-            <Link href="/console/sign-in" className={link}>
-              Sign in
-            </Link>
           )}
-        </div>
+        </CollapsibleNav>
       </nav>
     </header>
   );

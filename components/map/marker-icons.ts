@@ -5,19 +5,24 @@ import L from "leaflet";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+// The vehicle's label is written beside its dot, so a driver with several cars tells them apart
+// at a glance (the tooltip adds the details). It sits outside the dot's element, whose box the
+// tests take for the marker's position.
 export function vehicleIcon({ vehicleId, title, running, selected, latitude, longitude }: { vehicleId: number; title: string; running: boolean; selected: boolean; latitude: number; longitude: number }) {
   const ring = selected ? "outline: 3px solid #1d4ed8; outline-offset: 2px;" : "";
   return L.divIcon({
     className: "wl-vehicle-marker",
     iconSize: [28, 28],
     iconAnchor: [14, 14],
-    tooltipAnchor: [14, 0],
+    tooltipAnchor: [0, -16],
     html:
       `<span data-vehicle-id="${vehicleId}" data-latitude="${latitude}" data-longitude="${longitude}" data-running="${running}" ` +
       `style="display:flex;width:28px;height:28px;border-radius:9999px;align-items:center;justify-content:center;` +
       `background:${running ? "#047857" : "#334155"};border:3px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.5);${ring}">` +
       `<span style="width:8px;height:8px;border-radius:9999px;background:#fff" aria-hidden="true"></span></span>` +
-      `<span class="sr-only">${escape(title)}</span>`,
+      `<span data-vehicle-label="${vehicleId}" style="position:absolute;left:32px;top:50%;transform:translateY(-50%);max-width:11rem;overflow:hidden;` +
+      `text-overflow:ellipsis;white-space:nowrap;padding:1px 6px;border-radius:4px;background:rgba(255,255,255,.92);color:#0f172a;` +
+      `font:600 12px/1.4 system-ui,sans-serif;box-shadow:0 1px 3px rgba(0,0,0,.35)">${escape(title)}</span>`,
   });
 }
 

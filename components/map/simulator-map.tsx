@@ -5,7 +5,7 @@ import L from "leaflet";
 import { useEffect, useMemo, useState } from "react";
 import { MapContainer, Marker, Polyline, useMap, useMapEvents } from "react-leaflet";
 import { pinIcon, vehicleIcon } from "./marker-icons";
-import { Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
+import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
 
 export type LatLon = { latitude: number; longitude: number };
 
@@ -44,9 +44,10 @@ export default function SimulatorMap({ tiles, start, end, route, vehicle, onPick
   const [tilesFailed, setTilesFailed] = useState(false);
   const line = useMemo(() => route.map((p) => [p.latitude, p.longitude] as [number, number]), [route]);
   return (
-    <div className="relative h-full w-full" data-testid="simulator-map" data-route-points={line.length}>
-      <MapContainer center={HOME} zoom={12} className="h-full w-full" scrollWheelZoom>
+    <div className="flex h-full w-full flex-col" data-testid="simulator-map" data-route-points={line.length}>
+      <MapContainer center={HOME} zoom={12} className="min-h-0 w-full flex-1" scrollWheelZoom>
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
+        <KeepSize />
         <Clicks onPick={onPick} />
         <FitRoute route={line} />
         {line.length > 1 ? <Polyline positions={line} pathOptions={{ color: "#1d4ed8", weight: 4, opacity: 0.8 }} /> : null}

@@ -1,18 +1,20 @@
 "use client";
 
-import { useState } from "react";
-import { TileLayer } from "react-leaflet";
+import { useEffect, useState } from "react";
+import { TileLayer, useMap } from "react-leaflet";
+import { withRoadDataCredit } from "./attribution";
 
 export type Tiles = { url: string; attribution: string };
 
-// The configured tile layer. When tiles cannot load (offline, blocked, a tile server down) the
-// map keeps its markers and tracks on a plain background, and says so once.
+// The configured tile layer, credited with the road data the simulator drives on. When tiles
+// cannot load (offline, blocked, a tile server down) the map keeps its markers and tracks on a
+// plain background, and says so once.
 export function Tiles({ tiles, onFailure }: { tiles: Tiles; onFailure: () => void }) {
   const [reported, setReported] = useState(false);
   return (
     <TileLayer
       url={tiles.url}
-      attribution={tiles.attribution}
+      attribution={withRoadDataCredit(tiles.attribution)}
       eventHandlers={{
         tileerror: () => {
           if (reported) return;
@@ -24,10 +26,24 @@ export function Tiles({ tiles, onFailure }: { tiles: Tiles; onFailure: () => voi
   );
 }
 
+// Below the map, not over it: over the map it would hide whatever marker sits under it. Its
+// arrival makes the map shorter, which Leaflet must be told of (see KeepSize).
 export function TilesFailedNotice() {
   return (
-    <p role="status" className="pointer-events-none absolute bottom-6 left-2 z-[1000] rounded bg-white/90 px-2 py-1 text-xs text-slate-800 shadow">
+    <p role="status" data-testid="map-notice" className="shrink-0 border-t border-slate-200 bg-white px-2 py-1 text-xs text-slate-800">
       Map background could not load; positions are still shown.
     </p>
   );
+}
+
+// Leaflet measures its container once and on window resizes; a container resized by the page
+// (the notice above, a sidebar) would leave grey bands and misplaced clicks without this.
+export function KeepSize() {
+  const map = useMap();
+  useEffect(() => {
+    const observer = new ResizeObserver(() => map.invalidateSize({ pan: false }));
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
+  }, [map]);
+  return null;
 }

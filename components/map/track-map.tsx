@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { MapContainer, Marker, Polyline, useMap } from "react-leaflet";
 import type { Track } from "@/server/driver/trip-stats";
 import { pinIcon, replayIcon } from "./marker-icons";
-import { Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
+import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
 
 export type TrackMapProps = { track: Track; tiles: TileConfig; current: [number, number] | null; follow: boolean };
 
@@ -37,9 +37,10 @@ export default function TrackMap({ track, tiles, current, follow }: TrackMapProp
   const [renderer] = useState(() => L.canvas({ padding: 0.5 }));
 
   return (
-    <div className="relative h-full w-full" data-testid="track-map" data-track-points={positions.length} data-track-drawn={drawn ? positions.length : undefined}>
-      <MapContainer center={start ?? [39.8, -98.6]} zoom={start ? 13 : 3} className="h-full w-full" preferCanvas renderer={renderer}>
+    <div className="flex h-full w-full flex-col" data-testid="track-map" data-track-points={positions.length} data-track-drawn={drawn ? positions.length : undefined}>
+      <MapContainer center={start ?? [39.8, -98.6]} zoom={start ? 13 : 3} className="min-h-0 w-full flex-1" preferCanvas renderer={renderer}>
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
+        <KeepSize />
         <Camera positions={positions} current={current} follow={follow} />
         {positions.length > 1 ? (
           <Polyline

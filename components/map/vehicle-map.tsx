@@ -7,7 +7,7 @@ import { MapContainer, Marker, Tooltip, useMap } from "react-leaflet";
 import { formatWhen } from "@/components/driver/format";
 import type { DriverVehicle } from "@/server/driver/views";
 import { vehicleIcon } from "./marker-icons";
-import { Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
+import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
 
 type Placed = DriverVehicle & { lastWaypoint: NonNullable<DriverVehicle["lastWaypoint"]> };
 
@@ -57,15 +57,16 @@ function Camera({ vehicles, selectedId, followId, fitRequest }: { vehicles: Plac
   return null;
 }
 
-// The map of the driver's vehicles: one marker each at its last waypoint, with its name, running
-// state and last-seen time in the account's time zone.
+// The map of the driver's vehicles: one marker each at its last waypoint, labelled with its label
+// (else its name), and a tooltip with its running state and last-seen time in the account's time zone.
 export default function VehicleMap({ vehicles, tiles, timeZone, selectedId, followId, onSelect, fitRequest }: VehicleMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const shown = useMemo(() => placed(vehicles), [vehicles]);
   return (
-    <div className="relative h-full w-full" data-testid="vehicle-map" data-markers={shown.length}>
-      <MapContainer center={[39.8, -98.6]} zoom={3} className="h-full w-full" scrollWheelZoom worldCopyJump>
+    <div className="flex h-full w-full flex-col" data-testid="vehicle-map" data-markers={shown.length}>
+      <MapContainer center={[39.8, -98.6]} zoom={3} className="min-h-0 w-full flex-1" scrollWheelZoom worldCopyJump>
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
+        <KeepSize />
         <Camera vehicles={shown} selectedId={selectedId} followId={followId} fitRequest={fitRequest} />
         {shown.map((v) => {
           const title = v.label || v.name;
@@ -79,7 +80,7 @@ export default function VehicleMap({ vehicles, tiles, timeZone, selectedId, foll
               keyboard
               eventHandlers={{ click: () => onSelect(v.vehicleId) }}
             >
-              <Tooltip direction="right">
+              <Tooltip direction="top">
                 <strong>{title}</strong>
                 <br />
                 {v.running ? "Running" : "Parked"} · seen {formatWhen(v.lastWaypoint.at, timeZone)}
