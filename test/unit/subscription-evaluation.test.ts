@@ -279,3 +279,19 @@ describe("momentary events × every period", () => {
     for (const [type] of MOMENTARY) expect(EVENT_TYPES[type].periods[0]).toBe("CONTINUOUS");
   });
 });
+
+describe("the OpenAPI description of notificationPeriod", () => {
+  it("says what each period means for a momentary event and lists every type's periods, in the request and the response", async () => {
+    const { openApiDocument } = await import("@/server/openapi/document");
+    const text = JSON.stringify(openApiDocument("sandbox", "https://wayline.example"));
+    const descriptions = [...text.matchAll(/"notificationPeriod":\{[^}]*?"description":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
+    expect(descriptions.length).toBeGreaterThanOrEqual(2);
+    for (const d of descriptions) {
+      expect(d).toContain("VEHICLEHARSHACCEL: CONTINUOUS, INITIALSTATE, STATECHANGE, ONETIME");
+      expect(d).toContain("WAYPOINT: CONTINUOUS, ONETIME");
+      expect(d).toContain("IGNITIONSTATUS: STATECHANGE, INITIALSTATE, ONETIME");
+      expect(d).toContain("recordedEvent false");
+      expect(d).toContain("400");
+    }
+  });
+});
