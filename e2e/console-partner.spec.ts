@@ -113,6 +113,8 @@ test("a sandbox test account and a vehicle in two clicks, then a WAYPOINT subscr
   await expect(page.getByLabel("Scope")).toHaveValue("VEHICLE");
   await page.getByLabel("Event type").selectOption("IGNITIONSTATUS");
   await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["STATECHANGE", "INITIALSTATE", "ONETIME"]);
+  await page.getByLabel("Event type").selectOption("VEHICLEHARSHACCEL");
+  await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["CONTINUOUS", "INITIALSTATE", "STATECHANGE", "ONETIME"]);
   await page.getByLabel("Event type").selectOption("WAYPOINT");
   await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["CONTINUOUS", "ONETIME"]);
   await page.getByLabel("Delivery").selectOption("HTTP_POST");

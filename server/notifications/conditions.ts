@@ -90,18 +90,24 @@ export function evaluateCondition(type: EventType, criteria: StoredCriteria, fac
       return { met: facts.troubleCodes.length > 0, recorded: { ...base, troubleCodes: facts.troubleCodes } };
     case "VEHICLETOWED": {
       const here: Anchor = facts.waypoint ? { latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude } : null;
-      // Reported by the device, or seen: moved about 1,500 m since the ignition went off.
-      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!)) return { met: true, recorded: base, anchor: facts.ignitionOn ? null : (here ?? context.anchor) };
-      if (facts.ignitionOn) return { met: false, recorded: base, anchor: null };
+      const towed = (met: boolean) => ({ ...base, recordedEvent: met });
+      // Reported by the device, or seen: moved about 1,500 m since the ignition went off. A set
+      // with the ignition on, or parked within 1,500 m of the last position, says it stopped.
+      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!)) return { met: true, recorded: towed(true), anchor: facts.ignitionOn ? null : (here ?? context.anchor) };
+      if (facts.ignitionOn) return { met: false, recorded: towed(false), anchor: null };
       if (!here) return { met: null, recorded: base, anchor: context.anchor };
-      if (!context.anchor) return { met: false, recorded: base, anchor: here };
+      if (!context.anchor) return { met: false, recorded: towed(false), anchor: here };
       const moved = distanceMiles(context.anchor, here) * METERS_PER_MILE >= TOWED_METERS;
       // After a tow is reported, the new position is where the next one is measured from.
-      return { met: moved, recorded: base, anchor: moved ? here : context.anchor };
+      return { met: moved, recorded: towed(moved), anchor: moved ? here : context.anchor };
     }
     default: {
+      // A momentary event: every set either carries it or not. recordedEvent is false only in
+      // STATECHANGE's notification that it stopped arriving.
       const key = EVENT_KEYS[type];
-      return { met: key ? facts.events.has(key) : null, recorded: base };
+      if (!key) return { met: null, recorded: base };
+      const met = facts.events.has(key);
+      return { met, recorded: { ...base, recordedEvent: met } };
     }
   }
 }

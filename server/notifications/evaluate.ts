@@ -14,6 +14,9 @@ import type { SetFacts } from "./facts";
 // A state starts "not met" (IGNITIONSTATUS starts from the vehicle's ignition), so a first set
 // that meets the criteria fires. Late sets (older than the vehicle's newest) cannot change a
 // state that newer sets already decided: they only fire events, and never under a minimumTime.
+// A momentary event (a harsh brake) is "met" by the sets that carry it: under CONTINUOUS and
+// ONETIME it is a plain event, under STATECHANGE and INITIALSTATE its edges are kept like a
+// state's, so late sets, whose place among the edges is gone, fire nothing there.
 
 export type LiveSubscription = {
   id: number;
@@ -57,13 +60,15 @@ export function evaluateSubscriptions(subscriptions: LiveSubscription[], sets: E
     let state: SubscriptionState = sub.state ?? { met: sub.type === "IGNITIONSTATUS" ? vehicle.running : false, evaluatedAt: new Date(0), notifiedAt: null, anchor: null };
     let changed = false;
     const minimumMs = sub.minimumTime * 60_000;
-    // Plain events without a minimumTime need no memory: no state row is written for them.
-    const keepsState = info.kind === "state" || minimumMs > 0 || sub.type === "VEHICLETOWED";
+    const edges = info.kind === "state" || (info.kind === "momentary" && (sub.period === "STATECHANGE" || sub.period === "INITIALSTATE"));
+    // Plain events without a minimumTime need no memory: no state row is written for them. A row
+    // left by an earlier period is kept current, so that switching back finds the true last edge.
+    const keepsState = edges || minimumMs > 0 || sub.type === "VEHICLETOWED" || sub.state !== null;
 
     for (let i = 0; i < sets.length; i++) {
       const { facts, late } = sets[i]!;
       const stale = late || facts.at.getTime() < state.evaluatedAt.getTime();
-      if (stale && info.kind === "state") continue;
+      if (stale && edges) continue;
       const outcome = evaluateCondition(sub.type, sub.criteria, facts, { timeZone: sub.timeZone, anchor: stale ? null : state.anchor });
       if (stale && sub.type === "VEHICLETOWED" && !facts.events.has("VEHICLE_EVENT_TOWED")) continue;
       if (outcome.met === null) {

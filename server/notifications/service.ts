@@ -60,8 +60,12 @@ function nullRecorded(type: EventType, criteria: ReturnType<typeof criteriaOf>):
     case "VEHICLECREATED":
     case "VEHICLEDELETED":
       return {};
-    default:
+    case "WAYPOINT":
+    case "TIMEOFDAY":
       return waypoint;
+    default:
+      // The momentary events (harsh driving, VEHICLEIMPACT, VEHICLECONNECTED, …).
+      return { ...waypoint, recordedEvent: null };
   }
 }
 

@@ -1,5 +1,5 @@
 // The event types (docs/subscriptions.md), in one table: where each may be subscribed, which notification
-// periods make sense for it, and whether it is a condition that holds over time (a state: GEOFENCE
+// periods it accepts, and whether it is a condition that holds over time (a state: GEOFENCE
 // INSIDE, voltage low) or something that happens at one data set (an event: a harsh brake).
 
 export const PERIODS = ["CONTINUOUS", "STATECHANGE", "INITIALSTATE", "ONETIME"] as const;
@@ -12,14 +12,24 @@ type TypeInfo = {
   scopes: readonly Scope[];
   /** Allowed periods; the first is the default when none is sent. */
   periods: readonly NotificationPeriod[];
-  /** A state is evaluated on every data set that can say; an event fires on the sets that carry it. */
-  kind: "state" | "event" | "lifecycle";
+  /**
+   * A state is evaluated on every data set that can say; an event fires on the sets that carry it;
+   * a momentary event is an event every data set either carries or not, so it also has edges.
+   */
+  kind: "state" | "event" | "momentary" | "lifecycle";
 };
 
 const DATA: readonly Scope[] = ["VEHICLE", "ACCOUNT"];
 const ALL_PERIODS = PERIODS;
-// An event has no "stops being met" edge, so STATECHANGE and INITIALSTATE would mean nothing.
+// WAYPOINT and the lifecycle types keep the two periods they always had; a lifecycle event happens
+// outside data sets, so nothing could re-arm it or say that it stopped.
 const EVENT_PERIODS = ["CONTINUOUS", "ONETIME"] as const;
+// A momentary event is carried by some data sets and not by others: INITIALSTATE fires on a set
+// carrying it after one that did not, STATECHANGE also when a set without it follows one with it
+// (docs/subscriptions.md#momentary-events). The original API accepted INITIALSTATE and ONETIME
+// for these (and STATECHANGE until early 2015), and integrations still send them. CONTINUOUS stays
+// the default.
+const MOMENTARY_PERIODS = ["CONTINUOUS", "INITIALSTATE", "STATECHANGE", "ONETIME"] as const;
 
 export const EVENT_TYPES = {
   WAYPOINT: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
@@ -31,14 +41,14 @@ export const EVENT_TYPES = {
   TIMEOFDAY: { scopes: DATA, periods: ALL_PERIODS, kind: "state" },
   // A trouble code stays reported while it persists: INITIALSTATE says "a new problem" once.
   TROUBLECODE: { scopes: DATA, periods: ALL_PERIODS, kind: "state" },
-  VEHICLEHARSHACCEL: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
-  VEHICLEHARSHDECEL: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
-  VEHICLEHARSHRIGHT: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
-  VEHICLEHARSHLEFT: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
-  VEHICLEIMPACT: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
-  VEHICLECONNECTED: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
-  VEHICLEDISCONNECTED: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
-  VEHICLETOWED: { scopes: DATA, periods: EVENT_PERIODS, kind: "event" },
+  VEHICLEHARSHACCEL: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
+  VEHICLEHARSHDECEL: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
+  VEHICLEHARSHRIGHT: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
+  VEHICLEHARSHLEFT: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
+  VEHICLEIMPACT: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
+  VEHICLECONNECTED: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
+  VEHICLEDISCONNECTED: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
+  VEHICLETOWED: { scopes: DATA, periods: MOMENTARY_PERIODS, kind: "momentary" },
   VEHICLECREATED: { scopes: ["ACCOUNT"], periods: EVENT_PERIODS, kind: "lifecycle" },
   VEHICLEDELETED: { scopes: ["ACCOUNT"], periods: EVENT_PERIODS, kind: "lifecycle" },
   AUTHORIZATIONSTATUS: { scopes: ["SYSTEM"], periods: EVENT_PERIODS, kind: "lifecycle" },
@@ -57,3 +67,22 @@ export function eventTypeOf(segment: string): EventType | null {
 }
 
 export const typeInfo = (type: EventType): TypeInfo => EVENT_TYPES[type];
+
+// What each period means, for conditions that hold over time and for momentary events
+// (docs/subscriptions.md#periods): the OpenAPI description of notificationPeriod is built from these
+// and the table above, so it says what the code does.
+const MEANING: Record<NotificationPeriod, string> = {
+  CONTINUOUS: "every data set that meets the criteria (for a momentary event: every data set carrying it)",
+  STATECHANGE:
+    "when the criteria become met and when they stop being met, with the recorded values (for a momentary event: on a data set carrying it after one without it, and on a data set without it after one with it, recorded with recordedEvent false)",
+  INITIALSTATE:
+    "when the criteria become met; re-arms once they stop (for a momentary event: on a data set carrying it after one without it; `INITIAL` is an accepted alias)",
+  ONETIME: "the first time the criteria are met (for a momentary event: the first data set carrying it), then the subscription is deleted",
+};
+
+/** The OpenAPI description of notificationPeriod: the meanings, and the periods of every type. */
+export function periodsDescription(): string {
+  const meanings = PERIODS.map((p) => `${p}: ${MEANING[p]}.`).join(" ");
+  const byType = EVENT_TYPE_NAMES.map((t) => `${t}: ${EVENT_TYPES[t].periods.join(", ")}`).join("; ");
+  return `${meanings} Periods per type (the first is the default when none is sent; any other answers 400 with a field error on notificationPeriod): ${byType}.`;
+}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { bigIdParam, dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/server/http/fields";
-import { PERIODS } from "./event-types";
+import { PERIODS, periodsDescription } from "./event-types";
 
 // Subscriptions on the wire (docs/subscriptions.md). The body is parsed field by field
 // here; which criteria a type requires is checked by criteria.ts once the type (from the path) and
@@ -136,7 +136,7 @@ export const CRITERIA_FIELDS = Object.keys(criteriaFields) as (keyof typeof crit
 // Create and update read the same body: on create an absent field takes its default, on update
 // it keeps its stored value. null is "not sent" either way (echoed objects carry nulls).
 export const subscriptionBody = z.object({
-  notificationPeriod: keep(notificationPeriod),
+  notificationPeriod: keep(notificationPeriod).meta({ description: periodsDescription() }),
   minimumTime: keep(integerish.pipe(z.number().int().min(0, "Must be 0 or more.").max(525_600, "Must be at most 525600 minutes (a year)."))),
   postUrl: keep(httpsUrl),
   postHeaders: keep(postHeaders),
@@ -174,7 +174,7 @@ export const subscriptionOut = z
     creationTimestamp: dateTimeOut,
     deletionTimestamp: dateTimeOut.nullable(),
     minimumTime: z.number().int(),
-    notificationPeriod: z.enum(PERIODS),
+    notificationPeriod: z.enum(PERIODS).meta({ description: periodsDescription() }),
     creatorClientId: z.string(),
     vehicleId: z.number().int().nullable(),
     accountId: z.number().int().nullable(),
@@ -205,5 +205,5 @@ export const notificationOut = z
   })
   .catchall(z.unknown())
   .describe(
-    "Plus the type's recorded values: recordedWaypoint {timestamp, latitude, longitude}, recordedBoundaryCondition, ignitionStatus, thresholdVoltage/recordedVoltage, dataKey/thresholdValue/relationship/recordedValue, troubleCodes, authorizationStatus.",
+    "Plus the type's recorded values: recordedWaypoint {timestamp, latitude, longitude}, recordedBoundaryCondition, ignitionStatus, thresholdVoltage/recordedVoltage, dataKey/thresholdValue/relationship/recordedValue, troubleCodes, authorizationStatus, and recordedEvent for the momentary events (true when a data set carried it; false in STATECHANGE's notification that it stopped arriving).",
   );

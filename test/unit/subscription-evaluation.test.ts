@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateSubscriptions, type LiveSubscription } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import type { StoredCriteria } from "@/server/subscriptions/criteria";
-import { EVENT_TYPES, DATA_EVENT_TYPES, type EventType, type NotificationPeriod } from "@/server/subscriptions/event-types";
+import { EVENT_TYPES, DATA_EVENT_TYPES, PERIODS, type EventType, type NotificationPeriod } from "@/server/subscriptions/event-types";
 import type { DataSetInput } from "@/server/telemetry/schemas";
 
 // Every data-event type under every period it allows, over scripted sequences: criteria met,
@@ -186,5 +186,112 @@ describe("type details", () => {
     expect(evaluateSubscriptions([subscription("WAYPOINT", "CONTINUOUS")], sets, { running: false }).states.size).toBe(0);
     expect(evaluateSubscriptions([subscription("WAYPOINT", "CONTINUOUS", {}, { minimumTime: 1 })], sets, { running: false }).states.size).toBe(1);
     expect(evaluateSubscriptions([subscription("IGNITIONSTATUS", "STATECHANGE")], sets, { running: false }).states.get(1)).toMatchObject({ met: true });
+  });
+});
+
+// The momentary events under each of the four periods (docs/subscriptions.md#momentary-events), over
+// runs of data sets that carry the event (E) or not (_): E E _ E _ _ E. Listed here, not read from
+// the table, so a period the table drops fails here.
+describe("momentary events × every period", () => {
+  const MOMENTARY: [EventType, string][] = [
+    ["VEHICLEHARSHACCEL", "VEHICLE_EVENT_HARSH_ACCEL"],
+    ["VEHICLEHARSHDECEL", "VEHICLE_EVENT_HARSH_DECEL"],
+    ["VEHICLEHARSHRIGHT", "VEHICLE_EVENT_HARSH_RIGHT"],
+    ["VEHICLEHARSHLEFT", "VEHICLE_EVENT_HARSH_LEFT"],
+    ["VEHICLEIMPACT", "VEHICLE_EVENT_HARSH_IMPACT"],
+    ["VEHICLECONNECTED", "VEHICLE_EVENT_CONNECTED"],
+    ["VEHICLEDISCONNECTED", "VEHICLE_EVENT_DISCONNECTED"],
+    ["VEHICLETOWED", "VEHICLE_EVENT_TOWED"],
+  ];
+  const RUNS = [true, true, false, true, false, false, true];
+  // Which sets notify, and what each records as recordedEvent.
+  const EXPECTED: Record<NotificationPeriod, [number, boolean][]> = {
+    CONTINUOUS: [[0, true], [1, true], [3, true], [6, true]],
+    INITIALSTATE: [[0, true], [3, true], [6, true]],
+    STATECHANGE: [[0, true], [2, false], [3, true], [4, false], [6, true]],
+    ONETIME: [[0, true]],
+  };
+  const at = (i: number) => new Date(Date.UTC(2026, 9, 5, 10, i));
+  // The towed car stays parked in one place, so only the reported event can say "towed".
+  const runOf = (key: string, pattern: boolean[]) =>
+    pattern.map((carries, i) => set(at(i), key === "VEHICLE_EVENT_TOWED" ? "OFF" : "RUNNING", [wp(40, -83), ...(carries ? [{ key, value: "true" }] : [])]));
+
+  const cases = MOMENTARY.flatMap(([type, key]) => PERIODS.map((period) => ({ type, key, period })));
+  it.each(cases)("$type $period: E E _ E _ _ E", ({ type, key, period }) => {
+    expect(EVENT_TYPES[type].periods).toContain(period);
+    const { notifications, states } = evaluateSubscriptions([subscription(type, period)], runOf(key, RUNS).map((s) => ({ facts: factsOf(s), late: false })), { running: false });
+    expect(notifications.map((n) => [n.set, n.body.recordedEvent])).toEqual(EXPECTED[period]);
+    for (const n of notifications) expect(n.body).toMatchObject({ notificationPeriod: period, recordedWaypoint: { latitude: 40, longitude: -83 } });
+    expect(notifications.every((n) => n.onetime === (period === "ONETIME"))).toBe(true);
+    // The edge periods remember the last set, so the next batch continues from it.
+    if (period === "INITIALSTATE" || period === "STATECHANGE") expect(states.get(1)).toMatchObject({ met: true, evaluatedAt: at(6) });
+  });
+
+  it.each(MOMENTARY)("%s: INITIALSTATE and STATECHANGE carry the edge over to the next batch", (type, key) => {
+    const first = evaluateSubscriptions([subscription(type, "INITIALSTATE")], runOf(key, [false, true]).map((s) => ({ facts: factsOf(s), late: false })), { running: false });
+    const state = first.states.get(1)!;
+    expect(state).toMatchObject({ met: true });
+    const next = (period: NotificationPeriod, pattern: boolean[]) =>
+      evaluateSubscriptions([subscription(type, period, {}, { state })], runOf(key, pattern).map((s, i) => ({ facts: factsOf({ ...s, timestamp: at(10 + i) }), late: false })), { running: false }).notifications.map((n) => [n.set, n.body.recordedEvent]);
+    // Still carried by the next batch's first set: no new start; a set without it re-arms.
+    expect(next("INITIALSTATE", [true, true, false, true])).toEqual([[3, true]]);
+    // A set without it first: it stopped arriving.
+    expect(next("STATECHANGE", [false, true])).toEqual([[0, false], [1, true]]);
+  });
+
+  it("an event reported as false, 0, no or off is a set without it", () => {
+    const sets = ["true", "false", "1", "0", "yes", "no", "1", "off"].map((value, i) => set(at(i), "RUNNING", [{ key: "VEHICLE_EVENT_HARSH_ACCEL", value }]));
+    expect(fired(subscription("VEHICLEHARSHACCEL", "INITIALSTATE"), sets)).toEqual([0, 2, 4, 6]);
+    expect(fired(subscription("VEHICLEHARSHACCEL", "STATECHANGE"), sets)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it("late sets notify under CONTINUOUS and ONETIME, never under INITIALSTATE or STATECHANGE", () => {
+    const late = [false, true, false];
+    const sets = [set(at(5), "RUNNING", []), set(at(1), "RUNNING", [{ key: "VEHICLE_EVENT_HARSH_ACCEL", value: "true" }]), set(at(6), "RUNNING", [])];
+    expect(fired(subscription("VEHICLEHARSHACCEL", "CONTINUOUS"), sets, false, late)).toEqual([1]);
+    expect(fired(subscription("VEHICLEHARSHACCEL", "ONETIME"), sets, false, late)).toEqual([1]);
+    expect(fired(subscription("VEHICLEHARSHACCEL", "INITIALSTATE"), sets, false, late)).toEqual([]);
+    expect(fired(subscription("VEHICLEHARSHACCEL", "STATECHANGE"), sets, false, late)).toEqual([]);
+  });
+
+  it("VEHICLETOWED by distance: each 1,500 m parked is a set carrying the tow; driving or staying put ends the run", () => {
+    const off = (minute: number, lat: number) => set(at(minute), "OFF", [wp(lat, -83)]);
+    // 0.0145° of latitude is about 1,610 m. Parked, towed twice in a row, stays put, a set without a
+    // position (says nothing), towed again, then driven.
+    const sets = [off(0, 40), off(1, 40.0145), off(2, 40.029), off(3, 40.029), set(at(4), "OFF", []), off(5, 40.044), set(at(6), "RUNNING", [wp(40.044, -83)])];
+    const run = (period: NotificationPeriod) =>
+      evaluateSubscriptions([subscription("VEHICLETOWED", period)], sets.map((s) => ({ facts: factsOf(s), late: false })), { running: false }).notifications.map((n) => [n.set, n.body.recordedEvent]);
+    expect(run("CONTINUOUS")).toEqual([[1, true], [2, true], [5, true]]);
+    expect(run("INITIALSTATE")).toEqual([[1, true], [5, true]]);
+    expect(run("STATECHANGE")).toEqual([[1, true], [3, false], [5, true], [6, false]]);
+    expect(run("ONETIME")).toEqual([[1, true]]);
+  });
+
+  it("a state row left by an earlier period is kept current under CONTINUOUS", () => {
+    const state = { met: true, evaluatedAt: at(0), notifiedAt: at(0), anchor: null };
+    const sets = [{ facts: factsOf(set(at(1), "RUNNING", [])), late: false }];
+    expect(evaluateSubscriptions([subscription("VEHICLEHARSHACCEL", "CONTINUOUS", {}, { state })], sets, { running: false }).states.get(1)).toMatchObject({ met: false, evaluatedAt: at(1) });
+    expect(evaluateSubscriptions([subscription("VEHICLEHARSHACCEL", "CONTINUOUS")], sets, { running: false }).states.size).toBe(0);
+  });
+
+  it("the account and system types and WAYPOINT keep CONTINUOUS and ONETIME only; the momentary ones default to CONTINUOUS", () => {
+    for (const type of ["WAYPOINT", "VEHICLECREATED", "VEHICLEDELETED", "AUTHORIZATIONSTATUS"] as const) expect(EVENT_TYPES[type].periods).toEqual(["CONTINUOUS", "ONETIME"]);
+    for (const [type] of MOMENTARY) expect(EVENT_TYPES[type].periods[0]).toBe("CONTINUOUS");
+  });
+});
+
+describe("the OpenAPI description of notificationPeriod", () => {
+  it("says what each period means for a momentary event and lists every type's periods, in the request and the response", async () => {
+    const { openApiDocument } = await import("@/server/openapi/document");
+    const text = JSON.stringify(openApiDocument("sandbox", "https://wayline.example"));
+    const descriptions = [...text.matchAll(/"notificationPeriod":\{[^}]*?"description":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!);
+    expect(descriptions.length).toBeGreaterThanOrEqual(2);
+    for (const d of descriptions) {
+      expect(d).toContain("VEHICLEHARSHACCEL: CONTINUOUS, INITIALSTATE, STATECHANGE, ONETIME");
+      expect(d).toContain("WAYPOINT: CONTINUOUS, ONETIME");
+      expect(d).toContain("IGNITIONSTATUS: STATECHANGE, INITIALSTATE, ONETIME");
+      expect(d).toContain("recordedEvent false");
+      expect(d).toContain("400");
+    }
   });
 });
