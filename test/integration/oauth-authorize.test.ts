@@ -220,7 +220,7 @@ describe("a redirect URI with a fragment (the original's single-page apps)", () 
     expect(inFragment(new URL(res.location!))).toMatchObject({ error: "login_required", state: "legacy-none" });
   });
 
-  it.each([{}, { response_mode: "fragment" }, { code_challenge: pkcePair().challenge, code_challenge_method: "S256" }])(
+  it.each<Record<string, string>>([{}, { response_mode: "fragment" }, { code_challenge: pkcePair().challenge, code_challenge_method: "S256" }])(
     "response_type=code to it (%o) → 400 error page saying why, never a redirect",
     async (extra) => {
       const res = await new Browser().get(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "code", state: "legacy-code", ...extra }));
