@@ -28,7 +28,8 @@ test.afterAll(async () => {
 test("the implicit grant ends at #/authorized?access_token=…: the page extracts the token and it works against GET /sandbox/api/account/", async ({ page, request }) => {
   await page.goto(spa.url);
   await page.getByRole("link", { name: "Sign in with Wayline" }).click();
-
+  // Until the page has loaded (and the sign-in form is hydrated), a submit would be the browser's own.
+  await page.waitForURL((url) => url.pathname === "/oauth/authorize/continue", { waitUntil: "load" });
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Sign in to continue to Legacy SPA");
   await page.getByLabel("Username").fill(driver.username);
   await page.getByLabel("Password").fill(driver.password);
