@@ -16,7 +16,7 @@ export function AppForm({ values, submitLabel }: { values?: Values; submitLabel:
         label="Redirect URIs (one per line)"
         rows={3}
         defaultValue={values?.redirectUris.join("\n")}
-        hint="https URIs, app schemes (myapp://callback) and loopback http (http://127.0.0.1:8080/cb) work in both environments; other http URIs only in the sandbox."
+        hint="https URIs, app schemes (myapp://callback) and loopback http (http://127.0.0.1:8080/cb) work in both environments; other http URIs only in the sandbox. A URI with a fragment (http://127.0.0.1:8080/#/authorized) receives tokens only (response_type=token)."
       />
       <SelectField name="clientType" label="Client type" defaultValue={values?.isPublic ? "public" : "confidential"} hint="Public clients (mobile, single-page apps) cannot keep a secret: they authenticate by client id alone and must use PKCE.">
         <option value="confidential">Confidential (server-side, keeps a secret)</option>

@@ -2,8 +2,11 @@ import type { Environment } from "@/db/schema";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-// Which redirect URIs may be registered (docs/oauth.md): https, custom schemes (carlocator://…)
-// and loopback http in both environments; other http only in the sandbox. Never a fragment.
+// Which redirect URIs may be registered (docs/oauth.md#authorization-page): https, custom schemes
+// (carlocator://…) and loopback http in both environments; other http only in the sandbox. A
+// fragment is allowed, unlike RFC 6749 §3.1.2, because the original service's single-page apps
+// registered `http://host/#/authorized`; such a URI serves the implicit grant only (the
+// authorization request refuses the code grant for it). Matching stays an exact string comparison.
 export function redirectUriProblem(uri: string, environment: Environment): string | null {
   let url: URL;
   try {
@@ -11,7 +14,6 @@ export function redirectUriProblem(uri: string, environment: Environment): strin
   } catch {
     return "Must be an absolute URI.";
   }
-  if (url.hash || uri.includes("#")) return "Must not contain a fragment.";
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (scheme === "https") return null;
   if (scheme === "http") {

@@ -18,9 +18,10 @@ export const apps = () => inject("apps");
  * A partner app of its own, made with the operator CLI like the ones of global-setup: for tests
  * that need exact list contents, which the shared apps cannot give while other files run.
  */
-export async function createPartnerApp(name = uniqueName("app"), opts: { dataProvider?: boolean } = {}): Promise<TestApp> {
+export async function createPartnerApp(name = uniqueName("app"), opts: { dataProvider?: boolean; redirectUris?: string[] } = {}): Promise<TestApp> {
   const env = serviceEnv({ port: 0, dataDir: inject("dataDir"), databaseUrl: inject("embedded") ? undefined : inject("databaseUrl") });
-  const args = ["--name", name, "--redirect-uri", "https://partner.example/callback", "--json", ...(opts.dataProvider ? ["--data-provider"] : [])];
+  const uris = ["https://partner.example/callback", ...(opts.redirectUris ?? [])].flatMap((uri) => ["--redirect-uri", uri]);
+  const args = ["--name", name, ...uris, "--json", ...(opts.dataProvider ? ["--data-provider"] : [])];
   const { stdout } = await runScript("app-create.ts", args, env);
   return JSON.parse(stdout) as TestApp;
 }

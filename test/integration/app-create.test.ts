@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { runScript } from "../helpers/processes";
-import { clientToken, tokenRequest } from "../helpers/api";
+import { clientToken, testSql, tokenRequest, uniqueName } from "../helpers/api";
 
 const scriptEnv = () => {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: inject("dataDir"), NEXT_TELEMETRY_DISABLED: "1" };
@@ -28,7 +28,17 @@ describe("npm run app:create", () => {
     expect(wrongEnv.status).toBe(401);
   });
 
-  it("refuses a redirect URI with a fragment, creating nothing", async () => {
-    await expect(runScript("app-create.ts", ["--name", "Bad", "--redirect-uri", "https://x.example/cb#frag", "--json"], scriptEnv())).rejects.toThrow(/fragment/);
+  it("registers a redirect URI with a fragment (the original's single-page apps), kept exactly as given", async () => {
+    const name = uniqueName("Legacy SPA");
+    await runScript("app-create.ts", ["--name", name, "--redirect-uri", "http://127.0.0.1:8080/#/authorized", "--redirect-uri", "https://spa.example/#/authorized?tenant=a", "--json"], scriptEnv());
+    const [row] = await testSql()`select redirect_uris from partner_apps where name = ${name}`;
+    expect(row!.redirect_uris).toEqual(["http://127.0.0.1:8080/#/authorized", "https://spa.example/#/authorized?tenant=a"]);
+  });
+
+  it("refuses a relative or javascript: redirect URI, creating nothing", async () => {
+    const name = uniqueName("Bad");
+    await expect(runScript("app-create.ts", ["--name", name, "--redirect-uri", "/#/authorized", "--json"], scriptEnv())).rejects.toThrow(/absolute/);
+    await expect(runScript("app-create.ts", ["--name", name, "--redirect-uri", "javascript:alert(1)", "--json"], scriptEnv())).rejects.toThrow(/not allowed/);
+    expect(await testSql()`select id from partner_apps where name = ${name}`).toHaveLength(0);
   });
 });

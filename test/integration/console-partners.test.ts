@@ -156,7 +156,7 @@ describe("apps and credentials", () => {
   it("update-app: redirect URIs are checked per docs/oauth.md#authorization-page; valid ones are saved", async () => {
     const partner = await newPartner();
     const app = await partner.createApp();
-    const bad = await partner.action("update-app", { appId: String(app.appId), name: "Renamed", redirectUris: "javascript:alert(1)\nhttps://ok.example/cb#frag", clientType: "public" });
+    const bad = await partner.action("update-app", { appId: String(app.appId), name: "Renamed", redirectUris: "javascript:alert(1)\nhttps://ok.example/cb", clientType: "public" });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors[0].fieldName).toBe("redirectUris");
     expect(bad.body.fieldErrors[0].errorDisplay).toContain("javascript");
@@ -165,10 +165,10 @@ describe("apps and credentials", () => {
     expect(empty.status).toBe(400);
     expect(empty.body.fieldErrors[0].fieldName).toBe("name");
 
-    const good = await partner.action("update-app", { appId: String(app.appId), name: "Renamed app", redirectUris: "https://ok.example/cb\ncarlocator://cb\nhttp://sandbox-only.example/cb", clientType: "public" });
+    const good = await partner.action("update-app", { appId: String(app.appId), name: "Renamed app", redirectUris: "https://ok.example/cb\ncarlocator://cb\nhttp://sandbox-only.example/cb\nhttp://127.0.0.1:8080/#/authorized", clientType: "public" });
     expect(good.status).toBe(200);
     const [row] = await testSql()`select name, redirect_uris, is_public from partner_apps where id = ${app.appId}`;
-    expect(row).toEqual({ name: "Renamed app", redirect_uris: ["https://ok.example/cb", "carlocator://cb", "http://sandbox-only.example/cb"], is_public: true });
+    expect(row).toEqual({ name: "Renamed app", redirect_uris: ["https://ok.example/cb", "carlocator://cb", "http://sandbox-only.example/cb", "http://127.0.0.1:8080/#/authorized"], is_public: true });
     expect(visibleText((await partner.get(`/console/apps/${app.appId}`)).text)).toContain("work in the sandbox only");
   });
 

@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { api, createDriver, tokenRequest } from "../helpers/api";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createDriver, tokenRequest, uniqueName } from "../helpers/api";
 import { authorizeUrl, Browser, redirectParams, visibleText } from "../helpers/browser";
+import { createPartnerApp } from "../helpers/fixtures";
+import type { TestApp } from "./global-setup";
 import { apiStatus, authorizeCode, CALLBACK, codeRequest, exchangeCode, nativeApp, newDriver, pkcePair, webApp } from "../helpers/oauth-flow";
 
 // The authorization page end to end (docs/oauth.md#authorization-page): sign-in or registration, consent,
@@ -162,6 +164,84 @@ describe("the authorization page", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.body.refresh_token).toEqual(expect.any(String));
     expect(await apiStatus(res.body.access_token)).toBe(200);
+  });
+});
+
+describe("a redirect URI with a fragment (the original's single-page apps)", () => {
+  // Registered with the operator CLI, like the original's sample app: `http://host:port/#/authorized`.
+  const SPA = "http://127.0.0.1:8080/#/authorized";
+  const SPA_WITH_QUERY = "https://spa.example/app#/authorized?tenant=acme";
+  let spa: TestApp;
+  beforeAll(async () => {
+    spa = await createPartnerApp(uniqueName("Legacy SPA"), { redirectUris: [SPA, SPA_WITH_QUERY] });
+  });
+
+  /** The parameters after "#/authorized?", where the sample app reads them. */
+  const inFragment = (location: URL) => Object.fromEntries(new URLSearchParams(location.hash.slice(location.hash.indexOf("?") + 1)));
+
+  it("response_type=token → access_token, token_type, expires_in and state inside the fragment, nothing in the query; the token works", async () => {
+    const { browser, username } = await newDriver();
+    const location = await browser.authorizeAndAllow(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", state: "legacy-1" }, "/sandbox/OAuth/authorize"));
+    expect(location.toString().startsWith(`${SPA}?access_token=`)).toBe(true);
+    expect(location.search).toBe("");
+    const got = inFragment(location);
+    expect(got).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: "bearer", expires_in: "86400", state: "legacy-1" });
+    const me = await api("sandbox").get("/account/", got.access_token);
+    expect(me.status).toBe(200);
+    expect(me.body.account.map((a: { username: string }) => a.username)).toEqual([username]);
+  });
+
+  it("a registered fragment that already has a ? gets the answer joined with &", async () => {
+    const { browser } = await newDriver();
+    const location = await browser.authorizeAndAllow(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA_WITH_QUERY, response_type: "token", state: "legacy-2" }));
+    expect(location.toString().startsWith(`${SPA_WITH_QUERY}&access_token=`)).toBe(true);
+    expect(inFragment(location)).toMatchObject({ tenant: "acme", token_type: "bearer", state: "legacy-2" });
+  });
+
+  it("response_mode=fragment changes nothing: the answer is still inside the registered fragment", async () => {
+    const { browser } = await newDriver();
+    const location = await browser.authorizeAndAllow(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", response_mode: "fragment" }));
+    expect(location.toString().startsWith(`${SPA}?access_token=`)).toBe(true);
+  });
+
+  it("Deny → error=access_denied, error_description and state inside the fragment", async () => {
+    const { browser } = await newDriver();
+    const step = await browser.authorize(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", state: "legacy-deny" }));
+    const answer = await browser.decide(step, "deny");
+    expect(answer.status).toBe(303);
+    expect(answer.location!.startsWith(`${SPA}?error=access_denied`)).toBe(true);
+    expect(inFragment(new URL(answer.location!))).toEqual({ error: "access_denied", error_description: expect.any(String), state: "legacy-deny" });
+  });
+
+  it("an error after the redirect URI check (prompt=none while signed out) goes inside the fragment too", async () => {
+    const res = await new Browser().get(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", prompt: "none", state: "legacy-none" }));
+    expect(res.status).toBe(302);
+    expect(res.location!.startsWith(`${SPA}?error=login_required`)).toBe(true);
+    expect(inFragment(new URL(res.location!))).toMatchObject({ error: "login_required", state: "legacy-none" });
+  });
+
+  it.each<Record<string, string>>([{}, { response_mode: "fragment" }, { code_challenge: pkcePair().challenge, code_challenge_method: "S256" }])(
+    "response_type=code to it (%o) → 400 error page saying why, never a redirect",
+    async (extra) => {
+      const res = await new Browser().get(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "code", state: "legacy-code", ...extra }));
+      expect(res.status).toBe(400);
+      expect(res.location).toBeNull();
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(visibleText(res.text)).toContain("with a fragment");
+      expect(visibleText(res.text)).toContain("response_type=token");
+    },
+  );
+
+  it.each([
+    ["another fragment", "http://127.0.0.1:8080/#/other"],
+    ["the URI without its fragment", "http://127.0.0.1:8080/"],
+    ["an empty fragment", "http://127.0.0.1:8080/#"],
+    ["more after the fragment", "http://127.0.0.1:8080/#/authorized?x=1"],
+  ])("the fragment is matched exactly: %s → 400 error page", async (_, uri) => {
+    const res = await new Browser().get(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: uri, response_type: "token" }));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(visibleText(res.text)).toContain("did not register the address");
   });
 });
 

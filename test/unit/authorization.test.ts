@@ -4,7 +4,7 @@ import { registrationProblems } from "@/server/auth/registration-form";
 import { readSignInProblem } from "@/server/auth/sign-in-errors";
 import { ACCOUNT_POLICY, ADDRESS_POLICY, blockAfter } from "@/server/auth/throttle";
 import { describeDestination } from "@/server/oauth/authorize/destination";
-import { clientRedirect } from "@/server/oauth/authorize/redirect";
+import { clientRedirect, withoutFragment } from "@/server/oauth/authorize/redirect";
 
 describe("clientRedirect (docs/oauth.md)", () => {
   it("appends a query string, skipping absent values", () => {
@@ -26,6 +26,29 @@ describe("clientRedirect (docs/oauth.md)", () => {
 
   it("encodes the state as given", () => {
     expect(clientRedirect("https://app.example/cb", { state: "a b&c=d" }, "query")).toBe("https://app.example/cb?state=a+b%26c%3Dd");
+  });
+
+  it("appends inside a registered fragment, after a ?, as the original's single-page apps read it", () => {
+    const token = { access_token: "t", token_type: "bearer", expires_in: "86400", state: "s" };
+    expect(clientRedirect("http://127.0.0.1:8080/#/authorized", token, "query")).toBe("http://127.0.0.1:8080/#/authorized?access_token=t&token_type=bearer&expires_in=86400&state=s");
+  });
+
+  it("joins with & only when the registered fragment itself already has a ?", () => {
+    expect(clientRedirect("https://app.example/spa?x=1#/authorized", { access_token: "t" }, "query")).toBe("https://app.example/spa?x=1#/authorized?access_token=t");
+    expect(clientRedirect("https://app.example/spa?x=1#/authorized?tenant=a", { access_token: "t" }, "query")).toBe("https://app.example/spa?x=1#/authorized?tenant=a&access_token=t");
+    expect(clientRedirect("https://app.example/#/authorized?", { access_token: "t" }, "query")).toBe("https://app.example/#/authorized?access_token=t");
+  });
+
+  it("withoutFragment gives the library the URI up to the #", () => {
+    expect(withoutFragment("http://127.0.0.1:8080/#/authorized?x=1")).toBe("http://127.0.0.1:8080/");
+    expect(withoutFragment("https://app.example/cb?x=1")).toBe("https://app.example/cb?x=1");
+  });
+
+  it("puts errors inside a registered fragment too, whatever the response_mode", () => {
+    const error = { error: "access_denied", error_description: "No.", state: "s" };
+    const expected = "http://127.0.0.1:8080/#/authorized?error=access_denied&error_description=No.&state=s";
+    expect(clientRedirect("http://127.0.0.1:8080/#/authorized", error, "query")).toBe(expected);
+    expect(clientRedirect("http://127.0.0.1:8080/#/authorized", error, "fragment")).toBe(expected);
   });
 });
 
@@ -82,6 +105,7 @@ describe("describeDestination", () => {
   it("names the host of a web address and the scheme of an app link", () => {
     expect(describeDestination("https://partner.example/cb?x=1")).toBe("partner.example");
     expect(describeDestination("http://127.0.0.1:8765/cb")).toBe("127.0.0.1:8765");
+    expect(describeDestination("http://127.0.0.1:8765/#/authorized")).toBe("127.0.0.1:8765");
     expect(describeDestination("carlocator://oauth/callback")).toBe("the app that opens carlocator:// links");
   });
 });

@@ -5,7 +5,7 @@ import { issueCode } from "../codes";
 import { recordConsent } from "../grant-queries";
 import { ACCESS_TOKEN_TTL_SECONDS } from "../lifetimes";
 import type { GrantContext } from "../repositories";
-import { clientRedirect } from "./redirect";
+import { clientRedirect, withoutFragment } from "./redirect";
 import type { ValidAuthorization } from "./request";
 
 // The end of an authorization request: where the driver's browser is sent next.
@@ -36,7 +36,7 @@ export async function approveAuthorization({ params, client, libraryRequest }: V
     libraryRequest.user = { id: accountId };
     libraryRequest.isAuthorizationApproved = true;
     const response = await makeAuthorizationServer(ctx).completeAuthorizationRequest(libraryRequest);
-    const accessToken = tokenFromLibraryRedirect(String(response.headers.location ?? ""), params.redirectUri);
+    const accessToken = tokenFromLibraryRedirect(String(response.headers.location ?? ""), withoutFragment(params.redirectUri));
     // token_type and expires_in as the API documents them (the library says "Bearer" and
     // counts the seconds left, 86399).
     return { access_token: accessToken, token_type: "bearer", expires_in: String(ACCESS_TOKEN_TTL_SECONDS), state: params.state };
@@ -55,8 +55,8 @@ export function interactionRequired({ params }: ValidAuthorization, error: "logi
   return clientRedirect(params.redirectUri, { error, error_description: description, state: params.state }, params.responseMode);
 }
 
-// The library's implicit grant answers with a redirect: the redirect URI, one separator ("?" or
-// "&"), then its parameters.
+// The library's implicit grant answers with a redirect: the redirect URI it was given (without a
+// fragment), one separator ("?" or "&"), then its parameters.
 function tokenFromLibraryRedirect(location: string, redirectUri: string): string {
   const token = location.startsWith(redirectUri) ? new URLSearchParams(location.slice(redirectUri.length + 1)).get("access_token") : null;
   if (!token) throw OAuthException.internalServerError("The implicit grant issued no access token.");

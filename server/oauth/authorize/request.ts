@@ -5,7 +5,7 @@ import type { Environment } from "@/db/schema";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { makeAuthorizationServer } from "../authorization-server";
 import { findCredentialByClientId, type CredentialRow } from "../queries";
-import { clientRedirect, type ResponseMode } from "./redirect";
+import { clientRedirect, withoutFragment, type ResponseMode } from "./redirect";
 
 // Reads and checks an authorization request (docs/oauth.md#authorization-page; RFC 6749 §4.1.1, §4.2.1; RFC 7636).
 // The order matters: until the client and its redirect URI are known to match, nothing may send
@@ -88,6 +88,14 @@ export async function checkAuthorizationRequest(input: URLSearchParams, endpoint
   }
   const envProblem = redirectUriProblem(redirectUri, client.environment);
   if (envProblem) return invalid("This link is not valid", `The redirect_uri cannot be used in ${client.environment}: ${envProblem}`);
+  // A URI with a fragment (the original's single-page apps) serves the implicit grant only. A code
+  // has no place there: inside the fragment no code client looks for it, and in a query before
+  // the fragment it would go to a URI that was never registered; an error redirect would have to
+  // pick one of the two as well. So, like any redirect URI that cannot be used, it ends on our
+  // page (RFC 6749 §4.1.2.1).
+  if (redirectUri.includes("#") && raw.response_type === "code") {
+    return invalid("This link is not valid", `${client.appName} asked for a code to be sent to a redirect_uri with a fragment (#…), which can only receive tokens (response_type=token).`);
+  }
 
   // 2. From here on, errors go back to the app.
   const responseModeValue = raw.response_mode ?? "query";
@@ -139,7 +147,10 @@ export async function checkAuthorizationRequest(input: URLSearchParams, endpoint
   // object its grants complete.
   try {
     const server = makeAuthorizationServer({ tx: db(), environment: endpointEnvironment, afterFailure: [] });
-    const libraryRequest = await server.validateAuthorizationRequest(new OAuthRequest({ query: toSearchRecord(params) }));
+    // The library refuses any fragment (RFC 6749 §3.1.2): it gets the URI without it, already
+    // matched exactly above, and its answer is rebuilt from the full URI (complete.ts).
+    const query = { ...toSearchRecord(params), redirect_uri: withoutFragment(redirectUri) };
+    const libraryRequest = await server.validateAuthorizationRequest(new OAuthRequest({ query }));
     return { kind: "ok", authorization: { params, client, libraryRequest } };
   } catch (error) {
     if (!isOAuthError(error)) throw error;
