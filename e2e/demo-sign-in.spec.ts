@@ -38,3 +38,20 @@ test("a browser that never signed in starts the sign-in form on production", asy
   await expect(page.getByRole("radio", { name: "Production" })).toBeChecked();
   await expect(page.getByRole("radio", { name: /Sandbox/ })).not.toBeChecked();
 });
+
+test.describe("before the page's script runs", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a submitted sign-in never puts the password in the address", async ({ page, context }) => {
+    await keepOnLoopback(context);
+    for (const [path, user, secret] of [["/login?environment=sandbox", "Username", "Password"], ["/console/sign-in", "E-mail", "Password"]] as const) {
+      await page.goto(path);
+      await page.getByLabel(user).fill("someone");
+      await page.getByLabel(secret).fill("not-in-the-url-1");
+      await page.getByRole("form", { name: "Sign in" }).getByRole("button", { name: "Sign in" }).click();
+      await page.waitForLoadState("load");
+      expect(page.url()).not.toContain("not-in-the-url-1");
+      expect(page.url()).not.toContain("password");
+    }
+  });
+});

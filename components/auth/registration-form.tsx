@@ -81,7 +81,7 @@ export function RegistrationForm({ environment, continueTo }: Props) {
   const field = (name: keyof Values) => ({ name, value: values[name], error: errors[name], onChange: (e: { target: { value: string } }) => change(name, e.target.value) });
 
   return (
-    <form ref={formRef} onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label="Create an account">
+    <form ref={formRef} method="post" onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label="Create an account">
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="First name" autoComplete="given-name" required {...field("firstName")} />
         <Field label="Last name" autoComplete="family-name" required {...field("lastName")} />

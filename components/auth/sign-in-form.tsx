@@ -11,7 +11,10 @@ import { rememberEnvironment } from "@/server/auth/sign-in-environment";
 type Props = { environment: "production" | "sandbox"; continueTo: string; loginHint?: string };
 
 // Signs in through next-auth's "password" credentials provider (with its CSRF token), then
-// follows `continueTo` with a full navigation so the server sees the new session cookie.
+// follows `continueTo` with a full navigation so the server sees the new session cookie. The form
+// says method="post" (so do registration's and the console's): submitted before the page's script
+// runs, the browser posts it to this page, and the password never lands in an address, the
+// history, a log or a Referer, as a default GET would put it.
 export function SignInForm({ environment, continueTo, loginHint }: Props) {
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
@@ -39,7 +42,7 @@ export function SignInForm({ environment, continueTo, loginHint }: Props) {
   }
 
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label="Sign in">
+    <form method="post" onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label="Sign in">
       <Field name="username" label="Username" autoComplete="username" required defaultValue={loginHint} autoCapitalize="none" spellCheck={false} />
       <Field name="password" label="Password" type="password" autoComplete="current-password" required />
       {message ? (

@@ -52,7 +52,7 @@ export function PartnerAuthForm({ mode, continueTo }: { mode: "sign-in" | "sign-
   }
 
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label={mode === "sign-in" ? "Sign in" : "Create a partner account"}>
+    <form method="post" onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label={mode === "sign-in" ? "Sign in" : "Create a partner account"}>
       {mode === "sign-up" ? <Field name="name" label="Your name" autoComplete="name" required error={fieldErrors.name} /> : null}
       <Field name="email" label="E-mail" type="email" autoComplete="email" required error={fieldErrors.email} autoCapitalize="none" spellCheck={false} />
       <Field
