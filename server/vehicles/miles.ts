@@ -38,7 +38,7 @@ export function milesOfReading(value: string): number | null {
  * A number of miles from the API rounded to the thousandth, by the decimal the client wrote
  * (10.2545 → 10.255): a JSON number prints as its shortest decimal, which is what was sent.
  */
-export function roundMiles(miles: number): number {
+export function milesOfInput(miles: number): number {
   const n = thousandthsOf(String(miles)) ?? toThousandths(miles);
   return n / PER_MILE;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { translateValue } from "@/server/telemetry/keys";
 import { mileageAfterTrip, planIngest, type VehicleState } from "@/server/telemetry/segmentation";
 import type { DataSetInput } from "@/server/telemetry/schemas";
-import { MAX_MILES, addMiles, milesOfReading, roundMiles, wholeMilesText } from "@/server/vehicles/miles";
+import { MAX_MILES, addMiles, milesOfInput, milesOfReading, wholeMilesText } from "@/server/vehicles/miles";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";
 
 // Mileage is exact decimal arithmetic: 0.1 + 0.2 is 0.3 on the wire, never 0.30000000000000004.
@@ -35,12 +35,12 @@ describe("miles", () => {
     expect(milesOfReading("abc")).toBeNull();
   });
 
-  it("roundMiles: an API number to the thousandth by the decimal that was sent", () => {
-    expect(json(roundMiles(10.25))).toBe("10.25");
-    expect(json(roundMiles(10.2545))).toBe("10.255");
-    expect(json(roundMiles(0.1 + 0.2))).toBe("0.3");
-    expect(json(roundMiles(1e-7))).toBe("0");
-    expect(json(roundMiles(48210))).toBe("48210");
+  it("milesOfInput: an API number to the thousandth by the decimal that was sent", () => {
+    expect(json(milesOfInput(10.25))).toBe("10.25");
+    expect(json(milesOfInput(10.2545))).toBe("10.255");
+    expect(json(milesOfInput(0.1 + 0.2))).toBe("0.3");
+    expect(json(milesOfInput(1e-7))).toBe("0");
+    expect(json(milesOfInput(48210))).toBe("48210");
   });
 
   it("wholeMilesText: rounds half away from zero on the digits, exactly at any length", () => {
