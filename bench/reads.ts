@@ -67,7 +67,7 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
       const tripRows = await tx.unsafe(
         `insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
          select 'production', $1, t.s, t.e, t.e, t.m, t.s, t.slat, t.slon, t.e, t.elat, t.elon
-           from unnest($2::timestamptz[], $3::timestamptz[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[]) as t(s, e, m, slat, slon, elat, elon)
+           from unnest($2::timestamptz[], $3::timestamptz[], $4::numeric[], $5::float8[], $6::float8[], $7::float8[], $8::float8[]) as t(s, e, m, slat, slon, elat, elon)
          returning id, (extract(epoch from start_time) * 1000)::float8 as start`,
         [
           vehicleId,

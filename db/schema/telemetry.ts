@@ -1,4 +1,4 @@
-import { bigint, bigserial, customType, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, customType, doublePrecision, index, integer, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { accounts } from "./accounts";
 import { partnerApps } from "./apps";
@@ -23,9 +23,10 @@ export const trips = pgTable(
     endTime: timestamp("end_time", { withTimezone: true }),
     /** The newest data set in the trip: where an ON closing this trip ends it. */
     lastDataAt: timestamp("last_data_at", { withTimezone: true }).notNull(),
-    mileage: doublePrecision("mileage"),
+    /** The closing GEN_TRIP_MILEAGE, in miles to the thousandth, exact like the vehicle's mileage. */
+    mileage: numeric("mileage", { precision: 11, scale: 3, mode: "number" }),
     /** The vehicle's mileage when the trip opened: where its GEN_TRIP_MILEAGE counts from on close. */
-    startMileage: doublePrecision("start_mileage"),
+    startMileage: numeric("start_mileage", { precision: 11, scale: 3, mode: "number" }),
     startWaypointAt: timestamp("start_waypoint_at", { withTimezone: true }),
     startLatitude: doublePrecision("start_latitude"),
     startLongitude: doublePrecision("start_longitude"),

@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { environmentEnum } from "./environment";
 
@@ -13,8 +13,9 @@ export const vehicles = pgTable(
     vin: text("vin"),
     label: text("label"),
     autoAssignDevice: boolean("auto_assign_device").notNull().default(true),
-    // Miles; fractional because trips add their GEN_TRIP_MILEAGE (docs/api.md#accounts-and-vehicles).
-    mileage: doublePrecision("mileage").notNull().default(0),
+    // Miles to the thousandth, an exact decimal: trips add their GEN_TRIP_MILEAGE, and 0.1 + 0.2
+    // must read 0.3 (docs/decisions.md#device-data, server/vehicles/miles.ts).
+    mileage: numeric("mileage", { precision: 11, scale: 3, mode: "number" }).notNull().default(0),
     year: text("year"),
     make: text("make"),
     model: text("model"),

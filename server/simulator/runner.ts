@@ -245,7 +245,7 @@ async function park(run: ClaimedRun, now: number): Promise<Advanced> {
   const last = trip.samples[Math.max(0, run.nextIndex - 1)]!;
   const lastAt = second(run.lapStartedAt.getTime() + due[Math.max(0, run.nextIndex - 1)]! * 1000);
   const at = Math.max(second(now), lastAt + 1000);
-  const miles = Math.round(((last.progress * trip.lengthMeters) / METERS_PER_MILE) * 100) / 100;
+  const miles = roundMiles((last.progress * trip.lengthMeters) / METERS_PER_MILE);
   const keep = new Set(["GEN_WAYPOINT", "GEN_HEADING", "GEN_FUELLEVEL", "GEN_ODOMETER"]);
   const datum = [
     ...last.datum.filter((d) => keep.has(d.key)),

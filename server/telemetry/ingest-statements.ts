@@ -66,7 +66,8 @@ type ReadRow = {
   id: number;
   account_id: number;
   version: string;
-  mileage: number;
+  /** numeric, as text. */
+  mileage: string;
   running: boolean;
   vin: string | null;
   last_running_at: number | null;
@@ -193,7 +194,8 @@ const tripColumns = (t: OpenTrip) => [
   t.end?.longitude ?? null,
   t.startMileage,
 ];
-const TRIP_TYPES = ["timestamptz", "timestamptz", "timestamptz", "float8", "timestamptz", "float8", "float8", "timestamptz", "float8", "float8", "float8"];
+// Mileages are exact decimals (server/vehicles/miles.ts): sent as text, the number's shortest form.
+const TRIP_TYPES = ["timestamptz", "timestamptz", "timestamptz", "numeric", "timestamptz", "float8", "float8", "timestamptz", "float8", "float8", "numeric"];
 /** Trips as unnest() arguments: their vehicle, the given leading column, then tripColumns. */
 const tripArrays = (p: Params, trips: { vehicleId: number; trip: OpenTrip }[], lead?: (t: OpenTrip) => string) => {
   const rows = trips.map(({ trip }) => tripColumns(trip));
@@ -216,7 +218,7 @@ function vehicleRows(p: Params, writes: IngestWrite[]): string {
   return `unnest(${[
     col((w) => w.vehicleId, "int"),
     col((w) => w.version, "xid"),
-    col((w) => w.state.mileage, "float8"),
+    col((w) => w.state.mileage, "numeric"),
     col((w) => w.state.running, "boolean"),
     col((w) => at(w.state.lastRunningAt), "timestamptz"),
     col((w) => at(w.state.lastDataAt), "timestamptz"),

@@ -1,3 +1,5 @@
+import { wholeMilesText } from "@/server/vehicles/miles";
+
 // Data keys (docs/device-data.md#keys-and-translated-values) and how each value is read and shown.
 
 export const NUMERIC_KEYS = new Set([
@@ -38,13 +40,18 @@ const translations: Record<string, (n: number) => string> = {
   GEN_FUELLEVEL: (n) => `${integer(n)} %`,
   GEN_FUELRATE: (n) => `${oneDecimal(n)} gph`,
   GEN_RPM: (n) => `${integer(n)} rpm`,
-  GEN_TRIP_MILEAGE: (n) => `${integer(n)} miles`,
-  GEN_ODOMETER: (n) => `${integer(n)} miles`,
   // (fixed) °C × 1.8 + 32; the original computed (°C + 32) × 1.8.
   GEN_ENGINE_COOLANT_TEMP: (n) => `${oneDecimal(n * 1.8 + 32)} deg F`,
 };
 
+// Mileages round on their digits, exactly at any length ("4.5" → 5, never 4.499… → 4).
+const mileKeys = new Set(["GEN_TRIP_MILEAGE", "GEN_ODOMETER"]);
+
 export function translateValue(key: string, value: string): string {
+  if (mileKeys.has(key)) {
+    const whole = wholeMilesText(value);
+    return whole === null ? value : `${whole} miles`;
+  }
   const rule = translations[key];
   if (!rule) return value;
   const n = Number(value);

@@ -1,4 +1,5 @@
-import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint, type Waypoint } from "./keys";
+import { MAX_MILES, addMiles, milesOfReading } from "@/server/vehicles/miles";
+import { WAYPOINT_KEY, parseWaypoint, type Waypoint } from "./keys";
 import type { DataSetInput } from "./schemas";
 
 // Trip segmentation and vehicle state, as a pure function over one vehicle's state and a batch
@@ -10,7 +11,8 @@ import type { DataSetInput } from "./schemas";
 // - mileage: a GEN_ODOMETER above it replaces it; a closing trip's GEN_TRIP_MILEAGE brings it to
 //   at least the mileage when the trip opened plus the trip's mileage (mileageAfterTrip); it never
 //   decreases. A device that reports its odometer along the trip has already raised the mileage
-//   by the time the trip closes: the trip's miles are not counted twice.
+//   by the time the trip closes: the trip's miles are not counted twice. Readings are taken to the
+//   thousandth of a mile and added exactly (server/vehicles/miles.ts).
 
 export type TimedWaypoint = Waypoint & { at: Date };
 
@@ -46,9 +48,10 @@ export type Plan = {
   open: OpenTrip | null;
 };
 
-const numberOf = (set: DataSetInput, key: string): number | null => {
+/** The set's last GEN_ODOMETER or GEN_TRIP_MILEAGE in miles; null when absent or not a mileage. */
+const milesOf = (set: DataSetInput, key: "GEN_ODOMETER" | "GEN_TRIP_MILEAGE"): number | null => {
   const point = set.datum.findLast((d) => d.key === key);
-  return point && NUMERIC_KEYS.has(key) ? Number(point.value) : null;
+  return point ? milesOfReading(point.value) : null;
 };
 
 const waypointOf = (set: DataSetInput): TimedWaypoint | null => {
@@ -62,12 +65,13 @@ const waypointOf = (set: DataSetInput): TimedWaypoint | null => {
  * The vehicle's mileage when a trip closes: the larger of the mileage now (raised by any odometer
  * readings during the trip, the closing one included) and the mileage when the trip opened plus
  * the trip's GEN_TRIP_MILEAGE. Without a recorded start, the mileage before the closing data set
- * stands in for it (the rule before odometer readings were taken into account).
+ * stands in for it (the rule before odometer readings were taken into account). Exact: 0.1 + 0.2
+ * is 0.3; the sum stops at MAX_MILES.
  */
 export function mileageAfterTrip(input: { current: number; atStart: number; tripMileage: number | null }): number {
   const { current, atStart, tripMileage } = input;
   if (tripMileage === null || !(tripMileage > 0)) return current;
-  return Math.max(current, atStart + tripMileage);
+  return Math.max(current, Math.min(MAX_MILES, addMiles(atStart, tripMileage)));
 }
 
 export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | null }, sets: DataSetInput[]): Plan {
@@ -94,7 +98,7 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
     const waypoint = waypointOf(set);
     // The odometer first: a trip this set opens starts from it, one it closes ends at least at it.
     const before = state.mileage;
-    const odometer = numberOf(set, "GEN_ODOMETER");
+    const odometer = milesOf(set, "GEN_ODOMETER");
     if (odometer !== null && odometer > state.mileage) state.mileage = odometer;
     let trip: OpenTrip | null = null;
     if (set.ignitionStatus === "ON") {
@@ -105,7 +109,7 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
       trip = open;
     } else if (open) {
       trip = open;
-      const tripMileage = numberOf(set, "GEN_TRIP_MILEAGE");
+      const tripMileage = milesOf(set, "GEN_TRIP_MILEAGE");
       closeTrip(open, at, tripMileage);
       state.mileage = mileageAfterTrip({ current: state.mileage, atStart: open.startMileage ?? before, tripMileage });
       open = null;

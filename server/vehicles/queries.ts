@@ -29,7 +29,8 @@ type ListRow = {
   vin: string | null;
   label: string | null;
   auto_assign_device: boolean;
-  mileage: number;
+  /** numeric, as text. */
+  mileage: string;
   year: string | null;
   make: string | null;
   model: string | null;
@@ -66,7 +67,7 @@ export async function listVehicles({ scope, page, order }: { scope: AccountScope
     vin: r.vin,
     label: r.label,
     autoAssignDevice: r.auto_assign_device,
-    mileage: r.mileage,
+    mileage: Number(r.mileage),
     year: r.year,
     make: r.make,
     model: r.model,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_MILES, milesOfInput } from "./miles";
 import { vinProblem } from "./vin";
 import { booleanish, clearable, dateTimeOut, idParam, keep, numberish, optional, text } from "@/server/http/fields";
 
@@ -12,7 +13,8 @@ export const vin = text(17)
   });
 const deviceId = text(64).pipe(z.string().min(1).regex(/^[A-Za-z0-9._:-]+$/, "May contain letters, digits and . _ : - only."));
 const label = text(100);
-const mileage = numberish.pipe(z.number().min(0, "Must not be negative.").max(10_000_000, "Must be at most 10000000."));
+// Miles to the thousandth: more decimals are rounded (10.2545 → 10.255), as the number was written.
+const mileage = numberish.pipe(z.number().min(0, "Must not be negative.").max(MAX_MILES, `Must be at most ${MAX_MILES}.`)).transform(milesOfInput);
 
 
 export const createVehicleBody = z.object({

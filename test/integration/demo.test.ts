@@ -68,7 +68,8 @@ it("the demo vehicles are named YEAR MAKE MODEL from their VINs; the van has one
   expect(trip.mileage).toBeGreaterThan(3);
   // In the past, and counted once in the van's mileage.
   expect(parseDateTime(trip.startTime)!.getTime()).toBeLessThan(Date.now() - 3_600_000);
-  expect(van.mileage).toBeCloseTo(DEMO.vehicles.van.mileage + trip.mileage, 1);
+  // Exactly: the sum of the two decimals (in whole hundredths here), with no binary noise.
+  expect(van.mileage).toBe((DEMO.vehicles.van.mileage * 100 + Math.round(trip.mileage * 100)) / 100);
   const one = await get(`/vehicle/${van.vehicleId}/trip/${trip.id}`);
   expect(one.trip.data.length).toBeGreaterThan(10);
   const simulations = (await get(`/vehicle/${van.vehicleId}/simulation/`)).simulation as { status: string; mode: string; tripId: number }[];

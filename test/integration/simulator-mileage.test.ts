@@ -44,6 +44,24 @@ describe("mileage of simulated vehicles", () => {
     expect((await sandbox.get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage).toBeCloseTo(1000 + total, 6);
   });
 
+  it("posts GEN_ODOMETER and GEN_TRIP_MILEAGE to the hundredth, and the vehicle from 110.3 reads their exact sum", async () => {
+    const { token, vehicleId } = await driverWithMileage(110.3);
+    const res = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, seed: 8, collectionPeriod: 30 }, token);
+    expect(res.status, res.text).toBe(200);
+    const hundredths = /^\d+(\.\d{1,2})?$/;
+    for (const key of ["GEN_ODOMETER", "GEN_TRIP_MILEAGE"]) {
+      const points = (await sandbox.get(`/vehicle/${vehicleId}/data/?key=${key}&searchLimit=500`, token)).body.data as { value: string }[];
+      expect(points.length).toBeGreaterThan(0);
+      for (const { value } of points) expect(value).toMatch(hundredths);
+    }
+    const trips = await sandbox.get(`/vehicle/${vehicleId}/trip/`, token);
+    const tripMiles = /"mileage":([^,]*),/.exec(trips.text)![1]!;
+    expect(tripMiles).toMatch(hundredths);
+    // 110.3 + the trip's miles, summed in whole hundredths here: exactly what the vehicle must read.
+    const expected = String((11030 + Math.round(Number(tripMiles) * 100)) / 100);
+    expect((await sandbox.get(`/vehicle/${vehicleId}`, token)).text).toContain(`"mileage":${expected},`);
+  });
+
   it("a real-time run's vehicle mileage grows while it drives, before the trip closes", { timeout: 60_000 }, async () => {
     const { token, vehicleId } = await driverWithMileage(500);
     const started = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "realtime", templateId: "columbus-downtown-loop", speedUp: 10, collectionPeriod: 10, seed: 6 }, token);
