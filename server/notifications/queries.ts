@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { notifications, subscriptions, type Environment } from "@/db/schema";
 import type { Page } from "@/server/http/paging";
@@ -68,9 +68,10 @@ export async function queueDeliveries(db: Executor, notificationId: number, subs
  * stay, deliveries included (docs/subscriptions.md#who-keeps-which-notifications).
  */
 export async function deleteNotificationsOfVehicleSubscriptions(db: Executor, vehicleId: number): Promise<void> {
-  const own = db
-    .select({ id: subscriptions.id })
+  // By the vehicle's index on notifications, then each one's subscription by its key.
+  const ofVehicleScope = db
+    .select({ one: sql`1` })
     .from(subscriptions)
-    .where(and(eq(subscriptions.vehicleId, vehicleId), eq(subscriptions.scope, "VEHICLE")));
-  await db.delete(notifications).where(inArray(notifications.subscriptionId, own));
+    .where(and(eq(subscriptions.id, notifications.subscriptionId), eq(subscriptions.scope, "VEHICLE")));
+  await db.delete(notifications).where(and(eq(notifications.vehicleId, vehicleId), exists(ofVehicleScope)));
 }
