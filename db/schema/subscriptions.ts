@@ -97,7 +97,8 @@ export const subscriptionStates = pgTable(
 );
 
 // One notification per event and subscription (docs/subscriptions.md#notifications). vehicle_id is not a foreign key:
-// VEHICLEDELETED outlives its vehicle (vehicle deletion removes the vehicle's other notifications).
+// the notifications of account subscriptions (VEHICLECREATED, VEHICLEDELETED, an account-wide WAYPOINT's)
+// outlive the vehicle they name; vehicle deletion removes those of the vehicle's own subscriptions.
 export const notifications = pgTable(
   "notifications",
   {
@@ -109,7 +110,7 @@ export const notifications = pgTable(
     // the statement that checks the vehicle, its subscriptions and account, so they exist; and
     // the deletes a key would cascade are statement triggers (migration 0012) deleting, when a
     // subscription or an account goes, its notifications, and when a notification goes, its
-    // deliveries. Vehicle deletion deletes the vehicle's notifications itself.
+    // deliveries. Vehicle deletion deletes its own subscriptions' notifications itself.
     subscriptionId: integer("subscription_id").notNull(),
     // The subscription's app, copied for the per-app lists.
     appId: integer("app_id").notNull(),

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { notifications, type Environment } from "@/db/schema";
+import { notifications, subscriptions, type Environment } from "@/db/schema";
 import type { Page } from "@/server/http/paging";
 import { pendingDeliveriesOf } from "./ingest-queries";
 import type { NotificationRow } from "./serialize";
@@ -61,7 +61,17 @@ export async function queueDeliveries(db: Executor, notificationId: number, subs
   await db.execute(sql`with n(id, subscription_id) as (values (${notificationId}::bigint, ${subscriptionId}::int)) ${sql.raw(pendingDeliveriesOf("n"))}`);
 }
 
-/** A deleted vehicle takes its notifications along (docs/api.md#accounts-and-vehicles: deletion removes all its data). */
-export async function deleteNotificationsOfVehicle(db: Executor, vehicleId: number): Promise<void> {
-  await db.delete(notifications).where(eq(notifications.vehicleId, vehicleId));
+/**
+ * A deleted vehicle takes the notifications of its own (vehicle-scope) subscriptions along, and with
+ * them their pending deliveries. Notifications of account subscriptions that name the vehicle (a
+ * VEHICLECREATED, a WAYPOINT of an account-wide WAYPOINT subscription) belong to the account and
+ * stay, deliveries included (docs/subscriptions.md#who-keeps-which-notifications).
+ */
+export async function deleteNotificationsOfVehicleSubscriptions(db: Executor, vehicleId: number): Promise<void> {
+  // By the vehicle's index on notifications, then each one's subscription by its key.
+  const ofVehicleScope = db
+    .select({ one: sql`1` })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, notifications.subscriptionId), eq(subscriptions.scope, "VEHICLE")));
+  await db.delete(notifications).where(and(eq(notifications.vehicleId, vehicleId), exists(ofVehicleScope)));
 }

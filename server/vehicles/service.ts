@@ -11,7 +11,7 @@ import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
 import { serializeVehicle } from "./serialize";
 import { decodeVin } from "./vin";
 import { notifyVehicleEvent } from "@/server/notifications/account-events";
-import { deleteNotificationsOfVehicle } from "@/server/notifications/queries";
+import { deleteNotificationsOfVehicleSubscriptions } from "@/server/notifications/queries";
 
 // year, make and model follow the VIN: decoded offline where they can be, cleared with it.
 const fromVin = (vin: string | null) => (vin ? decodeVin(vin) : { year: null, make: null, model: null });
@@ -91,12 +91,14 @@ export async function updateVehicle(principal: Principal, ref: string, input: Up
   }
 }
 
-// Permanent; trips, data and subscriptions go with the vehicle (foreign keys cascade), and so do
-// the notifications about it, except the VEHICLEDELETED written in the same transaction.
+// Permanent; trips, data and the vehicle's own subscriptions go with it (foreign keys cascade), and
+// so do those subscriptions' notifications. Notifications of the account's subscriptions that name
+// the vehicle (its VEHICLECREATED, an account-wide WAYPOINT's) belong to the account: they stay
+// readable under /account/{id}/eventNotification/ and their pending deliveries are still sent.
 export async function deleteVehicle(principal: Principal, ref: string) {
   const vehicle = await getVisibleVehicle(principal, ref);
   await db().transaction(async (tx) => {
-    await deleteNotificationsOfVehicle(tx, vehicle.id);
+    await deleteNotificationsOfVehicleSubscriptions(tx, vehicle.id);
     if (!(await deleteVehicleRow(tx, { id: vehicle.id }))) throw notFound("vehicle");
     await notifyVehicleEvent(tx, { environment: principal.environment, type: "VEHICLEDELETED", accountId: vehicle.accountId, vehicleId: vehicle.id, at: new Date() });
   });

@@ -98,8 +98,11 @@ export type RunningService = {
   env: ServiceEnv;
   pid: number;
   stop(): Promise<void>;
-  /** Stops the service by its pid and starts it again on the same data dir (a second `npm start`). */
-  restart(): Promise<void>;
+  /**
+   * Stops the service by its pid and starts it again on the same data dir (a second `npm start`),
+   * with `extraEnv` added to its environment from then on (e.g. the delivery worker turned on).
+   */
+  restart(extraEnv?: Record<string, string>): Promise<void>;
   output(): string;
 };
 
@@ -131,8 +134,9 @@ export async function launchService(opts: { name: string; databaseUrl?: string; 
     pid: service.child.pid!,
     stop,
     output: () => service.output(),
-    async restart() {
+    async restart(extraEnv = {}) {
       await stopProcess(service.child);
+      Object.assign(env, extraEnv);
       service = startService(env);
       running.pid = service.child.pid!;
       await waitForHealth(baseUrl, service.child, service.output);

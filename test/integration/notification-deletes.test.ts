@@ -49,14 +49,18 @@ describe("deleting what notifications hang on", () => {
     expect(await left(kept.account.id)).toEqual({ notifications: 2, deliveries: 2, orphans: 0 });
   });
 
-  it("a vehicle takes its subscriptions' notifications and their deliveries along; VEHICLEDELETED stays", async () => {
+  it("a vehicle takes its own subscriptions' notifications and their deliveries along; the account subscriptions' (WAYPOINT, VEHICLEDELETED) stay with theirs", async () => {
     const driver = await notifiedDriver();
     const removed = await sandbox.post(`/account/${driver.account.id}/eventSubscription/VEHICLEDELETED/`, { postUrl: RECEIVER }, driver.client);
     expect(removed.status, removed.text).toBe(200);
     expect((await sandbox.del(`/vehicle/${driver.vehicleId}`, driver.accessToken)).status).toBe(200);
-    const notes = await testSql()`select type from notifications where account_id = ${driver.account.id}`;
-    expect(notes.map((n) => n.type)).toEqual(["VEHICLEDELETED"]);
-    expect(await left(driver.account.id)).toMatchObject({ notifications: 1, orphans: 0 });
+    const notes = await testSql()`select n.type, s.scope from notifications n join subscriptions s on s.id = n.subscription_id
+      where n.account_id = ${driver.account.id} order by n.id`;
+    expect(notes.map((n) => [n.type, n.scope])).toEqual([
+      ["WAYPOINT", "ACCOUNT"],
+      ["VEHICLEDELETED", "ACCOUNT"],
+    ]);
+    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 2, orphans: 0 });
   });
 
   it("a subscription deleted outright (as its vehicle's deletion cascades) takes its notifications and their deliveries along", async () => {

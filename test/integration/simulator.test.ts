@@ -227,9 +227,9 @@ describe("who may simulate, and bad input", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const path = `/vehicle/${vehicleId}/simulation/`;
     const post = (body: unknown) => sandbox.post(path, body, token);
-    expectFieldErrors(await post({ start: DOWNTOWN, end: CLINTONVILLE }), { mode: "INVALID" });
+    expectFieldErrors(await post({ start: DOWNTOWN, end: CLINTONVILLE }), { mode: "REQUIRED" });
     expectFieldErrors(await post({ mode: "instant" }), { start: "INVALID" });
-    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN }), { end: "INVALID" });
+    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN }), { end: "REQUIRED" });
     expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, route: [DOWNTOWN, CLINTONVILLE] }), { route: "INVALID" });
     expectFieldErrors(await post({ mode: "instant", route: [DOWNTOWN] }), { route: "INVALID" });
     expectFieldErrors(await post({ mode: "instant", start: { latitude: 91, longitude: 0 }, end: CLINTONVILLE }), { "start.latitude": "INVALID" });

@@ -313,8 +313,15 @@ describe("notifications from data sets", () => {
 
     expect((await sandbox.del(`/vehicle/${vehicle.vehicleId}`, driver.accessToken)).status).toBe(200);
     const after = await notificationsOf(`/account/${driver.account.id}/eventNotification/`, driver.clientToken);
-    // The deleted vehicle's data went with it; the VEHICLEDELETED notification stays.
-    expect(after.map((n) => [n._type, n.subscriptionId, n.vehicleId])).toEqual([["VEHICLEDELETED", removed.id, vehicle.vehicleId]]);
+    // The vehicle's data went with it; the account subscriptions' notifications stay (docs/subscriptions.md#who-keeps-which-notifications).
+    expect(after.map((n) => [n._type, n.subscriptionId, n.vehicleId])).toEqual(
+      expect.arrayContaining([
+        ["WAYPOINT", waypoints.id, vehicle.vehicleId],
+        ["VEHICLECREATED", created.id, vehicle.vehicleId],
+        ["VEHICLEDELETED", removed.id, vehicle.vehicleId],
+      ]),
+    );
+    expect(after).toHaveLength(3);
   });
 
   it("ONETIME fires once and deletes the subscription, even with two vehicles of the account posting at once", async () => {
