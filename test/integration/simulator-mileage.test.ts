@@ -9,6 +9,9 @@ const sandbox = api("sandbox");
 const DOWNTOWN = { latitude: 39.9612, longitude: -83.0007 };
 const CLINTONVILLE = { latitude: 40.0301, longitude: -83.0195 };
 
+/** A wire DateTime `hours` before now: instant runs given their own times never overlap. */
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
+
 async function driverWithMileage(mileage: number) {
   const driver = await createDriver("sandbox", apps().main.sandbox);
   const created = await sandbox.post("/vehicle/", { label: "Odometer car", mileage }, driver.accessToken);
@@ -19,7 +22,7 @@ async function driverWithMileage(mileage: number) {
 describe("mileage of simulated vehicles", () => {
   it("an instant run leaves the vehicle's mileage at its start + the route's length, not twice the route", async () => {
     const { token, vehicleId } = await driverWithMileage(1000);
-    const res = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, seed: 8, collectionPeriod: 30 }, token);
+    const res = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, seed: 8, collectionPeriod: 30, startTime: hoursAgo(6) }, token);
     expect(res.status, res.text).toBe(200);
     const run = res.body.simulation;
 
@@ -36,8 +39,9 @@ describe("mileage of simulated vehicles", () => {
     for (let i = 1; i < values.length; i++) expect(values[i]!).toBeGreaterThanOrEqual(values[i - 1]!);
     expect(values.at(-1)).toBeCloseTo(1000 + trip.mileage, 6);
 
-    // A second run starts from where the first left the odometer.
-    const again = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: CLINTONVILLE, end: DOWNTOWN, seed: 9, collectionPeriod: 30 }, token);
+    // A second run, later (left to its default start, now minus its duration, it would overlap the
+    // first and be stored as late data), starts from where the first left the odometer.
+    const again = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: CLINTONVILLE, end: DOWNTOWN, seed: 9, collectionPeriod: 30, startTime: hoursAgo(3) }, token);
     expect(again.status, again.text).toBe(200);
     const trips = (await sandbox.get(`/vehicle/${vehicleId}/trip/`, token)).body.trip as { mileage: number }[];
     const total = trips.reduce((sum, t) => sum + t.mileage, 0);
