@@ -1,10 +1,8 @@
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { newAccountBody, request } from "../helpers/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "../helpers/api";
 import { waitFor } from "../helpers/delivery-fixture";
-import { freshDatabase } from "../helpers/fresh-database";
-import { startHttpsReceiver, verifyWebhook, type HttpsReceiver } from "../helpers/https-receiver";
-import { launchService, runScript, type RunningService } from "../helpers/processes";
+import { verifyWebhook } from "../helpers/https-receiver";
+import { partnerAccount, startOwnService, type OwnService } from "../helpers/own-service";
 import { dataSet, waypoint } from "../helpers/telemetry";
 
 // An account's notification history outlives the vehicle it names (docs/subscriptions.md#who-keeps-
@@ -14,44 +12,21 @@ import { dataSet, waypoint } from "../helpers/telemetry";
 // deliveries made before the deletion are surely still pending when it happens. One delivery at a
 // time (DELIVERY_CONCURRENCY=1): jobs are then sent in the order they were queued.
 
-let service: RunningService;
-let receiver: HttpsReceiver;
-let dropDatabase: (() => Promise<void>) | null = null;
-let app: { sandbox: { clientId: string; clientSecret: string }; signingSecret: string };
+let own: OwnService;
 
 beforeAll(async () => {
-  let databaseUrl: string | undefined;
-  if (!inject("embedded")) {
-    const database = await freshDatabase(inject("databaseUrl"), "account_history");
-    databaseUrl = database.url;
-    dropDatabase = database.drop;
-  }
-  service = await launchService({ name: "account-history", databaseUrl, extraEnv: { WORKER: "off", DELIVERY_CONCURRENCY: "1" } });
-  receiver = await startHttpsReceiver({ ca: { dir: path.join(service.dataDir, "test-ca"), certFile: path.join(service.dataDir, "test-ca", "ca.pem"), keyFile: path.join(service.dataDir, "test-ca", "ca.key") } });
-  app = JSON.parse((await runScript("app-create.ts", ["--name", "Account History", "--redirect-uri", "https://partner.example/callback", "--json"], service.env)).stdout);
+  own = await startOwnService("account-history", { WORKER: "off", DELIVERY_CONCURRENCY: "1" });
 }, 240_000);
 
 afterAll(async () => {
-  await receiver?.close();
-  await service?.stop();
-  await dropDatabase?.();
+  await own?.stop();
 });
-
-const basic = () => `Basic ${Buffer.from(`${app.sandbox.clientId}:${app.sandbox.clientSecret}`).toString("base64")}`;
 
 describe("account notifications after their vehicle is deleted", () => {
   it("VEHICLECREATED and VEHICLEDELETED both stay listed and both signed webhooks arrive in order; the vehicle's own subscription's notification is gone", async () => {
+    const { service, receiver, app } = own;
     const api = `${service.baseUrl}/sandbox/api`;
-    const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic() };
-    const client = await request("POST", `${service.baseUrl}/sandbox/oauth/token`, { body: "grant_type=client_credentials", headers: form });
-    expect(client.status, client.text).toBe(200);
-    const clientToken = client.body.access_token as string;
-    const account = await request("POST", `${api}/account/`, { token: clientToken, json: newAccountBody() });
-    expect(account.status, account.text).toBe(200);
-    const accountId = account.body.account.id as number;
-    const exchange = await request("POST", `${service.baseUrl}/sandbox/oauth/token`, { body: new URLSearchParams({ grant_type: "authorization_code", code: account.body.account.accessToken.code }).toString(), headers: form });
-    expect(exchange.status, exchange.text).toBe(200);
-    const token = exchange.body.access_token as string;
+    const { clientToken, accountId, token } = await partnerAccount(own);
 
     const subscribe = async (path: string, hook: string) => {
       const res = await request("POST", `${api}${path}`, { token: clientToken, json: { postUrl: `${receiver.url}${hook}` } });
