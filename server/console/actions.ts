@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { environments } from "@/db/schema";
 import { ApiError } from "@/server/http/errors";
+import { nulPath } from "@/server/http/nul";
 import { toFieldErrors } from "@/server/http/zod-errors";
 import { crossSitePost } from "@/server/auth/csrf";
 import { logError } from "@/server/log";
@@ -133,7 +134,11 @@ export async function runConsoleAction(name: string, request: Request): Promise<
     return refuse(fail(415, "Send the form as form data."));
   }
   if (!consoleCsrfMatches(partner, form.get("csrfToken"))) return refuse(fail(403, "This form has expired. Reload the page and try again."));
-  const parsed = act.schema.safeParse(formObject(form), { reportInput: true });
+  const input = formObject(form);
+  // U+0000 cannot be stored (PostgreSQL): refused like any invalid field, before the schema.
+  const nul = nulPath(input);
+  if (nul) return refuse(fail(400, "Check the highlighted fields.", [{ fieldName: nul.map(String).join("."), errorDisplay: "Must not contain the NUL character (U+0000)." }]));
+  const parsed = act.schema.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     const errors = toFieldErrors(parsed.error);
     // A malformed id is a guess at something that is not there.

@@ -1,4 +1,5 @@
 import { ApiError } from "./errors";
+import { refuseNul } from "./nul";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -8,7 +9,8 @@ const isJsonType = (contentType: string | null) => {
 };
 
 // Reads a JSON body: 415 for another content type, 413 past 1 MiB (counted as it streams, so a
-// lying Content-Length cannot get more through), 400 for malformed JSON.
+// lying Content-Length cannot get more through), 400 for malformed JSON, and 400 naming the
+// first string (member name or value) holding U+0000, which PostgreSQL cannot store.
 export async function readJsonBody(request: Request): Promise<unknown> {
   if (!isJsonType(request.headers.get("content-type"))) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
@@ -42,13 +44,16 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 function parseJson(text: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new ApiError("VALIDATION", "The request body is not valid JSON.", [
       { fieldName: "body", errorCode: "INVALID", errorDisplay: "The request body is not valid JSON." },
     ]);
   }
+  refuseNul(parsed, "request body");
+  return parsed;
 }
 
 const tooLarge = (headers: Record<string, string> = {}) => new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, [], headers);

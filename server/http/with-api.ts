@@ -11,6 +11,7 @@ import type { Operation } from "./operation";
 import { pagingActions } from "./paging";
 import { requestOrigin } from "./request-origin";
 import type { ApiResult } from "./results";
+import { refuseNul } from "./nul";
 import { parseOrThrow } from "./zod-errors";
 import { logError } from "@/server/log";
 
@@ -77,12 +78,17 @@ export function withApi<O extends Operation>(
 async function parseRequest(op: Operation, rawParams: Record<string, unknown>, url: URL, request: Request) {
   // A path segment that cannot be an id names nothing: 404, like an unknown id.
   const params = op.params ? parsePathOrNotFound(op.params, rawParams) : undefined;
-  const query = op.query ? parseOrThrow(op.query, Object.fromEntries(url.searchParams), "query") : undefined;
+  // U+0000 in a query value (PostgreSQL cannot compare it) is refused like any invalid field.
+  const rawQuery = Object.fromEntries(url.searchParams);
+  refuseNul(rawQuery, "query");
+  const query = op.query ? parseOrThrow(op.query, rawQuery, "query") : undefined;
   const body = op.body ? parseOrThrow(op.body, await readJsonBody(request), "request body") : undefined;
   return { params, query, body };
 }
 
 function parsePathOrNotFound<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+  // U+0000 is not an id nor a wrong one, but input that cannot be stored or compared: 400 INVALID.
+  refuseNul(raw, "path");
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw notFound();
   return parsed.data;

@@ -33,6 +33,21 @@ export function mergeClientCredentials(authorization: string | null, body: Recor
 }
 
 /**
+ * The first form field (client credentials from HTTP Basic included, so after
+ * mergeClientCredentials) whose name or value holds U+0000, which PostgreSQL cannot compare or
+ * store: the endpoints refuse it before any lookup, invalid_client when it is the client's
+ * credentials, invalid_request otherwise (docs/oauth.md).
+ */
+export function nulFormField(body: Record<string, string>): { field: string; clientCredentials: boolean } | undefined {
+  for (const [name, value] of Object.entries(body)) {
+    if (!name.includes("\u0000") && !value.includes("\u0000")) continue;
+    const field = name.replaceAll("\u0000", "\\u0000");
+    return { field, clientCredentials: field === "client_id" || field === "client_secret" };
+  }
+  return undefined;
+}
+
+/**
  * The client these credentials authenticate, or null. A confidential client needs its secret; a
  * public one (no secret kept safely) identifies itself by client id alone. An endpoint of one
  * environment knows only that environment's clients.

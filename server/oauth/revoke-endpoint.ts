@@ -1,7 +1,7 @@
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { sha256 } from "@/server/security/secrets";
-import { authenticateClient, mergeClientCredentials } from "./client-auth";
+import { authenticateClient, mergeClientCredentials, nulFormField } from "./client-auth";
 import { findTokenByAccessHash, findTokenByRefreshHash, revokeFamily } from "./queries";
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -28,6 +28,9 @@ export async function handleRevocationRequest(request: Request, endpointEnvironm
   const merged = mergeClientCredentials(request.headers.get("authorization"), body);
   const challenge = { "WWW-Authenticate": 'Basic realm="wayline"' };
   if (merged === "disagree") return oauthError(401, "invalid_client", "The client credentials in the Authorization header and the form do not agree.", challenge);
+  const nul = nulFormField(body);
+  if (nul?.clientCredentials) return oauthError(401, "invalid_client", `${nul.field} must not contain the NUL character (U+0000).`, challenge);
+  if (nul) return oauthError(400, "invalid_request", `${nul.field} must not contain the NUL character (U+0000).`);
   const client = await authenticateClient(db(), { clientId: body.client_id, clientSecret: body.client_secret, environment: endpointEnvironment });
   if (!client) return oauthError(401, "invalid_client", body.client_id ? "Unknown client or wrong client secret." : "Client authentication is required (HTTP Basic or client_id and client_secret).", challenge);
   if (!body.token) return oauthError(400, "invalid_request", "token is required.");

@@ -5,7 +5,7 @@ import { logError } from "@/server/log";
 import { sha256 } from "@/server/security/secrets";
 import { makeAuthorizationServer } from "./authorization-server";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./lifetimes";
-import { mergeClientCredentials } from "./client-auth";
+import { mergeClientCredentials, nulFormField } from "./client-auth";
 import { findCodeByHash, findCredentialByClientId } from "./queries";
 import type { GrantContext } from "./repositories";
 
@@ -33,6 +33,9 @@ export async function handleTokenRequest(request: Request, endpointEnvironment: 
 
   const merged = mergeClientCredentials(request.headers.get("authorization"), body);
   if (merged === "disagree") return invalidClient("The client credentials in the Authorization header and the form do not agree.");
+  const nul = nulFormField(body);
+  if (nul?.clientCredentials) return invalidClient(`${nul.field} must not contain the NUL character (U+0000).`);
+  if (nul) return oauthError(400, "invalid_request", `${nul.field} must not contain the NUL character (U+0000).`);
   if (!body.grant_type) return oauthError(400, "invalid_request", "grant_type is required.");
   if (!SUPPORTED_GRANTS.has(body.grant_type)) {
     return oauthError(400, "unsupported_grant_type", `grant_type ${body.grant_type} is not supported here.`);

@@ -98,12 +98,18 @@ function dispatcher(shapes: Shape[]) {
     async (request, context) => {
       const raw = await context.params;
       const segments = Array.isArray(raw.path) ? raw.path.filter((s) => s !== "") : [];
-      const shape = shapes.find((s) => s.shape === shapeOf(segments));
+      // A segment holding U+0000 is neither an id nor a type: it takes either place, and the
+      // operation's wrapper refuses it as that field (400, docs/api.md#errors) instead of a 404.
+      const nul = segments.map((s) => s.includes("\u0000"));
+      const fits = (shape: string) => shape.length === segments.length && [...shape].every((c, i) => (nul[i] ? c !== "N" : c === shapeOf([segments[i]!])));
+      const shape = nul.includes(true) ? (shapes.find((s) => fits(s.shape) && s.ops[method]) ?? shapes.find((s) => fits(s.shape))) : shapes.find((s) => s.shape === shapeOf(segments));
       if (!shape) return errorResponse(notFound("path"));
       const handler = shape.ops[method];
       if (!handler) return errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path."));
       const named = Object.fromEntries(shape.names.flatMap((name, i) => (name ? [[name, segments[i]!]] : [])));
-      return handler(request, { params: Promise.resolve({ ...raw, ...named }) });
+      // The operation gets its named segments, not the catch-all's list (so a refusal names the field).
+      const { path: _segments, ...prefix } = raw;
+      return handler(request, { params: Promise.resolve({ ...prefix, ...named }) });
     };
   const notAllowed: Handler = async () => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path."));
   return { GET: route("GET"), POST: route("POST"), DELETE: route("DELETE"), PUT: notAllowed, PATCH: notAllowed, OPTIONS: preflight };
