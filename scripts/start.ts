@@ -6,6 +6,7 @@ import { DEMO, seedDemo } from "@/db/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { env } from "@/server/env";
 import { stampClientAddress } from "@/server/http/client-address";
+import { answerBeforeNext } from "@/server/http/before-next";
 import { startWorker } from "@/worker/index";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
@@ -33,6 +34,7 @@ async function main() {
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
     stampClientAddress(req);
+    if (answerBeforeNext(req, res)) return;
     void handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));

@@ -5,6 +5,9 @@ import { errorResponse } from "./with-api";
 // JSON body instead of Next.js's empty default.
 const methodNotAllowed = async () => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path."));
 
+/** A 405 in the API's error body naming the methods the path serves. */
+export const notAllowedExcept = (allow: string) => async () => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path.", [], { Allow: allow }));
+
 export const PUT = methodNotAllowed;
 export const PATCH = methodNotAllowed;
 export const DELETE = methodNotAllowed;
