@@ -3,10 +3,12 @@ import { errorResponse } from "./with-api";
 
 // Re-exported by API routes for the methods they do not serve, so a 405 carries the API's
 // JSON body instead of Next.js's empty default.
-const methodNotAllowed = async () => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path."));
+const notAllowed = (headers: Record<string, string> = {}) => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path.", [], headers));
+
+export const methodNotAllowed = async () => notAllowed();
 
 /** A 405 in the API's error body naming the methods the path serves. */
-export const notAllowedExcept = (allow: string) => async () => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path.", [], { Allow: allow }));
+export const notAllowedExcept = (allow: string) => async () => notAllowed({ Allow: allow });
 
 export const PUT = methodNotAllowed;
 export const PATCH = methodNotAllowed;

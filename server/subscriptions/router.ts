@@ -1,5 +1,6 @@
 import { preflight } from "@/server/http/cors";
-import { ApiError, notFound } from "@/server/http/errors";
+import { notFound } from "@/server/http/errors";
+import { methodNotAllowed } from "@/server/http/method-not-allowed";
 import { deleted, list, one } from "@/server/http/results";
 import { errorResponse, withApi } from "@/server/http/with-api";
 import { getNotification, listNotifications } from "@/server/notifications/service";
@@ -91,6 +92,8 @@ function notificationShapes(kind: "vehicle" | "account"): Shape[] {
 
 // n: a number (an id); N: the literal eventNotification; t: anything else (an event type).
 const shapeOf = (segments: string[]) => segments.map((s) => (/^\d+$/.test(s) ? "n" : s === "eventNotification" ? "N" : "t")).join("");
+const fits = (shape: string, segments: string[]) =>
+  shape.length === segments.length && [...shape].every((c, i) => (segments[i]!.includes("\u0000") ? c !== "N" : c === shapeOf([segments[i]!])));
 
 function dispatcher(shapes: Shape[]) {
   const route =
@@ -98,21 +101,20 @@ function dispatcher(shapes: Shape[]) {
     async (request, context) => {
       const raw = await context.params;
       const segments = Array.isArray(raw.path) ? raw.path.filter((s) => s !== "") : [];
-      // A segment holding U+0000 is neither an id nor a type: it takes either place, and the
+      // Without U+0000 exactly one shape fits. A segment holding it is neither an id nor a type:
+      // it may take either place (the one whose shape serves the method first), and the
       // operation's wrapper refuses it as that field (400, docs/api.md#errors) instead of a 404.
-      const nul = segments.map((s) => s.includes("\u0000"));
-      const fits = (shape: string) => shape.length === segments.length && [...shape].every((c, i) => (nul[i] ? c !== "N" : c === shapeOf([segments[i]!])));
-      const shape = nul.includes(true) ? (shapes.find((s) => fits(s.shape) && s.ops[method]) ?? shapes.find((s) => fits(s.shape))) : shapes.find((s) => s.shape === shapeOf(segments));
+      const fitting = shapes.filter((s) => fits(s.shape, segments));
+      const shape = fitting.find((s) => s.ops[method]) ?? fitting[0];
       if (!shape) return errorResponse(notFound("path"));
       const handler = shape.ops[method];
-      if (!handler) return errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path."));
+      if (!handler) return methodNotAllowed();
       const named = Object.fromEntries(shape.names.flatMap((name, i) => (name ? [[name, segments[i]!]] : [])));
       // The operation gets its named segments, not the catch-all's list (so a refusal names the field).
       const { path: _segments, ...prefix } = raw;
       return handler(request, { params: Promise.resolve({ ...prefix, ...named }) });
     };
-  const notAllowed: Handler = async () => errorResponse(new ApiError("METHOD_NOT_ALLOWED", "This method is not supported on this path."));
-  return { GET: route("GET"), POST: route("POST"), DELETE: route("DELETE"), PUT: notAllowed, PATCH: notAllowed, OPTIONS: preflight };
+  return { GET: route("GET"), POST: route("POST"), DELETE: route("DELETE"), PUT: methodNotAllowed, PATCH: methodNotAllowed, OPTIONS: preflight };
 }
 
 export const subscriptionRoutes = (kind: PrefixKind) => dispatcher(subscriptionShapes(kind));
