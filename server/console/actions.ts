@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { environments } from "@/db/schema";
 import { ApiError } from "@/server/http/errors";
-import { nulPath } from "@/server/http/nul";
+import { nulField } from "@/server/http/nul";
 import { toFieldErrors } from "@/server/http/zod-errors";
 import { crossSitePost } from "@/server/auth/csrf";
 import { logError } from "@/server/log";
@@ -136,8 +136,8 @@ export async function runConsoleAction(name: string, request: Request): Promise<
   if (!consoleCsrfMatches(partner, form.get("csrfToken"))) return refuse(fail(403, "This form has expired. Reload the page and try again."));
   const input = formObject(form);
   // U+0000 cannot be stored (PostgreSQL): refused like any invalid field, before the schema.
-  const nul = nulPath(input);
-  if (nul) return refuse(fail(400, "Check the highlighted fields.", [{ fieldName: nul.map(String).join("."), errorDisplay: "Must not contain the NUL character (U+0000)." }]));
+  const nul = nulField(input);
+  if (nul) return refuse(fail(400, "Check the highlighted fields.", [{ fieldName: nul, errorDisplay: "Must not contain the NUL character (U+0000)." }]));
   const parsed = act.schema.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     const errors = toFieldErrors(parsed.error);

@@ -2,6 +2,7 @@ import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hashMatches } from "@/server/security/secrets";
 import { findCredentialByClientId, type CredentialRow } from "./queries";
+import { nulField } from "@/server/http/nul";
 
 // Client authentication at the back-channel endpoints (token, revocation): HTTP Basic, or
 // client_id and client_secret form fields, or both when they agree (docs/oauth.md).
@@ -39,12 +40,8 @@ export function mergeClientCredentials(authorization: string | null, body: Recor
  * credentials, invalid_request otherwise (docs/oauth.md).
  */
 export function nulFormField(body: Record<string, string>): { field: string; clientCredentials: boolean } | undefined {
-  for (const [name, value] of Object.entries(body)) {
-    if (!name.includes("\u0000") && !value.includes("\u0000")) continue;
-    const field = name.replaceAll("\u0000", "\\u0000");
-    return { field, clientCredentials: field === "client_id" || field === "client_secret" };
-  }
-  return undefined;
+  const field = nulField(body);
+  return field === undefined ? undefined : { field, clientCredentials: field === "client_id" || field === "client_secret" };
 }
 
 /**
