@@ -12,6 +12,9 @@ const upper = <const T extends readonly [string, ...string[]]>(values: T, messag
     .transform((s) => s.trim().toUpperCase())
     .pipe(z.enum(values, message));
 
+// What each period means and which types take which, for the OpenAPI document (built once).
+const PERIODS_DESCRIPTION = periodsDescription();
+
 // "INITIAL" is an accepted alias of INITIALSTATE (docs/subscriptions.md).
 export const notificationPeriod = z
   .string()
@@ -136,7 +139,7 @@ export const CRITERIA_FIELDS = Object.keys(criteriaFields) as (keyof typeof crit
 // Create and update read the same body: on create an absent field takes its default, on update
 // it keeps its stored value. null is "not sent" either way (echoed objects carry nulls).
 export const subscriptionBody = z.object({
-  notificationPeriod: keep(notificationPeriod).meta({ description: periodsDescription() }),
+  notificationPeriod: keep(notificationPeriod).meta({ description: PERIODS_DESCRIPTION }),
   minimumTime: keep(integerish.pipe(z.number().int().min(0, "Must be 0 or more.").max(525_600, "Must be at most 525600 minutes (a year)."))),
   postUrl: keep(httpsUrl),
   postHeaders: keep(postHeaders),
@@ -174,7 +177,7 @@ export const subscriptionOut = z
     creationTimestamp: dateTimeOut,
     deletionTimestamp: dateTimeOut.nullable(),
     minimumTime: z.number().int(),
-    notificationPeriod: z.enum(PERIODS).meta({ description: periodsDescription() }),
+    notificationPeriod: z.enum(PERIODS).meta({ description: PERIODS_DESCRIPTION }),
     creatorClientId: z.string(),
     vehicleId: z.number().int().nullable(),
     accountId: z.number().int().nullable(),
