@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { POST_ONLY } from "@/server/oauth/method-not-allowed";
 import { ApiError } from "./errors";
 
 // Next.js route handlers know GET, HEAD, OPTIONS, POST, PUT, PATCH and DELETE; any other method
@@ -26,8 +27,8 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
     return true;
   }
   if (OAUTH_ENDPOINT.test(path)) {
-    res.writeHead(405, { ...headers, Allow: "POST" });
-    res.end(JSON.stringify({ error: "invalid_request", error_description: "This endpoint takes POST only." }));
+    res.writeHead(POST_ONLY.status, POST_ONLY.headers);
+    res.end(JSON.stringify(POST_ONLY.body));
     return true;
   }
   if (!API_PATH.test(path)) return false;
