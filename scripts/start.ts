@@ -2,7 +2,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { DEMO, seedDemo } from "@/db/seed";
+import { DEMO, seedDemo } from "@/server/demo/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { env } from "@/server/env";
 import { stampClientAddress } from "@/server/http/client-address";
