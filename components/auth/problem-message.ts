@@ -1,4 +1,4 @@
-import { describeWait, type SignInProblem } from "@/server/auth/sign-in-errors";
+import { describeWait, type SignInProblem } from "@/common/auth/sign-in-errors";
 
 // What the driver reads when a sign-in or registration is refused (field problems are shown by
 // their fields instead).

@@ -2,13 +2,13 @@
 
 import { signIn } from "next-auth/react";
 import { useMemo, useRef, useState, type FormEvent } from "react";
-import { preferredContacts } from "@/server/accounts/schemas";
-import { registrationProblems } from "@/server/auth/registration-form";
-import { readSignInProblem } from "@/server/auth/sign-in-errors";
+import { preferredContacts } from "@/common/accounts/schemas";
+import { registrationProblems } from "@/common/auth/registration-form";
+import { readSignInProblem } from "@/common/auth/sign-in-errors";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { problemMessage } from "./problem-message";
-import { rememberEnvironment } from "@/server/auth/sign-in-environment";
+import { rememberEnvironment } from "@/common/auth/sign-in-environment";
 
 type Props = { environment: "production" | "sandbox"; continueTo: string };
 

@@ -2,11 +2,11 @@
 
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
-import { readSignInProblem } from "@/server/auth/sign-in-errors";
+import { readSignInProblem } from "@/common/auth/sign-in-errors";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { problemMessage } from "./problem-message";
-import { rememberEnvironment } from "@/server/auth/sign-in-environment";
+import { rememberEnvironment } from "@/common/auth/sign-in-environment";
 
 type Props = { environment: "production" | "sandbox"; continueTo: string; loginHint?: string };
 

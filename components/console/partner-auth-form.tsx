@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { describeWait, readSignInProblem } from "@/server/auth/sign-in-errors";
+import { describeWait, readSignInProblem } from "@/common/auth/sign-in-errors";
 
 const BASE = "/api/partner-auth";
 

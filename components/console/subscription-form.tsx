@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { EVENT_TYPES, type EventType, type Scope } from "@/server/subscriptions/event-types";
+import { EVENT_TYPES, type EventType, type Scope } from "@/common/subscriptions/event-types";
 import { SelectField, SubmitButton, TextField } from "./fields";
 
 type Target = { id: number; label: string };
@@ -12,7 +12,7 @@ const DAYS = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"] as const;
 const typesFor = (scope: Scope) => (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => (EVENT_TYPES[t].scopes as readonly Scope[]).includes(scope));
 
 // Only valid combinations are offered: the types of the chosen scope, the periods of the chosen
-// type (server/subscriptions/event-types.ts), and the criteria fields of that type. The server
+// type (common/subscriptions/event-types.ts), and the criteria fields of that type. The server
 // checks everything again; its field errors appear under the fields.
 export function SubscriptionFields({ vehicles, accounts }: Props) {
   const [scope, setScope] = useState<Scope>(vehicles.length ? "VEHICLE" : accounts.length ? "ACCOUNT" : "SYSTEM");

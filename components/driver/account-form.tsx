@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { preferredContacts, type AccountOut } from "@/server/accounts/schemas";
+import { preferredContacts, type AccountOut } from "@/common/accounts/schemas";
 import { FormMessage } from "./form-message";
 import { formText, sendJson } from "./send";
 

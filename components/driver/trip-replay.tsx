@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { LazyTrackMap } from "@/components/map/lazy";
 import type { Tiles } from "@/components/map/tiles";
-import { pointAt, type Track } from "@/server/driver/trip-stats";
+import { pointAt, type Track } from "@/common/driver/trip-stats";
 import { formatMph, formatWhen } from "./format";
 
 export const SPEEDS = [1, 2, 5, 10, 20] as const;

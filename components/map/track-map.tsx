@@ -4,7 +4,7 @@ import "leaflet/dist/leaflet.css";
 import L from "leaflet";
 import { useEffect, useMemo, useState } from "react";
 import { MapContainer, Marker, Polyline, useMap } from "react-leaflet";
-import type { Track } from "@/server/driver/trip-stats";
+import type { Track } from "@/common/driver/trip-stats";
 import { pinIcon, replayIcon } from "./marker-icons";
 import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { idParam } from "@/server/http/fields";
+import { idParam } from "@/common/http/fields";
 import { operation } from "@/server/http/operation";
 import { pagingQuery } from "@/server/http/paging";
-import { accountOut, createAccountBody, createdAccountOut, updateAccountBody } from "./schemas";
+import { accountOut, createAccountBody, createdAccountOut, updateAccountBody } from "@/common/accounts/schemas";
 
 const accountIdParams = z.object({ accountId: idParam });
 

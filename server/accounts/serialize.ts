@@ -1,6 +1,6 @@
 import type { accounts } from "@/db/schema";
-import { formatDateTime } from "@/server/http/datetime";
-import type { AccountOut } from "./schemas";
+import { formatDateTime } from "@/common/http/datetime";
+import type { AccountOut } from "@/common/accounts/schemas";
 
 type AccountRow = typeof accounts.$inferSelect;
 

@@ -6,7 +6,7 @@ import { uniqueViolation } from "@/server/http/db-errors";
 import type { Page } from "@/server/http/paging";
 import { hashPassword } from "@/server/security/passwords";
 import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts, newAccountRow, updateAccountRow, type AccountScope } from "./queries";
-import type { CreateAccountInput, UpdateAccountInput } from "./schemas";
+import type { CreateAccountInput, UpdateAccountInput } from "@/common/accounts/schemas";
 import { serializeAccount } from "./serialize";
 
 // Who sees which accounts (docs/api.md#accounts-and-vehicles): a client-credentials token the accounts its app created

@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import { environments, type Environment } from "@/db/schema";
 import { findAccountByUsername } from "@/server/accounts/queries";
 import { hashPassword, verifyPassword } from "@/server/security/passwords";
-import { SignInRefused } from "./sign-in-errors";
+import { SignInRefused } from "@/common/auth/sign-in-errors";
 import { beginAttempt, forgiveAttempt, signInKeys } from "./throttle";
 
 /** Who a session belongs to: one account of one environment. */

@@ -3,8 +3,8 @@ import { insertAccount, newAccountRow } from "@/server/accounts/queries";
 import { uniqueViolation } from "@/server/http/db-errors";
 import { hashPassword } from "@/server/security/passwords";
 import { sessionUser, type SessionUser } from "./credentials";
-import { registrationInput, registrationProblems } from "./registration-form";
-import { SignInRefused } from "./sign-in-errors";
+import { registrationInput, registrationProblems } from "@/common/auth/registration-form";
+import { SignInRefused } from "@/common/auth/sign-in-errors";
 
 // A driver creating an account on the authorization page or the driver site. The account belongs
 // to no app yet: an app gets access only through the consent that follows (account_grants).

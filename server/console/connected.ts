@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { db } from "@/db/client";
 import { accountGrants, type Environment } from "@/db/schema";
 import { createAccount, listVisibleAccounts } from "@/server/accounts/service";
-import { createAccountBody } from "@/server/accounts/schemas";
+import { createAccountBody } from "@/common/accounts/schemas";
 import { createVehicle, listVisibleVehicles } from "@/server/vehicles/service";
 import { createVehicleBody } from "@/server/vehicles/schemas";
 import { ConsoleError } from "./errors";

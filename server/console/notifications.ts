@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { notifications, type Environment } from "@/db/schema";
 import { serializeNotification } from "@/server/notifications/serialize";
-import { EVENT_TYPE_NAMES } from "@/server/subscriptions/event-types";
+import { EVENT_TYPE_NAMES } from "@/common/subscriptions/event-types";
 import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
 

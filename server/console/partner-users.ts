@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { partnerUsers } from "@/db/schema";
 import { beginAttempt, forgiveAttempt, ACCOUNT_POLICY, ADDRESS_POLICY, type ThrottleKey } from "@/server/auth/throttle";
-import { SignInRefused } from "@/server/auth/sign-in-errors";
+import { SignInRefused } from "@/common/auth/sign-in-errors";
 import { uniqueViolation } from "@/server/http/db-errors";
 import { hashPassword, verifyPassword } from "@/server/security/passwords";
 

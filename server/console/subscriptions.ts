@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
 import { toFieldErrors } from "@/server/http/zod-errors";
-import { EVENT_TYPE_NAMES, typeInfo, type EventType } from "@/server/subscriptions/event-types";
+import { EVENT_TYPE_NAMES, typeInfo, type EventType } from "@/common/subscriptions/event-types";
 import { deliveriesOf } from "@/server/subscriptions/queries";
 import { subscriptionBody } from "@/server/subscriptions/schemas";
 import { serializeSubscription } from "@/server/subscriptions/serialize";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { DriverSession } from "@/server/auth/session";
-import { createAccountBody, updateAccountBody, type AccountOut } from "@/server/accounts/schemas";
+import { createAccountBody, updateAccountBody, type AccountOut } from "@/common/accounts/schemas";
 import { serializeAccount } from "@/server/accounts/serialize";
 import { deleteAccount, getVisibleAccount, updateAccount } from "@/server/accounts/service";
 import { validationError } from "@/server/http/errors";

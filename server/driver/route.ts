@@ -2,7 +2,7 @@ import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
 import { readJsonBody } from "@/server/http/body";
 import { ApiError, notFound } from "@/server/http/errors";
-import { idParam } from "@/server/http/fields";
+import { idParam } from "@/common/http/fields";
 import { logError } from "@/server/log";
 
 // The one wrapper of the driver site's data routes: the signed-in driver from the

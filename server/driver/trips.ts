@@ -4,7 +4,7 @@ import { findTrip } from "@/server/telemetry/queries";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { driverPrincipal } from "./principal";
 import { readTrack } from "./track-queries";
-import { tripTotals, type Track, type TripTotals } from "./trip-stats";
+import { tripTotals, type Track, type TripTotals } from "@/common/driver/trip-stats";
 
 export type TripReplay = {
   id: number;

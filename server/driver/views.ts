@@ -1,4 +1,4 @@
-import { parseDateTime } from "@/server/http/datetime";
+import { parseDateTime } from "@/common/http/datetime";
 import type { VehicleOut } from "@/server/vehicles/schemas";
 
 // What the driver site's pages and client components get: the API's vehicle with ISO times

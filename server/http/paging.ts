@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerish } from "./fields";
+import { integerish } from "@/common/http/fields";
 
 // List options (docs/api.md#paging): searchLimit (default 50, max 500), searchOffset, sortOrder.
 export const pagingQuery = z.object({

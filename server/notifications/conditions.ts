@@ -1,5 +1,5 @@
 import type { GeofenceCriteria, IgnitionFilter, NumericCriteria, StoredCriteria, TimeOfDayCriteria } from "@/server/subscriptions/criteria";
-import type { EventType } from "@/server/subscriptions/event-types";
+import type { EventType } from "@/common/subscriptions/event-types";
 import { METERS_PER_MILE, distanceMiles, localClock, type SetFacts } from "./facts";
 
 // Whether one data set meets one subscription's criteria (docs/subscriptions.md), and the values the

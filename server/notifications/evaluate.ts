@@ -1,6 +1,6 @@
-import { formatDateTime } from "@/server/http/datetime";
+import { formatDateTime } from "@/common/http/datetime";
 import type { StoredCriteria } from "@/server/subscriptions/criteria";
-import { typeInfo, type EventType, type NotificationPeriod } from "@/server/subscriptions/event-types";
+import { typeInfo, type EventType, type NotificationPeriod } from "@/common/subscriptions/event-types";
 import { evaluateCondition, type Anchor } from "./conditions";
 import type { SetFacts } from "./facts";
 

@@ -1,7 +1,7 @@
 import { epochMs as ms, type Params } from "@/db/raw";
 import type { Environment } from "@/db/schema";
 import type { StoredCriteria } from "@/server/subscriptions/criteria";
-import type { EventType, NotificationPeriod } from "@/server/subscriptions/event-types";
+import type { EventType, NotificationPeriod } from "@/common/subscriptions/event-types";
 import type { LiveSubscription, PendingNotification, SubscriptionState } from "./evaluate";
 
 // Evaluation's reads and writes as fragments of ingest's own two statements

@@ -1,5 +1,5 @@
 import type { notifications } from "@/db/schema";
-import { formatDateTime } from "@/server/http/datetime";
+import { formatDateTime } from "@/common/http/datetime";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 

@@ -3,7 +3,7 @@ import { notFound, validationError } from "@/server/http/errors";
 import type { Page } from "@/server/http/paging";
 import type { Principal } from "@/server/oauth/principal";
 import { criteriaOf, type NumericCriteria } from "@/server/subscriptions/criteria";
-import type { EventType } from "@/server/subscriptions/event-types";
+import type { EventType } from "@/common/subscriptions/event-types";
 import { findSubscriptionRow, type Target } from "@/server/subscriptions/queries";
 import { resolveTarget, type Prefix } from "@/server/subscriptions/service";
 import { LOW_BATTERY_VOLTS } from "./conditions";

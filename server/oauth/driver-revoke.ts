@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { csrfTokenMatches, crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession } from "@/server/auth/session";
-import { idParam } from "@/server/http/fields";
+import { idParam } from "@/common/http/fields";
 import { revokeAppAuthorization } from "./revocation";
 
 const revokeForm = z.object({ app_id: idParam, csrf_token: z.string().max(200) });

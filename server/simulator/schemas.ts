@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { booleanish, dateTime, dateTimeOut, idParam, integerish, numberish, optional, text } from "@/server/http/fields";
+import { booleanish, dateTime, dateTimeOut, idParam, integerish, numberish, optional, text } from "@/common/http/fields";
 import { EVENT_KEYS } from "./model";
 
 // The simulator API on the wire (docs/simulator.md).

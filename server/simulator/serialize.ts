@@ -1,5 +1,5 @@
 import type { simulationRoutes, simulationRuns } from "@/db/schema";
-import { formatDateTime } from "@/server/http/datetime";
+import { formatDateTime } from "@/common/http/datetime";
 import { METERS_PER_MILE } from "./geo";
 import { isLoop, type RouteGeometry } from "./model";
 import { ATTRIBUTION } from "./networks";

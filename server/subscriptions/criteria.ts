@@ -1,5 +1,5 @@
 import type { FieldError } from "@/server/http/errors";
-import type { EventType } from "./event-types";
+import type { EventType } from "@/common/subscriptions/event-types";
 import type { Criteria, Day } from "./schemas";
 
 // Which criteria each type needs (docs/subscriptions.md), with their defaults. Only the type's own fields

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { bigIdParam, idParam } from "@/server/http/fields";
+import { bigIdParam, idParam } from "@/common/http/fields";
 import { operation, type Operation } from "@/server/http/operation";
 import { pagingQuery } from "@/server/http/paging";
-import { EVENT_TYPE_NAMES, eventTypeOf } from "./event-types";
+import { EVENT_TYPE_NAMES, eventTypeOf } from "@/common/subscriptions/event-types";
 import { notificationOut, subscriptionBody, subscriptionOut } from "./schemas";
 
 // Subscription and notification operations (docs/subscriptions.md) under the three prefixes. Each

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { bigIdParam, dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/server/http/fields";
-import { PERIODS, periodsDescription } from "./event-types";
+import { bigIdParam, dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/common/http/fields";
+import { PERIODS, periodsDescription } from "@/common/subscriptions/event-types";
 
 // Subscriptions on the wire (docs/subscriptions.md). The body is parsed field by field
 // here; which criteria a type requires is checked by criteria.ts once the type (from the path) and

@@ -1,5 +1,5 @@
 import type { subscriptionDeliveries, subscriptions } from "@/db/schema";
-import { formatDateTime } from "@/server/http/datetime";
+import { formatDateTime } from "@/common/http/datetime";
 import { criteriaOf } from "./criteria";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;

@@ -5,7 +5,7 @@ import type { Page } from "@/server/http/paging";
 import type { Principal } from "@/server/oauth/principal";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { resolveCriteria, criteriaOf } from "./criteria";
-import { typeInfo, type EventType, type NotificationPeriod, type Scope } from "./event-types";
+import { typeInfo, type EventType, type NotificationPeriod, type Scope } from "@/common/subscriptions/event-types";
 import { deliveriesOf, findSubscriptionRow, insertSubscriptionRow, listSubscriptionRows, markSubscriptionDeleted, replaceDeliveries, updateSubscriptionRow, type NewDelivery, type Owner, type Target } from "./queries";
 import { CRITERIA_FIELDS, type DeliveryInput, type SubscriptionInput } from "./schemas";
 import { serializeSubscription, type DeliveryRow, type SubscriptionRow } from "./serialize";

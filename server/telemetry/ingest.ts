@@ -3,7 +3,7 @@ import type { AccountScope } from "@/server/accounts/queries";
 import { accountScope } from "@/server/accounts/service";
 import { uniqueViolation } from "@/server/http/db-errors";
 import { ApiError, notFound } from "@/server/http/errors";
-import { formatDateTime } from "@/server/http/datetime";
+import { formatDateTime } from "@/common/http/datetime";
 import { evaluateSubscriptions } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import type { Bearer } from "@/server/oauth/bearer";

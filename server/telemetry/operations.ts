@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { booleanish, dateTime, idParam, optional } from "@/server/http/fields";
+import { booleanish, dateTime, idParam, optional } from "@/common/http/fields";
 import { operation } from "@/server/http/operation";
 import { pagingQuery } from "@/server/http/paging";
 import { dataSetOut, dataSetParams, dataSetPostBody, dataSetPostDoc, tripOut, tripParams, vehicleDataParams, vehiclePointOut } from "./schemas";

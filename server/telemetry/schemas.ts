@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { bigIdParam, dateTimeOut, optional, text } from "@/server/http/fields";
-import { parseDateTime } from "@/server/http/datetime";
+import { bigIdParam, dateTimeOut, optional, text } from "@/common/http/fields";
+import { parseDateTime } from "@/common/http/datetime";
 import { vin } from "@/server/vehicles/schemas";
 import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "./keys";
 

@@ -1,5 +1,5 @@
 import type { dataPoints, dataSets, trips } from "@/db/schema";
-import { formatDateTime } from "@/server/http/datetime";
+import { formatDateTime } from "@/common/http/datetime";
 import { translateValue } from "./keys";
 import type { DataPointOut, DataSetOut, TripOut } from "./schemas";
 

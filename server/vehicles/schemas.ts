@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_MILES, milesOfInput } from "./miles";
 import { vinProblem } from "./vin";
-import { booleanish, clearable, dateTimeOut, idParam, keep, numberish, optional, text } from "@/server/http/fields";
+import { booleanish, clearable, dateTimeOut, idParam, keep, numberish, optional, text } from "@/common/http/fields";
 
 // Vehicle fields on the wire (docs/api.md#accounts-and-vehicles).
 

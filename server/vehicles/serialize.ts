@@ -1,4 +1,4 @@
-import { formatDateTime } from "@/server/http/datetime";
+import { formatDateTime } from "@/common/http/datetime";
 import type { VehicleRow } from "./queries";
 import type { VehicleOut } from "./schemas";
 

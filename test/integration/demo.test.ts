@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchService, type RunningService } from "../helpers/processes";
 import { DEMO } from "@/server/demo/seed";
-import { parseDateTime } from "@/server/http/datetime";
+import { parseDateTime } from "@/common/http/datetime";
 
 // What a newcomer sees after `npm start` (issue 7 point 6, and the "front door" issue): the demo
 // car moving with a mileage that grows, notifications from the demo app's subscriptions within a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { localPathOr } from "@/server/auth/local-path";
-import { registrationProblems } from "@/server/auth/registration-form";
-import { readSignInProblem } from "@/server/auth/sign-in-errors";
+import { registrationProblems } from "@/common/auth/registration-form";
+import { readSignInProblem } from "@/common/auth/sign-in-errors";
 import { ACCOUNT_POLICY, ADDRESS_POLICY, blockAfter } from "@/server/auth/throttle";
 import { describeDestination } from "@/server/oauth/authorize/destination";
 import { clientRedirect, withoutFragment } from "@/server/oauth/authorize/redirect";

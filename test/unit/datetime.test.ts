@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, parseDateTime } from "@/server/http/datetime";
+import { formatDateTime, parseDateTime } from "@/common/http/datetime";
 
 describe("wire DateTime", () => {
   it("formats in UTC with +0000, never Z", () => {

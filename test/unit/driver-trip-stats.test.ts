@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { haversineMiles, pointAt, tripTotals, type Track } from "@/server/driver/trip-stats";
+import { haversineMiles, pointAt, tripTotals, type Track } from "@/common/driver/trip-stats";
 
 // The replay's totals: distance along the track, duration of the trip, moving and stopped time,
 // top and average speed.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAccountBody, updateAccountBody } from "@/server/accounts/schemas";
-import { numberish } from "@/server/http/fields";
+import { createAccountBody, updateAccountBody } from "@/common/accounts/schemas";
+import { numberish } from "@/common/http/fields";
 import { pagingActions, pagingQuery } from "@/server/http/paging";
 import { toFieldErrors } from "@/server/http/zod-errors";
 import { simulationBody } from "@/server/simulator/schemas";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signInEnvironment } from "@/server/auth/sign-in-environment";
+import { signInEnvironment } from "@/common/auth/sign-in-environment";
 
 describe("the sign-in form's starting environment", () => {
   it("a link's ?environment= wins, then the remembered one, then production", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateSubscriptions, type LiveSubscription } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import type { StoredCriteria } from "@/server/subscriptions/criteria";
-import { EVENT_TYPES, DATA_EVENT_TYPES, PERIODS, type EventType, type NotificationPeriod } from "@/server/subscriptions/event-types";
+import { EVENT_TYPES, DATA_EVENT_TYPES, PERIODS, type EventType, type NotificationPeriod } from "@/common/subscriptions/event-types";
 import type { DataSetInput } from "@/server/telemetry/schemas";
 
 // Every data-event type under every period it allows, over scripted sequences: criteria met,

@@ -1,7 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
 import { ApiError } from "@/server/http/errors";
-import { bigIdParam } from "@/server/http/fields";
+import { bigIdParam } from "@/common/http/fields";
 
 // Page glue of the driver site: a page needs a signed-in driver (else the sign-in page, coming
 // back here afterwards), and a service's NOT_FOUND (an unknown id, or another account's) is the

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { csrfToken } from "@/server/auth/csrf";
 import { getDriverSession } from "@/server/auth/session";
-import { idParam } from "@/server/http/fields";
+import { idParam } from "@/common/http/fields";
 import { appName, listConnectedApps } from "@/server/oauth/connected-apps";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import { SiteHeader } from "@/components/site/site-header";
 import { Card, NarrowPage } from "@/components/ui/card";
 import { cookies } from "next/headers";
 import { localPathOr } from "@/server/auth/local-path";
-import { REMEMBERED_ENVIRONMENT_COOKIE, signInEnvironment } from "@/server/auth/sign-in-environment";
+import { REMEMBERED_ENVIRONMENT_COOKIE, signInEnvironment } from "@/common/auth/sign-in-environment";
 import { getDriverSession } from "@/server/auth/session";
 
 export const dynamic = "force-dynamic";

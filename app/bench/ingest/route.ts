@@ -1,6 +1,6 @@
 import { rawSql } from "@/db/client";
 import { env } from "@/server/env";
-import { parseDateTime } from "@/server/http/datetime";
+import { parseDateTime } from "@/common/http/datetime";
 
 // POST /bench/ingest?vehicle=ID — the baseline of `npm run bench:ingest` (a): the same data set
 // body as POST /v1/api/vehicle/{id}/dataSet/, stored as one INSERT of its data_sets row, in a bare

@@ -9,7 +9,7 @@ import { EmptyState, Notice, Section } from "@/components/console/states";
 import { appOverview } from "@/server/console/apps";
 import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
 import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
-import { EVENT_TYPE_NAMES } from "@/server/subscriptions/event-types";
+import { EVENT_TYPE_NAMES } from "@/common/subscriptions/event-types";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Notifications" };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Environment } from "@/db/schema/environment";
-import { createAccountBody } from "@/server/accounts/schemas";
+import { createAccountBody } from "@/common/accounts/schemas";
 import type { FieldProblem } from "./sign-in-errors";
 
 // What the registration form asks (docs/oauth.md#sessions), checked by the same schema in the browser

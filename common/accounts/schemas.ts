@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clearable, dateTimeOut, keep, optional, text } from "@/server/http/fields";
+import { clearable, dateTimeOut, keep, optional, text } from "@/common/http/fields";
 
 // Account fields on the wire (docs/api.md#accounts-and-vehicles).
 
