@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { env } from "@/server/env";
+import { databaseConfig } from "./config";
 import * as schema from "./schema";
 
 // One db module for every process. With DATABASE_URL it talks to that PostgreSQL; without it, to
@@ -24,8 +24,8 @@ export function embeddedUrlFile(dataDir: string): string {
 }
 
 function resolveUrl(): { url: string; embedded: boolean } {
-  const config = env();
-  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false };
+  const config = databaseConfig();
+  if (config.url) return { url: config.url, embedded: false };
   const file = embeddedUrlFile(config.dataDir);
   try {
     const { url } = JSON.parse(fs.readFileSync(file, "utf8")) as { url: string };

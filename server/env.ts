@@ -1,7 +1,9 @@
 import path from "node:path";
 import { z } from "zod";
+import { databaseEnvSchema } from "@/db/config";
 
-// The one place that reads process.env (lint forbids process.env elsewhere). Every variable is documented in .env.example.
+// The one place that reads process.env (lint forbids process.env elsewhere), besides db/config.ts for the
+// database's own two variables. Every variable is documented in .env.example.
 
 const optionalString = z
   .string()
@@ -13,12 +15,11 @@ const boolish = z
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes" || v === "on"));
 
-const schema = z.object({
+// DATABASE_URL and DATA_DIR come from the database's own schema (db/config.ts), which db/ reads itself.
+const schema = databaseEnvSchema.extend({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("127.0.0.1"),
-  DATABASE_URL: optionalString.pipe(z.string().url().optional()),
-  DATA_DIR: z.string().default(".data"),
   PUBLIC_URL: optionalString.pipe(z.string().url().optional()),
   SEED_DEMO: boolish,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
