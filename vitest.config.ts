@@ -1,7 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(import.meta.dirname) };
+// `server-only` throws unless resolved with the react-server condition, which only Next's server
+// bundles set; tests import server modules directly, so it resolves to the package's empty module
+// (as scripts/lib/server-only.mjs does for the npm scripts).
+const alias = { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js") };
 
 // unit: plain functions and the embedded database server, no app.
 // integration: real HTTP against the service started by test/integration/global-setup.ts, on

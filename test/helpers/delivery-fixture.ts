@@ -6,7 +6,7 @@ import postgres from "postgres";
 import { inject } from "vitest";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { ensureTestCa, type TestCa } from "./https-receiver";
-import { root, runScript } from "./processes";
+import { root, runScript, tsNodeFlags } from "./processes";
 import { freshDatabase } from "./fresh-database";
 
 // Delivery tests run their own worker processes (to give them SMTP servers, kill them, run two)
@@ -74,7 +74,7 @@ export type WorkerProcess = { child: ChildProcess; pid: number; output(): string
 /** `npm run worker`'s entry point, without npm, so the pid is the worker's own. */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "worker.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "worker.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer) => {
       output += d.toString();

@@ -6,6 +6,8 @@ import path from "node:path";
 import { ensureTestCa } from "./https-receiver";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
+/** Node flags of the npm scripts that run TypeScript (package.json): tsx, and the hook that lets `server-only` load. */
+export const tsNodeFlags = ["--import", "tsx", "--import", path.join(root, "scripts", "lib", "server-only.mjs")];
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -49,7 +51,7 @@ export function serviceEnv({ port, dataDir, databaseUrl, seedDemo = false }: { p
 /** Starts `npm start`'s entry point (without npm, so the pid is the server's own). */
 export function startService(env: ServiceEnv): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "start.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "start.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   return { child, output: () => output };
@@ -83,7 +85,7 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 /** Runs a CLI script to completion; resolves with its stdout, rejects with its stderr. */
 export function runScript(script: string, args: string[], env: ServiceEnv): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", script), ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", script), ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
