@@ -20,6 +20,30 @@ const config = [
     rules: { "no-restricted-properties": "off" },
   },
   {
+    // SQL as text (postgres.js's unsafe(), which neither parameterises nor checks what it is given)
+    // is confined to the files that use it today, listed below; the aim is one (db/raw.ts). Build
+    // SQL with drizzle's sql template or postgres.js's tagged templates instead.
+    rules: {
+      "no-restricted-syntax": ["error", { selector: "MemberExpression[property.name='unsafe']", message: "SQL as text only in the files eslint.config.mjs allows: use drizzle's sql`` or postgres.js's tagged template." }],
+    },
+  },
+  {
+    files: [
+      "db/client.ts",
+      "db/raw.ts",
+      "server/oauth/bearer.ts",
+      "server/telemetry/account-data.ts",
+      "server/simulator/runner.ts",
+      "server/telemetry/queries.ts",
+      "bench/ingest.ts",
+      "bench/reads.ts",
+      "test/helpers/fresh-database.ts",
+      "test/unit/delivery-embedded-notify.test.ts",
+      "test/unit/embedded-wire-server.test.ts",
+    ],
+    rules: { "no-restricted-syntax": "off" },
+  },
+  {
     // Tests read arbitrary JSON answers and assert on them field by field.
     files: ["test/**", "e2e/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

@@ -1,0 +1,43 @@
+// The arrows between folders, written down once and checked by `npm run lint` (docs/architecture.md
+// draws them). Layers only point down:
+//
+//   app/ ──► components/ ──► common/          worker/ ──► server/
+//     └──────► server/ ──► common/, db/        scripts/ ──► worker/, server/, db/
+//
+// components/ (React, much of it shipped to the browser) takes from server/ and db/ only types;
+// what the browser shares with the server (schemas, formatters, constants) lives in common/, which
+// itself depends on nothing of ours but db/'s types. Modules that must never reach the browser also
+// import "server-only", so `next build` fails on a client import that slips past these rules.
+const upward = (name, from, to, comment) => ({ name, severity: "error", comment, from: { path: from }, to: { path: to } });
+const runtime = (name, from, to, comment) => ({ name, severity: "error", comment, from: { path: from }, to: { path: to, dependencyTypesNot: ["type-only"] } });
+
+const config = {
+  forbidden: [
+    upward("db-is-the-bottom", "^db/", "^(app|server|common|components|worker|scripts)/", "db/ depends on nothing above it: configuration comes from db/config.ts, the seed lives in server/demo/."),
+    upward("server-not-up", "^server/", "^(app|components|worker|scripts)/", "server/ is the domain: routes, components, the worker and scripts call it, never the other way."),
+    upward("common-is-a-leaf", "^common/", "^(app|server|components|worker|scripts)/", "common/ is shared with the browser: it may only use packages and db/'s types."),
+    runtime("common-only-types-from-db", "^common/", "^db/", "common/ is shared with the browser: db/'s types only."),
+    runtime("components-only-types-from-server", "^components/", "^(server|db)/", "Client components reach the browser: take shared code from common/ and only types from server/ and db/."),
+    upward("components-not-app", "^components/", "^(app|worker|scripts)/", "components/ is used by app/, not the other way."),
+    upward("worker-not-app", "^worker/", "^(app|components|scripts)/", "The worker runs server/ code, never the site's routes or components."),
+    upward("app-not-scripts", "^(app|proxy\\.ts)", "^(worker|scripts)/", "Routes do not start processes: scripts/start.ts starts the worker beside Next."),
+    upward("product-not-tests", "^(app|server|db|common|components|worker|scripts)/", "^(test|e2e|bench)/", "Tests and benchmarks use the product, never the other way."),
+    {
+      name: "no-cycles",
+      severity: "error",
+      comment: "A cycle makes a module's meaning depend on import order; split the shared part out.",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+  ],
+  options: {
+    includeOnly: "^(app|server|db|common|components|worker|scripts|test|e2e|bench)/|^proxy\\.ts$",
+    exclude: { path: "^db/migrations/" },
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".mjs", ".d.ts"] },
+  },
+};
+
+export default config;
