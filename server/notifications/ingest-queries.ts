@@ -79,11 +79,11 @@ export function toLiveSubscriptions(rows: SubscriptionRow[]): LiveSubscription[]
  * (docs/delivery.md#deliveries-changed-while-notifications-are-written).
  */
 export const pendingDeliveriesOf = (n: string) => `insert into notification_deliveries (notification_id, delivery_id)
-  select ${n}.id, sd.id from ${n} join (
+  select ${n}.id, d.id from ${n} join (
     select sd.id, sd.subscription_id from subscription_deliveries sd
      where sd.subscription_id = any(array(select distinct subscription_id from ${n})) and sd.active
      order by sd.id
-       for key share) sd on sd.subscription_id = ${n}.subscription_id`;
+       for key share) d on d.subscription_id = ${n}.subscription_id`;
 
 /** What one vehicle's ingest writes besides its data: the notifications evaluation made, and the subscriptions' new states. */
 export type NotificationWrite = {
