@@ -1,8 +1,9 @@
 import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
 import type { AttemptRecord } from "./attempts";
 import { postHttps, type DeliveryNetwork } from "./https-client";
-import { oauth2Schema, refreshAccessToken } from "./oauth2-refresh";
-import { updateOAuth2Tokens, updatePostUrl, type DeliveryRow } from "./queries";
+import { oauth2Schema } from "./oauth2-refresh";
+import { refreshOnce } from "./oauth2-single-flight";
+import { updatePostUrl, type DeliveryRow } from "./queries";
 import { classifyStatus, parseRetryAfter } from "./retry-policy";
 import { signWebhook } from "./signing";
 import { checkTarget } from "./ssrf";
@@ -96,16 +97,23 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
           record("DEACTIVATED", { ...base, error: reason });
           return { outcome: { kind: "deactivate", reason }, attempts, lastStatus };
         }
-        record("REFRESHED", { ...base, error: "HTTP 401: refreshing the access token" });
-        const refresh = await refreshAccessToken(oauth2, network);
+        // One refresh per delivery at a time: the sends that got 401 alongside this one wait
+        // for it and take the token it stored (oauth2-single-flight.ts).
+        const shared = await refreshOnce({ deliveryId: ids.deliveryId, refusedAccessToken: oauth2.access_token, network, now });
         refreshed = true;
-        if (!refresh.ok) {
-          const reason = `OAuth 2.0 token refresh failed at ${now().toISOString()}: ${refresh.reason}`;
+        if (shared.kind === "failed") {
+          // Removed or deactivated meanwhile (a refresh that failed for another send, say).
+          if (!shared.refresh) {
+            record("DEACTIVATED", { ...base, error: shared.reason });
+            return { outcome: { kind: "deactivate", reason: shared.reason }, attempts, lastStatus };
+          }
+          const { refresh } = shared;
+          record("REFRESHED", { ...base, error: "HTTP 401: refreshing the access token" });
           attempts.push({ ...ids, attemptedAt: now(), target: refresh.url, outcome: "REFRESH_FAILED", httpStatus: refresh.status, latencyMs: refresh.latencyMs, error: refresh.reason, responseExcerpt: refresh.excerpt, signedContent: null, signature: null });
-          return { outcome: { kind: "deactivate", reason }, attempts, lastStatus };
+          return { outcome: { kind: "deactivate", reason: shared.reason }, attempts, lastStatus };
         }
-        oauth2 = { ...oauth2, access_token: refresh.tokens.access_token, refresh_token: refresh.tokens.refresh_token };
-        await updateOAuth2Tokens({ deliveryId: ids.deliveryId, oauth2 });
+        record("REFRESHED", { ...base, error: shared.kind === "reused" ? "HTTP 401: taking the access token refreshed meanwhile" : "HTTP 401: refreshing the access token" });
+        oauth2 = shared.oauth2;
         continue;
       }
       case "retry": {

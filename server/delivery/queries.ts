@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";
-import { db, rawSql } from "@/db/client";
+import { db, rawSql, type Tx } from "@/db/client";
 import { appSigningSecrets, notifications, subscriptionDeliveries } from "@/db/schema";
 import type { NotificationRow } from "@/server/notifications/serialize";
 
@@ -72,9 +72,36 @@ export async function updatePostUrl({ deliveryId, postUrl }: { deliveryId: numbe
   await db().update(subscriptionDeliveries).set({ postUrl }).where(eq(subscriptionDeliveries.id, deliveryId));
 }
 
+export type LockedCredentials = { active: boolean; deactivationReason: string | null; oauth2: unknown };
+
+/**
+ * Runs `fn` in a transaction that holds the delivery's row lock (FOR NO KEY UPDATE), with the
+ * delivery's stored state (null once it was removed): one token refresh per delivery at a time
+ * (oauth2-single-flight.ts). The lock does not block ingest queueing notifications to the
+ * delivery (FOR KEY SHARE); it makes an edit or removal of the delivery wait for the refresh.
+ */
+export async function withLockedCredentials<T>(deliveryId: number, fn: (stored: LockedCredentials | null, tx: Tx) => Promise<T>): Promise<T> {
+  return db().transaction(async (tx) => {
+    const [row] = await tx
+      .select({ active: subscriptionDeliveries.active, deactivationReason: subscriptionDeliveries.deactivationReason, oauth2: subscriptionDeliveries.oauth2 })
+      .from(subscriptionDeliveries)
+      .where(eq(subscriptionDeliveries.id, deliveryId))
+      .for("no key update");
+    return fn(row ?? null, tx);
+  });
+}
+
 /** Refresh tokens rotate: the new pair is stored at once, before anything else can fail. */
-export async function updateOAuth2Tokens({ deliveryId, oauth2 }: { deliveryId: number; oauth2: Record<string, string> }): Promise<void> {
-  await db().update(subscriptionDeliveries).set({ oauth2 }).where(eq(subscriptionDeliveries.id, deliveryId));
+export async function updateOAuth2Tokens(tx: Tx, { deliveryId, oauth2 }: { deliveryId: number; oauth2: Record<string, unknown> }): Promise<void> {
+  await tx.update(subscriptionDeliveries).set({ oauth2 }).where(eq(subscriptionDeliveries.id, deliveryId));
+}
+
+/** A failed refresh deactivates the delivery at once, so that no one waiting for it tries the spent refresh token again. */
+export async function deactivateLocked(tx: Tx, { deliveryId, reason, at }: { deliveryId: number; reason: string; at: Date }): Promise<void> {
+  await tx
+    .update(subscriptionDeliveries)
+    .set({ active: false, deactivationReason: reason, deactivatedAt: at })
+    .where(and(eq(subscriptionDeliveries.id, deliveryId), eq(subscriptionDeliveries.active, true)));
 }
 
 /** Ids the sweeper hands back to the queue: leases of vanished workers, lost retries, rows never claimed. */

@@ -67,9 +67,23 @@ export function toLiveSubscriptions(rows: SubscriptionRow[]): LiveSubscription[]
  * The pending deliveries of new notifications: one per active delivery of each one's
  * subscription. `n` names a relation of (id, subscription_id); every path that makes
  * notifications (ingest, account events, test notifications) writes them with this.
+ *
+ * The deliveries are read FOR KEY SHARE, the lock the foreign key's own check takes, so that a
+ * delivery removed meanwhile (a subscription update replacing its `deliveries`) cannot fail the
+ * insert: one whose removal committed after this statement's snapshot is skipped (READ COMMITTED
+ * re-checks a locked row's newest version), and one not yet removed stays until this transaction
+ * commits, when its removal takes the new rows along (ON DELETE CASCADE). A delivery deactivated
+ * meanwhile is skipped the same way. The lock does not wait for edits of a delivery (those take
+ * FOR NO KEY UPDATE), only for its removal; rows are locked in id order, as
+ * server/subscriptions/queries.ts removes them, so two removals cannot deadlock with it
+ * (docs/delivery.md#deliveries-changed-while-notifications-are-written).
  */
 export const pendingDeliveriesOf = (n: string) => `insert into notification_deliveries (notification_id, delivery_id)
-  select ${n}.id, sd.id from ${n} join subscription_deliveries sd on sd.subscription_id = ${n}.subscription_id and sd.active`;
+  select ${n}.id, d.id from ${n} join (
+    select sd.id, sd.subscription_id from subscription_deliveries sd
+     where sd.subscription_id = any(array(select distinct subscription_id from ${n})) and sd.active
+     order by sd.id
+       for key share) d on d.subscription_id = ${n}.subscription_id`;
 
 /** What one vehicle's ingest writes besides its data: the notifications evaluation made, and the subscriptions' new states. */
 export type NotificationWrite = {

@@ -37,7 +37,10 @@ export async function findSubscriptionRow(db: Executor, q: { owner: Owner; targe
     .select()
     .from(subscriptions)
     .where(and(targetWhere(q.owner, q.target), eq(subscriptions.id, q.id)));
-  const [row] = await (q.forUpdate ? query.for("update") : query);
+  // FOR NO KEY UPDATE, not FOR UPDATE: it serialises the subscription's updates without blocking
+  // the foreign-key checks (FOR KEY SHARE) of rows that ingest writes for it meanwhile, which could
+  // otherwise deadlock with the removal of a delivery that ingest holds (docs/delivery.md).
+  const [row] = await (q.forUpdate ? query.for("no key update") : query);
   return row ?? null;
 }
 
@@ -73,9 +76,15 @@ export async function updateSubscriptionRow(db: Executor, id: number, values: Pa
  */
 export async function replaceDeliveries(db: Executor, subscriptionId: number, wanted: (NewDelivery & { id?: number })[]): Promise<void> {
   const keep = wanted.flatMap((d) => (d.id === undefined ? [] : [d.id]));
-  await db
-    .delete(subscriptionDeliveries)
-    .where(and(eq(subscriptionDeliveries.subscriptionId, subscriptionId), keep.length ? notInArray(subscriptionDeliveries.id, keep) : undefined));
+  // Locked in id order first, the order in which writers of notifications lock them
+  // (pendingDeliveriesOf): removing two deliveries cannot deadlock with a notification holding both.
+  const removed = await db
+    .select({ id: subscriptionDeliveries.id })
+    .from(subscriptionDeliveries)
+    .where(and(eq(subscriptionDeliveries.subscriptionId, subscriptionId), keep.length ? notInArray(subscriptionDeliveries.id, keep) : undefined))
+    .orderBy(asc(subscriptionDeliveries.id))
+    .for("update");
+  if (removed.length > 0) await db.delete(subscriptionDeliveries).where(inArray(subscriptionDeliveries.id, removed.map((r) => r.id)));
   for (const [position, { id, ...fields }] of wanted.entries()) {
     if (id === undefined) {
       await db.insert(subscriptionDeliveries).values({ ...fields, subscriptionId, position });
