@@ -1,3 +1,4 @@
+import type { Environment } from "@/db/schema";
 import { bearerHash } from "@/server/oauth/bearer";
 import { giveBack, takeForAccessToken } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";
@@ -9,11 +10,11 @@ import { ApiError } from "./errors";
 // token lookup; a batch of data sets is one request.
 
 /** The buckets this request drew on; none when limits are off or the token does not work. */
-export async function takeApiQuota(authorization: string | null): Promise<Verdict[]> {
+export async function takeApiQuota(authorization: string | null, environment: Environment): Promise<Verdict[]> {
   const policies = rateLimitPolicies();
   const accessHash = bearerHash(authorization);
   if (!policies || !accessHash) return [];
-  return takeForAccessToken({ accessHash, token: policies.apiToken, client: policies.apiClient });
+  return takeForAccessToken({ accessHash, environment, token: policies.apiToken, client: policies.apiClient });
 }
 
 /** Throws 429 RATE_LIMITED when a bucket refused the request; the others get their request back, so a refused request counts nowhere. */

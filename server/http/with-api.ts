@@ -59,7 +59,7 @@ export function withApi<O extends Operation>(
       const bearer = deferred ? deferredBearer(authorization, environment) : undefined;
       // The rate limit's statement runs beside the token lookup; over the limit answers 429
       // before anything else is looked at (docs/api.md#rate-limits).
-      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(authorization), bearer ? undefined : authenticateBearer(authorization, environment)]);
+      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(authorization, environment), bearer ? undefined : authenticateBearer(authorization, environment)]);
       if (taken.status === "rejected") throw taken.reason;
       quota = taken.value;
       await refuseOverLimit(quota);

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
+import type { Environment } from "@/db/schema";
 import { logError } from "@/server/log";
 import type { Policy } from "./policies";
 import type { Verdict } from "./verdict";
@@ -52,16 +53,16 @@ export async function takeFromBuckets(checks: Check[]): Promise<Verdict[]> {
 /**
  * The API's check: the buckets of the access token whose hash is `accessHash` and of its client,
  * found in the same statement (so it needs no earlier lookup and can run beside the request's
- * own). A token that does not work takes nothing and gets no verdicts: the request is answered
- * 401 anyway.
+ * own). A token that does not work here (unknown, revoked, expired, of the other environment)
+ * takes nothing and gets no verdicts: the request is answered 401 anyway.
  */
-export async function takeForAccessToken({ accessHash, token, client }: { accessHash: string; token: Policy; client: Policy }): Promise<Verdict[]> {
+export async function takeForAccessToken({ accessHash, environment, token, client }: { accessHash: string; environment: Environment; token: Policy; client: Policy }): Promise<Verdict[]> {
   sweepNowAndThen();
   const rows = sql`
     with t as (
       select t.id::text as token_key, c.client_id
         from oauth_tokens t join app_credentials c on c.id = t.credential_id
-       where t.access_hash = ${accessHash} and t.revoked_at is null and t.access_expires_at > now()
+       where t.access_hash = ${accessHash} and t.environment = ${environment} and t.revoked_at is null and t.access_expires_at > now()
     )
     select ${token.scope}::text as scope, token_key as key, ${token.emissionMs}::float8 as emission_ms, ${token.quota}::int as burst from t
     union all

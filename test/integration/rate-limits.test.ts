@@ -112,10 +112,20 @@ describe("API: per access token and per client", () => {
   });
 
   it("a request without a working token draws on no bucket: 401 without RateLimit headers", async () => {
-    const res = await request("GET", `${sandboxApi()}/account/`, { token: "not-a-real-token" });
-    expectApiError(res, 401, "UNAUTHORIZED");
-    expect(res.headers.get("ratelimit")).toBeNull();
-    expect(res.headers.get("ratelimit-policy")).toBeNull();
+    const sandboxToken = await clientToken(await newApp());
+    const answers = [
+      await request("GET", `${sandboxApi()}/account/`, { token: "not-a-real-token" }),
+      await request("GET", `${sandboxApi()}/account/`),
+      // A sandbox token on the production API.
+      await request("GET", `${own.service.baseUrl}/v1/api/account/`, { token: sandboxToken }),
+    ];
+    for (const res of answers) {
+      expectApiError(res, 401, "UNAUTHORIZED");
+      expect(res.headers.get("ratelimit")).toBeNull();
+      expect(res.headers.get("ratelimit-policy")).toBeNull();
+    }
+    // Nothing was taken from the sandbox token's bucket.
+    expect(remainingOf(await listAccounts(sandboxToken))).toEqual({ "per-token": 4, "per-client": 7 });
   });
 
   it("tokens of one client have buckets of their own and share the client's; other clients are not touched", async () => {
