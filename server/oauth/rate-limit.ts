@@ -1,4 +1,5 @@
 import { clientAddress } from "@/server/http/client-address";
+import { logError } from "@/server/log";
 import { giveBack, takeFromBuckets, type Check } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";
 import { rateLimitHeaders, refusal } from "@/server/rate-limits/verdict";
@@ -14,7 +15,13 @@ export async function withOAuthRateLimits(request: Request, clientId: string | u
   const address: Check = { policy: policies.oauthAddress, key: clientAddress(request.headers) };
   // Longer client ids are refused unlooked-up (client-auth.ts): no bucket of their own.
   const checks = clientId && clientId.length <= 200 ? [address, { policy: policies.oauthClient, key: clientId }] : [address];
-  const verdicts = await takeFromBuckets(checks);
+  let verdicts;
+  try {
+    verdicts = await takeFromBuckets(checks);
+  } catch (error) {
+    logError("OAuth rate-limit check failed", error);
+    return Response.json({ error: "server_error", error_description: "An unexpected error occurred." }, { status: 500, headers: { "Cache-Control": "no-store", Pragma: "no-cache" } });
+  }
   const refused = refusal(verdicts);
   if (refused) {
     await giveBack(verdicts.filter((v) => v.allowed));
