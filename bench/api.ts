@@ -22,7 +22,7 @@ const fmt = (name: string, r: Result) =>
 
 async function main() {
   const database = benchDatabase("wayline_bench");
-  const service = await launchService({ name: "bench", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1" } });
+  const service = await launchService({ name: "bench", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   try {
     const driver = await benchDriver(base, env, "bench-api");

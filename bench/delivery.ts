@@ -64,7 +64,7 @@ async function main() {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const receiverUrl = `https://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
 
-  const service = await launchService({ name: "bench-delivery", databaseUrl: database.url, extraEnv: { WORKER: "off", DELIVERY_CA_FILE: ca.certFile, DELIVERY_RETRY_SCALE: "1" } });
+  const service = await launchService({ name: "bench-delivery", databaseUrl: database.url, extraEnv: { WORKER: "off", DELIVERY_CA_FILE: ca.certFile, DELIVERY_RETRY_SCALE: "1", RATE_LIMITS: "off" } });
   const workerEnv = { ...service.env, DELIVERY_CA_FILE: ca.certFile, DELIVERY_RETRY_SCALE: "1", WORKER: "on" };
   let worker = startWorkerProcess(workerEnv);
   try {

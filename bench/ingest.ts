@@ -241,7 +241,7 @@ async function main() {
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
   console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
-  const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_ROUTES: "1" } });
+  const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
   const scratch = `bench_scratch_${process.pid}`;

@@ -198,7 +198,7 @@ async function main() {
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
   console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
-  const service = await launchService({ name: "bench-reads", databaseUrl });
+  const service = await launchService({ name: "bench-reads", databaseUrl, extraEnv: { RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
   try {

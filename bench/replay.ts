@@ -45,7 +45,7 @@ const stats = (xs: number[]) => {
 async function main() {
   const database = benchDatabase("wl_bench_replay");
   console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
-  const service = await launchService({ name: "bench-replay", databaseUrl: database.url });
+  const service = await launchService({ name: "bench-replay", databaseUrl: database.url, extraEnv: { RATE_LIMITS: "off" } });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   try {
     const base = service.baseUrl;

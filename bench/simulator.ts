@@ -55,7 +55,7 @@ async function main() {
   // This process's own database client (the loop) reads DATABASE_URL through server/env.ts.
   process.env.DATABASE_URL = database.url;
   console.log(`bench:simulator — ${VEHICLES} vehicles, a data set every ${PERIOD} s each, ${SECONDS} s measured; load average ${loadAverage()}`);
-  const service = await launchService({ name: "bench-sim", databaseUrl: database.url, extraEnv: { SIMULATOR: "0" } });
+  const service = await launchService({ name: "bench-sim", databaseUrl: database.url, extraEnv: { SIMULATOR: "0", RATE_LIMITS: "off" } });
   let simulator: { stop(): Promise<void> } | null = null;
   try {
     const { baseUrl: base, env } = service;

@@ -16,6 +16,25 @@ const boolish = z
   .optional()
   .transform((v) => (v === undefined || v === "" ? undefined : v === "1" || v === "true" || v === "yes" || v === "on"));
 
+/** A rate limit as "QUOTA/WINDOW": QUOTA requests at once, refilled evenly over WINDOW ("10s", "5m", "1h"). */
+export type RateSpec = { quota: number; windowSeconds: number };
+
+const rateSpec = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? fallback : v.trim()))
+    .transform((v, ctx): RateSpec => {
+      const match = /^(\d+)\s*\/\s*(\d+)\s*(s|m|h)$/.exec(v);
+      const quota = Number(match?.[1]);
+      const windowSeconds = Number(match?.[2]) * { s: 1, m: 60, h: 3600 }[(match?.[3] ?? "s") as "s" | "m" | "h"];
+      if (!match || quota < 1 || quota > 1_000_000 || windowSeconds < 1 || windowSeconds > 86_400) {
+        ctx.addIssue({ code: "custom", message: 'Must be "QUOTA/WINDOW", e.g. "1000/10s" (1 to 1,000,000 requests per 1 s to 24 h, whole units).' });
+        return z.NEVER;
+      }
+      return { quota, windowSeconds };
+    });
+
 // DATABASE_URL and DATA_DIR come from the database's own schema (db/config.ts), which db/ reads itself.
 const schema = databaseEnvSchema.extend({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -55,9 +74,17 @@ const schema = databaseEnvSchema.extend({
   // The simulator's real-time loop in this process (default on); off for processes that must not
   // drive runs (a benchmark that drives them itself).
   SIMULATOR: boolish,
+  // Rate limits (server/rate-limits/, docs/operations.md#rate-limits), shared by every process
+  // through the database. RATE_LIMITS=off switches them all off (the benchmarks do).
+  RATE_LIMITS: boolish,
+  RATE_LIMIT_API_TOKEN: rateSpec("1000/10s"),
+  RATE_LIMIT_API_CLIENT: rateSpec("10000/10s"),
+  RATE_LIMIT_OAUTH_CLIENT: rateSpec("500/10s"),
+  RATE_LIMIT_OAUTH_ADDRESS: rateSpec("100/10s"),
+  RATE_LIMIT_REGISTRATION_ADDRESS: rateSpec("20/10m"),
 });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean; workerEnabled: boolean };
+export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean; workerEnabled: boolean; rateLimits: boolean };
 
 let cached: Env | undefined;
 
@@ -79,6 +106,7 @@ export function env(): Env {
     // database, unless the operator says otherwise.
     seedDemo: parsed.data.SEED_DEMO ?? embedded,
     workerEnabled: parsed.data.WORKER ?? true,
+    rateLimits: parsed.data.RATE_LIMITS ?? true,
   };
   return cached;
 }

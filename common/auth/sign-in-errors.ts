@@ -12,6 +12,8 @@ export const signInProblem = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("invalid_credentials"), waitSeconds: z.number().int().min(0) }),
   /** Too many recent failures for this account or address: nothing was checked. */
   z.object({ kind: z.literal("throttled"), retryAfterSeconds: z.number().int().min(1) }),
+  /** Too many registrations from this address lately: nothing was created. */
+  z.object({ kind: z.literal("registrations_limited"), retryAfterSeconds: z.number().int().min(1) }),
   /** Registration input that cannot be accepted, per field. */
   z.object({ kind: z.literal("fields"), fieldErrors: z.array(fieldProblem) }),
   /** The form's CSRF token was missing or stale (next-auth refused the post). */

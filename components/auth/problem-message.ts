@@ -11,6 +11,8 @@ export function problemMessage(problem: SignInProblem, environmentName: string):
       );
     case "throttled":
       return `Too many failed sign-ins. Try again in ${describeWait(problem.retryAfterSeconds)}.`;
+    case "registrations_limited":
+      return `Too many accounts were created from this network recently. Try again in ${describeWait(problem.retryAfterSeconds)}.`;
     case "expired":
       return "This form had expired. Please try again.";
     case "fields":

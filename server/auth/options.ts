@@ -36,7 +36,7 @@ export function authOptions(): NextAuthOptions {
         id: "registration",
         name: "Registration",
         credentials: {},
-        authorize: (credentials) => registerDriver(credentials),
+        authorize: (credentials, req) => registerDriver(credentials, clientAddress(req.headers ?? {})),
       }),
     ],
     callbacks: {

@@ -1,6 +1,9 @@
 import { db } from "@/db/client";
 import { insertAccount, newAccountRow } from "@/server/accounts/queries";
 import { uniqueViolation } from "@/server/http/db-errors";
+import { takeFromBuckets } from "@/server/rate-limits/buckets";
+import { rateLimitPolicies } from "@/server/rate-limits/policies";
+import { refusal } from "@/server/rate-limits/verdict";
 import { hashPassword } from "@/server/security/passwords";
 import { sessionUser, type SessionUser } from "./credentials";
 import { registrationInput, registrationProblems } from "@/common/auth/registration-form";
@@ -8,10 +11,17 @@ import { SignInRefused } from "@/common/auth/sign-in-errors";
 
 // A driver creating an account on the authorization page or the driver site. The account belongs
 // to no app yet: an app gets access only through the consent that follows (account_grants).
-export async function registerDriver(raw: unknown): Promise<SessionUser> {
+// Registrations are limited per client address (docs/operations.md#rate-limits): every attempt
+// that gets as far as hashing a password and writing counts, taken or not.
+export async function registerDriver(raw: unknown, address: string): Promise<SessionUser> {
   const parsed = registrationInput.safeParse(raw);
   if (!parsed.success) throw new SignInRefused({ kind: "fields", fieldErrors: registrationProblems(raw) });
   const input = parsed.data;
+  const policies = rateLimitPolicies();
+  if (policies) {
+    const refused = refusal(await takeFromBuckets([{ policy: policies.registrationAddress, key: address }]));
+    if (refused) throw new SignInRefused({ kind: "registrations_limited", retryAfterSeconds: refused.retryAfterSeconds });
+  }
   try {
     const account = await insertAccount(db(), newAccountRow(input.environment, input, await hashPassword(input.password)));
     return sessionUser(account);

@@ -2,7 +2,7 @@
 // call them (docs/api.md#environments-and-base-paths).
 export const corsHeaders: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After",
+  "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy",
 };
 
 export function preflight(): Response {

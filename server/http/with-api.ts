@@ -9,11 +9,13 @@ import { environmentFromSegment } from "./environment";
 import { ApiError, notFound } from "./errors";
 import type { Operation } from "./operation";
 import { pagingActions } from "./paging";
+import { refuseOverLimit, takeApiQuota, withRateLimitHeaders } from "./rate-limit";
 import { requestOrigin } from "./request-origin";
 import type { ApiResult } from "./results";
 import { refuseNul } from "./nul";
 import { parseOrThrow } from "./zod-errors";
 import { logError } from "@/server/log";
+import type { Verdict } from "@/server/rate-limits/verdict";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -49,12 +51,20 @@ export function withApi<O extends Operation>(
   const deferred = options?.authentication === "deferred";
   if (deferred && op.auth === "client") throw new Error(`${op.path}: a client-only operation needs its principal before the handler`);
   return async (request: Request, context: RouteContext): Promise<Response> => {
+    let quota: Verdict[] = [];
     try {
       const rawParams = await context.params;
       const environment = environmentFromSegment(typeof rawParams.env === "string" ? rawParams.env : undefined);
       const authorization = request.headers.get("authorization");
       const bearer = deferred ? deferredBearer(authorization, environment) : undefined;
-      const principal = bearer ? undefined : await authenticateBearer(authorization, environment);
+      // The rate limit's statement runs beside the token lookup; over the limit answers 429
+      // before anything else is looked at (docs/api.md#rate-limits).
+      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(authorization, environment), bearer ? undefined : authenticateBearer(authorization, environment)]);
+      if (taken.status === "rejected") throw taken.reason;
+      quota = taken.value;
+      await refuseOverLimit(quota);
+      if (authenticated.status === "rejected") throw authenticated.reason;
+      const principal = authenticated.value;
       if (op.auth === "client" && principal?.kind !== "client") {
         throw new ApiError("FORBIDDEN", "This call requires a client-credentials token.");
       }
@@ -68,9 +78,9 @@ export function withApi<O extends Operation>(
       }
 
       const result = await handler({ principal, bearer, environment, ...parsed, request } as HandlerInput<O> & DeferredHandlerInput<O>);
-      return json(200, envelope(op, result, () => publicUrl(request, url)));
+      return withRateLimitHeaders(json(200, envelope(op, result, () => publicUrl(request, url))), quota);
     } catch (error) {
-      return errorResponse(error);
+      return withRateLimitHeaders(errorResponse(error), quota);
     }
   };
 }

@@ -62,13 +62,21 @@ export function deferredBearer(authorization: string | null, environment: Enviro
   return { environment, hash, authenticate: () => (principal ??= lookUpToken(hash, environment)) };
 }
 
+const BEARER = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
 function tokenOf(authorization: string | null): string {
   if (!authorization) {
     throw new ApiError("UNAUTHORIZED", "An access token is required.", [], { "WWW-Authenticate": 'Bearer realm="wayline"' });
   }
-  const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
+  const match = BEARER.exec(authorization);
   if (!match?.[1]) throw invalidToken("The access token is malformed.");
   return match[1];
+}
+
+/** What oauth_tokens.access_hash would hold for this header's token; null when there is no well-formed one. */
+export function bearerHash(authorization: string | null): string | null {
+  const token = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  return token ? sha256(token) : null;
 }
 
 async function lookUpToken(hash: string, environment: Environment): Promise<Principal> {

@@ -3,6 +3,7 @@ import type { Environment } from "@/db/schema";
 import { sha256 } from "@/server/security/secrets";
 import { authenticateClient, mergeClientCredentials, nulFormField } from "./client-auth";
 import { findTokenByAccessHash, findTokenByRefreshHash, revokeFamily } from "./queries";
+import { withOAuthRateLimits } from "./rate-limit";
 
 const MAX_FORM_BYTES = 16 * 1024;
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -31,6 +32,11 @@ export async function handleRevocationRequest(request: Request, endpointEnvironm
   const nul = nulFormField(body);
   if (nul?.clientCredentials) return oauthError(401, "invalid_client", `${nul.field} must not contain the NUL character (U+0000).`, challenge);
   if (nul) return oauthError(400, "invalid_request", `${nul.field} must not contain the NUL character (U+0000).`);
+  return withOAuthRateLimits(request, body.client_id, () => answerRevocation(body, endpointEnvironment));
+}
+
+async function answerRevocation(body: Record<string, string>, endpointEnvironment: Environment | null): Promise<Response> {
+  const challenge = { "WWW-Authenticate": 'Basic realm="wayline"' };
   const client = await authenticateClient(db(), { clientId: body.client_id, clientSecret: body.client_secret, environment: endpointEnvironment });
   if (!client) return oauthError(401, "invalid_client", body.client_id ? "Unknown client or wrong client secret." : "Client authentication is required (HTTP Basic or client_id and client_secret).", challenge);
   if (!body.token) return oauthError(400, "invalid_request", "token is required.");

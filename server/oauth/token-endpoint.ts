@@ -7,6 +7,7 @@ import { makeAuthorizationServer } from "./authorization-server";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./lifetimes";
 import { mergeClientCredentials, nulFormField } from "./client-auth";
 import { findCodeByHash, findCredentialByClientId } from "./queries";
+import { withOAuthRateLimits } from "./rate-limit";
 import type { GrantContext } from "./repositories";
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -36,6 +37,10 @@ export async function handleTokenRequest(request: Request, endpointEnvironment: 
   const nul = nulFormField(body);
   if (nul?.clientCredentials) return invalidClient(`${nul.field} must not contain the NUL character (U+0000).`);
   if (nul) return oauthError(400, "invalid_request", `${nul.field} must not contain the NUL character (U+0000).`);
+  return withOAuthRateLimits(request, body.client_id, () => answerTokenRequest(body, endpointEnvironment));
+}
+
+async function answerTokenRequest(body: Record<string, string>, endpointEnvironment: Environment | null): Promise<Response> {
   if (!body.grant_type) return oauthError(400, "invalid_request", "grant_type is required.");
   if (!SUPPORTED_GRANTS.has(body.grant_type)) {
     return oauthError(400, "unsupported_grant_type", `grant_type ${body.grant_type} is not supported here.`);

@@ -104,6 +104,7 @@ export function openApiDocument(environment: Environment, origin: string) {
         ...(op.auth === "client" ? { "403": errorResponse("A user token where a client-credentials token is required") } : {}),
         "404": errorResponse("Unknown id, or one the caller may not see"),
         ...(op.method === "POST" ? { "409": errorResponse("Uniqueness (CANNOTPERSIST, field code UNIQUE)"), "413": errorResponse("Body over 1 MiB"), "415": errorResponse("Not JSON") } : {}),
+        "429": { ...errorResponse("Over the token's or the client's rate limit (RATE_LIMITED)"), headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } } },
       },
     };
   }
