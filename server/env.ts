@@ -53,6 +53,15 @@ const schema = z.object({
   // The simulator's real-time loop in this process (default on); off for processes that must not
   // drive runs (a benchmark that drives them itself).
   SIMULATOR: boolish,
+  // `npm start`'s HTTP processes (node:cluster). Unset: one per core on PostgreSQL, one on the
+  // embedded database (one backend that every query takes turns on: more processes add nothing).
+  // 1: everything in one process, as before.
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  // On SIGTERM, how long requests in flight (and the worker's jobs) may take before they are cut.
+  DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
+  // Unset: loopback clients only.
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
 });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean; workerEnabled: boolean };

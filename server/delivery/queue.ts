@@ -7,7 +7,7 @@ import { logError, logInfo } from "@/server/log";
 import { enqueue } from "./attempts";
 import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
-import { findStranded } from "./queries";
+import { findStranded, releaseOwnLeases } from "./queries";
 
 // The durable delivery queue: graphile-worker jobs in PostgreSQL, woken by LISTEN/NOTIFY. A
 // statement-level trigger on notification_deliveries (migration 0006) adds one `deliver` job
@@ -78,7 +78,12 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(timer);
+        // Lets the jobs in hand finish (graphile-worker aborts them after 5 s)...
         await runner.stop();
+        // ...then gives back whatever this worker still holds and queues it again, so another
+        // worker sends it now rather than after the lease runs out.
+        const released = await releaseOwnLeases(workerId).catch((error: unknown) => (logError("releasing delivery leases failed", error), []));
+        if (released.length > 0) await enqueue(released).catch((error: unknown) => logError("re-queueing released deliveries failed", error));
         await closeEmailTransport();
       })()),
   };
