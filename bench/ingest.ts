@@ -21,6 +21,9 @@ import { dataSet, waypoint } from "../test/helpers/telemetry";
 //     and periods (WAYPOINT fires on every set), each with an HTTP_POST delivery: evaluation, the
 //     notifications and their pending deliveries all in the ingest transaction.
 //     Target: >= 70% of (b)'s data points/s.
+// Then (a)'s single posts and (b)'s batches once more against `npm start` with one HTTP process
+// per core (WEB_CONCURRENCY), on the same database and fresh vehicles, printed beside the single
+// process's figures.
 //
 // Every connection posts for a vehicle no other request is using at that moment (a lease, below),
 // with strictly increasing timestamps in the past, one second apart (the wire DateTime has
@@ -389,6 +392,40 @@ async function main() {
     console.log(
       `\ncheck: ${problems.length ? problems.join("; ") : `every data set answered was stored, none twice (${stored!.single_sets + stored!.batch_sets} data sets, ${stored!.points} data points); one trip per vehicle; counters agree`}`,
     );
+
+    // All cores: the single process stops, a cluster of one HTTP process per core starts on the
+    // same database; (a) and (b) again, on vehicles of their own.
+    await service.stop();
+    const cores = os.availableParallelism();
+    const cluster = await launchService({ name: "bench-ingest-cores", databaseUrl, extraEnv: { BENCH_ROUTES: "1", WEB_CONCURRENCY: String(cores) } });
+    try {
+      const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", { dataProvider: true });
+      const clusterSingles: number[] = [];
+      for (let i = 0; i < SINGLE_CONNECTIONS; i++) clusterSingles.push(await clusterDriver.newVehicle(`Cores ${i}`));
+      const clusterBatchers: number[] = [];
+      for (let i = 0; i < BATCH_CONNECTIONS; i++) clusterBatchers.push(await clusterDriver.newVehicle(`Cores ${100 + i}`));
+      const onCluster = { url: cluster.baseUrl, headers: clusterDriver.auth };
+      console.log(`\nAll cores: warming up, ${SINGLE_WARMUP} s…`);
+      await leased({ ...single, ...onCluster, vehicles: clusterSingles, duration: SINGLE_WARMUP, path: ourPath });
+      await settle(sql);
+      const coresSingle = await leased({ ...single, ...onCluster, vehicles: clusterSingles, duration: DURATION, path: ourPath });
+      await settle(sql);
+      await leased({ ...batch, ...onCluster, vehicles: clusterBatchers, duration: WARMUP });
+      await settle(sql);
+      const coresBatches = await leased({ ...batch, ...onCluster, vehicles: clusterBatchers, duration: DURATION });
+      await settle(sql);
+      const coresPoints = (coresBatches.ok * BATCH * POINTS_PER_SET) / coresBatches.seconds;
+      console.log(`\nSingle process and all cores (${cores} HTTP processes), same database, ${DURATION} s each`);
+      console.log(fmt("(a) single POSTs, 1 process", ours));
+      console.log(fmt(`(a) single POSTs, ${cores} processes`, coresSingle));
+      console.log(fmt("(b) batches of 500, 1 process", batches));
+      console.log(fmt(`(b) batches of 500, ${cores} processes`, coresBatches));
+      console.log(
+        `all cores / one process: single POSTs ${(coresSingle.rps / ours.rps).toFixed(2)}×; batch data points/s ${coresPoints.toFixed(0)} against ${apiPoints.toFixed(0)} (${(coresPoints / apiPoints).toFixed(2)}×)`,
+      );
+    } finally {
+      await cluster.stop();
+    }
     console.log(`load average at end: ${loadAverage()}`);
   } finally {
     await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});

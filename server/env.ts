@@ -61,6 +61,9 @@ const schema = z.object({
   DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
+  // Data points recorded more than this many days ago are deleted by the worker, hourly, in
+  // batches (server/telemetry/retention.ts). Unset: kept for ever.
+  DATA_POINT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
 });
 

@@ -1,5 +1,7 @@
 import { startDeliveryQueue } from "@/server/delivery/queue";
 import { logInfo } from "@/server/log";
+import { env } from "@/server/env";
+import { startRetention } from "./retention";
 import { startSimulator } from "./simulator";
 
 // The background worker: notification delivery (server/delivery) and the sandbox simulator's
@@ -10,8 +12,13 @@ export async function startWorker(parts: { delivery: boolean; simulator: boolean
   const delivery = parts.delivery ? await startDeliveryQueue() : null;
   if (delivery) logInfo("delivery worker started", { workerId: delivery.workerId });
   const simulator = parts.simulator ? startSimulator() : null;
+  // Data retention goes with delivery: every process that delivers runs it (they skip each
+  // other's rows), none when DATA_POINT_RETENTION_DAYS is unset.
+  const days = env().DATA_POINT_RETENTION_DAYS;
+  const retention = parts.delivery && days ? startRetention(days) : null;
   return {
     async stop() {
+      await retention?.stop();
       await simulator?.stop();
       await delivery?.stop();
     },
