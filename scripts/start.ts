@@ -64,7 +64,7 @@ async function main() {
     metrics().processes.set({ role: "http" }, 1);
     ready(web.port);
     onStopSignal(async () => {
-      await Promise.all([web.drain(), bounded(worker.stop(), drainMs(config), "the background worker")]);
+      await Promise.all([web.drain(), worker.stop({ withinMs: drainMs(config) })]);
       await database.stop();
     });
     return;
@@ -94,7 +94,7 @@ async function main() {
     for (const w of children) w.process.kill("SIGTERM");
     // Each child bounds its own drain; past that (and a margin) it is killed.
     const kill = setTimeout(() => children.forEach((w) => w.isDead() || w.process.kill("SIGKILL")), drainMs(config) + 5000);
-    await Promise.all([exited, bounded(worker.stop(), drainMs(config), "the background worker")]);
+    await Promise.all([exited, worker.stop({ withinMs: drainMs(config) })]);
     clearTimeout(kill);
     await database.stop();
   });
@@ -139,14 +139,6 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
 }
 
 const drainMs = (config: Env) => config.DRAIN_TIMEOUT_SECONDS * 1000;
-
-/** Waits for `work`, but not beyond `ms`: a drain must end. */
-async function bounded(work: Promise<void>, ms: number, what: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(() => (logInfo(`drain: stopped waiting for ${what}`), resolve()), ms)));
-  await Promise.race([work, late]);
-  clearTimeout(timer);
-}
 
 /** SIGTERM or SIGINT: mark the process draining, run `stop`, exit 0 (1 if stopping failed). */
 function onStopSignal(stop: () => Promise<void>) {

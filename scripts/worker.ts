@@ -1,5 +1,4 @@
 import { env } from "@/server/env";
-import { logInfo } from "@/server/log";
 import { startWorker } from "@/worker/index";
 import { prepareDatabase } from "./lib/database";
 
@@ -18,12 +17,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping the worker`);
-    // The jobs in hand finish and the leases go back (server/delivery/queue.ts), within the drain
-    // time; past it the process exits anyway and its leases run out on their own.
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.DRAIN_TIMEOUT_SECONDS * 1000)));
-    await Promise.race([worker.stop(), late.then(() => logInfo("drain: stopped waiting for the worker"))]);
-    clearTimeout(timer);
+    // The jobs in hand finish within the drain time; past it, what they hold is given back for
+    // another worker to send at once (worker/index.ts).
+    await worker.stop({ withinMs: config.DRAIN_TIMEOUT_SECONDS * 1000 });
     await database.stop();
     process.exit(0);
   };

@@ -32,7 +32,13 @@ export async function migrateQueue(): Promise<void> {
   await runMigrations(queueOptions());
 }
 
-export type DeliveryQueue = { workerId: string; stop(): Promise<void> };
+export type DeliveryQueue = {
+  workerId: string;
+  /** Lets the jobs in hand finish, then gives back what is still leased. */
+  stop(): Promise<void>;
+  /** Gives back at once every delivery this worker holds, sends in flight or not (at-least-once). */
+  abandon(): Promise<void>;
+};
 
 export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   const config = env();
@@ -72,19 +78,24 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   const timer = setInterval(() => void sweep(), config.DELIVERY_SWEEP_SECONDS * 1000);
   timer.unref();
 
+  // Whatever this worker still holds goes back, queued again, so that another worker sends it
+  // now rather than when the lease runs out.
+  const giveBack = async () => {
+    const released = await releaseOwnLeases(workerId).catch((error: unknown) => (logError("releasing delivery leases failed", error), []));
+    if (released.length > 0) await enqueue(released).catch((error: unknown) => logError("re-queueing released deliveries failed", error));
+  };
   let stopped: Promise<void> | null = null;
   return {
     workerId,
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(timer);
-        // Lets the jobs in hand finish (graphile-worker aborts them after 5 s)...
+        // graphile-worker stops taking jobs and waits for those in hand (each ends within the
+        // 10 s send timeout and records what it did).
         await runner.stop();
-        // ...then gives back whatever this worker still holds and queues it again, so another
-        // worker sends it now rather than after the lease runs out.
-        const released = await releaseOwnLeases(workerId).catch((error: unknown) => (logError("releasing delivery leases failed", error), []));
-        if (released.length > 0) await enqueue(released).catch((error: unknown) => logError("re-queueing released deliveries failed", error));
+        await giveBack();
         await closeEmailTransport();
       })()),
+    abandon: giveBack,
   };
 }

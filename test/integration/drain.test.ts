@@ -6,20 +6,22 @@ import { simulatedTrip } from "../helpers/telemetry";
 
 // The graceful drain (docs/operations.md#stopping-a-process): SIGTERM during a burst of data-set
 // POSTs. Every request the server had accepted is answered 200 and stored; readiness turns 503
-// while the process drains; the process exits 0.
+// while the process drains; the process exits 0. Once for `npm start` as one process, once as a
+// cluster of two HTTP processes (the signal to the primary drains them all).
 
 const BURST = 16;
-let own: OwnService;
 
-beforeAll(async () => {
-  own = await startOwnService("drain", { DRAIN_TIMEOUT_SECONDS: "30" });
-}, 240_000);
+describe.each([1, 2])("SIGTERM drains `npm start` with WEB_CONCURRENCY=%i", (processes) => {
+  let own: OwnService;
 
-afterAll(async () => {
-  await own?.stop();
-});
+  beforeAll(async () => {
+    own = await startOwnService(`drain-${processes}`, { DRAIN_TIMEOUT_SECONDS: "30", WEB_CONCURRENCY: String(processes) });
+  }, 240_000);
 
-describe("SIGTERM drains the process", () => {
+  afterAll(async () => {
+    await own?.stop();
+  });
+
   test("requests accepted before SIGTERM all succeed, /api/health/ready turns 503 draining, exit code 0", { timeout: 240_000 }, async () => {
     const base = own.service.baseUrl;
     const { token } = await partnerAccount(own);
