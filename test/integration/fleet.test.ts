@@ -13,7 +13,8 @@ import { startRoundRobinProxy, type RoundRobinProxy } from "../helpers/round-rob
 import { dataSet, waypoint } from "../helpers/telemetry";
 
 // The service as a fleet on one PostgreSQL database (docs/operations.md#a-fleet): two app
-// processes behind a round-robin proxy, two delivery workers (the simulator loop in the first),
+// processes behind a round-robin proxy, two delivery workers (the simulator loop in the first,
+// and, competing with it for the same runs, in the first app process),
 // and a realistic mix through the proxy at once: a partner making accounts, vehicles and
 // subscriptions with a real HTTPS receiver, a driver signed in on the site, 20 devices posting
 // single and batched data sets, a real-time simulation, failed sign-ins. Midway one app process
@@ -58,7 +59,7 @@ describe.skipIf(inject("embedded"))("a fleet on one PostgreSQL database", () => 
     };
     // Both app processes start at once: their migrations take turns under the advisory lock.
     upstreams = ports.map((p) => `http://127.0.0.1:${p}`);
-    const started = ports.map((port) => startService({ ...env, PORT: String(port) }));
+    const started = ports.map((port, i) => startService({ ...env, PORT: String(port), SIMULATOR: i === 0 ? "1" : "0" }));
     apps.push(...started);
     await Promise.all(started.map((s, i) => waitForHealth(upstreams[i]!, s.child, s.output)));
     workers.push(startWorkerProcess({ ...env, SIMULATOR: "1" }), startWorkerProcess(env));
@@ -101,11 +102,15 @@ describe.skipIf(inject("embedded"))("a fleet on one PostgreSQL database", () => 
     };
     const devices = await Promise.all(Array.from({ length: DEVICES }, (_, i) => onboard(`Fleet car ${i}`)));
 
-    // The real-time simulation (driven by the first worker's loop), on a vehicle of its own.
-    const simulated = await onboard("Simulated car");
-    const run = await request("POST", `${api}/vehicle/${simulated.vehicleId}/simulation/`, { token: simulated.token, json: { mode: "realtime", templateId: "columbus-downtown-loop", collectionPeriod: 2, seed: 21 } });
-    expect(run.status, run.text).toBe(200);
-    const runId = run.body.simulation.id as number;
+    // Real-time simulations on vehicles of their own, shared by the two simulator loops.
+    const simulations = await Promise.all(
+      [21, 22, 23].map(async (seed) => {
+        const simulated = await onboard(`Simulated car ${seed}`);
+        const run = await request("POST", `${api}/vehicle/${simulated.vehicleId}/simulation/`, { token: simulated.token, json: { mode: "realtime", templateId: "columbus-downtown-loop", collectionPeriod: 2, seed } });
+        expect(run.status, run.text).toBe(200);
+        return { ...simulated, runId: run.body.simulation.id as number };
+      }),
+    );
 
     // The driver, registered and signed in on the site through the proxy.
     const driver = new Browser("198.51.100.7", base);
@@ -210,19 +215,22 @@ describe.skipIf(inject("embedded"))("a fleet on one PostgreSQL database", () => 
       expect(attempts[0]!.worker_id).not.toContain(`:${killedWorkerPid}:`);
     }
 
-    // The simulation: stopped, then its data sets are the unbroken schedule (one every 2 s), each
-    // stored once and counted once: no run driven by two loops at a time.
-    const stop = await request("DELETE", `${api}/vehicle/${simulated.vehicleId}/simulation/${runId}`, { token: simulated.token });
-    expect(stop.status, stop.text).toBe(200);
-    // (A stopped run parks the vehicle: one more data set, posted by the loop.)
-    const simRun = await waitFor(async () => (await sql`select data_set_count, park_pending from simulation_runs where id = ${runId}`).find((r) => !r.park_pending), { what: "the run parked" });
-    const sets = await sql`select recorded_at, ignition_status from data_sets where vehicle_id = ${simulated.vehicleId} order by recorded_at`;
-    expect(simRun.data_set_count).toBeGreaterThan(5);
-    expect(sets.length).toBe(simRun.data_set_count);
-    const scheduled = sets.filter((s) => s.ignition_status !== "OFF");
-    const t0 = (scheduled[0]!.recorded_at as Date).getTime();
-    scheduled.forEach((s, i) => expect((s.recorded_at as Date).getTime() - t0).toBe(i * 2000));
+    // The simulations: stopped, then each one's data sets are the unbroken schedule (one every
+    // 2 s), each stored once and counted once: no run driven by two loops at a time.
+    for (const { vehicleId, token, runId } of simulations) {
+      const stop = await request("DELETE", `${api}/vehicle/${vehicleId}/simulation/${runId}`, { token });
+      expect(stop.status, stop.text).toBe(200);
+      // (A stopped run parks the vehicle: one more data set, posted by a loop.)
+      const simRun = await waitFor(async () => (await sql`select data_set_count, park_pending from simulation_runs where id = ${runId}`).find((r) => !r.park_pending), { what: "the run parked" });
+      const sets = await sql`select recorded_at, ignition_status from data_sets where vehicle_id = ${vehicleId} order by recorded_at`;
+      expect(simRun.data_set_count).toBeGreaterThan(5);
+      expect(sets.length).toBe(simRun.data_set_count);
+      const scheduled = sets.filter((s) => s.ignition_status !== "OFF");
+      const t0 = (scheduled[0]!.recorded_at as Date).getTime();
+      scheduled.forEach((s, i) => expect((s.recorded_at as Date).getTime() - t0).toBe(i * 2000));
+    }
+    const driven = await sql`select coalesce(sum(data_set_count), 0)::int as n from simulation_runs`;
 
-    console.log(`fleet: ${expectedSets} data sets, ${notificationIds.length} notifications, ${twice.length} webhooks sent twice by the killed worker's unrecorded batch; proxy served ${[...proxy.served.values()].join(" / ")}`);
+    console.log(`fleet: ${expectedSets} data sets, ${notificationIds.length} notifications, ${driven[0]!.n} simulated data sets, ${twice.length} webhooks sent twice by the killed worker's unrecorded batch; proxy served ${[...proxy.served.values()].join(" / ")}`);
   });
 });
