@@ -62,6 +62,7 @@ async function main() {
     // each part unless switched off (WORKER=off, SIMULATOR=0); `npm run worker` runs it alone.
     const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
     metrics().processes.set({ role: "http" }, 1);
+    metrics().processes.set({ role: "worker" }, config.workerEnabled || config.simulator ? 1 : 0);
     ready(web.port);
     onStopSignal(async () => {
       await Promise.all([web.drain(), worker.stop({ withinMs: drainMs(config) })]);

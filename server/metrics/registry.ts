@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 // The process's own metrics (prom-client), scraped at GET /metrics (server/metrics/scrape.ts).
 // One set per process, kept on globalThis: the server entry point (HTTP requests), Next.js's
@@ -12,6 +12,9 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 function create() {
   const registry = new Registry();
   const registers = [registry];
+  // Node's own figures (CPU, memory, event-loop lag, GC), prefixed: under a cluster CPU seconds
+  // and memory are summed (the whole service's), event-loop lag averaged (min and max kept).
+  collectDefaultMetrics({ register: registry, prefix: "wayline_" });
   return {
     registry,
     httpRequests: new Counter({ name: "wayline_http_requests_total", help: "HTTP requests answered, by method, route and status.", labelNames: ["method", "route", "status"] as const, registers }),
