@@ -63,9 +63,11 @@ async function main() {
         one: { list: { url: `${base}/v1/api/vehicle/`, headers: auth }, grant: { url: `${base}/oauth/token`, headers: form } },
         all: { list: { url: `${cluster.baseUrl}/v1/api/vehicle/`, headers: clusterDriver.auth }, grant: { url: `${cluster.baseUrl}/oauth/token`, headers: clusterDriver.form } },
       };
-      // Each process of the cluster warms up on its own: twice the single warm-up.
-      await autocannon({ ...warm, duration: 6, ...sides.all.list });
-      await autocannon({ ...warm, duration: 6, ...sides.all.grant, method: "POST", body: "grant_type=client_credentials" });
+      // Each process of the cluster warms up on its own, and V8 takes a route to full speed over
+      // many seconds of load on a busy machine (probe here: a fresh cluster ran at a quarter of
+      // its later rate after 6 s of load).
+      await autocannon({ ...warm, duration: 20, ...sides.all.list });
+      await autocannon({ ...warm, duration: 10, ...sides.all.grant, method: "POST", body: "grant_type=client_credentials" });
       const order = ["one", "all", "all", "one"] as const;
       const slices = { list: [] as { side: string; r: Result }[], grant: [] as { side: string; r: Result }[] };
       for (const side of order) slices.list.push({ side, r: await load({ ...sides[side].list, duration: DURATION / 2 }) });

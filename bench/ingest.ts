@@ -407,8 +407,9 @@ async function main() {
         one: { single: { ...single, path: ourPath }, batch },
         all: { single: { ...single, url: cluster.baseUrl, headers: clusterDriver.auth, vehicles: clusterSingles, path: ourPath }, batch: { ...batch, url: cluster.baseUrl, headers: clusterDriver.auth, vehicles: clusterBatchers } },
       };
-      console.log(`\nAll cores: warming up the cluster, ${SINGLE_WARMUP} s…`);
-      await leased({ ...sides.all.single, duration: SINGLE_WARMUP });
+      // Each process warms up on its own: twice the single process's warm-up.
+      console.log(`\nAll cores: warming up the cluster, ${2 * SINGLE_WARMUP} s…`);
+      await leased({ ...sides.all.single, duration: 2 * SINGLE_WARMUP });
       await settle(sql);
       await leased({ ...sides.all.batch, duration: WARMUP });
       await settle(sql);
