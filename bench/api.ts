@@ -1,3 +1,4 @@
+import os from "node:os";
 import autocannon from "autocannon";
 import { launchService } from "../test/helpers/processes";
 import { benchDatabase, benchDriver } from "./lib/setup";
@@ -6,6 +7,8 @@ import { benchDatabase, benchDriver } from "./lib/setup";
 // 50 vehicles, a valid user token, 32 connections) side by side with a bare Next.js route doing
 // the same token lookup and query (app/bench/vehicles), then POST /oauth/token client_credentials.
 // Targets: wrapper/bare throughput ratio >= 0.8, p99 <= 50 ms; >= 200 grants/s.
+// Then the two API loads on the single process and on `npm start` with one HTTP process per core
+// (WEB_CONCURRENCY) beside it, on the same database, in alternating slices.
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
@@ -47,10 +50,52 @@ async function main() {
     console.log(`ratio wrapper/bare: ${ratio.toFixed(2)} (target >= 0.80)   p99 ${ours.p99} ms (target <= 50 ms)`);
     console.log(fmt("POST /oauth/token client_credentials", grants));
     console.log(`grants/s: ${grants.rps.toFixed(0)} (target >= 200)`);
+
+    // All cores: a cluster of one HTTP process per core beside the single process, on the same
+    // database (a driver and 50 vehicles of its own), measured in slices one, all, all, one (a
+    // steady drift of the machine then weighs on both alike).
+    const cores = os.availableParallelism();
+    const cluster = await launchService({ name: "bench-cores", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1", WEB_CONCURRENCY: String(cores) } });
+    try {
+      const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-api-cores");
+      for (let i = 0; i < 50; i++) await clusterDriver.newVehicle(`Vehicle ${i}`);
+      const sides = {
+        one: { list: { url: `${base}/v1/api/vehicle/`, headers: auth }, grant: { url: `${base}/oauth/token`, headers: form } },
+        all: { list: { url: `${cluster.baseUrl}/v1/api/vehicle/`, headers: clusterDriver.auth }, grant: { url: `${cluster.baseUrl}/oauth/token`, headers: clusterDriver.form } },
+      };
+      // Each process of the cluster warms up on its own, and V8 takes a route to full speed over
+      // many seconds of load on a busy machine (probe here: a fresh cluster ran at a quarter of
+      // its later rate after 6 s of load).
+      await autocannon({ ...warm, duration: 20, ...sides.all.list });
+      await autocannon({ ...warm, duration: 10, ...sides.all.grant, method: "POST", body: "grant_type=client_credentials" });
+      const order = ["one", "all", "all", "one"] as const;
+      const slices = { list: [] as { side: string; r: Result }[], grant: [] as { side: string; r: Result }[] };
+      for (const side of order) slices.list.push({ side, r: await load({ ...sides[side].list, duration: DURATION / 2 }) });
+      for (const side of order) slices.grant.push({ side, r: await load({ ...sides[side].grant, method: "POST", body: "grant_type=client_credentials", duration: DURATION / 2 }) });
+      const of = (list: { side: string; r: Result }[], side: string) => combine(list.filter((x) => x.side === side).map((x) => x.r));
+      console.log(`\nOne process and all cores (${cores} HTTP processes), same database, slices of ${DURATION / 2} s in the order ${order.join(", ")}`);
+      const rows = [
+        ["GET /v1/api/vehicle/", of(slices.list, "one"), of(slices.list, "all")],
+        ["POST /oauth/token", of(slices.grant, "one"), of(slices.grant, "all")],
+      ] as const;
+      for (const [name, one, all] of rows) {
+        console.log(fmt(`${name}, 1 process`, one));
+        console.log(fmt(`${name}, ${cores} processes`, all));
+        console.log(`  all cores / one process: ${(all.rps / one.rps).toFixed(2)}×`);
+      }
+    } finally {
+      await cluster.stop();
+    }
   } finally {
     await service.stop();
     database.drop();
   }
+}
+
+/** Slices of one side as one: requests over their total time; p50 the slices' mean, p99 the highest. */
+function combine(results: Result[]): Result {
+  const sum = (k: keyof Result) => results.reduce((n, r) => n + r[k], 0);
+  return { rps: sum("rps") / results.length, p50: Math.round(sum("p50") / results.length), p99: Math.max(...results.map((r) => r.p99)), errors: sum("errors"), non2xx: sum("non2xx") };
 }
 
 main().catch((error) => {

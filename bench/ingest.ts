@@ -21,6 +21,8 @@ import { dataSet, waypoint } from "../test/helpers/telemetry";
 //     and periods (WAYPOINT fires on every set), each with an HTTP_POST delivery: evaluation, the
 //     notifications and their pending deliveries all in the ingest transaction.
 //     Target: >= 70% of (b)'s data points/s.
+// Then (a)'s single posts and (b)'s batches against `npm start` with one HTTP process per core
+// (WEB_CONCURRENCY) beside the single process, on the same database, in alternating slices.
 //
 // Every connection posts for a vehicle no other request is using at that moment (a lease, below),
 // with strictly increasing timestamps in the past, one second apart (the wire DateTime has
@@ -389,6 +391,55 @@ async function main() {
     console.log(
       `\ncheck: ${problems.length ? problems.join("; ") : `every data set answered was stored, none twice (${stored!.single_sets + stored!.batch_sets} data sets, ${stored!.points} data points); one trip per vehicle; counters agree`}`,
     );
+
+    // All cores: a cluster of one HTTP process per core starts beside the single process, on the
+    // same database, with vehicles of its own; (a) and (b) again, in slices one, all, all, one
+    // (these machines drift within a minute: in this order a steady drift weighs on both alike).
+    const cores = os.availableParallelism();
+    const cluster = await launchService({ name: "bench-ingest-cores", databaseUrl, extraEnv: { BENCH_ROUTES: "1", WEB_CONCURRENCY: String(cores) } });
+    try {
+      const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", { dataProvider: true });
+      const clusterSingles: number[] = [];
+      for (let i = 0; i < SINGLE_CONNECTIONS; i++) clusterSingles.push(await clusterDriver.newVehicle(`Cores ${i}`));
+      const clusterBatchers: number[] = [];
+      for (let i = 0; i < BATCH_CONNECTIONS; i++) clusterBatchers.push(await clusterDriver.newVehicle(`Cores ${100 + i}`));
+      const sides = {
+        one: { single: { ...single, path: ourPath }, batch },
+        all: { single: { ...single, url: cluster.baseUrl, headers: clusterDriver.auth, vehicles: clusterSingles, path: ourPath }, batch: { ...batch, url: cluster.baseUrl, headers: clusterDriver.auth, vehicles: clusterBatchers } },
+      };
+      // Each process warms up on its own: twice the single process's warm-up.
+      console.log(`\nAll cores: warming up the cluster, ${2 * SINGLE_WARMUP} s…`);
+      await leased({ ...sides.all.single, duration: 2 * SINGLE_WARMUP });
+      await settle(sql);
+      await leased({ ...sides.all.batch, duration: WARMUP });
+      await settle(sql);
+      const order = ["one", "all", "all", "one"] as const;
+      const singleSlices: { side: "one" | "all"; result: Awaited<ReturnType<typeof leased>> }[] = [];
+      for (const side of order) {
+        singleSlices.push({ side, result: await leased({ ...sides[side].single, duration: DURATION / 2 }) });
+        await settle(sql);
+      }
+      const batchSlices: typeof singleSlices = [];
+      for (const side of order) {
+        batchSlices.push({ side, result: await leased({ ...sides[side].batch, duration: DURATION / 2 }) });
+        await settle(sql);
+      }
+      const of = (slices: typeof singleSlices, side: "one" | "all") => combine(slices.filter((x) => x.side === side).map((x) => x.result));
+      const [singleOne, singleAll, batchOne, batchAll] = [of(singleSlices, "one"), of(singleSlices, "all"), of(batchSlices, "one"), of(batchSlices, "all")];
+      const points = (r: Result) => (r.ok * BATCH * POINTS_PER_SET) / r.seconds;
+      console.log(`\nOne process and all cores (${cores} HTTP processes), same database, slices of ${DURATION / 2} s in the order ${order.join(", ")}`);
+      console.log(fmt("(a) single POSTs, 1 process", singleOne));
+      console.log(fmt(`(a) single POSTs, ${cores} processes`, singleAll));
+      console.log(`  slices: ${singleSlices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s`);
+      console.log(fmt("(b) batches of 500, 1 process", batchOne));
+      console.log(fmt(`(b) batches of 500, ${cores} processes`, batchAll));
+      console.log(`  slices: ${batchSlices.map((x) => `${x.side} ${points(x.result).toFixed(0)}`).join(", ")} data points/s`);
+      console.log(
+        `all cores / one process: single POSTs ${(singleAll.rps / singleOne.rps).toFixed(2)}×; batches ${points(batchAll).toFixed(0)} against ${points(batchOne).toFixed(0)} data points/s (${(points(batchAll) / points(batchOne)).toFixed(2)}×)`,
+      );
+    } finally {
+      await cluster.stop();
+    }
     console.log(`load average at end: ${loadAverage()}`);
   } finally {
     await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});

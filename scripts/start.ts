@@ -1,19 +1,37 @@
+import cluster, { type Worker } from "node:cluster";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import { closeDb } from "@/db/client";
 import { DEMO, seedDemo } from "@/server/demo/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
-import { env } from "@/server/env";
+import { env, type Env } from "@/server/env";
+import { drainServer, markDraining } from "@/server/fleet/drain";
+import { setProcessPhase } from "@/server/fleet/process-state";
 import { stampClientAddress } from "@/server/http/client-address";
 import { answerBeforeNext } from "@/server/http/before-next";
+import { logError, logInfo } from "@/server/log";
+import { answerClusterCollections, serveClusterMetrics } from "@/server/metrics/cluster";
+import { observeRequest } from "@/server/metrics/http-requests";
+import { metrics } from "@/server/metrics/registry";
+import { answerMetrics, METRICS_PATH } from "@/server/metrics/scrape";
 import { startWorker } from "@/worker/index";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
 
-// `npm start`: the whole service in one process. Database (embedded when DATABASE_URL is unset),
-// migrations, demo data, a production build when needed, then Next.js on HOST:PORT, and the
-// notification delivery worker (unless WORKER=off: then `npm run worker` delivers).
+// `npm start`: the whole service. Database (embedded when DATABASE_URL is unset), migrations,
+// demo data and a production build when needed, once; then Next.js on HOST:PORT from
+// WEB_CONCURRENCY processes (default: one per core on PostgreSQL, one on the embedded database;
+// see docs/operations.md), and the notification delivery worker and the simulator's real-time
+// loop in exactly one process (unless WORKER=off / SIMULATOR=0: then `npm run worker` does it).
+//
+// With one process everything runs here, as it always did. With several, this process is the
+// node:cluster primary: it prepares the database, runs the background work, forks the HTTP
+// processes (which share the listening socket), replaces one that dies, and sums their metrics.
+// SIGTERM drains: every process stops accepting connections, finishes its requests (at most
+// DRAIN_TIMEOUT_SECONDS), the worker gives back its leases, and the process exits 0.
 
 // Next.js would otherwise report anonymous telemetry over the network.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -23,46 +41,124 @@ const dev = process.argv.includes("--dev");
 
 async function main() {
   const config = env();
+  if (cluster.isWorker) return runHttpProcess(config);
   const database = await prepareDatabase();
   if (config.seedDemo) await seedDemo();
   // Generated on first start (no configuration needed), before anyone can sign in.
   sessionSecret();
   if (!dev) buildIfNeeded(root);
+  const processes = dev ? 1 : (config.WEB_CONCURRENCY ?? (config.embedded ? 1 : os.availableParallelism()));
+  const ready = (port: number) => {
+    const shownHost = config.HOST === "127.0.0.1" || config.HOST === "0.0.0.0" ? "localhost" : config.HOST;
+    const base = `http://${shownHost}:${port}`;
+    const where = database.embeddedUrl ? `embedded, ${config.dataDir}` : "DATABASE_URL";
+    console.log(`\nWayline is running at ${base}  (database: ${where}; ${processes === 1 ? "1 process" : `${processes} HTTP processes`})`);
+    if (config.seedDemo) printDemo(base);
+  };
 
+  if (processes === 1) {
+    const web = await serveHttp(config);
+    // The background work (notification delivery, the simulator's real-time loop) runs here too,
+    // each part unless switched off (WORKER=off, SIMULATOR=0); `npm run worker` runs it alone.
+    const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
+    metrics().processes.set({ role: "http" }, 1);
+    metrics().processes.set({ role: "worker" }, config.workerEnabled || config.simulator ? 1 : 0);
+    ready(web.port);
+    onStopSignal(async () => {
+      await Promise.all([web.drain(), worker.stop({ withinMs: drainMs(config) })]);
+      await database.stop();
+    });
+    return;
+  }
+
+  // The primary: background work and metrics here, HTTP in the forked processes.
+  serveClusterMetrics();
+  const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
+  metrics().processes.set({ role: "worker" }, config.workerEnabled || config.simulator ? 1 : 0);
+  let stopping = false;
+  let listening = 0;
+  const fork = () => cluster.fork();
+  cluster.on("listening", (_worker, address) => {
+    if (++listening === processes) ready(address.port);
+  });
+  cluster.on("exit", (child: Worker, code, signal) => {
+    if (stopping) return;
+    // A crashed HTTP process is replaced (its requests are lost; the others go on serving).
+    logError("HTTP process exited; starting another", new Error(`pid ${child.process.pid} exited with ${signal ?? code}`));
+    setTimeout(fork, 1000).unref();
+  });
+  for (let i = 0; i < processes; i++) fork();
+  onStopSignal(async () => {
+    stopping = true;
+    const children = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    const exited = Promise.all(children.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once("exit", () => resolve())))));
+    for (const w of children) w.process.kill("SIGTERM");
+    // Each child bounds its own drain; past that (and a margin) it is killed.
+    const kill = setTimeout(() => children.forEach((w) => w.isDead() || w.process.kill("SIGKILL")), drainMs(config) + 5000);
+    await Promise.all([exited, worker.stop({ withinMs: drainMs(config) })]);
+    clearTimeout(kill);
+    await database.stop();
+  });
+}
+
+/** A forked HTTP process: Next.js only, on the database the primary prepared. */
+async function runHttpProcess(config: Env) {
+  answerClusterCollections();
+  const web = await serveHttp(config);
+  metrics().processes.set({ role: "http" }, 1);
+  onStopSignal(async () => {
+    await web.drain();
+    await closeDb();
+  });
+  // The primary gone (killed): nothing will replace or stop this process, so it stops itself.
+  process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
+}
+
+async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<void> }> {
   const app = next({ dev, dir: root, hostname: config.HOST, port: config.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
     stampClientAddress(req);
+    markDraining(res);
+    observeRequest(req, res);
+    if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
     if (answerBeforeNext(req, res)) return;
     void handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  // The background work (notification delivery, the simulator's real-time loop) runs here too,
-  // each part unless switched off (WORKER=off, SIMULATOR=0); `npm run worker` runs it alone.
-  const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
-
+  setProcessPhase("serving");
   const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
-  const shownHost = config.HOST === "127.0.0.1" || config.HOST === "0.0.0.0" ? "localhost" : config.HOST;
-  const base = `http://${shownHost}:${port}`;
-  console.log(`\nWayline is running at ${base}  (database: ${database.embeddedUrl ? `embedded, ${config.dataDir}` : "DATABASE_URL"})`);
-  if (config.seedDemo) printDemo(base);
+  return {
+    port: typeof address === "object" && address ? address.port : config.PORT,
+    async drain() {
+      const finished = await drainServer(server, drainMs(config));
+      if (!finished) logInfo("drain timed out: the requests still open were cut", { seconds: config.DRAIN_TIMEOUT_SECONDS });
+      await app.close?.();
+    },
+  };
+}
 
+const drainMs = (config: Env) => config.DRAIN_TIMEOUT_SECONDS * 1000;
+
+/** SIGTERM or SIGINT: mark the process draining, run `stop`, exit 0 (1 if stopping failed). */
+function onStopSignal(stop: () => Promise<void>) {
   let stopping = false;
-  const stop = async (signal: string) => {
+  const handler = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await app.close?.();
-    await worker.stop();
-    await database.stop();
-    process.exit(0);
+    setProcessPhase("draining");
+    logInfo(`${signal}: draining`, { pid: process.pid });
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logError("stopping failed", error);
+        process.exit(1);
+      },
+    );
   };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => handler("SIGINT"));
+  process.on("SIGTERM", () => handler("SIGTERM"));
 }
 
 function printDemo(base: string) {

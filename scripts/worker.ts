@@ -17,7 +17,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping the worker`);
-    await worker.stop();
+    // The jobs in hand finish within the drain time; past it, what they hold is given back for
+    // another worker to send at once (worker/index.ts).
+    await worker.stop({ withinMs: config.DRAIN_TIMEOUT_SECONDS * 1000 });
     await database.stop();
     process.exit(0);
   };

@@ -82,6 +82,18 @@ const schema = databaseEnvSchema.extend({
   RATE_LIMIT_OAUTH_CLIENT: rateSpec("500/10s"),
   RATE_LIMIT_OAUTH_ADDRESS: rateSpec("100/10s"),
   RATE_LIMIT_REGISTRATION_ADDRESS: rateSpec("20/10m"),
+  // `npm start`'s HTTP processes (node:cluster). Unset: one per core on PostgreSQL, one on the
+  // embedded database (one backend that every query takes turns on: more processes add nothing).
+  // 1: everything in one process, as before.
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  // On SIGTERM, how long requests in flight (and the worker's jobs) may take before they are cut.
+  DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  // Data points recorded more than this many days ago are deleted by the worker, hourly, in
+  // batches (server/telemetry/retention.ts). Unset: kept for ever.
+  DATA_POINT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
+  // Unset: loopback clients only.
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
 });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean; workerEnabled: boolean; rateLimits: boolean };

@@ -1,19 +1,39 @@
 import { startDeliveryQueue } from "@/server/delivery/queue";
 import { logInfo } from "@/server/log";
+import { env } from "@/server/env";
+import { startRetention } from "./retention";
 import { startSimulator } from "./simulator";
 
 // The background worker: notification delivery (server/delivery) and the sandbox simulator's
 // real-time loop (server/simulator). Runs inside `npm start`, or alone with `npm run worker`;
 // several on one database share the work (delivery rows and simulation runs are claimed with
 // FOR UPDATE SKIP LOCKED and leases). Each part can be switched off (WORKER=off, SIMULATOR=0).
-export async function startWorker(parts: { delivery: boolean; simulator: boolean }): Promise<{ stop(): Promise<void> }> {
+//
+// stop() lets the work in hand finish; given `withinMs` (a drain's bound), it waits no longer
+// than that, then gives back the deliveries still leased so that another worker sends them now.
+export async function startWorker(parts: { delivery: boolean; simulator: boolean }): Promise<{ stop(options?: { withinMs?: number }): Promise<void> }> {
   const delivery = parts.delivery ? await startDeliveryQueue() : null;
   if (delivery) logInfo("delivery worker started", { workerId: delivery.workerId });
   const simulator = parts.simulator ? startSimulator() : null;
+  // Data retention goes with delivery: every process that delivers runs it (they skip each
+  // other's rows), none when DATA_POINT_RETENTION_DAYS is unset.
+  const days = env().DATA_POINT_RETENTION_DAYS;
+  const retention = parts.delivery && days ? startRetention(days) : null;
   return {
-    async stop() {
-      await simulator?.stop();
-      await delivery?.stop();
+    async stop({ withinMs }: { withinMs?: number } = {}) {
+      const stopping = Promise.all([retention?.stop(), simulator?.stop(), delivery?.stop()]).then(() => true);
+      if (withinMs === undefined) {
+        await stopping;
+        return;
+      }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), withinMs)));
+      const inTime = await Promise.race([stopping, late]);
+      clearTimeout(timer);
+      if (!inTime) {
+        logInfo("drain: the worker's jobs outlasted the drain; giving back their deliveries");
+        await delivery?.abandon();
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import { logError, logInfo } from "@/server/log";
+import { metrics } from "@/server/metrics/registry";
 import { advanceRun, claimDueRuns, nextDueAt, saveOutcomes, type Advanced, type Outcome } from "@/server/simulator/runner";
 
 // The sandbox simulator's real-time loop: one loop per process, not a timer per vehicle. Each
@@ -41,6 +42,7 @@ export function startSimulator(options: SimulatorOptions = {}): { stop(): Promis
 
   async function turn(): Promise<number> {
     const runs = await claimDueRuns(batch);
+    if (runs.length > 0) metrics().simulatorTurns.inc(runs.length);
     const outcomes: Outcome[] = [];
     const advanced: Advanced[] = [];
     let next = 0;

@@ -1,5 +1,6 @@
 import { env } from "@/server/env";
 import { logError } from "@/server/log";
+import { recordDeliveries } from "@/server/metrics/record";
 import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
 import { sendHttpPost, type SendResult } from "./http-post";
@@ -45,6 +46,7 @@ export async function processDeliveries(ids: number[], opts: ProcessOptions): Pr
       ),
     );
     await recordBatch({ attempts, results, httpStatuses, outbox, workerId: opts.workerId });
+    recordDeliveries(attempts, results);
   } catch (error) {
     // Nothing recorded: give the rows back at once, so the job's retry can claim them again
     // (whatever was sent will be sent again: at-least-once).

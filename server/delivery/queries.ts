@@ -127,3 +127,11 @@ export async function releaseLeases({ ids, owner }: { ids: number[]; owner: stri
 export async function extendLeases({ ids, owner, leaseSeconds }: { ids: number[]; owner: string; leaseSeconds: number }): Promise<void> {
   await rawSql()`update delivery_jobs set lease_until = now() + make_interval(secs => ${leaseSeconds}) where notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
 }
+
+/** A stopping worker's leases, given back at once (a drain); the ids, to be queued again. */
+export async function releaseOwnLeases(owner: string): Promise<number[]> {
+  const rows = await rawSql()<{ id: string }[]>`
+    update delivery_jobs set lease_owner = null, lease_until = null where lease_owner = ${owner} and lease_until is not null
+    returning notification_delivery_id as id`;
+  return rows.map((r) => Number(r.id));
+}

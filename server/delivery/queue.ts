@@ -7,7 +7,7 @@ import { logError, logInfo } from "@/server/log";
 import { enqueue } from "./attempts";
 import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
-import { findStranded } from "./queries";
+import { findStranded, releaseOwnLeases } from "./queries";
 
 // The durable delivery queue: graphile-worker jobs in PostgreSQL, woken by LISTEN/NOTIFY. A
 // statement-level trigger on notification_deliveries (migration 0006) adds one `deliver` job
@@ -32,7 +32,13 @@ export async function migrateQueue(): Promise<void> {
   await runMigrations(queueOptions());
 }
 
-export type DeliveryQueue = { workerId: string; stop(): Promise<void> };
+export type DeliveryQueue = {
+  workerId: string;
+  /** Lets the jobs in hand finish, then gives back what is still leased. */
+  stop(): Promise<void>;
+  /** Gives back at once every delivery this worker holds, sends in flight or not (at-least-once). */
+  abandon(): Promise<void>;
+};
 
 export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   const config = env();
@@ -72,14 +78,24 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   const timer = setInterval(() => void sweep(), config.DELIVERY_SWEEP_SECONDS * 1000);
   timer.unref();
 
+  // Whatever this worker still holds goes back, queued again, so that another worker sends it
+  // now rather than when the lease runs out.
+  const giveBack = async () => {
+    const released = await releaseOwnLeases(workerId).catch((error: unknown) => (logError("releasing delivery leases failed", error), []));
+    if (released.length > 0) await enqueue(released).catch((error: unknown) => logError("re-queueing released deliveries failed", error));
+  };
   let stopped: Promise<void> | null = null;
   return {
     workerId,
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(timer);
+        // graphile-worker stops taking jobs and waits for those in hand (each ends within the
+        // 10 s send timeout and records what it did).
         await runner.stop();
+        await giveBack();
         await closeEmailTransport();
       })()),
+    abandon: giveBack,
   };
 }

@@ -8,6 +8,7 @@ import { evaluateSubscriptions } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import type { Bearer } from "@/server/oauth/bearer";
 import type { Principal } from "@/server/oauth/principal";
+import { recordIngest } from "@/server/metrics/record";
 import { decodeVin } from "@/server/vehicles/vin";
 import { lockVehicle, readForIngest, writeIngest, type IngestRead, type IngestWrite, type NewDataPoint, type NewDataSet, type Sql } from "./ingest-statements";
 import { translateValue } from "./keys";
@@ -156,6 +157,7 @@ async function ingestOnce(sql: Sql, { principal, scope, ref, ordered, timestamps
   // next post: it shares a statement with other vehicles' (write-groups.ts).
   const written = groupable(write) ? await writeInGroup(sql, write) : (await writeIngest(sql, [write]))[0]!;
   if (!written) return { changed: vehicle.id };
+  recordIngest(principal.environment, { sets: rows.length, points: points.length, notifications: evaluation?.notifications.length ?? 0 });
   const openAfter = (trip: OpenTrip | null) => trip && (trip.ref > 0 ? trip : { ...trip, ref: written.createdTrips.get(trip.startTime.getTime())! });
 
   // The answer is built from what was written; only duplicates are read back.

@@ -21,7 +21,11 @@ export const authorizeUrl = (params: Record<string, string>, path = "/oauth/auth
 export class Browser {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly address = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`) {}
+  /** base: the service to browse (the suite's shared one unless given). */
+  constructor(
+    readonly address = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`,
+    readonly base?: string,
+  ) {}
 
   async request(method: string, url: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Page> {
     const headers: Record<string, string> = { "X-Forwarded-For": this.address, ...init.headers };
@@ -31,7 +35,7 @@ export class Browser {
       body = new URLSearchParams(init.form).toString();
       headers["Content-Type"] ??= "application/x-www-form-urlencoded";
     }
-    const res = await fetch(url.startsWith("/") ? baseUrl() + url : url, { method, headers, body, redirect: "manual" });
+    const res = await fetch(url.startsWith("/") ? (this.base ?? baseUrl()) + url : url, { method, headers, body, redirect: "manual" });
     for (const cookie of res.headers.getSetCookie()) this.remember(cookie);
     return { status: res.status, headers: res.headers, location: res.headers.get("location"), text: await res.text() };
   }

@@ -41,6 +41,8 @@ export function serviceEnv({ port, dataDir, databaseUrl, seedDemo = false }: { p
     DELIVERY_ALLOWED_HOSTS: "127.0.0.1",
     DELIVERY_CA_FILE: path.join(dataDir, "test-ca", "ca.pem"),
     DELIVERY_RETRY_SCALE: "0.001",
+    // One process, as the tests expect one pid; the fleet tests ask for more.
+    WEB_CONCURRENCY: "1",
   };
   delete env.SMTP_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
@@ -99,6 +101,8 @@ export type RunningService = {
   dataDir: string;
   env: ServiceEnv;
   pid: number;
+  /** The running process (replaced by restart()). */
+  child(): ChildProcess;
   stop(): Promise<void>;
   /**
    * Stops the service by its pid and starts it again on the same data dir (a second `npm start`),
@@ -134,6 +138,7 @@ export async function launchService(opts: { name: string; databaseUrl?: string; 
     dataDir,
     env,
     pid: service.child.pid!,
+    child: () => service.child,
     stop,
     output: () => service.output(),
     async restart(extraEnv = {}) {

@@ -1,0 +1,52 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+// The process's own metrics (prom-client), scraped at GET /metrics (server/metrics/scrape.ts).
+// One set per process, kept on globalThis: the server entry point (HTTP requests), Next.js's
+// separately bundled route modules (ingest) and the worker (deliveries, simulator) all count
+// into the same objects. Under `npm start` with several processes the primary sums every
+// process's set (cluster.ts); figures read from the database at scrape time are not in here
+// (database-gauges.ts), since every process would report the same.
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+function create() {
+  const registry = new Registry();
+  const registers = [registry];
+  // Node's own figures (CPU, memory, event-loop lag, GC), prefixed: under a cluster CPU seconds
+  // and memory are summed (the whole service's), event-loop lag averaged (min and max kept).
+  collectDefaultMetrics({ register: registry, prefix: "wayline_" });
+  return {
+    registry,
+    httpRequests: new Counter({ name: "wayline_http_requests_total", help: "HTTP requests answered, by method, route and status.", labelNames: ["method", "route", "status"] as const, registers }),
+    httpDuration: new Histogram({
+      name: "wayline_http_request_duration_seconds",
+      help: "Time from a request's arrival to the end of its answer, by method, route and status.",
+      labelNames: ["method", "route", "status"] as const,
+      buckets: SECONDS,
+      registers,
+    }),
+    dataSetsIngested: new Counter({ name: "wayline_data_sets_ingested_total", help: "Data sets stored (duplicates of stored ones not counted), by environment.", labelNames: ["environment"] as const, registers }),
+    dataPointsIngested: new Counter({ name: "wayline_data_points_ingested_total", help: "Data points stored with those data sets, by environment.", labelNames: ["environment"] as const, registers }),
+    notificationsMade: new Counter({ name: "wayline_notifications_made_total", help: "Notifications subscriptions made from ingested data, by environment.", labelNames: ["environment"] as const, registers }),
+    deliveries: new Counter({
+      name: "wayline_deliveries_total",
+      help: "Notification delivery rows settled by a worker, by outcome: delivered, retry (scheduled again) or deactivated (given up, the delivery turned off).",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    deliveryAttempts: new Counter({ name: "wayline_delivery_attempts_total", help: "Delivery attempts (one HTTP POST or e-mail), by outcome as recorded in the attempt log.", labelNames: ["outcome"] as const, registers }),
+    deliveryDuration: new Histogram({ name: "wayline_delivery_attempt_duration_seconds", help: "How long one delivery attempt took (the receiver's answer or the failure).", labelNames: ["outcome"] as const, buckets: SECONDS, registers }),
+    simulatorTurns: new Counter({ name: "wayline_simulator_runs_driven_total", help: "Simulation runs driven by this process's simulator loop (one per run per turn).", registers }),
+    processes: new Gauge({ name: "wayline_processes", help: "Processes reporting, by role (http, worker).", labelNames: ["role"] as const, registers }),
+  };
+}
+
+export type Metrics = ReturnType<typeof create>;
+
+const key = Symbol.for("wayline.metrics");
+type WithMetrics = typeof globalThis & { [key]?: Metrics };
+
+export function metrics(): Metrics {
+  const g = globalThis as WithMetrics;
+  return (g[key] ??= create());
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSubscription, deliveryDatabase, insertNotifications, seedApp, startWorkerProcess, stopWorkerProcess, waitFor, type DeliveryDb, type WorkerProcess } from "../helpers/delivery-fixture";
+import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver";
+
+// A worker told to stop (SIGTERM) while a delivery is in flight to a receiver slower than the
+// drain allows: it exits 0 within the drain and gives the delivery back, and another worker
+// sends it at once. Neither the lease running out (120 s) nor the other worker's sweeper (not
+// run again for an hour) could hand it over: only the drain can.
+
+let db: DeliveryDb;
+let receiver: HttpsReceiver;
+let app: { appId: number; signingSecret: string; clientId: string };
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  db = await deliveryDatabase("worker-drain");
+  receiver = await startHttpsReceiver({ ca: db.ca });
+  app = await seedApp(db);
+}, 60_000);
+
+afterAll(async () => {
+  for (const w of workers) await stopWorkerProcess(w);
+  await receiver?.close();
+  await db?.close();
+});
+
+async function launch(extra: Record<string, string>) {
+  const worker = startWorkerProcess(db.workerEnv({ DELIVERY_LEASE_SECONDS: "120", SIMULATOR: "0", ...extra }));
+  workers.push(worker);
+  await worker.ready;
+  return worker;
+}
+
+describe("a worker's drain", () => {
+  it("gives back a delivery still in flight when the drain time is up; another worker sends it at once", { timeout: 120_000 }, async () => {
+    // The first request waits 8 s for its answer (the drain allows 2 s); any later one is answered at once.
+    let calls = 0;
+    receiver.route("/slow", () => ({ status: 200, delayMs: calls++ === 0 ? 8000 : 0 }));
+    const first = await launch({ DRAIN_TIMEOUT_SECONDS: "2" });
+    const sub = await createSubscription(db.sql, { appId: app.appId, clientId: app.clientId, deliveries: [{ type: "HTTP_POST", postUrl: `${receiver.url}/slow` }] });
+    const [id] = await insertNotifications(db.sql, { appId: app.appId, clientId: app.clientId, subscriptionId: sub.subscriptionId, deliveryIds: sub.deliveryIds });
+    await waitFor(async () => receiver.on("/slow").length === 1, { what: "the first send in flight" });
+    const [lease] = await db.sql`select lease_owner from delivery_jobs where notification_delivery_id in (select id from notification_deliveries where notification_id = ${id!})`;
+    expect(lease!.lease_owner).toContain(`:${first.pid}:`);
+
+    // The second worker's sweeper runs once, now, while the row is leased: it leaves it alone.
+    const second = await launch({ DELIVERY_SWEEP_SECONDS: "3600" });
+    const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
+    process.kill(first.pid, "SIGTERM");
+    expect(await exited).toBe(0);
+
+    await waitFor(async () => (await db.sql`select status from notification_deliveries where notification_id = ${id!}`)[0]!.status === "DELIVERED", { what: "the delivery DELIVERED", timeoutMs: 30_000 });
+    const attempts = await db.sql`select worker_id, outcome from delivery_attempts where notification_id = ${id!}`;
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]!.outcome).toBe("DELIVERED");
+    expect(attempts[0]!.worker_id).toContain(`:${second.pid}:`);
+    expect(receiver.on("/slow").map((r) => r.headers["webhook-id"])).toEqual([String(id), String(id)]);
+  });
+});
