@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { accountOperations } from "@/server/accounts/operations";
 import type { Environment } from "@/db/schema";
+import { MAX_BODY_BYTES } from "@/server/http/body";
+import { ApiError, notFound, uniqueError, validationError } from "@/server/http/errors";
 import type { Operation } from "@/server/http/operation";
 import { simulatorOperations } from "@/server/simulator/operations";
 import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
 import { eventOperations } from "@/server/subscriptions/operations";
+import { operationExample, type OperationExample } from "./examples";
 
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
 // wrapper parses with, so the reference cannot drift from the code.
@@ -45,41 +48,42 @@ const errorSchema = {
   },
 };
 
-const actionSchema = {
-  type: "object",
-  properties: { name: { type: "string", enum: ["next", "previous"] }, uri: { type: "string", format: "uri" }, methods: { type: "null" }, inputs: { type: "null" } },
-};
+const pagingAction = z.object({ name: z.enum(["next", "previous"]), uri: z.url(), methods: z.null(), inputs: z.null() });
 
-function envelope(op: Operation) {
-  if (op.response === "result") {
-    return { type: "object", properties: { result: { const: "OK" }, totalRecords: { const: 1 }, actions: { type: "array", maxItems: 0 } } };
-  }
-  const member = toSchema(op.response.schema, "output");
-  return {
-    type: "object",
-    properties: {
-      [op.response.key]: op.response.list ? { type: "array", items: member } : member,
-      totalRecords: op.response.list ? { type: "integer" } : { type: ["integer", "null"] },
-      actions: { type: "array", items: actionSchema },
-    },
-  };
+/** The 200 body of an operation, envelope included, as a zod schema (the document's schema and the examples' test). */
+export function responseSchema(op: Operation): z.ZodType {
+  if (op.response === "result") return z.object({ result: z.literal("OK"), totalRecords: z.literal(1), actions: z.array(pagingAction).max(0) });
+  const { key, schema, list } = op.response;
+  return z.object({
+    [key]: list ? z.array(schema) : schema,
+    totalRecords: list ? z.number().int().describe("Records matching the query, over all pages") : z.number().int().nullable(),
+    actions: z.array(pagingAction).describe("Links to the next and previous page of a list"),
+  });
 }
 
-function parameters(op: Operation) {
+function parameters(op: Operation, example: OperationExample) {
   const out: Record<string, unknown>[] = [];
-  const add = (schema: z.ZodType | undefined, where: "path" | "query") => {
+  const add = (schema: z.ZodType | undefined, where: "path" | "query", values: Record<string, unknown>) => {
     if (!schema) return;
     const json = toSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, s] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: s });
+      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: s, ...(name in values ? { example: values[name] } : {}) });
     }
   };
-  add(op.params, "path");
-  add(op.query, "query");
+  add(op.params, "path", example.params);
+  add(op.query, "query", example.query);
   return out;
 }
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+// An error answer of one status, with a body as the service writes it (ApiError.toBody).
+function errorResponse(description: string, error: ApiError) {
+  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, example: error.toBody() } } };
+}
+
+function firstField(op: Operation): string {
+  const shape = (op.body as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return (shape && Object.keys(shape)[0]) ?? "timestamp";
+}
 
 // The traffic simulator exists in the sandbox only (docs/api.md#environments-and-base-paths): production's document omits it.
 const sandboxOnly = new Set<Operation>(Object.values(simulatorOperations));
@@ -90,20 +94,27 @@ export function openApiDocument(environment: Environment, origin: string) {
   for (const op of allOperations) {
     if (environment === "production" && sandboxOnly.has(op)) continue;
     const item = (paths[op.path] ??= {});
+    const example = operationExample(op);
     item[op.method.toLowerCase()] = {
       tags: [op.tag],
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\//g, "")}`,
-      parameters: parameters(op),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.bodyDoc ?? op.body, "input") } } } } : {}),
+      parameters: parameters(op, example),
+      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.bodyDoc ?? op.body, "input"), example: example.body } } } } : {}),
       responses: {
-        "200": { description: "OK", content: { "application/json": { schema: envelope(op) } } },
-        "400": errorResponse("Invalid input (VALIDATION), with fieldErrors"),
-        "401": errorResponse("Missing, invalid or expired token, or a token of the other environment"),
-        ...(op.auth === "client" ? { "403": errorResponse("A user token where a client-credentials token is required") } : {}),
-        "404": errorResponse("Unknown id, or one the caller may not see"),
-        ...(op.method === "POST" ? { "409": errorResponse("Uniqueness (CANNOTPERSIST, field code UNIQUE)"), "413": errorResponse("Body over 1 MiB"), "415": errorResponse("Not JSON") } : {}),
+        "200": { description: "OK", content: { "application/json": { schema: toSchema(responseSchema(op), "output"), example: example.response } } },
+        "400": errorResponse("Invalid input (`VALIDATION`), with `fieldErrors`", validationError([{ fieldName: firstField(op), errorCode: "REQUIRED", errorDisplay: `${firstField(op)} is required.` }])),
+        "401": errorResponse("Missing, invalid or expired token, or a token of the other environment", new ApiError("UNAUTHORIZED", "An access token is required.")),
+        ...(op.auth === "client" ? { "403": errorResponse("A user token where a client-credentials token is required", new ApiError("FORBIDDEN", "This call requires a client-credentials token.")) } : {}),
+        "404": errorResponse("Unknown id, or one the caller may not see", notFound(op.tag.toLowerCase().replace(/s$/, ""))),
+        ...(op.method === "POST"
+          ? {
+              "409": errorResponse("Uniqueness (`CANNOTPERSIST`, field code `UNIQUE`)", uniqueError(firstField(op), `This ${firstField(op)} is already taken.`)),
+              "413": errorResponse("Body over 1 MiB", new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`)),
+              "415": errorResponse("Not JSON", new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).")),
+            }
+          : {}),
       },
     };
   }
