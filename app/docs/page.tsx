@@ -50,7 +50,8 @@ export default async function DocsPage({ searchParams }: Props) {
                 OpenAPI document (JSON)
               </a>
             </nav>
-            <dl className="max-w-3xl">
+            {/* Break the line between words, and inside the URL only where it alone is wider than the box. */}
+            <dl className="max-w-3xl [&_code]:break-normal [&_code]:[overflow-wrap:anywhere]">
               <CopyValue label="curl" value={tokenCurl} />
             </dl>
             <p className="text-sm text-slate-700">

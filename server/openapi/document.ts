@@ -77,12 +77,41 @@ function parameters(op: Operation, example: OperationExample) {
 
 // An error answer of one status, with a body as the service writes it (ApiError.toBody).
 function errorResponse(description: string, error: ApiError) {
-  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, example: error.toBody() } } };
+  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { [error.code]: { value: error.toBody() } } } } };
 }
 
 function firstField(op: Operation): string {
   const shape = (op.body as { shape?: Record<string, unknown> } | undefined)?.shape;
   return (shape && Object.keys(shape)[0]) ?? "timestamp";
+}
+
+// The reference's introduction, in Markdown (the renderer shows it above the operations).
+function introduction(environment: Environment, origin: string): string {
+  const prefix = environment === "sandbox" ? "/sandbox" : "";
+  return [
+    "Connected-vehicle accounts, vehicles, their data and notifications about them.",
+    "",
+    `Every call carries \`Authorization: Bearer <token>\`, a token from \`${origin}${prefix}/oauth/token\`. Every path answers the same with or without a trailing slash.`,
+    "",
+    "## Environments",
+    "",
+    "| | Production | Sandbox |",
+    "| --- | --- | --- |",
+    `| REST API | \`${origin}/v1/api\` | \`${origin}/sandbox/api\` |`,
+    `| Authorization page | \`${origin}/OAuth/authorize\` | \`${origin}/sandbox/OAuth/authorize\` |`,
+    `| Token | \`${origin}/oauth/token\` | \`${origin}/sandbox/oauth/token\` |`,
+    `| Revocation | \`${origin}/oauth/revoke\` | \`${origin}/sandbox/oauth/revoke\` |`,
+    "",
+    "Every account, vehicle, token and subscription belongs to one environment; a token used on the other gets 401.",
+    "",
+    "## Errors",
+    "",
+    "Every error has the body `{\"error\":{\"httpStatus\",\"errorCode\",\"detail\",\"errorDisplay\",\"fieldErrors\":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL`. The OAuth endpoints answer RFC 6749 errors instead.",
+    "",
+    "## Guides",
+    "",
+    "[Quickstart](/docs/guides/quickstart) · [OAuth flows](/docs/guides/oauth) · [Verifying webhook signatures](/docs/guides/webhook-signatures) · [The sandbox simulator](/docs/guides/simulator)",
+  ].join("\n");
 }
 
 // The traffic simulator exists in the sandbox only (docs/api.md#environments-and-base-paths): production's document omits it.
@@ -101,9 +130,9 @@ export function openApiDocument(environment: Environment, origin: string) {
       ...(op.description ? { description: op.description } : {}),
       operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\//g, "")}`,
       parameters: parameters(op, example),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.bodyDoc ?? op.body, "input"), example: example.body } } } } : {}),
+      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.bodyDoc ?? op.body, "input"), examples: { example: { summary: "Example", value: example.body } } } } } } : {}),
       responses: {
-        "200": { description: "OK", content: { "application/json": { schema: toSchema(responseSchema(op), "output"), example: example.response } } },
+        "200": { description: "OK", content: { "application/json": { schema: toSchema(responseSchema(op), "output"), examples: { example: { summary: "Example", value: example.response } } } } },
         "400": errorResponse("Invalid input (`VALIDATION`), with `fieldErrors`", validationError([{ fieldName: firstField(op), errorCode: "REQUIRED", errorDisplay: `${firstField(op)} is required.` }])),
         "401": errorResponse("Missing, invalid or expired token, or a token of the other environment", new ApiError("UNAUTHORIZED", "An access token is required.")),
         ...(op.auth === "client" ? { "403": errorResponse("A user token where a client-credentials token is required", new ApiError("FORBIDDEN", "This call requires a client-credentials token.")) } : {}),
@@ -123,8 +152,7 @@ export function openApiDocument(environment: Environment, origin: string) {
     info: {
       title: `Wayline API (${environment})`,
       version: "1.0.0",
-      description:
-        "Connected-vehicle accounts and vehicles. Every call carries `Authorization: Bearer <token>` from the token endpoint. Every path answers the same with or without a trailing slash.",
+      description: introduction(environment, origin),
     },
     servers: [{ url: `${origin}${base}`, description: environment === "production" ? "Production" : "Sandbox" }],
     security: [{ bearer: [] }],

@@ -8,7 +8,8 @@ import { request } from "@/test/helpers/api";
 // an example, and each example is one the operation's own zod schemas accept (request) or describe
 // (response), so the examples in /docs cannot drift from the code.
 
-type MediaType = { schema?: unknown; example?: unknown };
+type MediaType = { schema?: unknown; examples?: Record<string, { value: unknown }> };
+const exampleOf = (media: MediaType | undefined) => Object.values(media?.examples ?? {})[0]?.value;
 type OpenApiOperation = {
   parameters: { name: string; in: string; example?: unknown }[];
   requestBody?: { content: { "application/json": MediaType } };
@@ -29,13 +30,13 @@ describe("OpenAPI document: schemas and examples", () => {
     for (const { where, op } of operations) {
       const ok = op.responses["200"]?.content?.["application/json"];
       expect(ok?.schema, where).toBeTypeOf("object");
-      expect(ok?.example, where).toBeTypeOf("object");
+      expect(exampleOf(ok), where).toBeTypeOf("object");
       for (const status of ["400", "401", "404"]) {
-        const error = op.responses[status]?.content?.["application/json"]?.example as { error: { httpStatus: number } } | undefined;
+        const error = exampleOf(op.responses[status]?.content?.["application/json"]) as { error: { httpStatus: number } } | undefined;
         expect(error?.error.httpStatus, `${where} ${status}`).toBe(Number(status));
       }
       for (const p of op.parameters.filter((p) => p.in === "path")) expect(p.example, `${where} ${p.name}`).toBeDefined();
-      if (op.requestBody) expect(op.requestBody.content["application/json"].example, where).toBeTypeOf("object");
+      if (op.requestBody) expect(exampleOf(op.requestBody.content["application/json"]), where).toBeTypeOf("object");
     }
     expect(doc.servers[0]!.url).toBe(`${inject("baseUrl")}/sandbox/api`);
   });
@@ -44,7 +45,7 @@ describe("OpenAPI document: schemas and examples", () => {
     const doc = await served("v1");
     const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
     expect(ops.length).toBeGreaterThan(0);
-    for (const op of ops) expect(op.responses["200"]?.content?.["application/json"]?.example).toBeTypeOf("object");
+    for (const op of ops) expect(exampleOf(op.responses["200"]?.content?.["application/json"])).toBeTypeOf("object");
     expect(Object.keys(doc.paths).some((p) => p.includes("simulation"))).toBe(false);
   });
 

@@ -1,0 +1,81 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./support/accessible";
+import { baseUrl, keepOnLoopback, shot } from "./support/driver";
+import { createPartnerApp } from "./support/partner-app";
+
+// The API reference as a partner uses it: /docs renders the OpenAPI document (the renderer's
+// bundle comes from this origin), search finds an operation, its response schema and example are
+// there, and "Test Request" sends a real request to the sandbox with a token pasted in. Nothing
+// may leave loopback: every such request is refused and recorded, and the record must stay empty.
+
+const LOOPBACK = /^(https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/|data:|blob:)/;
+
+async function sandboxToken(): Promise<string> {
+  const { sandbox } = await createPartnerApp(`E2E reference ${process.pid}`, "http://127.0.0.1:9/callback");
+  const basic = `Basic ${Buffer.from(`${sandbox.clientId}:${sandbox.clientSecret}`).toString("base64")}`;
+  const token = await fetch(`${baseUrl()}/sandbox/oauth/token`, { method: "POST", headers: { Authorization: basic, "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+  expect(token.status).toBe(200);
+  const accessToken = ((await token.json()) as { access_token: string }).access_token;
+  // One account for the app, so the list the reference fetches has a row to show.
+  const account = await fetch(`${baseUrl()}/sandbox/api/account/`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ firstName: "Grace", lastName: "Hopper", username: `grace.${process.pid}.${Date.now()}`, password: "correct-horse-battery" }),
+  });
+  expect(account.status).toBe(200);
+  return accessToken;
+}
+
+function offLoopback(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    if (!LOOPBACK.test(request.url())) seen.push(request.url());
+  });
+  return seen;
+}
+
+test.beforeEach(async ({ context }) => keepOnLoopback(context));
+
+test("the reference: search an operation, read its response schema and example, try it against the sandbox", async ({ page }) => {
+  test.setTimeout(180_000);
+  const token = await sandboxToken();
+  const offsite = offLoopback(page);
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { level: 1, name: "Wayline API reference" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Quickstart" })).toBeVisible();
+  // The renderer has mounted: the introduction from the document's Markdown (no literal backticks).
+  await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible();
+  await expect(page.getByText("Authorization: Bearer <token>").first()).toBeVisible();
+
+  // Search (Ctrl+K, as the search box says) for an operation and open it.
+  await page.getByRole("heading", { name: "Wayline API (sandbox)" }).click();
+  await page.keyboard.press("Control+k");
+  const query = page.getByRole("combobox", { name: "Enter search query" });
+  await expect(query).toBeFocused();
+  await query.fill("List the accounts available");
+  const hit = page.getByRole("option").filter({ hasText: "List the accounts available to the caller" }).first();
+  await expect(hit).toBeVisible();
+  await hit.click();
+  await expect(page).toHaveURL(/#tag\/accounts\/GET\/account\/$/);
+
+  // Its answer: the example body and, unfolded, the 200 response's schema.
+  const section = page.locator('[id="tag/accounts/GET/account/"]');
+  await expect(section.getByRole("heading", { name: "List the accounts available to the caller" })).toBeVisible();
+  await expect(section.getByText('"firstName": "Ada"').first()).toBeVisible();
+  await section.getByRole("button", { name: /^200\s+OK/ }).click();
+  await expect(section.getByText("totalRecords", { exact: true }).first()).toBeVisible();
+  await shot(page, "docs-operation");
+  await expectAccessible(page);
+
+  // Try it: the token goes in the reference's Authentication box, Test Request opens the client,
+  // Send reaches the sandbox of this origin.
+  await section.getByRole("button", { name: /Test Request/ }).click();
+  const client = page.locator(".scalar-client, [role=dialog]").filter({ has: page.getByRole("button", { name: /^Send/ }) }).first();
+  await expect(client.getByText(`${baseUrl()}/sandbox/api`).first()).toBeVisible();
+  await client.getByPlaceholder("Token").first().fill(token);
+  await client.getByRole("button", { name: /^Send/ }).first().click();
+  await expect(client.getByText("200", { exact: false }).first()).toBeVisible();
+  await expect(client.getByText("Grace").first()).toBeVisible();
+  await shot(page, "docs-try-it");
+  expect(offsite).toEqual([]);
+});
