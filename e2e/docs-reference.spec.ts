@@ -64,9 +64,10 @@ test("the reference: search an operation, read its response schema and example, 
   await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText("Authorization: Bearer <token>").first()).toBeVisible();
 
-  // Search (Ctrl+K, as the search box says) for an operation and open it.
-  await page.getByRole("heading", { name: "Wayline API (sandbox)" }).click();
-  await page.keyboard.press("Control+k");
+  // Search for an operation and open it (on a phone the search box is in the renderer's menu).
+  const menu = page.getByRole("button", { name: "Open Menu" });
+  if (await menu.isVisible()) await menu.click();
+  await page.locator('button[role="search"]:visible').first().click();
   const query = page.getByRole("combobox", { name: "Enter search query" });
   await expect(query).toBeFocused();
   await query.fill("List the accounts available");

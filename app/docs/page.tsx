@@ -27,7 +27,8 @@ export default async function DocsPage({ searchParams }: Props) {
   return (
     <>
       <ConsoleHeader session={session} />
-      <main id="main" className="flex flex-col">
+      {/* Not <main>: the renderer brings its own main landmark. */}
+      <div id="main" className="flex flex-col">
         <section aria-labelledby="docs-title" className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-5xl flex-col gap-3 px-4 py-6">
             <h1 id="docs-title" className="text-3xl font-bold tracking-tight">
@@ -60,7 +61,7 @@ export default async function DocsPage({ searchParams }: Props) {
           </div>
         </section>
         <ApiReference bundleSrc={REFERENCE_BUNDLE_PATH} documentUrl={documentPath} />
-      </main>
+      </div>
     </>
   );
 }
