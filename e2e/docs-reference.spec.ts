@@ -59,6 +59,8 @@ test("the reference: search an operation, read its response schema and example, 
   await page.goto("/docs");
   await expect(page.getByRole("heading", { level: 1, name: "Wayline API reference" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Quickstart" })).toBeVisible();
+  // The token's curl line wraps between words, not inside "client_credentials" or the URL.
+  expect(await page.getByTestId("value-curl").evaluate((el) => getComputedStyle(el).wordBreak)).toBe("normal");
   // The renderer has mounted: the introduction from the document's Markdown (no literal backticks).
   // (A 3 MB bundle: on a busy 2-core machine it takes a while to parse.)
   await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible({ timeout: 60_000 });
