@@ -55,7 +55,7 @@ async function main() {
     // database (a driver and 50 vehicles of its own), measured in slices one, all, all, one (a
     // steady drift of the machine then weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({ name: "bench-cores", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1", WEB_CONCURRENCY: String(cores) } });
+    const cluster = await launchService({ name: "bench-cores", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-api-cores");
       for (let i = 0; i < 50; i++) await clusterDriver.newVehicle(`Vehicle ${i}`);

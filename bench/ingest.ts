@@ -396,7 +396,7 @@ async function main() {
     // same database, with vehicles of its own; (a) and (b) again, in slices one, all, all, one
     // (these machines drift within a minute: in this order a steady drift weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({ name: "bench-ingest-cores", databaseUrl, extraEnv: { BENCH_ROUTES: "1", WEB_CONCURRENCY: String(cores) } });
+    const cluster = await launchService({ name: "bench-ingest-cores", databaseUrl, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", { dataProvider: true });
       const clusterSingles: number[] = [];

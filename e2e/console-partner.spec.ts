@@ -204,14 +204,12 @@ test("at 375 px the notifications page fits the screen", async ({ page }) => {
   await expectAccessible(page);
 });
 
-test("the API reference is public and accessible", async ({ page }) => {
-  // The longest page there is (every operation): axe needs more than the default 30 s on a busy machine.
-  test.setTimeout(180_000);
+test("the API reference is public", async ({ page }) => {
+  // Its search, schemas, try-it and axe checks are in docs-reference.spec.ts.
   await page.goto("/docs");
   await expect(page.getByRole("heading", { name: "Wayline API reference" })).toBeVisible();
-  await expect(page.getByRole("heading", { name: "Client credentials (the app itself)" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Guides" }).getByRole("link", { name: "Quickstart" })).toBeVisible();
   await shot(page, "docs");
-  await expectAccessible(page);
 });
 
 test("the demo partner of the seed signs in and finds the demo app", async ({ page }) => {

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { accountOperations } from "@/server/accounts/operations";
 import type { Environment } from "@/db/schema";
+import { MAX_BODY_BYTES } from "@/server/http/body";
+import { ApiError, notFound, uniqueError, validationError } from "@/server/http/errors";
 import type { Operation } from "@/server/http/operation";
 import { simulatorOperations } from "@/server/simulator/operations";
 import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
 import { eventOperations } from "@/server/subscriptions/operations";
+import { operationExample, type OperationExample } from "./examples";
 
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
 // wrapper parses with, so the reference cannot drift from the code.
@@ -20,6 +23,21 @@ export const allOperations: Operation[] = [
 
 const toSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
+
+type JsonSchema = { anyOf?: JsonSchema[]; const?: unknown; type?: unknown; description?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema };
+
+// An update body's clearable field is `"" | text` to zod; a reader needs "text, and "" clears it".
+function readableBody(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties && Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, readableBody(v)]));
+  const out: JsonSchema = { ...schema, ...(properties ? { properties } : {}), ...(schema.items ? { items: readableBody(schema.items) } : {}) };
+  const alternatives = schema.anyOf;
+  if (!alternatives?.some((a) => a.const === "")) return out;
+  const rest = alternatives.filter((a) => a.const !== "");
+  const { anyOf: _dropped, ...others } = out;
+  const note = 'Send "" to clear it.';
+  const merged = rest.length === 1 ? { ...others, ...rest[0] } : { ...others, anyOf: rest };
+  return { ...merged, description: merged.description ? `${merged.description} ${note}` : note };
+}
 
 const errorSchema = {
   type: "object",
@@ -45,41 +63,76 @@ const errorSchema = {
   },
 };
 
-const actionSchema = {
-  type: "object",
-  properties: { name: { type: "string", enum: ["next", "previous"] }, uri: { type: "string", format: "uri" }, methods: { type: "null" }, inputs: { type: "null" } },
-};
+const pagingAction = z.object({ name: z.enum(["next", "previous"]), uri: z.url(), methods: z.null(), inputs: z.null() });
 
-function envelope(op: Operation) {
-  if (op.response === "result") {
-    return { type: "object", properties: { result: { const: "OK" }, totalRecords: { const: 1 }, actions: { type: "array", maxItems: 0 } } };
-  }
-  const member = toSchema(op.response.schema, "output");
-  return {
-    type: "object",
-    properties: {
-      [op.response.key]: op.response.list ? { type: "array", items: member } : member,
-      totalRecords: op.response.list ? { type: "integer" } : { type: ["integer", "null"] },
-      actions: { type: "array", items: actionSchema },
-    },
-  };
+/** The 200 body of an operation, envelope included, as a zod schema (the document's schema and the examples' test). */
+export function responseSchema(op: Operation): z.ZodType {
+  if (op.response === "result") return z.object({ result: z.literal("OK"), totalRecords: z.literal(1), actions: z.array(pagingAction).max(0) });
+  const { key, schema, list } = op.response;
+  return z.object({
+    [key]: list ? z.array(schema) : schema,
+    totalRecords: list ? z.number().int().describe("Records matching the query, over all pages") : z.number().int().nullable(),
+    actions: z.array(pagingAction).describe("Links to the next and previous page of a list"),
+  });
 }
 
-function parameters(op: Operation) {
+function parameters(op: Operation, example: OperationExample) {
   const out: Record<string, unknown>[] = [];
-  const add = (schema: z.ZodType | undefined, where: "path" | "query") => {
+  const add = (schema: z.ZodType | undefined, where: "path" | "query", values: Record<string, unknown>) => {
     if (!schema) return;
     const json = toSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
+    // A parameter reads best as what it becomes (integerish → integer 0…2^31−1, not "any of number
+    // or digits"); where the output is a transform's (a Date, an event type), as what it accepts.
+    const parsed = toSchema(schema, "output") as { properties?: Record<string, Record<string, unknown>> };
     for (const [name, s] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: s });
+      const output = parsed.properties?.[name];
+      const shown = output && typeof output.type === "string" ? output : s;
+      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: shown, ...(name in values ? { example: values[name] } : {}) });
     }
   };
-  add(op.params, "path");
-  add(op.query, "query");
+  add(op.params, "path", example.params);
+  add(op.query, "query", example.query);
   return out;
 }
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+// An error answer of one status, with a body as the service writes it (ApiError.toBody).
+function errorResponse(description: string, error: ApiError) {
+  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { [error.code]: { value: error.toBody() } } } } };
+}
+
+function firstField(op: Operation): string {
+  const shape = (op.body as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return (shape && Object.keys(shape)[0]) ?? "timestamp";
+}
+
+// The reference's introduction, in Markdown (the renderer shows it above the operations).
+function introduction(environment: Environment, origin: string): string {
+  const prefix = environment === "sandbox" ? "/sandbox" : "";
+  return [
+    "Connected-vehicle accounts, vehicles, their data and notifications about them.",
+    "",
+    `Every call carries \`Authorization: Bearer <token>\`, a token from \`${origin}${prefix}/oauth/token\`. Every path answers the same with or without a trailing slash.`,
+    "",
+    "## Environments",
+    "",
+    "| | Production | Sandbox |",
+    "| --- | --- | --- |",
+    `| REST API | \`${origin}/v1/api\` | \`${origin}/sandbox/api\` |`,
+    `| Authorization page | \`${origin}/OAuth/authorize\` | \`${origin}/sandbox/OAuth/authorize\` |`,
+    `| Token | \`${origin}/oauth/token\` | \`${origin}/sandbox/oauth/token\` |`,
+    `| Revocation | \`${origin}/oauth/revoke\` | \`${origin}/sandbox/oauth/revoke\` |`,
+    "",
+    "Every account, vehicle, token and subscription belongs to one environment; a token used on the other gets 401.",
+    "",
+    "## Errors",
+    "",
+    "Every error has the body `{\"error\":{\"httpStatus\",\"errorCode\",\"detail\",\"errorDisplay\",\"fieldErrors\":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL`. The OAuth endpoints answer RFC 6749 errors instead.",
+    "",
+    "## Guides",
+    "",
+    "[Quickstart](/docs/guides/quickstart) · [OAuth flows](/docs/guides/oauth) · [Verifying webhook signatures](/docs/guides/webhook-signatures) · [The sandbox simulator](/docs/guides/simulator)",
+  ].join("\n");
+}
 
 // The traffic simulator exists in the sandbox only (docs/api.md#environments-and-base-paths): production's document omits it.
 const sandboxOnly = new Set<Operation>(Object.values(simulatorOperations));
@@ -90,21 +143,28 @@ export function openApiDocument(environment: Environment, origin: string) {
   for (const op of allOperations) {
     if (environment === "production" && sandboxOnly.has(op)) continue;
     const item = (paths[op.path] ??= {});
+    const example = operationExample(op);
     item[op.method.toLowerCase()] = {
       tags: [op.tag],
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\//g, "")}`,
-      parameters: parameters(op),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(op.bodyDoc ?? op.body, "input") } } } } : {}),
+      parameters: parameters(op, example),
+      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: readableBody(toSchema(op.bodyDoc ?? op.body, "input")), examples: { example: { summary: "Example", value: example.body } } } } } } : {}),
       responses: {
-        "200": { description: "OK", content: { "application/json": { schema: envelope(op) } } },
-        "400": errorResponse("Invalid input (VALIDATION), with fieldErrors"),
-        "401": errorResponse("Missing, invalid or expired token, or a token of the other environment"),
-        ...(op.auth === "client" ? { "403": errorResponse("A user token where a client-credentials token is required") } : {}),
-        "404": errorResponse("Unknown id, or one the caller may not see"),
-        ...(op.method === "POST" ? { "409": errorResponse("Uniqueness (CANNOTPERSIST, field code UNIQUE)"), "413": errorResponse("Body over 1 MiB"), "415": errorResponse("Not JSON") } : {}),
-        "429": { ...errorResponse("Over the token's or the client's rate limit (RATE_LIMITED)"), headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } } },
+        "200": { description: "OK", content: { "application/json": { schema: toSchema(responseSchema(op), "output"), examples: { example: { summary: "Example", value: example.response } } } } },
+        "400": errorResponse("Invalid input (`VALIDATION`), with `fieldErrors`", validationError([{ fieldName: firstField(op), errorCode: "REQUIRED", errorDisplay: `${firstField(op)} is required.` }])),
+        "401": errorResponse("Missing, invalid or expired token, or a token of the other environment", new ApiError("UNAUTHORIZED", "An access token is required.")),
+        ...(op.auth === "client" ? { "403": errorResponse("A user token where a client-credentials token is required", new ApiError("FORBIDDEN", "This call requires a client-credentials token.")) } : {}),
+        "404": errorResponse("Unknown id, or one the caller may not see", notFound(op.tag.toLowerCase().replace(/s$/, ""))),
+        ...(op.method === "POST"
+          ? {
+              "409": errorResponse("Uniqueness (`CANNOTPERSIST`, field code `UNIQUE`)", uniqueError(firstField(op), `This ${firstField(op)} is already taken.`)),
+              "413": errorResponse("Body over 1 MiB", new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`)),
+              "415": errorResponse("Not JSON", new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).")),
+            }
+          : {}),
+        "429": { ...errorResponse("Over the token's or the client's rate limit (`RATE_LIMITED`)", new ApiError("RATE_LIMITED", "Too many requests for this access token. Retry after 3 seconds.")), headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } } },
       },
     };
   }
@@ -113,8 +173,7 @@ export function openApiDocument(environment: Environment, origin: string) {
     info: {
       title: `Wayline API (${environment})`,
       version: "1.0.0",
-      description:
-        "Connected-vehicle accounts and vehicles. Every call carries `Authorization: Bearer <token>` from the token endpoint. Every path answers the same with or without a trailing slash.",
+      description: introduction(environment, origin),
     },
     servers: [{ url: `${origin}${base}`, description: environment === "production" ? "Production" : "Sandbox" }],
     security: [{ bearer: [] }],
