@@ -41,6 +41,7 @@ describe("unsupported methods on API paths → 405 METHOD_NOT_ALLOWED in the API
     ["TRACE", "/v1/api/vehicle/"],
     ["TRACE", "/sandbox/api/account/1"],
     ["TRACE", "/sandbox/api/openapi.json"],
+    ["PROPFIND", "/v1/api/vehicle/7/trip/"],
     ["PATCH", "/sandbox/api/vehicle/"],
     ["PUT", "/v1/api/vehicle/1"],
     ["PUT", "/sandbox/api/system/eventSubscription/"],
@@ -77,5 +78,38 @@ describe("dot segments and the bare base on API paths → JSON, never HTML", () 
 
   it("/v1/api/vehicle/../account/ is normalized to /v1/api/account/ and answered as it (401 without a token)", async () => {
     expectApiError(await raw("GET", "/v1/api/vehicle/../account/"), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("every 405 on an API path names the path's methods in Allow", () => {
+  type PathItem = Record<string, { parameters?: { name: string; in: string; schema: { enum?: string[]; meta?: unknown } }[] }>;
+  // A concrete path for an OpenAPI path: an event type where the template has one, else an id.
+  const concrete = (template: string, item: PathItem) => {
+    const params = Object.values(item).flatMap((op) => op.parameters ?? []);
+    return template.replace(/\{(\w+)\}/g, (_, name: string) => params.find((p) => p.name === name)?.schema.enum?.[0] ?? "7");
+  };
+
+  it.each(["/sandbox/api", "/v1/api"])("each path of %s/openapi.json: other methods → 405 with Allow = its methods (+ HEAD with GET, + OPTIONS where the preflight answers)", async (base) => {
+    const doc = await raw("GET", `${base}/openapi.json`);
+    expect(doc.status).toBe(200);
+    const paths = Object.entries(doc.body.paths as Record<string, PathItem>);
+    expect(paths.length).toBeGreaterThan(20);
+    for (const [template, item] of paths) {
+      const path = base + concrete(template, item);
+      const served = Object.keys(item).map((m) => m.toUpperCase());
+      const preflight = await raw("OPTIONS", path);
+      expect(preflight.status, `OPTIONS ${path}`).toBe(204);
+      const expected = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => served.includes(m) || (m === "HEAD" && served.includes("GET")) || m === "OPTIONS").join(", ");
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "TRACE"].filter((m) => !served.includes(m))) {
+        const res = await raw(method, path);
+        expectApiError(res, 405, "METHOD_NOT_ALLOWED");
+        expect(res.headers.allow, `${method} ${path}`).toBe(expected);
+      }
+      // And each method it names is served: answered, but never with a 405.
+      for (const method of expected.split(", ")) {
+        const res = await raw(method, path);
+        expect(res.status, `${method} ${path} is in Allow: ${res.text}`).not.toBe(405);
+      }
+    }
   });
 });
