@@ -13,42 +13,75 @@ const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELET
 const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 const API_BASE = /^\/(v1|sandbox)\/api/;
 const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
+// The driver site's JSON routes answer in the API's error body too (server/driver/route.ts).
+const JSON_PATH = /^\/((v1|sandbox)\/api|me)(\/|$)/;
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 
 /**
- * Answers, before Next.js, what no route of ours would: a method no route can serve on an API or
- * OAuth path, and an API path whose dot segments lead out of the API (`/v1/api/..`: a 404 in the
- * API's body, not the site's HTML page; dot segments that stay inside are left to Next.js, which
- * resolves them). False when the request is none of these.
+ * Answers, before Next.js, what no route of ours would: a path that is not valid percent-encoding,
+ * a method no route can serve on an API or OAuth path, and an API path whose dot segments lead out
+ * of the API (`/v1/api/..`: a 404 in the API's body, not the site's HTML page; dot segments that
+ * stay inside are left to Next.js, which resolves them). False when Next.js is to answer.
  */
 export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boolean {
-  const path = (req.url ?? "/").split("?")[0]!;
-  if (ROUTED.has(req.method ?? "")) {
-    if (!API_PATH.test(path) || API_PATH.test(new URL(path, "http://x").pathname)) return false;
-    return pathNotFound(res);
-  }
+  const [path] = splitUrl(req.url ?? "/");
+  if (!percentDecodable(path)) return badPercentEncoding(path, res);
+  const resolved = API_PATH.test(path) ? resolve(path) : path;
+  if (API_PATH.test(path) && !API_PATH.test(resolved)) return pathNotFound(res);
+  if (ROUTED.has(req.method ?? "")) return false;
   if (OAUTH_ENDPOINT.test(path)) {
     res.writeHead(POST_ONLY.status, POST_ONLY.headers);
     res.end(JSON.stringify(POST_ONLY.body));
     return true;
   }
   if (!API_PATH.test(path)) return false;
-  const allow = allowAt(new URL(path, "http://x").pathname);
+  const allow = allowAt(resolved);
   if (!allow) return pathNotFound(res);
   res.writeHead(405, { ...headers, Allow: allow });
   res.end(JSON.stringify(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not supported on this path.`).toBody()));
   return true;
 }
 
-/** The Allow header of an API path (dot segments resolved), or null when the API has no such path. */
+function splitUrl(url: string): [string, string] {
+  const at = url.indexOf("?");
+  return at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
+}
+
+/** The path with dot segments (`.`, `..`, `%2e%2e`) resolved, as a URL parser resolves them. */
+const resolve = (path: string) => new URL(path, "http://x").pathname;
+
+/** The Allow header of a resolved API path, or null when the API has no such path. */
 function allowAt(resolved: string): string | null {
-  if (!API_PATH.test(resolved)) return null;
   const below = resolved.replace(API_BASE, "");
   // openapi.json is no operation of its own: GET (and HEAD) only, without a CORS preflight.
   if (/^\/openapi\.json\/?$/.test(below)) return "GET, HEAD";
   const methods = methodsAt(below);
   return methods && allowHeader(methods);
+}
+
+// Next.js decodes a dynamic segment with decodeURIComponent and answers 500 text/plain when it
+// throws (`%ZZ`, a lone `%`, `%C0%AE`, which is not UTF-8): such a path is a bad request, said
+// before Next.js sees it, in the body the path's callers read.
+function percentDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function badPercentEncoding(path: string, res: ServerResponse): true {
+  const detail = "The request path is not valid percent-encoded UTF-8.";
+  if (JSON_PATH.test(path)) {
+    res.writeHead(400, headers);
+    res.end(JSON.stringify(new ApiError("VALIDATION", detail, [{ fieldName: "path", errorCode: "INVALID", errorDisplay: detail }]).toBody()));
+  } else {
+    res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+    res.end(detail);
+  }
+  return true;
 }
 
 function pathNotFound(res: ServerResponse): true {

@@ -34,6 +34,7 @@ function expectApiError(reply: Raw, status: number, errorCode: string) {
   expect(reply.status, reply.text).toBe(status);
   expect(reply.headers["content-type"]).toMatch(/^application\/json/);
   expect(reply.body.error).toMatchObject({ httpStatus: status, errorCode });
+  return reply.body.error as { fieldErrors: unknown[] };
 }
 
 describe("unsupported methods on API paths → 405 METHOD_NOT_ALLOWED in the API's error body", () => {
@@ -78,6 +79,24 @@ describe("dot segments and the bare base on API paths → JSON, never HTML", () 
 
   it("/v1/api/vehicle/../account/ is normalized to /v1/api/account/ and answered as it (401 without a token)", async () => {
     expectApiError(await raw("GET", "/v1/api/vehicle/../account/"), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("a path that is not valid percent-encoding → 400, never Next.js's 500 text/plain", () => {
+  it.each(["/sandbox/api/vehicle/%ZZ", "/v1/api/vehicle/1/trip/%", "/sandbox/api/vehicle/%C0%AE", "/sandbox/api/vehicle/1/eventSubscription/%E2%80"])("%s → 400 VALIDATION, path INVALID", async (path) => {
+    const res = await raw("GET", path);
+    const error = expectApiError(res, 400, "VALIDATION");
+    expect(error.fieldErrors).toEqual([{ fieldName: "path", errorCode: "INVALID", errorDisplay: expect.any(String) }]);
+  });
+
+  it("a driver-site data route (/me/vehicles/%ZZ) → 400 in the API's error body", async () => {
+    expectApiError(await raw("GET", "/me/vehicles/%ZZ"), 400, "VALIDATION");
+  });
+
+  it("a page path (/%ZZ) → 400 text/plain", async () => {
+    const res = await raw("GET", "/vehicles/%ZZ");
+    expect(res.status).toBe(400);
+    expect(res.headers["content-type"]).toMatch(/^text\/plain/);
   });
 });
 
