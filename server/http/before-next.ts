@@ -21,14 +21,17 @@ const headers = { "Content-Type": "application/json", "Cache-Control": "no-store
 /**
  * Answers, before Next.js, what no route of ours would: a path that is not valid percent-encoding,
  * a method no route can serve on an API or OAuth path, and an API path whose dot segments lead out
- * of the API (`/v1/api/..`: a 404 in the API's body, not the site's HTML page; dot segments that
- * stay inside are left to Next.js, which resolves them). False when Next.js is to answer.
+ * of the API (`/v1/api/..`: a 404 in the API's body, not the site's HTML page). An API path with
+ * dot segments or empty segments that stays inside is handed on resolved (`/v1/api//vehicle/./`
+ * is `/v1/api/vehicle/`), since Next.js would answer `//` with a 308 redirect, not the API's JSON.
+ * False when Next.js is to answer.
  */
 export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boolean {
-  const [path] = splitUrl(req.url ?? "/");
+  const [path, query] = splitUrl(req.url ?? "/");
   if (!percentDecodable(path)) return badPercentEncoding(path, res);
   const resolved = API_PATH.test(path) ? resolve(path) : path;
   if (API_PATH.test(path) && !API_PATH.test(resolved)) return pathNotFound(res);
+  if (resolved !== path) req.url = resolved + query;
   if (ROUTED.has(req.method ?? "")) return false;
   if (OAUTH_ENDPOINT.test(path)) {
     res.writeHead(POST_ONLY.status, POST_ONLY.headers);
@@ -48,8 +51,8 @@ function splitUrl(url: string): [string, string] {
   return at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
 }
 
-/** The path with dot segments (`.`, `..`, `%2e%2e`) resolved, as a URL parser resolves them. */
-const resolve = (path: string) => new URL(path, "http://x").pathname;
+/** The path with empty segments dropped and dot segments (`.`, `..`, `%2e%2e`) resolved, as a URL parser resolves them. */
+const resolve = (path: string) => new URL(path.replace(/\/{2,}/g, "/"), "http://x").pathname;
 
 /** The Allow header of a resolved API path, or null when the API has no such path. */
 function allowAt(resolved: string): string | null {

@@ -77,6 +77,14 @@ describe("dot segments and the bare base on API paths → JSON, never HTML", () 
     expectApiError(await raw("GET", path), 404, "NOT_FOUND");
   });
 
+  it.each(["/v1/api//account/", "/sandbox/api/account//", "/sandbox/api/vehicle/..//account/", "/v1/api/./account/."])("%s (empty or dot segments) is answered as /account/, not redirected (401 without a token)", async (path) => {
+    expectApiError(await raw("GET", path), 401, "UNAUTHORIZED");
+  });
+
+  it.each(["/sandbox/api/account//../..", "/v1/api//..", "/sandbox/api/account//.."])("%s → 404 NOT_FOUND in the API's body, not a 308", async (path) => {
+    expectApiError(await raw("GET", path), 404, "NOT_FOUND");
+  });
+
   it("/v1/api/vehicle/../account/ is normalized to /v1/api/account/ and answered as it (401 without a token)", async () => {
     expectApiError(await raw("GET", "/v1/api/vehicle/../account/"), 401, "UNAUTHORIZED");
   });
