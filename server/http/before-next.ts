@@ -1,14 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { driverRouteMethods } from "@/server/driver/route-methods";
 import { POST_ONLY } from "@/server/oauth/method-not-allowed";
 import { methodsAt } from "@/server/openapi/methods-at";
 import { ApiError } from "./errors";
 import { allowHeader } from "./method-not-allowed";
 
 // Next.js route handlers know GET, HEAD, OPTIONS, POST, PUT, PATCH and DELETE; any other method
-// (TRACE, CONNECT, PROPFIND…) ends in its 500 text/plain before our code runs. On the API and at
-// the OAuth token and revocation endpoints the server answers it first: 405 in the API's error body
-// with Allow naming the path's methods (404 on a path the API does not have, as for any method;
-// docs/api.md#errors), or an RFC 6749-style body with Allow: POST (docs/oauth.md#token-endpoint).
+// (TRACE, CONNECT, PROPFIND…) ends in its 500 text/plain before our code runs. On the API, the
+// driver site's JSON routes and the OAuth token and revocation endpoints the server answers it
+// first: 405 in the API's error body with Allow naming the path's methods (404 on a path the API
+// does not have, as for any method; docs/api.md#errors), or an RFC 6749-style body with Allow: POST
+// (docs/oauth.md#token-endpoint).
 const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 const API_BASE = /^\/(v1|sandbox)\/api/;
@@ -38,9 +40,14 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
     res.end(JSON.stringify(POST_ONLY.body));
     return true;
   }
+  const driverMethods = driverRouteMethods(path);
+  if (driverMethods) return methodNotAllowed(req, res, allowHeader(driverMethods));
   if (!API_PATH.test(path)) return false;
   const allow = allowAt(resolved);
-  if (!allow) return pathNotFound(res);
+  return allow ? methodNotAllowed(req, res, allow) : pathNotFound(res);
+}
+
+function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): true {
   res.writeHead(405, { ...headers, Allow: allow });
   res.end(JSON.stringify(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not supported on this path.`).toBody()));
   return true;

@@ -140,3 +140,24 @@ describe("every 405 on an API path names the path's methods in Allow", () => {
     }
   });
 });
+
+describe("the driver site's JSON routes: a method a route does not serve → 405 in the API's error body with Allow", () => {
+  it.each([
+    ["/me/account", "GET, HEAD, POST, DELETE, OPTIONS"],
+    ["/me/account/password", "POST, OPTIONS"],
+    ["/me/vehicles", "POST, OPTIONS"],
+    ["/me/vehicles/7", "GET, HEAD, POST, DELETE, OPTIONS"],
+    ["/me/positions", "GET, HEAD, OPTIONS"],
+  ])("%s: OPTIONS and every 405 say Allow: %s, and no method it names answers 405", async (path, allow) => {
+    const options = await raw("OPTIONS", path);
+    expect(options.status).toBe(204);
+    expect(options.headers.allow).toBe(allow);
+    const served = allow.split(", ");
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "TRACE", "PROPFIND"].filter((m) => !served.includes(m))) {
+      const res = await raw(method, path);
+      expectApiError(res, 405, "METHOD_NOT_ALLOWED");
+      expect(res.headers.allow, `${method} ${path}`).toBe(allow);
+    }
+    for (const method of served) expect((await raw(method, path)).status, `${method} ${path}`).not.toBe(405);
+  });
+});
