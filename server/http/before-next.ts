@@ -15,6 +15,8 @@ const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELET
 const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 const API_BASE = /^\/(v1|sandbox)\/api/;
 const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
+// The authorization page (a GET route handler) answers the same in text, as the page would.
+const AUTHORIZATION_PAGE = /^(\/sandbox)?\/oauth\/authorize\/?$/i;
 // The driver site's JSON routes answer in the API's error body too (server/driver/route.ts).
 const JSON_PATH = /^\/((v1|sandbox)\/api|me)(\/|$)/;
 
@@ -35,12 +37,19 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
   if (API_PATH.test(path) && !API_PATH.test(resolved)) return pathNotFound(res);
   if (resolved !== path) req.url = resolved + query;
   if (ROUTED.has(req.method ?? "")) return false;
-  if (OAUTH_ENDPOINT.test(path)) {
+  // Next.js resolves dot segments and empty segments before routing: so does the match below.
+  const target = resolve(path);
+  if (AUTHORIZATION_PAGE.test(target)) {
+    res.writeHead(405, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Allow: "GET, HEAD, OPTIONS" });
+    res.end(`${req.method} is not supported on this page.`);
+    return true;
+  }
+  if (OAUTH_ENDPOINT.test(target)) {
     res.writeHead(POST_ONLY.status, POST_ONLY.headers);
     res.end(JSON.stringify(POST_ONLY.body));
     return true;
   }
-  const driverMethods = driverRouteMethods(path);
+  const driverMethods = driverRouteMethods(target);
   if (driverMethods) return methodNotAllowed(req, res, allowHeader(driverMethods));
   if (!API_PATH.test(path)) return false;
   const allow = allowAt(resolved);

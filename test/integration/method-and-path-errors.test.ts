@@ -72,6 +72,21 @@ describe("other methods at the OAuth token and revocation endpoints → 405 JSON
   });
 });
 
+describe("methods Next.js cannot route on the OAuth pages and endpoints, however the path is spelled → 405, never 500", () => {
+  it.each(["/oauth/%2e%2e/oauth/token", "/sandbox/oauth//revoke", "/oauth/./token"])("TRACE %s → 405 JSON with Allow: POST", async (path) => {
+    const res = await raw("TRACE", path);
+    expect(res.status, res.text).toBe(405);
+    expect(res.headers.allow).toBe("POST");
+    expect(res.body).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+  });
+
+  it.each(["/oauth/authorize", "/sandbox/oauth/authorize", "/OAuth/authorize"])("TRACE %s → 405 with Allow: GET, HEAD, OPTIONS", async (path) => {
+    const res = await raw("TRACE", path);
+    expect(res.status, res.text).toBe(405);
+    expect(res.headers.allow).toBe("GET, HEAD, OPTIONS");
+  });
+});
+
 describe("dot segments and the bare base on API paths → JSON, never HTML", () => {
   it.each(["/sandbox/api/account/..", "/v1/api/..", "/v1/api/%2e%2e", "/sandbox/api/", "/v1/api"])("%s → 404 NOT_FOUND", async (path) => {
     expectApiError(await raw("GET", path), 404, "NOT_FOUND");
