@@ -6,7 +6,7 @@ import { DEMO, seedDemo } from "@/db/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { env } from "@/server/env";
 import { stampClientAddress } from "@/server/http/client-address";
-import { answerBeforeNext } from "@/server/http/before-next";
+import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
 import { startWorker } from "@/worker/index";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
@@ -36,6 +36,11 @@ async function main() {
     stampClientAddress(req);
     if (answerBeforeNext(req, res)) return;
     void handle(req, res);
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    const answer = socket.writable ? clientErrorAnswer(error) : null;
+    if (answer) socket.end(answer);
+    else socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   // The background work (notification delivery, the simulator's real-time loop) runs here too,

@@ -62,6 +62,20 @@ function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: stri
   return true;
 }
 
+/**
+ * The raw answer to a request refused before any handler runs (Node's "clientError"): what Node
+ * answers by default (431 for headers over the limit, 408 for a timeout), except that a request its
+ * parser refuses (HPE_*: a method it does not know such as `CONNECTX`, a malformed request line or
+ * header) gets a 400 in the API's error body instead of a bare one. Null for a reset connection.
+ */
+export function clientErrorAnswer(error: NodeJS.ErrnoException): string | null {
+  if (error.code === "ECONNRESET") return null;
+  if (error.code === "HPE_HEADER_OVERFLOW") return "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n";
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n";
+  const body = JSON.stringify(new ApiError("VALIDATION", "The request could not be parsed as HTTP/1.1.").toBody());
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 function splitUrl(url: string): [string, string] {
   const at = url.indexOf("?");
   return at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];

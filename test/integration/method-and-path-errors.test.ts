@@ -87,6 +87,23 @@ describe("methods Next.js cannot route on the OAuth pages and endpoints, however
   });
 });
 
+describe("a request Node's HTTP parser refuses → 400 in the API's error body, not Node's bare 400", () => {
+  it("an unknown method token (CONNECTX) with a body", async () => {
+    const res = await new Promise<Raw>((resolve, reject) => {
+      const base = new URL(inject("baseUrl"));
+      const req = http.request({ host: base.hostname, port: base.port, method: "CONNECTX", path: "/sandbox/api/vehicle/", headers: { "Content-Type": "application/json" } }, (r) => {
+        let text = "";
+        r.setEncoding("utf8");
+        r.on("data", (c: string) => (text += c));
+        r.on("end", () => resolve({ status: r.statusCode!, headers: r.headers, body: JSON.parse(text), text }));
+      });
+      req.on("error", reject);
+      req.end('{"label":"x"}');
+    });
+    expectApiError(res, 400, "VALIDATION");
+  });
+});
+
 describe("dot segments and the bare base on API paths → JSON, never HTML", () => {
   it.each(["/sandbox/api/account/..", "/v1/api/..", "/v1/api/%2e%2e", "/sandbox/api/", "/v1/api"])("%s → 404 NOT_FOUND", async (path) => {
     expectApiError(await raw("GET", path), 404, "NOT_FOUND");
