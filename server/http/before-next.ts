@@ -66,13 +66,18 @@ function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: stri
  * The raw answer to a request refused before any handler runs (Node's "clientError"): what Node
  * answers by default (431 for headers over the limit, 408 for a timeout), except that a request its
  * parser refuses (HPE_*: a method it does not know such as `CONNECTX`, a malformed request line or
- * header) gets a 400 in the API's error body instead of a bare one. Null for a reset connection.
+ * header) gets a 400 in the API's error body (RFC 6749's at the token and revocation endpoints)
+ * instead of a bare one. Null for a reset connection.
  */
 export function clientErrorAnswer(error: NodeJS.ErrnoException): string | null {
   if (error.code === "ECONNRESET") return null;
   if (error.code === "HPE_HEADER_OVERFLOW") return "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n";
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n";
-  const body = JSON.stringify(new ApiError("VALIDATION", "The request could not be parsed as HTTP/1.1.").toBody());
+  const detail = "The request could not be parsed as HTTP/1.1.";
+  // The request line, when the parser got that far, tells whose body to answer in.
+  const target = String((error as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split(" ")[1] ?? "/");
+  const oauth = OAUTH_ENDPOINT.test(target.split("?")[0]!);
+  const body = JSON.stringify(oauth ? { error: "invalid_request", error_description: detail } : new ApiError("VALIDATION", detail).toBody());
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 

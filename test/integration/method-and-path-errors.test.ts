@@ -88,10 +88,10 @@ describe("methods Next.js cannot route on the OAuth pages and endpoints, however
 });
 
 describe("a request Node's HTTP parser refuses → 400 in the API's error body, not Node's bare 400", () => {
-  it("an unknown method token (CONNECTX) with a body", async () => {
-    const res = await new Promise<Raw>((resolve, reject) => {
+  const connectx = (path: string) =>
+    new Promise<Raw>((resolve, reject) => {
       const base = new URL(inject("baseUrl"));
-      const req = http.request({ host: base.hostname, port: base.port, method: "CONNECTX", path: "/sandbox/api/vehicle/", headers: { "Content-Type": "application/json" } }, (r) => {
+      const req = http.request({ host: base.hostname, port: base.port, method: "CONNECTX", path, headers: { "Content-Type": "application/json" } }, (r) => {
         let text = "";
         r.setEncoding("utf8");
         r.on("data", (c: string) => (text += c));
@@ -100,7 +100,15 @@ describe("a request Node's HTTP parser refuses → 400 in the API's error body, 
       req.on("error", reject);
       req.end('{"label":"x"}');
     });
-    expectApiError(res, 400, "VALIDATION");
+
+  it("an unknown method token (CONNECTX) with a body on an API path", async () => {
+    expectApiError(await connectx("/sandbox/api/vehicle/"), 400, "VALIDATION");
+  });
+
+  it("the same at the token endpoint → RFC 6749 invalid_request", async () => {
+    const res = await connectx("/oauth/token");
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_request", error_description: expect.any(String) });
   });
 });
 
