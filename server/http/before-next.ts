@@ -76,7 +76,7 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException): string | null {
   const detail = "The request could not be parsed as HTTP/1.1.";
   // The request line, when the parser got that far, tells whose body to answer in.
   const target = String((error as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split(" ")[1] ?? "/");
-  const oauth = OAUTH_ENDPOINT.test(target.split("?")[0]!);
+  const oauth = OAUTH_ENDPOINT.test(resolve(target.split("?")[0]!));
   const body = JSON.stringify(oauth ? { error: "invalid_request", error_description: detail } : new ApiError("VALIDATION", detail).toBody());
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
@@ -87,7 +87,13 @@ function splitUrl(url: string): [string, string] {
 }
 
 /** The path with empty segments dropped and dot segments (`.`, `..`, `%2e%2e`) resolved, as a URL parser resolves them. */
-const resolve = (path: string) => new URL(path.replace(/\/{2,}/g, "/"), "http://x").pathname;
+const resolve = (path: string) => {
+  try {
+    return new URL(path.replace(/\/{2,}/g, "/"), "http://x").pathname;
+  } catch {
+    return path;
+  }
+};
 
 /** The Allow header of a resolved API path, or null when the API has no such path. */
 function allowAt(resolved: string): string | null {

@@ -105,8 +105,8 @@ describe("a request Node's HTTP parser refuses → 400 in the API's error body, 
     expectApiError(await connectx("/sandbox/api/vehicle/"), 400, "VALIDATION");
   });
 
-  it("the same at the token endpoint → RFC 6749 invalid_request", async () => {
-    const res = await connectx("/oauth/token");
+  it.each(["/oauth/token", "/oauth/%2e%2e/oauth/token", "/sandbox/oauth//revoke"])("the same at %s → RFC 6749 invalid_request", async (path) => {
+    const res = await connectx(path);
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "invalid_request", error_description: expect.any(String) });
   });
