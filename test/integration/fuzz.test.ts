@@ -42,7 +42,7 @@ const SEED = process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 *
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 const share = (fraction: number) => Math.max(1, Math.round(RUNS * fraction));
 
-type Op = { method: string; path: string; params: string[]; query: string[]; bodies: unknown[] };
+type Op = { method: string; path: string; params: string[]; query: string[]; bodies: unknown[]; clientOnly: boolean };
 type Ctx = {
   app: TestApp;
   appId: number;
@@ -67,14 +67,16 @@ beforeAll(async () => {
   const docOps = async (env: Env): Promise<Op[]> => {
     const res = await send({ method: "GET", path: `${env === "sandbox" ? "/sandbox" : "/v1"}/api/openapi.json`, headers: {} });
     expect(res.status).toBe(200);
-    const paths = (res.body as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> }).paths;
+    const paths = (res.body as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>> }).paths;
     return Object.entries(paths).flatMap(([path, item]) =>
       Object.entries(item).map(([m, op]) => ({
         method: m.toUpperCase(),
         path,
         params: (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name),
         query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
-        bodies: validBodies({ method: m, path }) ?? [],
+        // A batch body also as three items, so one hostile item among valid ones tests that the batch is all or nothing.
+        bodies: (validBodies({ method: m, path }) ?? []).flatMap((b) => (Array.isArray(b) ? [b, [...b, ...b, ...b]] : [b])),
+        clientOnly: "403" in op.responses,
       })),
     );
   };
@@ -109,7 +111,8 @@ beforeAll(async () => {
 }, 120_000);
 
 /**
- * A digest of every row the suite's app can reach: its accounts and their vehicles, devices, data
+ * A digest of every row the suite's app can reach (per table: how many rows, and the newest row
+ * version, xmin, which every insert and update moves): its accounts and their vehicles, devices, data
  * sets, data points, trips and data cursors; its subscriptions, deliveries, states and
  * notifications; its saved routes and simulations; its credentials, codes and tokens.
  */
@@ -120,23 +123,23 @@ async function fingerprint(): Promise<string> {
          veh as (select id from vehicles where account_id in (select id from acc)),
          cred as (select id from app_credentials where app_id = ${app})
     select md5(concat_ws('|',
-      (select string_agg(t::text, ',' order by t.id) from accounts t where t.id in (select id from acc)),
-      (select string_agg(t::text, ',' order by t.account_id) from account_grants t where t.app_id = ${app}),
-      (select string_agg(t::text, ',' order by t.id) from vehicles t where t.id in (select id from veh)),
-      (select string_agg(t::text, ',' order by t::text) from devices t where t.vehicle_id in (select id from veh)),
-      (select count(*) || ':' || coalesce(max(t.id), 0) from data_sets t where t.vehicle_id in (select id from veh)),
-      (select count(*) from data_points t where t.vehicle_id in (select id from veh)),
-      (select string_agg(t::text, ',' order by t.id) from trips t where t.vehicle_id in (select id from veh)),
-      (select string_agg(t::text, ',' order by t::text) from data_cursors t where t.app_id = ${app}),
-      (select string_agg(t::text, ',' order by t.id) from subscriptions t where t.app_id = ${app}),
-      (select string_agg(t::text, ',' order by t.id) from subscription_deliveries t where t.subscription_id in (select id from subscriptions where app_id = ${app})),
-      (select count(*) from subscription_states t where t.subscription_id in (select id from subscriptions where app_id = ${app})),
-      (select count(*) from notifications t where t.app_id = ${app}),
-      (select string_agg(t::text, ',' order by t.id) from simulation_routes t where t.app_id = ${app}),
-      (select string_agg(t::text, ',' order by t.id) from simulation_runs t where t.app_id = ${app}),
-      (select string_agg(t::text, ',' order by t.id) from app_credentials t where t.app_id = ${app}),
-      (select string_agg(t::text, ',' order by t.id) from oauth_codes t where t.credential_id in (select id from cred)),
-      (select string_agg(t::text, ',' order by t.id) from oauth_tokens t where t.credential_id in (select id from cred))
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from accounts t where t.id in (select id from acc)),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from account_grants t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from vehicles t where t.id in (select id from veh)),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from devices t where t.vehicle_id in (select id from veh)),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from data_sets t where t.vehicle_id in (select id from veh)),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from data_points t where t.vehicle_id in (select id from veh)),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from trips t where t.vehicle_id in (select id from veh)),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from data_cursors t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscriptions t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscription_deliveries t where t.subscription_id in (select id from subscriptions where app_id = ${app})),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscription_states t where t.subscription_id in (select id from subscriptions where app_id = ${app})),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from notifications t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from simulation_routes t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from simulation_runs t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from app_credentials t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from oauth_codes t where t.credential_id in (select id from cred)),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from oauth_tokens t where t.credential_id in (select id from cred))
     )) as fp`;
   return row!.fp;
 }
@@ -201,42 +204,50 @@ const bodyFor = (op: Op) =>
     { weight: 1, arbitrary: fc.constant(OVERSIZED) },
   );
 
+// The parts of a request that can turn hostile. Each request has a few (none to three); the others
+// stay valid, so a single bad part reaches the validation, the database and the write it guards.
+const ASPECTS = ["method", "path", "suffix", "query", "auth", "contentType", "body"] as const;
+
 const apiRequest = (env: Env) =>
   fc.constantFrom(...ctx.ops[env]).chain((op) =>
     fc.record({
       op: fc.constant(op),
-      method: fc.option(method, { freq: 3, nil: undefined }),
+      hostile: fc.subarray([...ASPECTS], { maxLength: 3 }),
+      method,
       // Which path parameter turns hostile, if any (always one for a DELETE: a valid one would delete the suite's own data).
-      mutate: fc.option(fc.tuple(fc.constantFrom(...(op.params.length > 0 ? op.params : ["-"])), hostileSegment), { freq: 3, nil: undefined }),
-      suffix: fc.constantFrom("", "", "", "", "", "", "", "", "", "", "/", "//", "/..", "/../..", "/.", "/%2e%2e/%2e%2e", "/..%2f..", "/%2e%2e/account/", "/./x", ";a=b", "%00", "/%00"),
+      mutate: fc.tuple(fc.constantFrom(...(op.params.length > 0 ? op.params : ["-"])), hostileSegment),
+      suffix: fc.constantFrom("", "/", "//", "/..", "/../..", "/.", "/%2e%2e/%2e%2e", "/..%2f..", "/%2e%2e/account/", "/./x", ";a=b", "%00", "/%00"),
       query: fc.array(fc.tuple(fc.constantFrom(...op.query, "searchLimit", "x", "__proto__", ""), queryValue), { maxLength: 3 }),
-      // Mostly a token that gets past authentication, so the hostile parts reach parsing and the database.
-      auth: fc.oneof({ weight: 4, arbitrary: fc.constant("user" as const) }, { weight: 3, arbitrary: fc.constant("client" as const) }, { weight: 4, arbitrary: fc.constantFrom(...AUTH_KINDS) }),
+      auth: fc.constantFrom(...AUTH_KINDS),
       garbage: hostileString,
       contentType,
       body: bodyFor(op),
+      validBody: op.bodies.length > 0 ? fc.constantFrom(...op.bodies) : fc.constant(undefined),
     }),
   );
 
 type ApiRequest = ReturnType<typeof apiRequest> extends fc.Arbitrary<infer T> ? T : never;
 
 function apiSent(env: Env, r: ApiRequest): Sent {
-  const m = r.method ?? r.op.method;
+  const hostile = (aspect: (typeof ASPECTS)[number]) => r.hostile.includes(aspect);
+  const m = hostile("method") ? r.method : r.op.method;
   let path: string = r.op.path;
-  const target = r.mutate?.[0] ?? (m === "DELETE" ? r.op.params[0] : undefined);
-  if (target) path = path.replace(`{${target}}`, r.mutate?.[1] ?? "%2e%2e");
+  const target = hostile("path") ? r.mutate[0] : m === "DELETE" ? r.op.params[0] : undefined;
+  if (target) path = path.replace(`{${target}}`, hostile("path") ? r.mutate[1] : "%2e%2e");
   path = ctx.fill[env](path);
   const base = env === "sandbox" ? "/sandbox/api" : "/v1/api";
-  const query = r.query.map(([k, v]) => `${percentEncode(k)}=${v}`).join("&");
+  const query = hostile("query") ? r.query.map(([k, v]) => `${percentEncode(k)}=${v}`).join("&") : "";
   const headers: Record<string, string> = {};
-  const auth = authorization(r.auth, r.garbage);
+  const auth = authorization(hostile("auth") ? r.auth : r.op.clientOnly ? "client" : "user", r.garbage);
   if (auth) headers.Authorization = auth;
-  const body = expandBody(r.body);
+  const body = hostile("body") ? expandBody(r.body) : r.validBody === undefined ? undefined : toJsonText(r.validBody);
   if (body !== undefined) {
-    if (r.contentType) headers["Content-Type"] = r.contentType;
+    const type = hostile("contentType") ? r.contentType : "application/json";
+    if (type) headers["Content-Type"] = type;
     headers["Content-Length"] = String(Buffer.byteLength(body));
   }
-  return { method: m, path: `${base}${path}${r.suffix}${query ? `?${query}` : ""}`, headers, body };
+  const suffix = hostile("suffix") ? r.suffix : "";
+  return { method: m, path: `${base}${path}${suffix}${query ? `?${query}` : ""}`, headers, body };
 }
 
 const isApiPath = (path: string) => /^\/(v1|sandbox)\/api(\/|$|\?)/.test(path);
@@ -348,7 +359,7 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
         signedIn: fc.boolean(),
         crossSite: fc.constantFrom(false, false, false, true),
         contentType,
-        body: bodyFor({ method: "POST", path: route.path, params: [], query: [], bodies: route.bodies }),
+        body: bodyFor({ method: "POST", path: route.path, params: [], query: [], bodies: route.bodies, clientOnly: false }),
       }),
     );
     await fc.assert(
