@@ -275,7 +275,7 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
           return isApiPath(req.path) && isApiPath(resolved) ? apiAnswerProblem(req.method, res) : null;
         });
       }),
-      { seed: SEED, numRuns: share(env === "sandbox" ? 0.5 : 0.2) },
+      { seed: SEED, numRuns: share(env === "sandbox" ? 0.55 : 0.2) },
     );
   }, 600_000);
 
@@ -325,7 +325,7 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
           return b && typeof b.error === "string" ? null : "an error without RFC 6749's error member";
         });
       }),
-      { seed: SEED, numRuns: share(0.15) },
+      { seed: SEED, numRuns: share(0.1) },
     );
   }, 600_000);
 
