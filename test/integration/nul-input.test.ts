@@ -81,6 +81,24 @@ describe("NUL in a JSON body → 400 VALIDATION, INVALID for that field", () => 
   });
 });
 
+describe("an unpaired surrogate escape (\\ud800) in a JSON body → 400 VALIDATION, INVALID for that field (jsonb refuses it: was a 500)", () => {
+  it("in a subscription delivery's OAuth2 secret (stored as jsonb), a label, and a data value", async () => {
+    const subscription = validBodies({ method: "post", path: "/vehicle/{vehicleId}/eventSubscription/{subscriptionId}" })![0];
+    const update = await request("POST", `${sandbox()}${f.fill("/vehicle/{vehicleId}/eventSubscription/{subscriptionId}")}`, { token: f.tokens.user, json: withValue(subscription, ["deliveries", 0, "oauth2", "client_secret"], "\ud800") });
+    expectFieldErrors(update, { "deliveries.0.oauth2.client_secret": "INVALID" });
+    expectFieldErrors(await request("POST", `${sandbox()}/vehicle/`, { token: f.tokens.user, json: { label: "car \udc00" } }), { label: "INVALID" });
+    const data = validBodies({ method: "post", path: "/vehicle/{vehicleId}/dataSet/" })![0] as { datum: { key: string; value: unknown }[] };
+    const res = await request("POST", `${sandbox()}/vehicle/${f.vehicleId}/dataSet/`, { token: f.tokens.user, json: withValue(data, ["datum", 0, "value"], "x\ud83d") });
+    expectFieldErrors(res, { "datum.0.value": "INVALID" });
+  });
+
+  it("a surrogate pair (an emoji written as two escapes) is a character, and accepted", async () => {
+    const res = await request("POST", `${sandbox()}/vehicle/${f.vehicleId}`, { token: f.tokens.user, body: '{"label":"car \\ud83d\\ude97"}', headers: { "Content-Type": "application/json" } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.vehicle.label).toBe("car 🚗");
+  });
+});
+
 describe("NUL in a path id or a query value → 400 VALIDATION, INVALID for that parameter", () => {
   const operations = () =>
     Object.entries(f.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, params: op.parameters ?? [], clientOnly: "403" in op.responses })));
