@@ -144,6 +144,28 @@ describe("NUL in a path id or a query value → 400 VALIDATION, INVALID for that
   });
 });
 
+describe("NUL at the authorization page (was a 500)", () => {
+  const authorize = (query: string) => request("GET", `${inject("baseUrl")}/oauth/authorize?${query}`);
+
+  it("in client_id or redirect_uri → 400 on our error page, never a redirect", async () => {
+    for (const query of ["client_id=%00", `client_id=${apps().web.production.clientId}&redirect_uri=https%3A%2F%2Fpartner.example%2Fcallback%00`]) {
+      const res = await authorize(query);
+      expect(res.status, `${query}: ${res.text.slice(0, 200)}`).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.text).toContain("NUL character");
+    }
+  });
+
+  it("in any other parameter → back to the app with invalid_request", async () => {
+    const res = await authorize(`client_id=${apps().web.production.clientId}&redirect_uri=${encodeURIComponent("https://partner.example/callback")}&response_type=code&state=abc&code_challenge=a%00b`);
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe("https://partner.example/callback");
+    expect(location.searchParams.get("error")).toBe("invalid_request");
+    expect(location.searchParams.get("state")).toBe("abc");
+  });
+});
+
 describe("NUL in an OAuth form field → invalid_request, or invalid_client when it is the client's credentials", () => {
   const revokeUrl = () => `${inject("baseUrl")}/oauth/revoke`;
   const revoke = (form: Record<string, string>) =>
