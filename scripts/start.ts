@@ -11,7 +11,7 @@ import { env, type Env } from "@/server/env";
 import { drainServer, markDraining } from "@/server/fleet/drain";
 import { setProcessPhase } from "@/server/fleet/process-state";
 import { stampClientAddress } from "@/server/http/client-address";
-import { answerBeforeNext } from "@/server/http/before-next";
+import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
 import { logError, logInfo } from "@/server/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/metrics/cluster";
 import { observeRequest } from "@/server/metrics/http-requests";
@@ -125,6 +125,11 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
     if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
     if (answerBeforeNext(req, res)) return;
     void handle(req, res);
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    const answer = socket.writable ? clientErrorAnswer(error) : null;
+    if (answer) socket.end(answer);
+    else socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   setProcessPhase("serving");

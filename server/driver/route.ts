@@ -3,6 +3,7 @@ import { getDriverSession, type DriverSession } from "@/server/auth/session";
 import { readJsonBody } from "@/server/http/body";
 import { ApiError, notFound } from "@/server/http/errors";
 import { idParam } from "@/common/http/fields";
+import { allowHeader } from "@/server/http/method-not-allowed";
 import { logError } from "@/server/log";
 
 // The one wrapper of the driver site's data routes: the signed-in driver from the
@@ -33,6 +34,22 @@ export function driverRoute(handler: (input: DriverInput) => Promise<unknown>, {
       return driverJson(500, new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.").toBody());
     }
   };
+}
+
+/**
+ * The 405 handlers of a driver route file for the methods it does not serve, in the API's error
+ * body with Allow naming those it does (Next.js's default 405 has neither), and its OPTIONS answer
+ * naming the same (Next.js's own would list every export, the 405 handlers included):
+ * `export const { PUT, PATCH, OPTIONS } = otherMethods({ GET, POST, DELETE });`
+ */
+export function otherMethods(served: Partial<Record<"GET" | "POST" | "DELETE", unknown>>) {
+  const allow = allowHeader(Object.keys(served));
+  const handler = async (request: Request) => {
+    const error = new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not supported on this path.`);
+    return new Response(JSON.stringify(error.toBody()), { status: 405, headers: { ...headers, Allow: allow } });
+  };
+  const options = async () => new Response(null, { status: 204, headers: { Allow: allow } });
+  return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: options };
 }
 
 /** A numeric id from the path; anything else names nothing (404, like an unknown id). */

@@ -1,5 +1,5 @@
 import { ApiError } from "./errors";
-import { refuseNul } from "./nul";
+import { refuseNul, refuseUnpairedSurrogate } from "./nul";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -55,6 +55,8 @@ function parseJson(text: string): unknown {
   // JSON can carry U+0000 only as the escape \u0000: a text without it needs no walk (ingest's
   // batches of 500 data sets pass here).
   if (text.includes("\\u0000")) refuseNul(parsed, "request body");
+  // Likewise an unpaired surrogate only as an escape (\ud800 to \udfff); a text without one needs no walk.
+  if (/\\u[dD][89a-fA-F]/.test(text)) refuseUnpairedSurrogate(parsed, "request body");
   return parsed;
 }
 

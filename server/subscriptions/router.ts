@@ -1,6 +1,6 @@
 import { preflight } from "@/server/http/cors";
 import { notFound } from "@/server/http/errors";
-import { methodNotAllowed } from "@/server/http/method-not-allowed";
+import { allowHeader, notAllowed } from "@/server/http/method-not-allowed";
 import { deleted, list, one } from "@/server/http/results";
 import { errorResponse, withApi } from "@/server/http/with-api";
 import { getNotification, listNotifications } from "@/server/notifications/service";
@@ -13,8 +13,8 @@ import { createSubscription, deleteSubscription, getSubscription, listSubscripti
 // table below names the operation for each shape, and the operation's wrapper parses as usual.
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
-type Method = "GET" | "POST" | "DELETE";
-type Shape = { shape: string; names: string[]; ops: Partial<Record<Method, Handler>> };
+type Served = "GET" | "POST" | "DELETE";
+type Shape = { shape: string; names: string[]; ops: Partial<Record<Served, Handler>> };
 
 const prefixOf = (kind: PrefixKind, params: object): Prefix => {
   const p = params as { vehicleId?: string; accountId?: number };
@@ -97,7 +97,7 @@ const fits = (shape: string, segments: string[]) =>
 
 function dispatcher(shapes: Shape[]) {
   const route =
-    (method: Method): Handler =>
+    (method: Served | "PUT" | "PATCH"): Handler =>
     async (request, context) => {
       const raw = await context.params;
       const segments = Array.isArray(raw.path) ? raw.path.filter((s) => s !== "") : [];
@@ -105,16 +105,17 @@ function dispatcher(shapes: Shape[]) {
       // it may take either place (the one whose shape serves the method first), and the
       // operation's wrapper refuses it as that field (400, docs/api.md#errors) instead of a 404.
       const fitting = shapes.filter((s) => fits(s.shape, segments));
-      const shape = fitting.find((s) => s.ops[method]) ?? fitting[0];
+      const shape = fitting.find((s) => method in s.ops) ?? fitting[0];
       if (!shape) return errorResponse(notFound("path"));
-      const handler = shape.ops[method];
-      if (!handler) return methodNotAllowed();
+      const handler = shape.ops[method as Served];
+      // A path that exists but not for this method: 405 naming the methods its shape serves.
+      if (!handler) return notAllowed(allowHeader(Object.keys(shape.ops)), method);
       const named = Object.fromEntries(shape.names.flatMap((name, i) => (name ? [[name, segments[i]!]] : [])));
       // The operation gets its named segments, not the catch-all's list (so a refusal names the field).
       const { path: _segments, ...prefix } = raw;
       return handler(request, { params: Promise.resolve({ ...prefix, ...named }) });
     };
-  return { GET: route("GET"), POST: route("POST"), DELETE: route("DELETE"), PUT: methodNotAllowed, PATCH: methodNotAllowed, OPTIONS: preflight };
+  return { GET: route("GET"), POST: route("POST"), DELETE: route("DELETE"), PUT: route("PUT"), PATCH: route("PATCH"), OPTIONS: preflight };
 }
 
 export const subscriptionRoutes = (kind: PrefixKind) => dispatcher(subscriptionShapes(kind));

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api, apiBase, createDriver, request } from "./api";
+import { api, apiBase, createDriver, request, type Credentials } from "./api";
 import { addVehicle, apps } from "./fixtures";
 import { dataSet, waypoint } from "./telemetry";
 
@@ -56,8 +56,8 @@ export type BodyFixtures = {
   vehicleId: number;
 };
 
-/** The sandbox document's body operations, and a fresh driver (vehicle, subscriptions) to call them with. */
-export async function bodyFixtures(): Promise<BodyFixtures> {
+/** The sandbox document's body operations, and a fresh driver (vehicle, subscriptions) of `app` (the shared main app unless given) to call them with. */
+export async function bodyFixtures(app: Credentials = apps().main.sandbox): Promise<BodyFixtures> {
   const doc = await request("GET", `${apiBase("sandbox")}/openapi.json`);
   expect(doc.status, doc.text).toBe(200);
   const operations = Object.entries(doc.body.paths as Record<string, Record<string, OpenApiOperation>>).flatMap(([path, item]) =>
@@ -66,7 +66,7 @@ export async function bodyFixtures(): Promise<BodyFixtures> {
       .map(([method, op]) => ({ method, path, schema: op.requestBody!.content["application/json"].schema, clientOnly: "403" in op.responses })),
   );
 
-  const driver = await createDriver("sandbox", apps().main.sandbox);
+  const driver = await createDriver("sandbox", app);
   const { vehicleId } = await addVehicle("sandbox", driver.accessToken);
   const subscribe = async (prefix: string, type: string) => {
     const res = await api("sandbox").post(`${prefix}/eventSubscription/${type}/`, { postUrl: HTTPS }, driver.clientToken);

@@ -81,6 +81,24 @@ describe("NUL in a JSON body → 400 VALIDATION, INVALID for that field", () => 
   });
 });
 
+describe("an unpaired surrogate escape (\\ud800) in a JSON body → 400 VALIDATION, INVALID for that field (jsonb refuses it: was a 500)", () => {
+  it("in a subscription delivery's OAuth2 secret (stored as jsonb), a label, and a data value", async () => {
+    const subscription = validBodies({ method: "post", path: "/vehicle/{vehicleId}/eventSubscription/{subscriptionId}" })![0];
+    const update = await request("POST", `${sandbox()}${f.fill("/vehicle/{vehicleId}/eventSubscription/{subscriptionId}")}`, { token: f.tokens.user, json: withValue(subscription, ["deliveries", 0, "oauth2", "client_secret"], "\ud800") });
+    expectFieldErrors(update, { "deliveries.0.oauth2.client_secret": "INVALID" });
+    expectFieldErrors(await request("POST", `${sandbox()}/vehicle/`, { token: f.tokens.user, json: { label: "car \udc00" } }), { label: "INVALID" });
+    const data = validBodies({ method: "post", path: "/vehicle/{vehicleId}/dataSet/" })![0] as { datum: { key: string; value: unknown }[] };
+    const res = await request("POST", `${sandbox()}/vehicle/${f.vehicleId}/dataSet/`, { token: f.tokens.user, json: withValue(data, ["datum", 0, "value"], "x\ud83d") });
+    expectFieldErrors(res, { "datum.0.value": "INVALID" });
+  });
+
+  it("a surrogate pair (an emoji written as two escapes) is a character, and accepted", async () => {
+    const res = await request("POST", `${sandbox()}/vehicle/${f.vehicleId}`, { token: f.tokens.user, body: '{"label":"car \\ud83d\\ude97"}', headers: { "Content-Type": "application/json" } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.vehicle.label).toBe("car 🚗");
+  });
+});
+
 describe("NUL in a path id or a query value → 400 VALIDATION, INVALID for that parameter", () => {
   const operations = () =>
     Object.entries(f.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, params: op.parameters ?? [], clientOnly: "403" in op.responses })));
@@ -123,6 +141,28 @@ describe("NUL in a path id or a query value → 400 VALIDATION, INVALID for that
     expectFieldErrors(await request("GET", `${sandbox()}/vehicle/%00`, { token: f.tokens.user }), { vehicleId: "INVALID" });
     expectFieldErrors(await request("GET", `${sandbox()}/vehicle/?key=%00`, { token: f.tokens.user }), { key: "INVALID" });
     expectFieldErrors(await request("GET", `${sandbox()}/vehicle/?searchLimit=%00`, { token: f.tokens.user }), { searchLimit: "INVALID" });
+  });
+});
+
+describe("NUL at the authorization page (was a 500)", () => {
+  const authorize = (query: string) => request("GET", `${inject("baseUrl")}/oauth/authorize?${query}`);
+
+  it("in client_id or redirect_uri → 400 on our error page, never a redirect", async () => {
+    for (const query of ["client_id=%00", `client_id=${apps().web.production.clientId}&redirect_uri=https%3A%2F%2Fpartner.example%2Fcallback%00`]) {
+      const res = await authorize(query);
+      expect(res.status, `${query}: ${res.text.slice(0, 200)}`).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.text).toContain("NUL character");
+    }
+  });
+
+  it("in any other parameter → back to the app with invalid_request", async () => {
+    const res = await authorize(`client_id=${apps().web.production.clientId}&redirect_uri=${encodeURIComponent("https://partner.example/callback")}&response_type=code&state=abc&code_challenge=a%00b`);
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe("https://partner.example/callback");
+    expect(location.searchParams.get("error")).toBe("invalid_request");
+    expect(location.searchParams.get("state")).toBe("abc");
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
+import { nulField } from "@/server/http/nul";
 import { makeAuthorizationServer } from "../authorization-server";
 import { findCredentialByClientId, type CredentialRow } from "../queries";
 import { clientRedirect, withoutFragment, type ResponseMode } from "./redirect";
@@ -73,6 +74,11 @@ export async function checkAuthorizationRequest(input: URLSearchParams, endpoint
   const clientId = raw.client_id;
   const redirectUri = raw.redirect_uri;
 
+  // U+0000 can be neither looked up nor stored (docs/api.md#errors): in the client or its redirect
+  // URI it ends on our page like any other bad value there, elsewhere it goes back to the app.
+  const nul = nulField(raw);
+  if (nul === "client_id" || nul === "redirect_uri") return invalid("This link is not valid", `${nul} must not contain the NUL character (U+0000).`);
+
   // 1. Client and redirect URI: trouble here never redirects.
   if (!clientId) return invalid("This link is not valid", "The request does not say which app is asking (client_id is missing).");
   const client = clientId.length <= 200 ? await findCredentialByClientId(db(), { clientId }) : null;
@@ -106,6 +112,7 @@ export async function checkAuthorizationRequest(input: URLSearchParams, endpoint
     location: clientRedirect(redirectUri, { error, error_description: description, state }, responseMode),
   });
 
+  if (nul) return fail("invalid_request", `${nul} must not contain the NUL character (U+0000).`);
   if (!shape.success) return fail("invalid_request", shape.error.issues[0]?.message ?? "A parameter is too long.");
   if (repeated.length > 0) return fail("invalid_request", `${repeated.join(", ")} appears more than once.`);
   if (responseModeValue !== "query" && responseModeValue !== "fragment") return fail("invalid_request", "response_mode must be query or fragment.");

@@ -1,5 +1,5 @@
 import { deleteDriverAccount, getDriverAccount, updateDriverAccount } from "@/server/driver/account";
-import { driverRoute } from "@/server/driver/route";
+import { driverRoute, otherMethods } from "@/server/driver/route";
 
 // GET /me/account — the signed-in driver's account
 export const GET = driverRoute(async ({ session }) => ({ account: await getDriverAccount(session) }), { write: false });
@@ -15,3 +15,6 @@ export const DELETE = driverRoute(
   },
   { write: true },
 );
+
+// Any other method: 405 in the API's error body, with Allow naming the methods above
+export const { PUT, PATCH, OPTIONS } = otherMethods({ GET, POST, DELETE });

@@ -2,9 +2,8 @@ import { accountOperations as ops } from "@/server/accounts/operations";
 import { createAccount, listVisibleAccounts } from "@/server/accounts/service";
 import { preflight } from "@/server/http/cors";
 import { list, one } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
-
-export { PUT, PATCH, DELETE } from "@/server/http/method-not-allowed";
 
 // GET /account/ — the accounts available to the caller
 export const GET = withApi(ops.list, async ({ principal, query }) => {
@@ -17,3 +16,6 @@ export const GET = withApi(ops.list, async ({ principal, query }) => {
 export const POST = withApi(ops.create, async ({ principal, body }) => one(await createAccount(principal, body), 1));
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, DELETE } = otherMethods(ops.list, ops.create);

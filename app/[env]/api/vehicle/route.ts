@@ -1,10 +1,9 @@
 import { preflight } from "@/server/http/cors";
 import { list, one } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { vehicleOperations as ops } from "@/server/vehicles/operations";
 import { createVehicle, listVisibleVehicles } from "@/server/vehicles/service";
-
-export { PUT, PATCH, DELETE } from "@/server/http/method-not-allowed";
 
 // GET /vehicle/ — the caller's vehicles
 export const GET = withApi(ops.list, async ({ principal, query }) => {
@@ -17,3 +16,6 @@ export const GET = withApi(ops.list, async ({ principal, query }) => {
 export const POST = withApi(ops.create, async ({ principal, body }) => one(await createVehicle(principal, body)));
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, DELETE } = otherMethods(ops.list, ops.create);

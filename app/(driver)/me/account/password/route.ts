@@ -1,5 +1,5 @@
 import { changeDriverPassword } from "@/server/driver/account";
-import { driverRoute } from "@/server/driver/route";
+import { driverRoute, otherMethods } from "@/server/driver/route";
 
 // POST /me/account/password — change the password ({"currentPassword", "password"})
 export const POST = driverRoute(
@@ -9,3 +9,6 @@ export const POST = driverRoute(
   },
   { write: true },
 );
+
+// Any other method: 405 in the API's error body, with Allow naming the methods above
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

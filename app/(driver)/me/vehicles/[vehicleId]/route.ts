@@ -1,4 +1,4 @@
-import { driverRoute, pathId } from "@/server/driver/route";
+import { driverRoute, otherMethods, pathId } from "@/server/driver/route";
 import { deleteDriverVehicle, getDriverVehicle, updateDriverVehicle } from "@/server/driver/vehicles";
 
 // GET /me/vehicles/{id} — one of the signed-in driver's vehicles
@@ -21,3 +21,6 @@ export const DELETE = driverRoute(
   },
   { write: true },
 );
+
+// Any other method: 405 in the API's error body, with Allow naming the methods above
+export const { PUT, PATCH, OPTIONS } = otherMethods({ GET, POST, DELETE });

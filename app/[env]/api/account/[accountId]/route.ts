@@ -3,9 +3,8 @@ import { deleteAccount, getVisibleAccount, updateAccount } from "@/server/accoun
 import { serializeAccount } from "@/server/accounts/serialize";
 import { preflight } from "@/server/http/cors";
 import { deleted, one } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
-
-export { PUT, PATCH } from "@/server/http/method-not-allowed";
 
 // GET /account/{id} — one account of the caller
 export const GET = withApi(ops.get, async ({ principal, params }) => one(serializeAccount(await getVisibleAccount(principal, params.accountId))));
@@ -20,3 +19,6 @@ export const DELETE = withApi(ops.remove, async ({ principal, params }) => {
 });
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH } = otherMethods(ops.get, ops.update, ops.remove);

@@ -1,10 +1,9 @@
 import { preflight } from "@/server/http/cors";
 import { list } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { telemetryOperations as ops } from "@/server/telemetry/operations";
 import { dataOfAccount } from "@/server/telemetry/service";
-
-export { PUT, PATCH, DELETE, POST } from "@/server/http/method-not-allowed";
 
 // GET /account/data/ — data points of an account's vehicles (sinceLastCall)
 export const GET = withApi(ops.accountData, async ({ principal, query }) => {
@@ -14,3 +13,6 @@ export const GET = withApi(ops.accountData, async ({ principal, query }) => {
 });
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, DELETE, POST } = otherMethods(ops.accountData);

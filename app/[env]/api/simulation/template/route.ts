@@ -1,10 +1,9 @@
 import { preflight } from "@/server/http/cors";
 import { list } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { simulatorOperations as ops } from "@/server/simulator/operations";
 import { listTemplates } from "@/server/simulator/service";
-
-export { PUT, PATCH, POST, DELETE } from "@/server/http/method-not-allowed";
 
 // GET /simulation/template/ — the shared route templates
 export const GET = withApi(ops.listTemplates, async ({ principal }) => {
@@ -13,3 +12,6 @@ export const GET = withApi(ops.listTemplates, async ({ principal }) => {
 });
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, POST, DELETE } = otherMethods(ops.listTemplates);

@@ -1,11 +1,10 @@
 import { preflight } from "@/server/http/cors";
 import { deleted, one } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { vehicleOperations as ops } from "@/server/vehicles/operations";
 import { serializeVehicle } from "@/server/vehicles/serialize";
 import { deleteVehicle, getVisibleVehicle, updateVehicle } from "@/server/vehicles/service";
-
-export { PUT, PATCH } from "@/server/http/method-not-allowed";
 
 // GET /vehicle/{id} — one vehicle of the caller, by vehicleId or deviceId
 export const GET = withApi(ops.get, async ({ principal, params }) => one(serializeVehicle(await getVisibleVehicle(principal, params.vehicleId))));
@@ -20,3 +19,6 @@ export const DELETE = withApi(ops.remove, async ({ principal, params }) => {
 });
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH } = otherMethods(ops.get, ops.update, ops.remove);

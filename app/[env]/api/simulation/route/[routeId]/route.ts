@@ -1,10 +1,9 @@
 import { preflight } from "@/server/http/cors";
 import { deleted, one } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { simulatorOperations as ops } from "@/server/simulator/operations";
 import { deleteSavedRoute, getSavedRoute } from "@/server/simulator/service";
-
-export { PUT, PATCH, POST } from "@/server/http/method-not-allowed";
 
 // GET /simulation/route/{routeId} — one saved route of this app
 export const GET = withApi(ops.getRoute, async ({ principal, params }) => one(await getSavedRoute(principal, params.routeId)));
@@ -16,3 +15,6 @@ export const DELETE = withApi(ops.deleteRoute, async ({ principal, params }) => 
 });
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, POST } = otherMethods(ops.getRoute, ops.deleteRoute);

@@ -1,10 +1,9 @@
 import { preflight } from "@/server/http/cors";
 import { list } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { telemetryOperations as ops } from "@/server/telemetry/operations";
 import { dataOfVehicle } from "@/server/telemetry/service";
-
-export { PUT, PATCH, DELETE, POST } from "@/server/http/method-not-allowed";
 
 // GET /vehicle/{id}/data/ — the vehicle's data points (key, mostRecentOnly)
 export const GET = withApi(ops.listData, async ({ principal, params, query }) => {
@@ -14,3 +13,6 @@ export const GET = withApi(ops.listData, async ({ principal, params, query }) =>
 });
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, DELETE, POST } = otherMethods(ops.listData);

@@ -1,11 +1,10 @@
 import { preflight } from "@/server/http/cors";
 import { list, one } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { telemetryOperations as ops } from "@/server/telemetry/operations";
 import { dataSetsOfVehicle } from "@/server/telemetry/service";
-
-export { PUT, PATCH, DELETE } from "@/server/http/method-not-allowed";
 
 // GET /vehicle/{id}/dataSet/ — the vehicle's data sets, newest first
 export const GET = withApi(ops.listDataSets, async ({ principal, params, query }) => {
@@ -26,3 +25,6 @@ export const POST = withApi(
 );
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, DELETE } = otherMethods(ops.listDataSets, ops.postDataSet);

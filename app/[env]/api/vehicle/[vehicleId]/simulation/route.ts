@@ -1,10 +1,9 @@
 import { preflight } from "@/server/http/cors";
 import { list, one } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { simulatorOperations as ops } from "@/server/simulator/operations";
 import { listSimulations, startSimulation } from "@/server/simulator/service";
-
-export { PUT, PATCH, DELETE } from "@/server/http/method-not-allowed";
 
 // GET /vehicle/{id}/simulation/ — the vehicle's simulations with their progress, newest first
 export const GET = withApi(ops.list, async ({ principal, params, query }) => {
@@ -17,3 +16,6 @@ export const GET = withApi(ops.list, async ({ principal, params, query }) => {
 export const POST = withApi(ops.start, async ({ principal, params, body }) => one(await startSimulation(principal, params.vehicleId, body)));
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, DELETE } = otherMethods(ops.list, ops.start);

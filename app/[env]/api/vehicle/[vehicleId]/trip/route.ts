@@ -1,10 +1,9 @@
 import { preflight } from "@/server/http/cors";
 import { list } from "@/server/http/results";
+import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { telemetryOperations as ops } from "@/server/telemetry/operations";
 import { tripsOfVehicle } from "@/server/telemetry/service";
-
-export { PUT, PATCH, DELETE, POST } from "@/server/http/method-not-allowed";
 
 // GET /vehicle/{id}/trip/ — the vehicle's trips, newest first
 export const GET = withApi(ops.listTrips, async ({ principal, params, query }) => {
@@ -20,3 +19,6 @@ export const GET = withApi(ops.listTrips, async ({ principal, params, query }) =
 });
 
 export const OPTIONS = preflight;
+
+// Any other method: 405 with Allow naming the methods above
+export const { PUT, PATCH, DELETE, POST } = otherMethods(ops.listTrips);
