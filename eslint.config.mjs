@@ -30,8 +30,6 @@ const config = [
   {
     files: [
       "db/client.ts",
-      "db/raw.ts",
-      "server/oauth/bearer.ts",
       "server/telemetry/account-data.ts",
       "server/simulator/runner.ts",
       "server/telemetry/queries.ts",
