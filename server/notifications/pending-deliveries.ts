@@ -4,7 +4,7 @@ import type { Fragment, Sql } from "@/db/fragments";
 // The hand-off of new notifications to the delivery queue. Every path that makes notifications
 // (ingest, account events, test notifications) ends its statement with this insert, written
 // twice below, once per SQL mechanism of its callers (postgres.js for ingest, drizzle for the
-// rest): keep the two texts alike.
+// rest), alike (test/unit/pending-deliveries.test.ts holds them to it).
 //
 // It inserts one PENDING notification_deliveries row per active delivery of each notification's
 // subscription, and that insert is the enqueue: the statement-level trigger
