@@ -156,7 +156,7 @@ function combine(runs: (Result & { overbooked: number; sent: number })[]): Resul
   };
 }
 
-/** The same rows as a batch, inserted by PostgreSQL alone: the statements of server/telemetry/ingest-queries.ts into scratch tables. */
+/** The same rows as a batch, inserted by PostgreSQL alone: the inserts of server/telemetry/ingest/write.ts into scratch tables. */
 async function postgresUnnestRate(sql: postgres.Sql, schema: string, vehicleIds: number[], seconds: number) {
   await sql.unsafe(`create schema ${schema}`);
   await sql.unsafe(`create table ${schema}.data_sets (like public.data_sets including all)`);

@@ -12,7 +12,7 @@ import { dataSet, waypoint } from "../test/helpers/telemetry";
 //
 // Seeding, a mix: through the real ingest endpoint a million points would take minutes of
 // batches, so the history is written directly with postgres.js, INSERT … SELECT unnest() as the
-// ingest path itself does (server/telemetry/ingest-queries.ts): 1,000 closed trips of 333 data
+// ingest path itself does (server/telemetry/ingest/write.ts): 1,000 closed trips of 333 data
 // sets (ON, 331 RUNNING ten seconds apart, OFF with GEN_TRIP_MILEAGE), each set with 3 data
 // points (333,000 sets, 999,000 points), and with them what ingest keeps beside the rows: each
 // trip's times, waypoints and mileage, the vehicle's state (mileage, running, last times and

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { env } from "@/server/env";
-import { authenticateBearer, deferredBearer, type Bearer } from "@/server/oauth/bearer";
+import { authenticateBearer } from "@/server/oauth/bearer";
 import type { Principal } from "@/server/oauth/principal";
 import type { Environment } from "@/db/schema";
 import { readJsonBody } from "./body";
@@ -28,38 +28,21 @@ export type HandlerInput<O extends Operation> = {
   request: Request;
 };
 
-/** A handler that looks the token up itself, when it must (see deferredBearer). */
-export type DeferredHandlerInput<O extends Operation> = Omit<HandlerInput<O>, "principal"> & { bearer: Bearer };
-
 type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
 // The one wrapper every API route goes through: environment, bearer auth, parsing
 // of params, query and body with the operation's zod schemas, the envelope, CORS, and the
 // translation of every error into the API's error shape (docs/api.md#errors).
-//
-// With { authentication: "deferred" } the handler gets the token unlooked-up, for a handler whose
-// own statement checks it (ingest: a data set every few seconds from every device, where the
-// lookup's round trip was a tenth of the request's cost). The answers stay the same: a request
-// that is bad in two ways still gets the 401 before the 400.
-export function withApi<O extends Operation>(op: O, handler: (input: HandlerInput<O>) => Promise<ApiResult>): RouteHandler;
-export function withApi<O extends Operation>(op: O, handler: (input: DeferredHandlerInput<O>) => Promise<ApiResult>, options: { authentication: "deferred" }): RouteHandler;
-export function withApi<O extends Operation>(
-  op: O,
-  handler: (input: HandlerInput<O> & DeferredHandlerInput<O>) => Promise<ApiResult>,
-  options?: { authentication: "deferred" },
-): RouteHandler {
-  const deferred = options?.authentication === "deferred";
-  if (deferred && op.auth === "client") throw new Error(`${op.path}: a client-only operation needs its principal before the handler`);
+export function withApi<O extends Operation>(op: O, handler: (input: HandlerInput<O>) => Promise<ApiResult>): RouteHandler {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     let quota: Verdict[] = [];
     try {
       const rawParams = await context.params;
       const environment = environmentFromSegment(typeof rawParams.env === "string" ? rawParams.env : undefined);
       const authorization = request.headers.get("authorization");
-      const bearer = deferred ? deferredBearer(authorization, environment) : undefined;
       // The rate limit's statement runs beside the token lookup; over the limit answers 429
       // before anything else is looked at (docs/api.md#rate-limits).
-      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(authorization, environment), bearer ? undefined : authenticateBearer(authorization, environment)]);
+      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(authorization, environment), authenticateBearer(authorization, environment)]);
       if (taken.status === "rejected") throw taken.reason;
       quota = taken.value;
       await refuseOverLimit(quota);
@@ -69,15 +52,9 @@ export function withApi<O extends Operation>(
         throw new ApiError("FORBIDDEN", "This call requires a client-credentials token.");
       }
       const url = new URL(request.url);
-      let parsed;
-      try {
-        parsed = await parseRequest(op, rawParams, url, request);
-      } catch (error) {
-        await bearer?.authenticate();
-        throw error;
-      }
+      const parsed = await parseRequest(op, rawParams, url, request);
 
-      const result = await handler({ principal, bearer, environment, ...parsed, request } as HandlerInput<O> & DeferredHandlerInput<O>);
+      const result = await handler({ principal, environment, ...parsed, request } as HandlerInput<O>);
       return withRateLimitHeaders(json(200, envelope(op, result, () => publicUrl(request, url))), quota);
     } catch (error) {
       return withRateLimitHeaders(errorResponse(error), quota);

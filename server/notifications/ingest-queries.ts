@@ -1,11 +1,12 @@
-import { epochMs as ms, type Params } from "@/db/raw";
+import { epochMs as ms, type Fragment, type Sql } from "@/db/fragments";
 import type { Environment } from "@/db/schema";
 import type { StoredCriteria } from "@/server/subscriptions/criteria";
 import type { EventType, NotificationPeriod } from "@/common/subscriptions/event-types";
 import type { LiveSubscription, PendingNotification, SubscriptionState } from "./evaluate";
+import { enqueueDeliveries } from "./pending-deliveries";
 
 // Evaluation's reads and writes as fragments of ingest's own two statements
-// (server/telemetry/ingest-statements.ts): the subscriptions are read with the vehicle's state,
+// (server/telemetry/ingest/read.ts and write.ts): the subscriptions are read with the vehicle's state,
 // and notifications, their pending deliveries and the subscriptions' states are written by the
 // same statement as the data sets that caused them, so none can be lost or written twice.
 
@@ -15,29 +16,28 @@ import type { LiveSubscription, PendingNotification, SubscriptionState } from ".
  * account (a revoked app's subscriptions stay, silent) — with their recorded state for it, as a
  * JSON array of rows.
  */
-export const liveSubscriptionsColumn = `(
+export const liveSubscriptionsColumn = (sql: Sql): Fragment => sql`(
   select coalesce(json_agg(json_build_array(s.id, s.app_id, s.client_id, s.type, s.notification_period, s.minimum_time, s.criteria, a.time_zone,
-                                            st.met, ${ms("st.evaluated_at")}, ${ms("st.notified_at")}, st.anchor_latitude, st.anchor_longitude) order by s.id), '[]')
+                                            st.met, ${ms(sql, sql`st.evaluated_at`)}, ${ms(sql, sql`st.notified_at`)}, st.anchor_latitude, st.anchor_longitude) order by s.id), '[]')
     from subscriptions s
     join accounts a on a.id = v.account_id
     left join subscription_states st on st.subscription_id = s.id and st.vehicle_id = v.id
-   where ${liveFor("s", "v")})`;
+   where ${liveForVehicle(sql)})`;
 
 /**
  * For the vehicle `v`: which live subscriptions see it, each at its row's version, and its
  * account's time zone, as text. Equal text, equal subscriptions: a column of the read, and what
- * a write without a read checks (server/telemetry/recent-vehicles.ts). Their states for the
+ * a write without a read checks (server/telemetry/ingest/recent-reads.ts). Their states for the
  * vehicle are not in it: only ingest writes them, and every ingest changes the vehicle's version.
  */
-export const liveSubscriptionsVersion = `(
-  (select coalesce(string_agg(s.id::text || '.' || s.xmin::text, ',' order by s.id), '') from subscriptions s where ${liveFor("s", "v")})
+export const liveSubscriptionsVersion = (sql: Sql): Fragment => sql`(
+  (select coalesce(string_agg(s.id::text || '.' || s.xmin::text, ',' order by s.id), '') from subscriptions s where ${liveForVehicle(sql)})
   || '/' || coalesce((select a.time_zone from accounts a where a.id = v.account_id), ''))`;
 
-function liveFor(s: string, v: string): string {
-  return `${s}.deleted_at is null
-     and (${s}.vehicle_id = ${v}.id or (${s}.scope = 'ACCOUNT' and ${s}.account_id = ${v}.account_id and ${s}.type not in ('VEHICLECREATED', 'VEHICLEDELETED')))
-     and exists (select 1 from account_grants g where g.account_id = ${v}.account_id and g.app_id = ${s}.app_id and g.revoked_at is null)`;
-}
+/** The subscription `s` is live and sees the vehicle `v`. */
+const liveForVehicle = (sql: Sql): Fragment => sql`s.deleted_at is null
+     and (s.vehicle_id = v.id or (s.scope = 'ACCOUNT' and s.account_id = v.account_id and s.type not in ('VEHICLECREATED', 'VEHICLEDELETED')))
+     and exists (select 1 from account_grants g where g.account_id = v.account_id and g.app_id = s.app_id and g.revoked_at is null)`;
 
 type SubscriptionRow = [number, number, string, string, string, number, StoredCriteria | null, string | null, boolean | null, number | null, number | null, number | null, number | null];
 
@@ -63,28 +63,6 @@ export function toLiveSubscriptions(rows: SubscriptionRow[]): LiveSubscription[]
   }));
 }
 
-/**
- * The pending deliveries of new notifications: one per active delivery of each one's
- * subscription. `n` names a relation of (id, subscription_id); every path that makes
- * notifications (ingest, account events, test notifications) writes them with this.
- *
- * The deliveries are read FOR KEY SHARE, the lock the foreign key's own check takes, so that a
- * delivery removed meanwhile (a subscription update replacing its `deliveries`) cannot fail the
- * insert: one whose removal committed after this statement's snapshot is skipped (READ COMMITTED
- * re-checks a locked row's newest version), and one not yet removed stays until this transaction
- * commits, when its removal takes the new rows along (ON DELETE CASCADE). A delivery deactivated
- * meanwhile is skipped the same way. The lock does not wait for edits of a delivery (those take
- * FOR NO KEY UPDATE), only for its removal; rows are locked in id order, as
- * server/subscriptions/queries.ts removes them, so two removals cannot deadlock with it
- * (docs/delivery.md#deliveries-changed-while-notifications-are-written).
- */
-export const pendingDeliveriesOf = (n: string) => `insert into notification_deliveries (notification_id, delivery_id)
-  select ${n}.id, d.id from ${n} join (
-    select sd.id, sd.subscription_id from subscription_deliveries sd
-     where sd.subscription_id = any(array(select distinct subscription_id from ${n})) and sd.active
-     order by sd.id
-       for key share) d on d.subscription_id = ${n}.subscription_id`;
-
 /** What one vehicle's ingest writes besides its data: the notifications evaluation made, and the subscriptions' new states. */
 export type NotificationWrite = {
   vehicleId: number;
@@ -103,42 +81,43 @@ export type NotificationWrite = {
  *   A ONETIME subscription is claimed by marking it deleted in the same statement: of two
  *   statements that both saw it fire (two vehicles of one account), only the one whose update
  *   finds it undeleted writes its notification. (So one statement never carries two vehicles'
- *   ONETIME notifications: server/telemetry/write-groups.ts keeps such writes apart.)
+ *   ONETIME notifications: server/telemetry/ingest/write-groups.ts keeps such writes apart.)
+ * - their enqueue for delivery (enqueueDeliveries, pending-deliveries.ts).
  * - the subscriptions' states for each vehicle.
  */
-export function notificationWrites(p: Params, environment: Environment, writes: NotificationWrite[]): string[] {
-  const ctes: string[] = [];
+export function notificationWrites(sql: Sql, environment: Environment, writes: NotificationWrite[]): Fragment[] {
+  const ctes: Fragment[] = [];
   const list = writes.flatMap((w) => w.notifications.map((n) => ({ n, w, setAt: w.setTimes[n.set]! })));
   if (list.length > 0) {
     ctes.push(
       // The bodies go as one JSON document: as a text array, postgres.js escaped every character
       // of every body, a twentieth of a subscribed batch's node CPU.
-      `nu as (select u.*, b.body from unnest(${p.array(list.map((x) => x.w.vehicleId))}::int[], ${p.array(list.map((x) => x.w.accountId))}::int[],
-                                         ${p.array(list.map((x) => x.n.subscriptionId))}::int[], ${p.array(list.map((x) => x.n.appId))}::int[], ${p.array(list.map((x) => x.n.type))}::text[],
-                                         ${p.array(list.map((x) => x.setAt))}::timestamptz[], ${p.array(list.map((x) => x.n.onetime))}::boolean[])
+      sql`nu as (select u.*, b.body from unnest(${sql.array(list.map((x) => x.w.vehicleId))}::int[], ${sql.array(list.map((x) => x.w.accountId))}::int[],
+                                         ${sql.array(list.map((x) => x.n.subscriptionId))}::int[], ${sql.array(list.map((x) => x.n.appId))}::int[], ${sql.array(list.map((x) => x.n.type))}::text[],
+                                         ${sql.array(list.map((x) => x.setAt))}::timestamptz[], ${sql.array(list.map((x) => x.n.onetime))}::boolean[])
                 with ordinality as u(vehicle, account, sub, app, type, set_at, onetime, ord)
-                join jsonb_array_elements(${p.add(JSON.stringify(list.map((x) => x.n.body)))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
-      `claimed as (update subscriptions set deleted_at = now()
+                join jsonb_array_elements(${JSON.stringify(list.map((x) => x.n.body))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
+      sql`claimed as (update subscriptions set deleted_at = now()
                     where id in (select sub from nu where onetime and vehicle in (select id from cas)) and deleted_at is null
                    returning id)`,
-      `n as (insert into notifications (environment, subscription_id, app_id, account_id, vehicle_id, data_set_id, trip_id, type, event_at, body)
-             select ${p.add(environment)}, nu.sub, nu.app, nu.account, nu.vehicle, ds.id, ds.trip_id, nu.type, ds.recorded_at, nu.body
+      sql`n as (insert into notifications (environment, subscription_id, app_id, account_id, vehicle_id, data_set_id, trip_id, type, event_at, body)
+             select ${environment}, nu.sub, nu.app, nu.account, nu.vehicle, ds.id, ds.trip_id, nu.type, ds.recorded_at, nu.body
                from nu join ds on ds.vehicle_id = nu.vehicle and ds.recorded_at = nu.set_at
               where not nu.onetime or nu.sub in (select id from claimed)
               order by nu.ord
              returning id, subscription_id)`,
-      `nd as (${pendingDeliveriesOf("n")})`,
+      sql`nd as (${enqueueDeliveries(sql)})`,
     );
   }
   const states = writes.flatMap((w) => [...w.states].map(([id, state]) => ({ id, state, vehicleId: w.vehicleId })));
   if (states.length > 0) {
     const iso = (d: Date | null) => (d ? d.toISOString() : null);
     ctes.push(
-      `ss as (insert into subscription_states (subscription_id, vehicle_id, met, evaluated_at, notified_at, anchor_latitude, anchor_longitude)
+      sql`ss as (insert into subscription_states (subscription_id, vehicle_id, met, evaluated_at, notified_at, anchor_latitude, anchor_longitude)
               select s.sub, s.vehicle, s.met, s.evaluated_at, s.notified_at, s.lat, s.lon
-                from unnest(${p.array(states.map((e) => e.id))}::int[], ${p.array(states.map((e) => e.vehicleId))}::int[], ${p.array(states.map((e) => e.state.met))}::boolean[],
-                            ${p.array(states.map((e) => iso(e.state.evaluatedAt)))}::timestamptz[], ${p.array(states.map((e) => iso(e.state.notifiedAt)))}::timestamptz[],
-                            ${p.array(states.map((e) => e.state.anchor?.latitude ?? null))}::float8[], ${p.array(states.map((e) => e.state.anchor?.longitude ?? null))}::float8[])
+                from unnest(${sql.array(states.map((e) => e.id))}::int[], ${sql.array(states.map((e) => e.vehicleId))}::int[], ${sql.array(states.map((e) => e.state.met))}::boolean[],
+                            ${sql.array(states.map((e) => iso(e.state.evaluatedAt)))}::timestamptz[], ${sql.array(states.map((e) => iso(e.state.notifiedAt)))}::timestamptz[],
+                            ${sql.array(states.map((e) => e.state.anchor?.latitude ?? null))}::float8[], ${sql.array(states.map((e) => e.state.anchor?.longitude ?? null))}::float8[])
                      as s(sub, vehicle, met, evaluated_at, notified_at, lat, lon)
                where s.vehicle in (select id from cas)
               on conflict (subscription_id, vehicle_id) do update set met = excluded.met, evaluated_at = excluded.evaluated_at,

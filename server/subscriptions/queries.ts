@@ -77,7 +77,7 @@ export async function updateSubscriptionRow(db: Executor, id: number, values: Pa
 export async function replaceDeliveries(db: Executor, subscriptionId: number, wanted: (NewDelivery & { id?: number })[]): Promise<void> {
   const keep = wanted.flatMap((d) => (d.id === undefined ? [] : [d.id]));
   // Locked in id order first, the order in which writers of notifications lock them
-  // (pendingDeliveriesOf): removing two deliveries cannot deadlock with a notification holding both.
+  // (enqueueDeliveries, server/notifications/pending-deliveries.ts): removing two deliveries cannot deadlock with a notification holding both.
   const removed = await db
     .select({ id: subscriptionDeliveries.id })
     .from(subscriptionDeliveries)

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { canPrepare, db, rawSql } from "@/db/client";
+import { db, rawSql } from "@/db/client";
 import { dataPoints, vehicleDataStats, vehicles } from "@/db/schema";
 import type { Page } from "@/server/http/paging";
 import { serializePoint } from "./serialize";
@@ -15,33 +15,27 @@ import { serializePoint } from "./serialize";
 type PointRow = { id: string; vehicle_id: number; data_set_id: string; recorded_at: string; key: string; value: string; tx_id: string };
 
 export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: number; accountId: number; limit: number }) {
-  const prepare = canPrepare();
   return rawSql().begin(async (tx) => {
-    const q = <T>(text: string, params: unknown[]) => tx.unsafe(text, params as never[], { prepare }) as unknown as Promise<T[]>;
-    const [cursor] = await q<{ tx_id: string; point_id: string }>(`select tx_id::text, point_id::text from data_cursors where app_id = $1 and account_id = $2 for update`, [appId, accountId]);
-    const accountPoints = `p.vehicle_id in (select id from vehicles where account_id = $1) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
+    const [cursor] = await tx<{ tx_id: string; point_id: string }[]>`select tx_id::text, point_id::text from data_cursors where app_id = ${appId} and account_id = ${accountId} for update`;
 
     if (!cursor) {
       // The first call starts after everything already committed, not at the safe horizon: the
       // next call must not hand out points stored before this one (docs/device-data.md#reading). Only an ingest
       // still running at this very first call could fall behind the cursor.
-      const [last] = await q<{ tx_id: string; id: string }>(
-        `select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = $1) order by p.tx_id desc, p.id desc limit 1`,
-        [accountId],
-      );
-      await q(`insert into data_cursors (app_id, account_id, tx_id, point_id) values ($1, $2, $3::xid8, $4)`, [appId, accountId, last?.tx_id ?? "0", last?.id ?? "0"]);
+      const [last] = await tx<{ tx_id: string; id: string }[]>`
+        select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) order by p.tx_id desc, p.id desc limit 1`;
+      await tx`insert into data_cursors (app_id, account_id, tx_id, point_id) values (${appId}, ${accountId}, ${last?.tx_id ?? "0"}::xid8, ${last?.id ?? "0"})`;
       return [];
     }
 
-    const rows = await q<PointRow>(
-      `select p.id::text, p.vehicle_id, p.data_set_id::text, (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_at, p.key, p.value, p.tx_id::text
-         from data_points p
-        where ${accountPoints} and (p.tx_id, p.id) > ($2::xid8, $3::bigint)
-        order by p.tx_id, p.id limit $4`,
-      [accountId, cursor.tx_id, cursor.point_id, limit],
-    );
+    const rows = await tx<PointRow[]>`
+      select p.id::text, p.vehicle_id, p.data_set_id::text, (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_at, p.key, p.value, p.tx_id::text
+        from data_points p
+       where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+         and (p.tx_id, p.id) > (${cursor.tx_id}::xid8, ${cursor.point_id}::bigint)
+       order by p.tx_id, p.id limit ${limit}`;
     const last = rows.at(-1);
-    if (last) await q(`update data_cursors set tx_id = $3::xid8, point_id = $4, updated_at = now() where app_id = $1 and account_id = $2`, [appId, accountId, last.tx_id, last.id]);
+    if (last) await tx`update data_cursors set tx_id = ${last.tx_id}::xid8, point_id = ${last.id}, updated_at = now() where app_id = ${appId} and account_id = ${accountId}`;
     return rows.map((r) => ({
       vehicleId: r.vehicle_id,
       ...serializePoint({ id: Number(r.id), dataSetId: Number(r.data_set_id), recordedAt: new Date(Number(r.recorded_at)), key: r.key, value: r.value }),

@@ -11,7 +11,7 @@ export type FreshDatabase = { url: string; drop(): Promise<void> };
 export async function freshDatabase(serverUrl: string, prefix: string): Promise<FreshDatabase> {
   const name = `wl_${prefix.replace(/\W/g, "_")}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin`create database ${admin(name)}`;
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -19,7 +19,7 @@ export async function freshDatabase(serverUrl: string, prefix: string): Promise<
     url: url.toString(),
     async drop() {
       const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again`drop database if exists ${again(name)} with (force)`;
       await again.end();
     },
   };

@@ -4,8 +4,9 @@ import { addVehicle, apps, createPartnerApp, expectApiError } from "../helpers/f
 import { dataSet, driverWithVehicle, waypoint } from "../helpers/telemetry";
 
 // A post for a vehicle the same caller posted for a moment ago goes straight to the write, on
-// what the last ingest left, without looking the token up (server/telemetry/recent-vehicles.ts).
-// That write must still see everything the lookup and the read would have: each test changes
+// what the last ingest left, without a read (server/telemetry/ingest/recent-reads.ts). That
+// write must still see everything the read would have, and the token is looked up on every
+// post, as on every call (withApi): each test changes
 // one such thing between two posts, through the API where it can and in SQL where the API
 // would take longer than a test, and shows the second post honours it.
 

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api, testSql } from "../helpers/api";
 import { driverWithVehicle } from "../helpers/telemetry";
 
-// Ingest writes only if the vehicle row is still the version its read saw (ingest-statements.ts);
+// Ingest writes only if the vehicle row is still the version its read saw (server/telemetry/ingest/write.ts);
 // otherwise it writes nothing and the ingest runs again under the row lock. Concurrent posts show
 // the outcome (telemetry.test.ts, subscriptions.test.ts); this shows the check itself, by
 // changing the vehicle between the read and the write, which HTTP cannot time. The statements
@@ -12,7 +12,8 @@ if (!inject("embedded")) process.env.DATABASE_URL = inject("databaseUrl");
 
 describe("ingest's write checks the vehicle's version", () => {
   it("writes nothing when the vehicle changed after the read, and everything once read again", async () => {
-    const { readForIngest, writeIngest } = await import("@/server/telemetry/ingest-statements");
+    const { readForIngest } = await import("@/server/telemetry/ingest/read");
+    const { writeIngest } = await import("@/server/telemetry/ingest/write");
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
     const sql = testSql();
     // postgres.js learns the array types with its first query: array parameters need them.
@@ -55,7 +56,7 @@ describe("ingest's write checks the vehicle's version", () => {
   });
 
   it("a vehicle the caller cannot see reads as nothing", async () => {
-    const { readForIngest } = await import("@/server/telemetry/ingest-statements");
+    const { readForIngest } = await import("@/server/telemetry/ingest/read");
     const { vehicleId } = await driverWithVehicle();
     const other = await driverWithVehicle();
     const read = await readForIngest(testSql(), { scope: { environment: "sandbox", accountId: other.account.id }, ref: String(vehicleId), timestamps: [] });

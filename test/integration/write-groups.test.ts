@@ -4,7 +4,7 @@ import { api, testSql } from "../helpers/api";
 import { dataSet, driverWithVehicle, waypoint } from "../helpers/telemetry";
 
 // Ingest's writes without a read go in groups: while one statement is in flight, the writes that
-// arrive meanwhile go together as the next (server/telemetry/write-groups.ts). The first two
+// arrive meanwhile go together as the next (server/telemetry/ingest/write-groups.ts). The first two
 // tests call the group writer directly, where the order of arrival is in the test's hands; the
 // last posts over HTTP from many vehicles at once, where the service groups as it pleases, and
 // checks that every answer and every row still belongs to its own vehicle.
@@ -14,9 +14,9 @@ if (!inject("embedded")) process.env.DATABASE_URL = inject("databaseUrl");
 const sandbox = api("sandbox");
 const secondsAgo = (s: number) => new Date(Math.floor(Date.now() / 1000) * 1000 - s * 1000);
 
-/** A RUNNING data set with one GEN_SPEED point for each vehicle, written without a read, as ingest's fast path does. */
+/** A RUNNING data set with one GEN_SPEED point for each vehicle, written on an earlier read, as a device's next post is. */
 async function writesFor(count: number, at: Date) {
-  const { readForIngest } = await import("@/server/telemetry/ingest-statements");
+  const { readForIngest } = await import("@/server/telemetry/ingest/read");
   const sql = testSql();
   // postgres.js learns the array types with its first query: array parameters need them.
   await sql`select 1`;
@@ -39,7 +39,7 @@ async function writesFor(count: number, at: Date) {
           sets: [{ recordedAt: iso, ignitionStatus: "RUNNING", tripId: null, tripStart: null, late: false, deviceId: null, vin: null }],
           points: [{ setAt: iso, position: 0, recordedAt: iso, key: "GEN_SPEED", value: String(40 + i) }],
           events: null,
-          unread: { scope, subscriptionsVersion: read.subscriptionsVersion, tokenHash: null, dataProvider: false },
+          unread: { scope, subscriptionsVersion: read.subscriptionsVersion },
         },
       };
     }),
@@ -51,7 +51,7 @@ const statementsOf = async (vehicleIds: number[]) =>
 
 describe("ingest's grouped writes", () => {
   it("go as one statement for all that arrived while one was in flight, each vehicle checked and answered as if alone", async () => {
-    const { writeInGroup } = await import("@/server/telemetry/write-groups");
+    const { writeInGroup } = await import("@/server/telemetry/ingest/write-groups");
     const at = secondsAgo(60);
     const fleet = await writesFor(5, at);
     // The third vehicle changes after its read: its part of the group must write nothing.
@@ -81,7 +81,7 @@ describe("ingest's grouped writes", () => {
   });
 
   it("an error fails only its own write: the group's others are written one by one", async () => {
-    const { writeInGroup } = await import("@/server/telemetry/write-groups");
+    const { writeInGroup } = await import("@/server/telemetry/ingest/write-groups");
     const at = secondsAgo(60);
     const fleet = await writesFor(4, at);
     // A data set at the same time, stored by other means: the second vehicle's insert violates
@@ -101,7 +101,7 @@ describe("ingest's grouped writes", () => {
   // Not on the embedded database: its one session runs one transaction at a time, so no other
   // transaction can hold a row while the writes run (the holder would block them all).
   it.skipIf(inject("embedded"))("do not wait for a vehicle row another transaction holds: that write is answered null, the others are written", async () => {
-    const { writeInGroup } = await import("@/server/telemetry/write-groups");
+    const { writeInGroup } = await import("@/server/telemetry/ingest/write-groups");
     const fleet = await writesFor(3, secondsAgo(60));
     const held = fleet[1]!.driver.vehicleId;
     // The lock is held on a connection of its own for as long as the writes take.

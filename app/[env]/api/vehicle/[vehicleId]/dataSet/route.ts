@@ -13,16 +13,11 @@ export const GET = withApi(ops.listDataSets, async ({ principal, params, query }
   return list(items, total, page);
 });
 
-// POST /vehicle/{id}/dataSet/ — one data set, or a batch (array) of up to 500. The token is
-// looked up by ingest, and only when its write cannot check it (server/telemetry/recent-vehicles.ts).
-export const POST = withApi(
-  ops.postDataSet,
-  async ({ bearer, params, body }) => {
-    const stored = await ingestDataSets(bearer, params.vehicleId, Array.isArray(body) ? body : [body]);
-    return Array.isArray(body) ? list(stored, stored.length, { limit: stored.length, offset: 0 }) : one(stored[0]);
-  },
-  { authentication: "deferred" },
-);
+// POST /vehicle/{id}/dataSet/ — one data set, or a batch (array) of up to 500 (server/telemetry/ingest/)
+export const POST = withApi(ops.postDataSet, async ({ principal, params, body }) => {
+  const stored = await ingestDataSets(principal, params.vehicleId, Array.isArray(body) ? body : [body]);
+  return Array.isArray(body) ? list(stored, stored.length, { limit: stored.length, offset: 0 }) : one(stored[0]);
+});
 
 export const OPTIONS = preflight;
 

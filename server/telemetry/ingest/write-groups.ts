@@ -1,5 +1,6 @@
 import type { Environment } from "@/db/schema";
-import { writeIngest, type IngestWrite, type Sql, type Written } from "./ingest-statements";
+import type { Sql } from "@/db/fragments";
+import { writeIngest, type IngestWrite, type Written } from "./write";
 
 // Ingest writes from many devices, grouped: while one group's statement is in flight, the writes
 // that arrive wait, and go together as the next statement. A fleet's devices each post a data set
@@ -12,8 +13,9 @@ import { writeIngest, type IngestWrite, type Sql, type Written } from "./ingest-
 // group is tried alone, so that only its own caller sees it. Nothing is answered before its
 // statement has committed.
 //
-// Grouped are the small writes that ingest makes without a read (recent-vehicles.ts), the usual
-// post of a device; a batch upload, or a write that claims a ONETIME subscription, goes alone.
+// Grouped are the small writes, the usual post of a device, made outside a transaction (sql is
+// the pool); a batch upload, a write that claims a ONETIME subscription, or one on the slow path
+// (under its vehicle's row lock) goes alone.
 
 /** Writes in flight at once, per environment: one group being written while the next gathers. */
 const IN_FLIGHT = 1;
@@ -28,7 +30,7 @@ const queues = new Map<Environment, Queue>();
 
 /** Whether a write may share a statement with other vehicles' writes. */
 export function groupable(write: IngestWrite): boolean {
-  return write.unread !== undefined && write.sets.length <= GROUPED_SETS && !(write.events?.notifications.some((n) => n.onetime) ?? false);
+  return write.sets.length <= GROUPED_SETS && !(write.events?.notifications.some((n) => n.onetime) ?? false);
 }
 
 /** The write, in the next group of its environment; what writeIngest answers for it. */

@@ -1,0 +1,43 @@
+import { sql as drizzleSql, type SQL } from "drizzle-orm";
+import type { Fragment, Sql } from "@/db/fragments";
+
+// The hand-off of new notifications to the delivery queue. Every path that makes notifications
+// (ingest, account events, test notifications) ends its statement with this insert, written
+// twice below, once per SQL mechanism of its callers (postgres.js for ingest, drizzle for the
+// rest), alike (test/unit/pending-deliveries.test.ts holds them to it).
+//
+// It inserts one PENDING notification_deliveries row per active delivery of each notification's
+// subscription, and that insert is the enqueue: the statement-level trigger
+// notification_deliveries_enqueue (migration db/migrations/0007_delivery_queue.sql, function
+// wayline_enqueue_notification_deliveries) turns the rows each statement inserts into
+// graphile-worker `deliver` jobs of at most 100 rows, in the same transaction, so a committed
+// notification always has its job and a rolled-back one never sends (docs/delivery.md).
+//
+// The deliveries are read FOR KEY SHARE, the lock the foreign key's own check takes, so that a
+// delivery removed meanwhile (a subscription update replacing its `deliveries`) cannot fail the
+// insert: one whose removal committed after this statement's snapshot is skipped (READ COMMITTED
+// re-checks a locked row's newest version), and one not yet removed stays until this transaction
+// commits, when its removal takes the new rows along (ON DELETE CASCADE). A delivery deactivated
+// meanwhile is skipped the same way. The lock does not wait for edits of a delivery (those take
+// FOR NO KEY UPDATE), only for its removal; rows are locked in id order, as
+// server/subscriptions/queries.ts removes them, so two removals cannot deadlock with it
+// (docs/delivery.md#deliveries-changed-while-notifications-are-written).
+
+/**
+ * Enqueues the delivery of the notifications in the relation `n` (id, subscription_id) of the
+ * statement this ends: a postgres.js fragment, for ingest's write.
+ */
+export const enqueueDeliveries = (sql: Sql): Fragment => sql`insert into notification_deliveries (notification_id, delivery_id)
+  select n.id, d.id from n join (
+    select sd.id, sd.subscription_id from subscription_deliveries sd
+     where sd.subscription_id = any(array(select distinct subscription_id from n)) and sd.active
+     order by sd.id
+       for key share) d on d.subscription_id = n.subscription_id`;
+
+/** The same, as a drizzle fragment. */
+export const enqueueDeliveriesDrizzle = (): SQL => drizzleSql`insert into notification_deliveries (notification_id, delivery_id)
+  select n.id, d.id from n join (
+    select sd.id, sd.subscription_id from subscription_deliveries sd
+     where sd.subscription_id = any(array(select distinct subscription_id from n)) and sd.active
+     order by sd.id
+       for key share) d on d.subscription_id = n.subscription_id`;
