@@ -218,6 +218,8 @@ describe.skipIf(inject("embedded"))("a fleet on one PostgreSQL database", () => 
     // The simulations: stopped, then each one's data sets are the unbroken schedule (one every
     // 2 s), each stored once and counted once: no run driven by two loops at a time.
     for (const { vehicleId, token, runId } of simulations) {
+      // On a loaded machine the runs may have driven only a few sets by now: let each drive a few.
+      await waitFor(async () => (await sql`select data_set_count from simulation_runs where id = ${runId}`)[0]!.data_set_count > 5, { what: "the run drove a few data sets", timeoutMs: 60_000 });
       const stop = await request("DELETE", `${api}/vehicle/${vehicleId}/simulation/${runId}`, { token });
       expect(stop.status, stop.text).toBe(200);
       // (A stopped run parks the vehicle: one more data set, posted by a loop.)
