@@ -24,7 +24,7 @@ export default function PositionMap({ vehicleId, title, running, position, tiles
     <div className="flex h-full w-full flex-col" data-testid="position-map">
       <MapContainer center={[latitude, longitude]} zoom={15} className="min-h-0 w-full flex-1" scrollWheelZoom={false}>
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
-        <KeepSize />
+        <KeepSize keepCentre />
         <Marker position={[latitude, longitude]} icon={vehicleIcon({ vehicleId, title, running, selected: false, latitude, longitude })} title={title} alt={title} keyboard />
       </MapContainer>
       {tilesFailed ? <TilesFailedNotice /> : null}
