@@ -15,3 +15,4 @@ function MapLoading() {
 export const LazyVehicleMap = dynamic(() => import("./vehicle-map"), { ssr: false, loading: MapLoading });
 export const LazyTrackMap = dynamic(() => import("./track-map"), { ssr: false, loading: MapLoading });
 export const LazySimulatorMap = dynamic(() => import("./simulator-map"), { ssr: false, loading: MapLoading });
+export const LazyPositionMap = dynamic(() => import("./position-map"), { ssr: false, loading: MapLoading });

@@ -38,12 +38,14 @@ export function TilesFailedNotice() {
 
 // Leaflet measures its container once and on window resizes; a container resized by the page
 // (the notice above, a sidebar) would leave grey bands and misplaced clicks without this.
-export function KeepSize() {
+// keepCentre: the point in the middle stays there (a map centred on one vehicle); otherwise the
+// top-left corner stays, and with it what the driver was looking at.
+export function KeepSize({ keepCentre = false }: { keepCentre?: boolean }) {
   const map = useMap();
   useEffect(() => {
-    const observer = new ResizeObserver(() => map.invalidateSize({ pan: false }));
+    const observer = new ResizeObserver(() => map.invalidateSize({ pan: keepCentre }));
     observer.observe(map.getContainer());
     return () => observer.disconnect();
-  }, [map]);
+  }, [map, keepCentre]);
   return null;
 }

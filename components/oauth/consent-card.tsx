@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Card, EnvironmentBadge } from "@/components/ui/card";
+import { APP_ABILITIES } from "./abilities";
 
 type Props = {
   appName: string;
@@ -40,9 +41,9 @@ export function ConsentCard({ appName, ownerName, environment, driver, destinati
       <div className="mt-5 rounded-lg bg-slate-50 p-4">
         <p className="text-sm font-medium text-slate-900">{appName} will be able to:</p>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
-          <li>see your account details: name, e-mail, phone, zip code and time zone;</li>
-          <li>see and manage your vehicles, with their positions, trips and device data;</li>
-          <li>be notified of your vehicles&apos; events;</li>
+          {APP_ABILITIES.map((ability) => (
+            <li key={ability}>{ability};</li>
+          ))}
           <li>{implicit ? "do so for 24 hours, unless you revoke it sooner." : "keep this access until you revoke it."}</li>
         </ul>
       </div>

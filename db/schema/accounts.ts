@@ -36,6 +36,9 @@ export const accountGrants = pgTable(
     source: text("source", { enum: ["created", "authorized"] }).notNull(),
     grantedAt: timestamp("granted_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // When one of the app's tokens for the account was last accepted by the API, to the minute
+    // (server/oauth/last-use.ts); null until it is. Shown on the driver's connected-apps page.
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.appId] }), index("account_grants_app_idx").on(t.appId, t.accountId)],
 );

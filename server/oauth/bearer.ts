@@ -3,6 +3,7 @@ import { epochMs } from "@/db/fragments";
 import type { Environment } from "@/db/schema";
 import { ApiError } from "@/server/http/errors";
 import { sha256 } from "@/server/security/secrets";
+import { noteTokenUse } from "./last-use";
 import type { Principal } from "./principal";
 
 const invalidToken = (detail: string) =>
@@ -75,5 +76,7 @@ async function lookUpToken(hash: string, environment: Environment): Promise<Prin
     clientId: row.client_id,
     dataProvider: row.data_provider,
   };
-  return row.account_id === null ? { ...base, kind: "client", accountId: null } : { ...base, kind: "user", accountId: row.account_id };
+  const principal: Principal = row.account_id === null ? { ...base, kind: "client", accountId: null } : { ...base, kind: "user", accountId: row.account_id };
+  noteTokenUse(principal);
+  return principal;
 }

@@ -19,6 +19,7 @@ export async function recordConsent(db: Executor, { accountId, appId }: { accoun
       set: {
         source: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.source} else 'authorized' end`,
         grantedAt: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.grantedAt} else now() end`,
+        lastUsedAt: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.lastUsedAt} else null end`,
         revokedAt: null,
       },
     });
@@ -52,10 +53,34 @@ export async function expireCodesOfGrant(db: Executor, { accountId, appId }: { a
     .where(and(eq(oauthCodes.accountId, accountId), inArray(oauthCodes.credentialId, credentialsOfApp(db, appId)), isNull(oauthCodes.usedAt), gt(oauthCodes.expiresAt, new Date())));
 }
 
-/** The apps an account currently grants access, oldest grant first, with when each last got a token. */
+/**
+ * Stamps the grant as used now, unless it was within the last minute (so several processes, each
+ * throttling on its own, still write the row at most once a minute). Revoked grants are left alone.
+ */
+export async function touchGrantUse(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+  await db
+    .update(accountGrants)
+    .set({ lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(accountGrants.accountId, accountId),
+        eq(accountGrants.appId, appId),
+        isNull(accountGrants.revokedAt),
+        sql`(${accountGrants.lastUsedAt} is null or ${accountGrants.lastUsedAt} < now() - interval '1 minute')`,
+      ),
+    );
+}
+
+/**
+ * The apps an account currently grants access, oldest grant first, with when each last used its
+ * access: a token of the app for this account accepted by the API (last_used_at, to the minute)
+ * or issued (a code exchanged, a refresh), whichever is later; tokens from before the grant (an
+ * earlier grant, since revoked) do not count.
+ */
 export async function listActiveGrants(db: Executor, { accountId }: { accountId: number }) {
   const lastTokenAt = sql`(select max(${oauthTokens.createdAt}) from ${oauthTokens} join ${appCredentials} on ${appCredentials.id} = ${oauthTokens.credentialId}
-    where ${oauthTokens.accountId} = ${accountId} and ${appCredentials.appId} = ${partnerApps.id})`.mapWith(oauthTokens.createdAt);
+    where ${oauthTokens.accountId} = ${accountId} and ${appCredentials.appId} = ${partnerApps.id} and ${oauthTokens.createdAt} >= ${accountGrants.grantedAt})`;
+  const lastUsedAt = sql`greatest(${accountGrants.lastUsedAt}, ${lastTokenAt})`.mapWith(accountGrants.lastUsedAt);
   return db
     .select({
       appId: partnerApps.id,
@@ -63,7 +88,7 @@ export async function listActiveGrants(db: Executor, { accountId }: { accountId:
       ownerName: partnerApps.ownerName,
       source: accountGrants.source,
       grantedAt: accountGrants.grantedAt,
-      lastTokenAt,
+      lastUsedAt,
     })
     .from(accountGrants)
     .innerJoin(partnerApps, eq(partnerApps.id, accountGrants.appId))

@@ -107,7 +107,7 @@ describe("the connected-apps page", () => {
     await authorizeCode(browser, codeRequest(webApp()));
     const text = visibleText((await appsPage(browser)).text);
     expect(text).toContain("Fleet Web");
-    expect(text).toContain("By Fleet Co Inc. · Allowed by you");
+    expect(text).toContain("By Fleet Co Inc.");
     expect(text).toContain("Allowed by you");
   });
 

@@ -1,10 +1,14 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { formatWhen, zoneOf } from "@/components/driver/format";
+import { RelativeTime } from "@/components/driver/relative-time";
+import { APP_ABILITIES, capitalized } from "@/components/oauth/abilities";
 import { SiteHeader } from "@/components/site/site-header";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { csrfToken } from "@/server/auth/csrf";
 import { getDriverSession } from "@/server/auth/session";
+import { getDriverAccount } from "@/server/driver/account";
 import { idParam } from "@/common/http/fields";
 import { appName, listConnectedApps } from "@/server/oauth/connected-apps";
 
@@ -13,14 +17,25 @@ export const metadata: Metadata = { title: "Connected apps" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+/** A moment as "3 min ago", with the date and time in the driver's zone beside it and the instant in dateTime. */
+function When({ at, zone }: { at: Date; zone: string }) {
+  const iso = at.toISOString();
+  return (
+    <>
+      <RelativeTime iso={iso} timeZone={zone} />{" "}
+      <span className="text-slate-600">({formatWhen(iso, zone)})</span>
+    </>
+  );
+}
 
-// /connected-apps — the apps that can reach the driver's account, each with a Revoke button.
+// /connected-apps — the apps that can reach the driver's account: what each can do (what the
+// driver agreed to on the consent screen), when it last used its access, and Revoke.
 export default async function ConnectedAppsPage({ searchParams }: Props) {
   const session = await getDriverSession();
   if (!session) redirect("/login?callbackUrl=%2Fconnected-apps");
   const query = await searchParams;
-  const apps = await listConnectedApps(session);
+  const [apps, account] = await Promise.all([listConnectedApps(session), getDriverAccount(session)]);
+  const zone = zoneOf(account.timeZone);
   const revokedId = idParam.safeParse(query.revoked);
   const revokedName = revokedId.success && !apps.some((a) => a.appId === revokedId.data) ? await appName(revokedId.data) : null;
   const token = csrfToken(session, "revoke");
@@ -47,20 +62,30 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
         ) : (
           <ul className="flex flex-col gap-3" aria-label="Apps with access">
             {apps.map((app) => (
-              <li key={app.appId} className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-center sm:justify-between">
-                <div>
+              <li key={app.appId} className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between" data-app-id={app.appId}>
+                <div className="min-w-0">
                   <h2 className="font-semibold text-slate-900">{app.name}</h2>
-                  <p className="text-sm text-slate-600">
-                    {[
-                      app.ownerName ? `By ${app.ownerName}` : null,
-                      `${app.how === "created" ? "Created your account" : "Allowed by you"} on ${day.format(app.since)}`,
-                      app.lastTokenAt ? `last connected ${day.format(app.lastTokenAt)}` : null,
-                    ]
-                      .filter(Boolean)
-                      .join(" · ")}
+                  {app.ownerName ? <p className="text-sm text-slate-600">By {app.ownerName}</p> : null}
+                  <dl className="mt-3 grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
+                    <dt className="font-medium text-slate-600">{app.how === "created" ? "Created your account" : "Allowed by you"}</dt>
+                    <dd className="text-slate-900" data-field="since">
+                      <When at={app.since} zone={zone} />
+                    </dd>
+                    <dt className="font-medium text-slate-600">Last used its access</dt>
+                    <dd className="text-slate-900" data-field="last-used">
+                      {app.lastUsedAt ? <When at={app.lastUsedAt} zone={zone} /> : "Not yet"}
+                    </dd>
+                  </dl>
+                  <p className="mt-3 text-sm font-medium text-slate-900" id={`abilities-${app.appId}`}>
+                    It can, until you revoke it:
                   </p>
+                  <ul className="mt-1 list-disc space-y-1 pl-5 text-sm text-slate-700" aria-labelledby={`abilities-${app.appId}`}>
+                    {APP_ABILITIES.map((ability) => (
+                      <li key={ability}>{capitalized(ability)}.</li>
+                    ))}
+                  </ul>
                 </div>
-                <form method="post" action="/connected-apps/revoke">
+                <form method="post" action="/connected-apps/revoke" className="shrink-0">
                   <input type="hidden" name="app_id" value={app.appId} />
                   <input type="hidden" name="csrf_token" value={token} />
                   <Button type="submit" variant="danger" aria-label={`Revoke ${app.name}`}>

@@ -2,10 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DeleteVehicle } from "@/components/driver/delete-vehicle";
 import { formatMiles, formatWhen, zoneOf } from "@/components/driver/format";
+import { RelativeTime } from "@/components/driver/relative-time";
 import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
+import { LazyPositionMap } from "@/components/map/lazy";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
 import { getDriverAccount } from "@/server/driver/account";
+import { tileConfig } from "@/server/driver/map-config";
 import { vehicleTitle } from "@/server/driver/views";
 import { getDriverVehicle, recentTrips } from "@/server/driver/vehicles";
 import { idOrNotFound, orNotFound, requireDriver } from "../../_lib/driver-page";
@@ -15,7 +18,8 @@ export const metadata: Metadata = { title: "Vehicle" };
 
 type Props = { params: Promise<{ vehicleId: string }> };
 
-// /vehicles/{id} — one of the driver's vehicles: details, recent trips, edit, delete.
+// /vehicles/{id} — one of the driver's vehicles: details, its last position on a small map,
+// recent trips, edit, delete.
 export default async function VehiclePage({ params }: Props) {
   const { vehicleId: raw } = await params;
   const session = await requireDriver(`/vehicles/${encodeURIComponent(raw)}`);
@@ -35,11 +39,8 @@ export default async function VehiclePage({ params }: Props) {
     ["Mileage", formatMiles(vehicle.mileage)],
     ["State", vehicle.running ? "Running" : "Parked"],
     ["Last running", formatWhen(vehicle.lastRunningAt, zone)],
-    [
-      "Last position",
-      vehicle.lastWaypoint ? `${vehicle.lastWaypoint.latitude.toFixed(5)}, ${vehicle.lastWaypoint.longitude.toFixed(5)} at ${formatWhen(vehicle.lastWaypoint.at, zone)}` : "None reported yet",
-    ],
   ];
+  const position = vehicle.lastWaypoint;
 
   return (
     <>
@@ -51,7 +52,7 @@ export default async function VehiclePage({ params }: Props) {
           </Link>
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-            {vehicle.lastWaypoint ? (
+            {position ? (
               <Link href={`/map?vehicle=${vehicle.vehicleId}`} className="inline-flex min-h-11 items-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold hover:bg-slate-50">
                 Show on the map
               </Link>
@@ -71,6 +72,25 @@ export default async function VehiclePage({ params }: Props) {
                 </div>
               ))}
             </dl>
+          </Card>
+          <Card>
+            <h2 className="text-lg font-semibold">Last position</h2>
+            {position ? (
+              <>
+                <div className="mt-3 h-64 overflow-hidden rounded-lg border border-slate-200">
+                  <LazyPositionMap vehicleId={vehicle.vehicleId} title={title} running={vehicle.running} position={position} tiles={tileConfig()} />
+                </div>
+                <p className="mt-2 text-sm text-slate-700" data-field="Last position">
+                  {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}, reported{" "}
+                  <RelativeTime iso={position.at} timeZone={zone} />{" "}
+                  ({formatWhen(position.at, zone)})
+                </p>
+              </>
+            ) : (
+              <p className="mt-3 text-slate-700" data-field="Last position">
+                No position yet. The map shows where the vehicle is once its device reports a location.
+              </p>
+            )}
           </Card>
           <Card>
             <h2 className="text-lg font-semibold">Recent trips</h2>
