@@ -7,6 +7,7 @@ const TABS = [
   { key: "subscriptions", label: "Subscriptions", path: "/subscriptions" },
   { key: "notifications", label: "Notifications", path: "/notifications" },
   { key: "outbox", label: "E-mail outbox", path: "/outbox" },
+  { key: "inbox", label: "Sandbox inbox", path: "/inbox" },
 ] as const;
 
 export type AppTab = (typeof TABS)[number]["key"];
@@ -26,7 +27,7 @@ export function AppTabs({ appId, appName, current, environment, hasProduction }:
         {TABS.map((t) => (
           <Link
             key={t.key}
-            href={`/console/apps/${appId}${t.path}${t.key === "overview" ? "" : q}`}
+            href={`/console/apps/${appId}${t.path}${t.key === "overview" || t.key === "inbox" ? "" : q}`}
             aria-current={t.key === current ? "page" : undefined}
             className={`min-h-11 content-center rounded-t-lg px-3 text-sm font-semibold ${t.key === current ? "border-b-2 border-blue-700 text-blue-800" : "text-slate-700 hover:text-slate-900"}`}
           >

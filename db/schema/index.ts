@@ -9,3 +9,4 @@ export * from "./subscriptions";
 export * from "./simulator";
 export * from "./delivery";
 export * from "./partners";
+export * from "./inbox";

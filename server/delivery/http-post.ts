@@ -1,6 +1,7 @@
 import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
 import type { AttemptRecord } from "./attempts";
 import { postHttps, type DeliveryNetwork } from "./https-client";
+import { postToInbox } from "./inbox-target";
 import { oauth2Schema, refreshAccessToken } from "./oauth2-refresh";
 import { updateOAuth2Tokens, updatePostUrl, type DeliveryRow } from "./queries";
 import { classifyStatus, parseRetryAfter } from "./retry-policy";
@@ -48,7 +49,7 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
       "webhook-signature": signed.signature,
     };
     if (oauth2) headers.authorization = `Bearer ${oauth2.access_token}`;
-    const answer = await postHttps({ url, headers, body, network });
+    const answer = (await postToInbox({ url, headers, body, appId: notification.appId, environment: notification.environment })) ?? (await postHttps({ url, headers, body, network }));
     const record = (outcome: AttemptRecord["outcome"], extra: Partial<AttemptRecord>) =>
       attempts.push({ ...ids, attemptedAt, target: url, outcome, httpStatus: null, latencyMs: answer.latencyMs, error: null, responseExcerpt: null, signedContent: signed.signedContent, signature: signed.signature, ...extra });
 

@@ -6,10 +6,12 @@ import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { CopyValue } from "@/components/console/copy-value";
 import { CheckField, SubmitButton } from "@/components/console/fields";
+import { InboxUrl } from "@/components/console/inbox-url";
 import { Notice, Section } from "@/components/console/states";
 import { EnvironmentBadge } from "@/components/ui/card";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { appOverview } from "@/server/console/apps";
+import { appInbox } from "@/server/console/inbox";
 import { appSigningSecrets } from "@/server/console/signing";
 import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
 
@@ -27,6 +29,7 @@ export default async function AppPage({ params }: Props) {
   if ("refused" in loaded) throw new Error(loaded.refused);
   const { app, sandbox, production } = loaded;
   const signing = await appSigningSecrets(session.partnerUserId, appId);
+  const inbox = await appInbox(session.partnerUserId, appId);
   const productionProblems = app.redirectUris.map((uri) => ({ uri, problem: redirectUriProblem(uri, "production") })).filter((p) => p.problem);
 
   return (
@@ -116,6 +119,10 @@ export default async function AppPage({ params }: Props) {
               </ActionForm>
             </div>
           </div>
+        </Section>
+
+        <Section title="Sandbox inbox" id="sandbox-inbox">
+          <InboxUrl appId={app.id} url={inbox.url} />
         </Section>
 
         <Section title="Settings" id="settings">
