@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { InboxRequestView } from "@/server/console/inbox";
 
 const KEEP = 100;
@@ -12,30 +12,35 @@ const POLL_MS = 2000;
 export function InboxLive({ appId, initial }: { appId: number; initial: InboxRequestView[] }) {
   const [requests, setRequests] = useState(initial);
   const [mode, setMode] = useState<"live" | "polling" | "connecting">("connecting");
+  // The newest id shown: the feed asks for what came after it.
+  const last = useRef(initial[0]?.id ?? 0);
+
+  const add = useCallback((fresh: InboxRequestView[]) => {
+    const newer = fresh.filter((r) => r.id > last.current).sort((a, b) => b.id - a.id);
+    if (newer.length === 0) return;
+    last.current = newer[0]!.id;
+    setRequests((old) => [...newer, ...old].slice(0, KEEP));
+  }, []);
+
+  // A refreshed page (after saving the answer setting) brings the server's list: take what is new in it.
+  useEffect(() => add(initial), [add, initial]);
 
   useEffect(() => {
-    let last = initial[0]?.id ?? 0;
     let stopped = false;
     let poll: ReturnType<typeof setInterval> | undefined;
     let source: EventSource | undefined;
-    const add = (fresh: InboxRequestView[]) => {
-      const newer = fresh.filter((r) => r.id > last).sort((a, b) => b.id - a.id);
-      if (newer.length === 0) return;
-      last = newer[0]!.id;
-      setRequests((old) => [...newer, ...old].slice(0, KEEP));
-    };
     const startPolling = () => {
       if (poll || stopped) return;
       setMode("polling");
       poll = setInterval(async () => {
-        const res = await fetch(`/console/apps/${appId}/inbox/requests?after=${last}`, { headers: { Accept: "application/json" } }).catch(() => null);
+        const res = await fetch(`/console/apps/${appId}/inbox/requests?after=${last.current}`, { headers: { Accept: "application/json" } }).catch(() => null);
         if (res?.ok) add(((await res.json()) as { requests: InboxRequestView[] }).requests);
       }, POLL_MS);
     };
     if (typeof EventSource === "undefined") startPolling();
     else {
       let failures = 0;
-      source = new EventSource(`/console/apps/${appId}/inbox/events?after=${last}`);
+      source = new EventSource(`/console/apps/${appId}/inbox/events?after=${last.current}`);
       source.onopen = () => {
         failures = 0;
         setMode("live");
@@ -58,7 +63,7 @@ export function InboxLive({ appId, initial }: { appId: number; initial: InboxReq
       source?.close();
       clearInterval(poll);
     };
-  }, [appId, initial]);
+  }, [appId, add]);
 
   return (
     <div className="flex flex-col gap-3">
