@@ -3,7 +3,8 @@ import { expectAccessible } from "./support/accessible";
 import { keepOnLoopback } from "./support/driver";
 
 // A console that speaks human (issue 20, point 2), in Chromium at desktop and phone width: the app
-// just created is listed while its one-time secret is on screen.
+// just created is listed while its one-time secret is on screen; the simulator is a tab of the app;
+// "Watch" on a run selects that run's vehicle.
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
@@ -27,5 +28,44 @@ test("the app just created is in the list while its one-time secret is shown", a
   await expect(page.getByText("No apps yet")).toHaveCount(0);
   // The secret is still on screen after the list refreshed.
   await expect(page.getByTestId("value-clientSecret")).not.toBeEmpty();
+  await expectAccessible(page);
+});
+
+test("the simulator is a tab of the app, and Watch selects the run's vehicle", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpWithApp(page, "watch", "Watch Fleet");
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Watch Fleet" })).toBeVisible();
+  const tabs = page.getByRole("navigation", { name: "App sections" });
+
+  await tabs.getByRole("link", { name: "Connected accounts", exact: true }).click();
+  await page.getByRole("button", { name: "Create test account" }).click();
+  await expect(page.getByText("Test account created")).toBeVisible();
+  await page.getByRole("button", { name: "Done" }).click();
+  const vehicles: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    await page.getByRole("button", { name: "Add test vehicle" }).first().click();
+    await expect(page.getByText("Test vehicle created.")).toBeVisible();
+    vehicles.push((await page.getByTestId("value-vehicleId").textContent())!.trim());
+    await page.getByRole("button", { name: "Done" }).click();
+    await expect(page.getByText("Test vehicle created.")).toHaveCount(0);
+  }
+
+  await tabs.getByRole("link", { name: "Simulator", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox simulator" })).toBeVisible({ timeout: 30_000 });
+  await expect(tabs.getByRole("link", { name: "Simulator", exact: true })).toHaveAttribute("aria-current", "page");
+  const vehicle = page.getByLabel("Sandbox vehicle");
+  await vehicle.selectOption(vehicles[0]!);
+  await page.getByRole("radio", { name: "Template" }).check();
+  await page.getByRole("combobox", { name: "Template" }).selectOption("columbus-south-to-north");
+  await page.getByRole("radio", { name: /Instant backfill/ }).check();
+  await page.getByRole("button", { name: "Start simulation" }).click();
+  const row = page.locator("[data-testid^=run-]").first();
+  await expect(row).toBeVisible({ timeout: 60_000 });
+
+  // Another vehicle chosen in the form; Watch on the run brings its own vehicle back.
+  await vehicle.selectOption(vehicles[1]!);
+  await row.getByRole("button", { name: "Watch" }).click();
+  await expect(vehicle).toHaveValue(vehicles[0]!);
   await expectAccessible(page);
 });

@@ -147,8 +147,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
 
   // A real-time simulation on a template: a data set (and so a WAYPOINT) about every second, for
   // longer than the rest of the journey takes.
-  await tab(page, "Overview").click();
-  await page.getByRole("link", { name: "Drive a sandbox vehicle with the simulator" }).click();
+  await tab(page, "Simulator").click();
   // This service has no demo run, so the first simulator page builds the road graphs (seconds on a busy machine).
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox simulator" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByLabel("Sandbox vehicle")).toHaveValue(String(vehicleId));

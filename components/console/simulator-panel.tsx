@@ -442,7 +442,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
                       <td className="py-2 pr-3 font-mono">{r.createdAt}</td>
                       <td className="py-2">
                         <div className="flex gap-2">
-                          <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); }}>
+                          <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); setVehicleId(String(r.vehicleId)); }}>
                             Watch
                           </button>
                           {r.status === "running" ? (

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
 import { AppForm } from "@/components/console/app-form";
 import { AppTabs } from "@/components/console/app-tabs";
@@ -38,7 +37,6 @@ export default async function AppPage({ params }: Props) {
       <ConsoleMain>
         <h1 className="text-2xl font-bold tracking-tight">{app.name}</h1>
         <AppTabs appId={app.id} appName={app.name} current="overview" />
-        <p className="text-sm"><Link href={`/console/apps/${app.id}/simulator`} className="text-blue-700 underline">Drive a sandbox vehicle with the simulator</Link></p>
 
         <Section title="Credentials" id="credentials">
           <div className="flex flex-col gap-6">
