@@ -192,7 +192,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expect(delivered).toHaveCount(1);
   await expect(delivered.first()).toContainText("DELIVERED");
   await expect(delivered.first()).toContainText(receiver.hookUrl);
-  await delivered.first().getByText("Signed string and signature").click();
+  await delivered.first().getByText("Request headers and signed string").click();
   // The log shows byte for byte the signature header the receiver got.
   await expect(delivered.first()).toContainText(`webhook-signature: ${shown!.request.headers["webhook-signature"]}`);
   await shot(page, "journey-08-delivered");

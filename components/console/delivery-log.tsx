@@ -55,11 +55,23 @@ export function DeliveryLogView({ deliveries }: { deliveries: DeliveryLog }) {
                       <td className="px-2 py-1">
                         {a.error ? <p className="text-red-900">{a.error}</p> : null}
                         {a.responseExcerpt ? <pre className="mt-1 max-h-40 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap">{a.responseExcerpt}</pre> : null}
-                        {a.signedContent ? (
+                        {a.requestHeaders || a.signedContent ? (
                           <details className="mt-1">
-                            <summary className="min-h-11 cursor-pointer content-center text-blue-700 underline">Signed string and signature</summary>
-                            <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">{a.signedContent}</pre>
-                            <p className="mt-1 font-mono text-xs break-all">webhook-signature: {a.signature}</p>
+                            <summary className="min-h-11 cursor-pointer content-center text-blue-700 underline">Request headers{a.signedContent ? " and signed string" : ""}</summary>
+                            {/* The headers as sent, one per line as on the wire; the body is the one shown above. */}
+                            <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all" aria-label={`Request headers of attempt ${a.id}`}>
+                              {a.requestHeaders
+                                ? Object.entries(a.requestHeaders)
+                                    .map(([name, value]) => `${name}: ${value}`)
+                                    .join("\n")
+                                : `webhook-signature: ${a.signature}`}
+                            </pre>
+                            {a.signedContent ? (
+                              <>
+                                <p className="mt-1 text-xs text-slate-700">Signed string (webhook-id.webhook-timestamp.body, byte for byte):</p>
+                                <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">{a.signedContent}</pre>
+                              </>
+                            ) : null}
                           </details>
                         ) : null}
                       </td>

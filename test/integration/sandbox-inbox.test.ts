@@ -3,6 +3,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { visibleText } from "../helpers/browser";
 import { ConsolePartner } from "../helpers/console-partner";
 import { waitFor } from "../helpers/delivery-fixture";
 import { freshDatabase } from "../helpers/fresh-database";
@@ -105,6 +106,36 @@ describe("sandbox inbox", () => {
     expect(attempts[0]).toMatchObject({ outcome: "DELIVERED", http_status: 200, target: url, error: null, signature: headers["webhook-signature"] });
     expect(attempts[0]!.latency_ms).toBeGreaterThanOrEqual(0);
     expect(JSON.parse(attempts[0]!.response_excerpt as string)).toEqual({ received: true, requestId: received!.id });
+  }, 90_000);
+
+  it("the notification's console page shows the body once, then each attempt with the request headers as sent (signature included), status, latency and the answer", async () => {
+    const partner = await newPartner();
+    const { appId, subscriptionId } = await inboxSubscription(partner);
+    await partner.ok("set-inbox-answer", { appId, answerStatus: "500" });
+    const id = await partner.testNotification(appId, subscriptionId);
+    await waitFor(async () => (await attemptsOf(id)).length >= 1, { what: "a failed attempt", timeoutMs: 30_000 });
+    await partner.ok("set-inbox-answer", { appId, answerStatus: "200" });
+    await waitFor(async () => (await statusOf(id)) === "DELIVERED", { what: "delivered", timeoutMs: 60_000 });
+
+    const html = (await partner.get(`/console/apps/${appId}/notifications/${id}`)).text;
+    // The pretty-printed body once (the Copy button no longer repeats it).
+    expect(html.split('data-testid="notification-json"').length - 1).toBe(1);
+    expect(html.match(/&quot;subscriptionId&quot;: \d+/g) ?? html.match(/"subscriptionId": \d+/g)).toHaveLength(1);
+    expect(html).toContain('aria-label="Copy JSON"');
+    const text = visibleText(html);
+    const received = await inboxRequests(partner, appId);
+    const attempts = await attemptsOf(id);
+    expect(attempts.length).toBe(received.length);
+    for (const request of received) {
+      const sent = headerMap(request);
+      for (const name of ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"]) expect(text).toContain(`${name}: ${sent[name]}`);
+    }
+    for (const a of attempts) {
+      expect(text).toContain(`${a.latency_ms} ms`);
+      expect(text).toContain(a.outcome as string);
+    }
+    expect(text).toContain("set to answer 500");
+    expect(text).toContain('"received":true');
   }, 90_000);
 
   it("POST /sandbox/inbox/{token} over HTTP: signed with the app's secret → verifies; tampered → does not; unsigned → not signed; unknown token → 404; GET → 405", async () => {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
-import { CopyValue } from "@/components/console/copy-value";
+import { CopyButton } from "@/components/console/copy-value";
 import { DeliveryLogView } from "@/components/console/delivery-log";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Section } from "@/components/console/states";
@@ -46,12 +46,12 @@ export default async function NotificationPage({ params }: Props) {
           </Link>
         </p>
         <Section title="Body" id="body">
-          <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50" tabIndex={0} aria-label="Notification JSON" data-testid="notification-json">
+          <pre id="notification-json" className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50" tabIndex={0} aria-label="Notification JSON" data-testid="notification-json">
             {json}
           </pre>
-          <dl className="mt-3">
-            <CopyValue label="JSON" value={json} />
-          </dl>
+          <div className="mt-3">
+            <CopyButton label="JSON" value={json} shownId="notification-json" />
+          </div>
         </Section>
         <Section title="Delivery attempts" id="attempts">
           {log.length === 0 ? (
