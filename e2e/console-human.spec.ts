@@ -4,7 +4,8 @@ import { keepOnLoopback } from "./support/driver";
 
 // A console that speaks human (issue 20, point 2), in Chromium at desktop and phone width: the app
 // just created is listed while its one-time secret is on screen; the simulator is a tab of the app;
-// "Watch" on a run selects that run's vehicle.
+// "Watch" on a run selects that run's vehicle; times show in the partner's time zone with a relative
+// form, and the exact wire DateTime on hover and copy.
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
@@ -68,4 +69,36 @@ test("the simulator is a tab of the app, and Watch selects the run's vehicle", a
   await row.getByRole("button", { name: "Watch" }).click();
   await expect(vehicle).toHaveValue(vehicles[0]!);
   await expectAccessible(page);
+});
+
+test.describe("in New York", () => {
+  test.use({ timezoneId: "America/New_York", locale: "en-US" });
+
+  test("times show in the partner's time zone with how long ago, and the wire value on hover and copy", async ({ page, baseURL }) => {
+    await signUpWithApp(page, "tz", "Time Fleet");
+    await page.getByRole("button", { name: "Done" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Time Fleet" })).toBeVisible();
+    const inboxUrl = (await page.getByTestId("value-Inbox URL").textContent())!.trim();
+    await page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name: "Sandbox inbox", exact: true }).click();
+    await expect(page.getByTestId("inbox-status")).toContainText("New requests appear here as they arrive.");
+    expect((await fetch(inboxUrl.replace(/^http:\/\/localhost:\d+/, baseURL!), { method: "POST", body: "what time is it" })).status).toBe(200);
+
+    const time = page.getByRole("list", { name: "Requests received" }).locator("time").first();
+    await expect(time).toBeVisible();
+    const iso = (await time.getAttribute("datetime"))!;
+    const wire = (await time.getAttribute("data-wire"))!;
+    // The wire value is the same moment, as the API writes it.
+    expect(wire).toBe(`${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}+0000`);
+    const local = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short" }).format(new Date(iso));
+    await expect(time).toHaveText(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} · (just now|\\d+ (sec|min)\\. ago)$`));
+    await expect(time).toHaveAttribute("title", `${wire} (exact, as the API sends it)`);
+    // Copying the shown time puts the wire value on the clipboard.
+    const copied = await time.evaluate((el) => {
+      const data = new DataTransfer();
+      el.dispatchEvent(new ClipboardEvent("copy", { clipboardData: data, bubbles: true, cancelable: true }));
+      return data.getData("text/plain");
+    });
+    expect(copied).toBe(wire);
+    await expectAccessible(page);
+  });
 });

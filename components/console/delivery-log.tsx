@@ -1,4 +1,5 @@
 import type { DeliveryLog } from "@/server/console/deliveries";
+import { formatDateTime } from "@/server/http/datetime";
 import type { DeliveryState } from "@/server/console/notifications";
 
 const STATE_STYLE: Record<DeliveryState, string> = {
@@ -11,7 +12,9 @@ export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_STYLE[state]}`}>{state.toLowerCase()}</span>;
 }
 
-const time = (d: Date) => d.toISOString().replace("T", " ").replace("Z", " UTC");
+import { LocalTime } from "./local-time";
+
+const time = (d: Date) => <LocalTime iso={d.toISOString()} wire={formatDateTime(d)} />;
 
 // Every delivery of one notification and every attempt of each, oldest first: what the partner
 // needs to see why a webhook failed without asking support (the exact string signed included,
@@ -47,7 +50,7 @@ export function DeliveryLogView({ deliveries }: { deliveries: DeliveryLog }) {
                 <tbody>
                   {d.attempts.map((a) => (
                     <tr key={a.id} className="border-b border-slate-100 align-top" data-testid={`attempt-${a.id}`}>
-                      <td className="px-2 py-1 font-mono whitespace-nowrap">{time(a.attemptedAt)}</td>
+                      <td className="px-2 py-1">{time(a.attemptedAt)}</td>
                       <td className="px-2 py-1 break-all">{a.target}</td>
                       <td className="px-2 py-1 font-mono">{a.outcome}</td>
                       <td className="px-2 py-1 font-mono">{a.httpStatus ?? "—"}</td>

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { InboxRequestView } from "@/server/console/inbox";
+import { LocalTime } from "./local-time";
 
 const KEEP = 100;
 const POLL_MS = 2000;
@@ -94,9 +95,7 @@ function InboxRequest({ request: r }: { request: InboxRequestView }) {
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`inbox-request-${r.id}`}>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-mono font-semibold">{r.method}</span>
-        <time dateTime={r.receivedAt} className="font-mono">
-          {r.receivedAt.replace("T", " ").replace("Z", " UTC")}
-        </time>
+        <LocalTime iso={r.receivedAt} wire={r.receivedAtWire} />
         <span className="rounded-full bg-slate-100 px-2 py-0.5 font-semibold text-slate-900 ring-1 ring-slate-300">answered {r.answerStatus}</span>
         <span className={`rounded-full px-2 py-0.5 font-semibold ring-1 ${verdict.tone}`} data-testid="signature-verdict">
           {verdict.text}

@@ -1,3 +1,4 @@
+import { formatDateTime } from "@/server/http/datetime";
 import { inboxUrl } from "@/server/inbox/address";
 import { ensureInbox, listInboxRequests, setAnswerStatus, type InboxRequestRow } from "@/server/inbox/queries";
 import type { AnswerStatus } from "@/server/inbox/receive";
@@ -9,6 +10,8 @@ import { getOwnedApp } from "./apps";
 export type InboxRequestView = {
   id: number;
   receivedAt: string;
+  /** The same moment as the API writes DateTimes. */
+  receivedAtWire: string;
   method: string;
   headers: [string, string][];
   body: string;
@@ -21,6 +24,7 @@ export type InboxRequestView = {
 export const inboxRequestView = (r: InboxRequestRow): InboxRequestView => ({
   id: r.id,
   receivedAt: r.receivedAt.toISOString(),
+  receivedAtWire: formatDateTime(r.receivedAt),
   method: r.method,
   headers: Object.entries(r.headers).sort(([a], [b]) => a.localeCompare(b)),
   body: r.body,

@@ -6,11 +6,13 @@ import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header"
 import { CopyValue } from "@/components/console/copy-value";
 import { CheckField, SubmitButton } from "@/components/console/fields";
 import { InboxUrl } from "@/components/console/inbox-url";
+import { LocalTime } from "@/components/console/local-time";
 import { Notice, Section } from "@/components/console/states";
 import { EnvironmentBadge } from "@/components/ui/card";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { appOverview } from "@/server/console/apps";
 import { appInbox } from "@/server/console/inbox";
+import { formatDateTime } from "@/server/http/datetime";
 import { appSigningSecrets } from "@/server/console/signing";
 import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
 
@@ -67,7 +69,7 @@ export default async function AppPage({ params }: Props) {
                     <CopyValue label="client_id" value={production.clientId} />
                   </dl>
                   <p className="text-sm text-slate-700">
-                    Obligations confirmed {app.obligationsConfirmedAt ? app.obligationsConfirmedAt.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "by the operator"}. Token endpoint: <code>/oauth/token</code> · API base: <code>/v1/api</code>.
+                    Obligations confirmed {app.obligationsConfirmedAt ? <LocalTime iso={app.obligationsConfirmedAt.toISOString()} wire={formatDateTime(app.obligationsConfirmedAt)} /> : "by the operator"}. Token endpoint: <code>/oauth/token</code> · API base: <code>/v1/api</code>.
                   </p>
                   <ActionForm action="rotate-secret" csrfToken={csrfToken} label="Rotate the production client secret" confirm="Rotate the production secret? The current one stops working immediately." revealTitle="New production client secret. Copy it now: it is shown only once.">
                     <input type="hidden" name="appId" value={app.id} />
@@ -101,8 +103,15 @@ export default async function AppPage({ params }: Props) {
             </p>
             <ul className="flex flex-col gap-1 text-sm" aria-label="Signing secrets in use">
               {signing.map((s) => (
-                <li key={s.id} className="font-mono">
-                  secret {s.id} · created {s.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC · {s.expiresAt ? `signs until ${s.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC` : "current"}
+                <li key={s.id}>
+                  secret {s.id} · created <LocalTime iso={s.createdAt.toISOString()} wire={formatDateTime(s.createdAt)} /> ·{" "}
+                  {s.expiresAt ? (
+                    <>
+                      signs until <LocalTime iso={s.expiresAt.toISOString()} wire={formatDateTime(s.expiresAt)} />
+                    </>
+                  ) : (
+                    "current"
+                  )}
                 </li>
               ))}
             </ul>

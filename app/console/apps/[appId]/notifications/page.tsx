@@ -5,10 +5,12 @@ import { AppTabs } from "@/components/console/app-tabs";
 import { DeliveryStateBadge } from "@/components/console/delivery-log";
 import { SubmitButton, TextField } from "@/components/console/fields";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
+import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice, Section } from "@/components/console/states";
 import { appOverview } from "@/server/console/apps";
 import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
 import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { formatDateTime } from "@/server/http/datetime";
 import { EVENT_TYPE_NAMES } from "@/server/subscriptions/event-types";
 
 export const dynamic = "force-dynamic";
@@ -106,7 +108,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
                   </tr>
                 </thead>
                 <tbody>
-                  {list.items.map(({ row, body, deliveryState }) => (
+                  {list.items.map(({ row, deliveryState }) => (
                     <tr key={row.id} className="border-b border-slate-100" data-testid={`notification-${row.id}`}>
                       <td className="px-3 py-2">
                         <Link className="inline-block min-h-11 content-center font-mono text-blue-700 underline" href={`/console/apps/${appId}/notifications/${row.id}`}>
@@ -115,7 +117,9 @@ export default async function NotificationsPage({ params, searchParams }: Props)
                       </td>
                       <td className="px-3 py-2 font-mono">{row.type}{row.test ? " (test)" : ""}</td>
                       <td className="px-3 py-2 font-mono">{row.vehicleId ?? "—"}</td>
-                      <td className="px-3 py-2 font-mono">{body._timestamp}</td>
+                      <td className="px-3 py-2">
+                        <LocalTime iso={row.eventAt.toISOString()} wire={formatDateTime(row.eventAt)} />
+                      </td>
                       <td className="px-3 py-2 font-mono">{row.httpStatusCode === 0 ? "—" : row.httpStatusCode}</td>
                       <td className="px-3 py-2" data-testid={`state-${row.id}`}>{deliveryState ? <DeliveryStateBadge state={deliveryState} /> : "—"}</td>
                     </tr>
