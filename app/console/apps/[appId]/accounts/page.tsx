@@ -74,7 +74,7 @@ export default async function AccountsPage({ params, searchParams }: Props) {
                       </thead>
                       <tbody>
                         {account.vehicles.map((v) => (
-                          <tr key={v.vehicleId} className="border-b border-slate-100">
+                          <tr key={v.vehicleId} id={`vehicle-${v.vehicleId}`} className="border-b border-slate-100 target:bg-amber-50">
                             <td className="py-2 pr-3 font-mono">{v.vehicleId}</td>
                             <td className="py-2 pr-3">{v.label ?? v.name}</td>
                             <td className="py-2 pr-3 font-mono">{v.deviceId ?? "—"}</td>

@@ -7,9 +7,11 @@ import { SubmitButton, TextField } from "@/components/console/fields";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice, Section } from "@/components/console/states";
+import { VehicleRef } from "@/components/console/vehicle-ref";
 import { appOverview } from "@/server/console/apps";
 import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
 import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { vehicleNames } from "@/server/console/vehicle-names";
 import { formatDateTime } from "@/server/http/datetime";
 import { EVENT_TYPE_NAMES } from "@/server/subscriptions/event-types";
 
@@ -32,6 +34,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
   const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
   if ("refused" in overview) throw new Error(overview.refused);
   const list = await ownedOr404(() => listAppNotifications(session.partnerUserId, appId, environment, filters));
+  const names = await vehicleNames({ environment, ids: "refused" in list ? [] : list.items.map((i) => i.row.vehicleId) });
 
   const pageLink = (page: number) => {
     const q = new URLSearchParams({ env: environment });
@@ -116,7 +119,9 @@ export default async function NotificationsPage({ params, searchParams }: Props)
                         </Link>
                       </td>
                       <td className="px-3 py-2 font-mono">{row.type}{row.test ? " (test)" : ""}</td>
-                      <td className="px-3 py-2 font-mono">{row.vehicleId ?? "—"}</td>
+                      <td className="px-3 py-2">
+                        <VehicleRef appId={appId} environment={environment} id={row.vehicleId} vehicle={row.vehicleId === null ? undefined : names.get(row.vehicleId)} />
+                      </td>
                       <td className="px-3 py-2">
                         <LocalTime iso={row.eventAt.toISOString()} wire={formatDateTime(row.eventAt)} />
                       </td>
