@@ -26,6 +26,9 @@ export function relativeTime(at: Date, now: Date, locale?: string): string {
   return new Intl.RelativeTimeFormat(locale, { numeric: "auto", style: "short" }).format(Math.round(diff / size), unit);
 }
 
+/** 20261125T010203+0000 (the API's DateTime, always UTC on output) as an ISO string. */
+export const isoFromWire = (wire: string): string => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}T${wire.slice(9, 11)}:${wire.slice(11, 13)}:${wire.slice(13, 15)}Z`;
+
 // One clock for every time on the page, ticking every 30 s while any is shown. On the server (and
 // while hydrating) there is no clock: null.
 let nowMs = Date.now();

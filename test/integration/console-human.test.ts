@@ -33,3 +33,30 @@ describe("console: vehicles by label, linked", () => {
     expect(visibleText(html)).toContain(`vehicle ${vehicleId + 1_000_000} (deleted)`);
   });
 });
+
+describe("console: one table component", () => {
+  it("the notifications, vehicles and delivery-log tables are alike: a focusable named scrolling region, a caption, column headers", async () => {
+    const partner = await new ConsolePartner().signUp();
+    const { appId, vehicleId } = await partner.appWithVehicle();
+    const sub = await partner.subscribe(appId, vehicleId, { delivery: "HTTP_POST", postUrl: "https://partner.example/hook" });
+    const notificationId = await partner.testNotification(appId, Number(sub.body.reveal.subscriptionId));
+    // One attempt recorded as the worker would (this service runs without one), for the delivery log's table.
+    const [row] = await testSql()`select id, delivery_id from notification_deliveries where notification_id = ${notificationId}`;
+    await testSql()`insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms, request_headers)
+      values (${row!.id}, ${notificationId}, ${row!.delivery_id}, now(), 'https://partner.example/hook', 'DELIVERED', 200, 42, ${JSON.stringify({ "webhook-id": String(notificationId) })}::jsonb)`;
+
+    const tables: [string, string][] = [
+      [`/console/apps/${appId}/notifications?env=sandbox`, "Notifications table"],
+      [`/console/apps/${appId}/accounts?env=sandbox`, `Vehicles of account `],
+      [`/console/apps/${appId}/notifications/${notificationId}`, "Attempts of delivery "],
+    ];
+    for (const [page, label] of tables) {
+      const html = (await partner.get(page)).text;
+      const region = new RegExp(`<div class="overflow-x-auto[^"]*" tabindex="0" role="region" aria-label="${label}[^"]*"><table class="w-full text-left text-sm" style="min-width:[^"]+"><caption class="sr-only">[^<]+</caption><thead><tr[^>]*><th scope="col" class="px-3 py-2">`);
+      expect(html, page).toMatch(region);
+    }
+    const log = visibleText((await partner.get(`/console/apps/${appId}/notifications/${notificationId}`)).text);
+    expect(log).toContain("42 ms");
+    expect(log).toContain(`webhook-id: ${notificationId}`);
+  });
+});
