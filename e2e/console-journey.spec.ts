@@ -177,7 +177,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expect(page).toHaveURL(/status=delivered/);
   const newest = page.getByRole("region", { name: "Notifications table" }).getByRole("row").nth(1);
   await untilShown(page, () => expect(newest).toBeVisible());
-  const shownId = Number(await newest.getByRole("link").textContent());
+  const shownId = Number(await newest.getByRole("link").first().textContent());
   const shown = receiver.answered.find((a) => a.notificationId === shownId && a.status === 200);
   expect(shown, `notification ${shownId} answered 200 by the receiver`).toBeDefined();
   expect(verifyWebhook(signingSecret, shown!.request)).toMatchObject({ id: shownId, _type: "WAYPOINT", vehicleId });
@@ -187,7 +187,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expect(shownRow.locator("time")).toHaveAttribute("data-wire", /^\d{8}T\d{6}\+0000$/);
   await shot(page, "journey-07-notifications");
   await expectAccessible(page);
-  await shownRow.getByRole("link").click();
+  await shownRow.getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1, name: `Notification ${shownId}` })).toBeVisible();
   const delivered = attemptRows(page);
   await expect(delivered).toHaveCount(1);

@@ -1,3 +1,4 @@
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { ApiError } from "@/server/http/errors";
 import { errorResponse } from "@/server/http/with-api";
 import { isTokenShape } from "./address";
@@ -35,7 +36,11 @@ export async function inboxPost(request: Request, token: string): Promise<Respon
     const body = await readBody(request);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value.replaceAll("\0", "\uFFFD");
+      const key = name.toLowerCase();
+      // Our own plumbing (the client address npm start stamps) is not what the sender sent; a
+      // browser's cookies for this site are never kept.
+      if (key === CLIENT_ADDRESS_HEADER) return;
+      headers[key] = key === "cookie" ? "(not stored)" : value.replaceAll("\0", "\uFFFD");
     });
     const answer = await receiveInboxRequest({ token, method: request.method, headers, body });
     if (answer.status === 404) throw new ApiError("NOT_FOUND", "No such sandbox inbox.");

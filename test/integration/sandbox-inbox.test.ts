@@ -153,13 +153,16 @@ describe("sandbox inbox", () => {
     const ok = await post(body, signed);
     expect(ok.status).toBe(200);
     expect(await post(`${body} `, signed).then((r) => r.status)).toBe(200);
-    expect(await post("plain text", { "content-type": "text/plain" }).then((r) => r.status)).toBe(200);
+    expect(await post("plain text", { "content-type": "text/plain", cookie: "wayline-partner.session-token=not-for-the-inbox" }).then((r) => r.status)).toBe(200);
 
     const [unsigned, tampered, good] = await inboxRequests(partner, appId);
     expect(good).toMatchObject({ body, signatureValid: true });
     expect(tampered).toMatchObject({ signatureValid: false });
     expect(tampered!.signatureNote).toContain("Does not verify");
     expect(unsigned).toMatchObject({ body: "plain text", signatureValid: null });
+    // A cookie for this site is never kept, nor the client address the service stamps for itself.
+    expect(headerMap(unsigned!).cookie).toBe("(not stored)");
+    expect(headerMap(unsigned!)).not.toHaveProperty("x-wayline-client-address");
 
     expect((await fetch(direct.replace(/[A-Za-z0-9_-]{32}$/, "A".repeat(32)), { method: "POST", body }).then((r) => r.status))).toBe(404);
     expect((await fetch(direct).then((r) => r.status))).toBe(405);
