@@ -35,24 +35,23 @@ export function DeliveryLogView({ deliveries }: { deliveries: DeliveryLog }) {
           {d.attempts.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No attempt yet.</p>
           ) : (
-            <div className="mt-3">
-              <DataTable
-                label={`Attempts of delivery ${d.id}`}
-                caption="Attempts"
-                minWidth="44rem"
-                rows={d.attempts}
-                rowKey={(a) => a.id}
-                rowAttributes={(a) => ({ "data-testid": `attempt-${a.id}` })}
-                columns={[
-                  { key: "time", header: "Time", cell: (a) => time(a.attemptedAt) },
-                  { key: "target", header: "Target", className: "break-all", cell: (a) => a.target },
-                  { key: "outcome", header: "Outcome", className: "font-mono", cell: (a) => a.outcome },
-                  { key: "http", header: "HTTP", className: "font-mono", cell: (a) => a.httpStatus ?? "—" },
-                  { key: "latency", header: "Latency", className: "font-mono whitespace-nowrap", cell: (a) => `${a.latencyMs} ms` },
-                  { key: "answer", header: "Error and response", cell: (a) => <AttemptDetail attempt={a} /> },
-                ]}
-              />
-            </div>
+            <DataTable
+              className="mt-3"
+              label={`Attempts of delivery ${d.id}`}
+              caption="Attempts"
+              minWidth="44rem"
+              rows={d.attempts}
+              rowKey={(a) => a.id}
+              rowAttributes={(a) => ({ "data-testid": `attempt-${a.id}` })}
+              columns={[
+                { key: "time", header: "Time", cell: (a) => time(a.attemptedAt) },
+                { key: "target", header: "Target", className: "break-all", cell: (a) => a.target },
+                { key: "outcome", header: "Outcome", className: "font-mono", cell: (a) => a.outcome },
+                { key: "http", header: "HTTP", className: "font-mono", cell: (a) => a.httpStatus ?? "—" },
+                { key: "latency", header: "Latency", className: "font-mono whitespace-nowrap", cell: (a) => `${a.latencyMs} ms` },
+                { key: "answer", header: "Error and response", cell: (a) => <AttemptDetail attempt={a} /> },
+              ]}
+            />
           )}
         </li>
       ))}

@@ -414,40 +414,39 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
         {runs.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">No runs yet.</p>
         ) : (
-          <div className="relative mt-3">
-            <DataTable
-              label="Recent runs, scrollable"
-              caption="Recent simulation runs of this app's vehicles"
-              // The watched run's row follows the poll; the others are as the page loaded them.
-              rows={runs.map((listed) => (live && live.id === listed.id ? live : listed))}
-              rowKey={(r) => r.id}
-              rowAttributes={(r) => ({ "data-testid": `run-${r.id}` })}
-              columns={[
-                { key: "run", header: "Run", className: "font-mono", cell: (r) => r.id },
-                { key: "vehicle", header: "Vehicle", cell: (r) => vehicleTitle(r.vehicleId) },
-                { key: "mode", header: "Mode", cell: (r) => (r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill") },
-                { key: "status", header: "Status", cell: (r) => r.status },
-                { key: "progress", header: "Progress", cell: (r) => percent(r.progress) },
-                { key: "started", header: "Started", cell: (r) => <LocalTime iso={isoFromWire(r.createdAt)} wire={r.createdAt} /> },
-                {
-                  key: "actions",
-                  header: <span className="sr-only">Actions</span>,
-                  cell: (r) => (
-                    <div className="flex gap-2">
-                      <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); setVehicleId(String(r.vehicleId)); }}>
-                        Watch
+          <DataTable
+            className="relative mt-3"
+            label="Recent runs, scrollable"
+            caption="Recent simulation runs of this app's vehicles"
+            // The watched run's row follows the poll; the others are as the page loaded them.
+            rows={runs.map((listed) => (live && live.id === listed.id ? live : listed))}
+            rowKey={(r) => r.id}
+            rowAttributes={(r) => ({ "data-testid": `run-${r.id}` })}
+            columns={[
+              { key: "run", header: "Run", className: "font-mono", cell: (r) => r.id },
+              { key: "vehicle", header: "Vehicle", cell: (r) => vehicleTitle(r.vehicleId) },
+              { key: "mode", header: "Mode", cell: (r) => (r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill") },
+              { key: "status", header: "Status", cell: (r) => r.status },
+              { key: "progress", header: "Progress", cell: (r) => percent(r.progress) },
+              { key: "started", header: "Started", cell: (r) => <LocalTime iso={isoFromWire(r.createdAt)} wire={r.createdAt} /> },
+              {
+                key: "actions",
+                header: <span className="sr-only">Actions</span>,
+                cell: (r) => (
+                  <div className="flex gap-2">
+                    <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); setVehicleId(String(r.vehicleId)); }}>
+                      Watch
+                    </button>
+                    {r.status === "running" ? (
+                      <button type="button" disabled={pending} className="min-h-11 text-red-800 underline" onClick={() => stopRun(r)}>
+                        Stop
                       </button>
-                      {r.status === "running" ? (
-                        <button type="button" disabled={pending} className="min-h-11 text-red-800 underline" onClick={() => stopRun(r)}>
-                          Stop
-                        </button>
-                      ) : null}
-                    </div>
-                  ),
-                },
-              ]}
-            />
-          </div>
+                    ) : null}
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
     </div>

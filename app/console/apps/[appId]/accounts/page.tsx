@@ -61,32 +61,31 @@ export default async function AccountsPage({ params, searchParams }: Props) {
                 {account.vehicles.length === 0 ? (
                   <p className="mt-2 text-sm text-slate-700">No vehicles.</p>
                 ) : (
-                  <div className="mt-3">
-                    <DataTable
-                      label={`Vehicles of account ${account.id}`}
-                      caption={`Vehicles of account ${account.id}`}
-                      minWidth="28rem"
-                      rows={account.vehicles}
-                      rowKey={(v) => v.vehicleId}
-                      // The target of the console's vehicle links (…/accounts#vehicle-12), highlighted when followed.
-                      rowAttributes={(v) => ({ id: `vehicle-${v.vehicleId}`, className: "target:bg-amber-50" })}
-                      columns={[
-                        { key: "id", header: "Vehicle", className: "font-mono", cell: (v) => v.vehicleId },
-                        { key: "label", header: "Label", cell: (v) => v.label ?? v.name },
-                        { key: "device", header: "Device", className: "font-mono", cell: (v) => v.deviceId ?? "—" },
-                        { key: "position", header: "Last position", cell: (v) => (v.lastWaypoint ? `${v.lastWaypoint.latitude}, ${v.lastWaypoint.longitude}` : "—") },
-                        {
-                          key: "events",
-                          header: "Events",
-                          cell: (v) => (
-                            <Link className="inline-block min-h-11 content-center text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${environment}&vehicle=${v.vehicleId}`}>
-                              Notifications
-                            </Link>
-                          ),
-                        },
-                      ]}
-                    />
-                  </div>
+                  <DataTable
+                    className="mt-3"
+                    label={`Vehicles of account ${account.id}`}
+                    caption={`Vehicles of account ${account.id}`}
+                    minWidth="28rem"
+                    rows={account.vehicles}
+                    rowKey={(v) => v.vehicleId}
+                    // The target of the console's vehicle links (…/accounts#vehicle-12), highlighted when followed.
+                    rowAttributes={(v) => ({ id: `vehicle-${v.vehicleId}`, className: "target:bg-amber-50" })}
+                    columns={[
+                      { key: "id", header: "Vehicle", className: "font-mono", cell: (v) => v.vehicleId },
+                      { key: "label", header: "Label", cell: (v) => v.label ?? v.name },
+                      { key: "device", header: "Device", className: "font-mono", cell: (v) => v.deviceId ?? "—" },
+                      { key: "position", header: "Last position", cell: (v) => (v.lastWaypoint ? `${v.lastWaypoint.latitude}, ${v.lastWaypoint.longitude}` : "—") },
+                      {
+                        key: "events",
+                        header: "Events",
+                        cell: (v) => (
+                          <Link className="inline-block min-h-11 content-center text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${environment}&vehicle=${v.vehicleId}`}>
+                            Notifications
+                          </Link>
+                        ),
+                      },
+                    ]}
+                  />
                 )}
                 {environment === "sandbox" ? (
                   <div className="mt-3">
