@@ -147,8 +147,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
 
   // A real-time simulation on a template: a data set (and so a WAYPOINT) about every second, for
   // longer than the rest of the journey takes.
-  await tab(page, "Overview").click();
-  await page.getByRole("link", { name: "Drive a sandbox vehicle with the simulator" }).click();
+  await tab(page, "Simulator").click();
   // This service has no demo run, so the first simulator page builds the road graphs (seconds on a busy machine).
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox simulator" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByLabel("Sandbox vehicle")).toHaveValue(String(vehicleId));
@@ -166,8 +165,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   const first = await webhook(receiver.answered, "a delivered WAYPOINT", (a) => a.status === 200);
   const firstBody = verifyWebhook(signingSecret, first.request) as Record<string, unknown>;
   expect(firstBody).toMatchObject({ id: first.notificationId, _type: "WAYPOINT", vehicleId, subscriptionId: Number(subscriptionId) });
-  // The simulator page's breadcrumb leads back to the app.
-  await page.getByRole("link", { name: "Journey Fleet" }).click();
+  // The simulator is a tab of the app: the others are one click away.
   await tab(page, "Notifications").click();
   await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
   // A new notification every second pushes older ones off the first page: the partner filters to
@@ -179,21 +177,23 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expect(page).toHaveURL(/status=delivered/);
   const newest = page.getByRole("region", { name: "Notifications table" }).getByRole("row").nth(1);
   await untilShown(page, () => expect(newest).toBeVisible());
-  const shownId = Number(await newest.getByRole("link").textContent());
+  const shownId = Number(await newest.getByRole("link").first().textContent());
   const shown = receiver.answered.find((a) => a.notificationId === shownId && a.status === 200);
   expect(shown, `notification ${shownId} answered 200 by the receiver`).toBeDefined();
   expect(verifyWebhook(signingSecret, shown!.request)).toMatchObject({ id: shownId, _type: "WAYPOINT", vehicleId });
   const shownRow = page.getByTestId(`notification-${shownId}`);
-  await expect(shownRow.getByRole("cell")).toHaveText([String(shownId), "WAYPOINT", String(vehicleId), /^\d{8}T\d{6}\+0000$/, "200", "delivered"]);
+  await expect(shownRow.getByRole("cell")).toHaveText([String(shownId), "WAYPOINT", new RegExp(`#${vehicleId}$`), /ago|just now/, "200", "delivered"]);
+  // The event time in the partner's time zone; the exact wire value on hover.
+  await expect(shownRow.locator("time")).toHaveAttribute("data-wire", /^\d{8}T\d{6}\+0000$/);
   await shot(page, "journey-07-notifications");
   await expectAccessible(page);
-  await shownRow.getByRole("link").click();
+  await shownRow.getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1, name: `Notification ${shownId}` })).toBeVisible();
   const delivered = attemptRows(page);
   await expect(delivered).toHaveCount(1);
   await expect(delivered.first()).toContainText("DELIVERED");
   await expect(delivered.first()).toContainText(receiver.hookUrl);
-  await delivered.first().getByText("Signed string and signature").click();
+  await delivered.first().getByText("Request headers and signed string").click();
   // The log shows byte for byte the signature header the receiver got.
   await expect(delivered.first()).toContainText(`webhook-signature: ${shown!.request.headers["webhook-signature"]}`);
   await shot(page, "journey-08-delivered");

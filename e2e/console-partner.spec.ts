@@ -146,7 +146,8 @@ test("a data set posted through the real API shows up as a notification, with it
   await expect(row).toContainText(vehicleId);
   await shot(page, "notifications");
   await expectAccessible(page);
-  await row.getByRole("link").click();
+  // The first link is the notification's id; the vehicle is linked too.
+  await row.getByRole("link").first().click();
   await expect(page.getByTestId("notification-json")).toContainText('"recordedWaypoint"');
   await expect(page.getByTestId("notification-json")).toContainText(`"vehicleId": ${vehicleId}`);
   await shot(page, "notification");

@@ -39,8 +39,7 @@ test("a partner clicks start and end on the simulator map, runs a sandbox vehicl
   const vehicleId = (await page.getByTestId("value-vehicleId").textContent())!.trim();
   await page.getByRole("button", { name: "Done" }).click();
 
-  await page.getByRole("link", { name: "Overview" }).click();
-  await page.getByRole("link", { name: "Drive a sandbox vehicle with the simulator" }).click();
+  await page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name: "Simulator", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox simulator" })).toBeVisible();
   await expect(page.getByTestId("road-attribution")).toContainText("© OpenStreetMap contributors, ODbL 1.0");
   await expect(page.getByLabel("Sandbox vehicle")).toHaveValue(vehicleId);

@@ -20,6 +20,8 @@ type Props = {
   revealTitle?: string;
   revealNote?: ReactNode;
   confirm?: string;
+  /** Refresh the page behind a reveal at once (the form stays on it), e.g. to list the app just created. */
+  refreshOnReveal?: boolean;
 };
 
 type Reveal = { redirect: string; reveal?: Record<string, string | number> };
@@ -28,7 +30,7 @@ type Reveal = { redirect: string; reveal?: Record<string, string | number> };
 // shows field errors next to their fields and the form's error above the buttons, and on success
 // either shows what the server reveals once or follows the server's redirect. Without JavaScript
 // the same form posts normally and the server answers 303.
-export function ActionForm({ action, csrfToken, children, className = "", label, revealTitle, revealNote, confirm }: Props) {
+export function ActionForm({ action, csrfToken, children, className = "", label, revealTitle, revealNote, confirm, refreshOnReveal = false }: Props) {
   const router = useRouter();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -55,6 +57,7 @@ export function ActionForm({ action, csrfToken, children, className = "", label,
         // production credentials exist), and the one-time value would vanish with it. "Done" refreshes.
         setRevealed(body);
         form.reset();
+        if (refreshOnReveal) router.refresh();
       } else {
         router.push(body.redirect);
         router.refresh();

@@ -7,9 +7,14 @@ const TABS = [
   { key: "subscriptions", label: "Subscriptions", path: "/subscriptions" },
   { key: "notifications", label: "Notifications", path: "/notifications" },
   { key: "outbox", label: "E-mail outbox", path: "/outbox" },
+  { key: "simulator", label: "Simulator", path: "/simulator" },
+  { key: "inbox", label: "Sandbox inbox", path: "/inbox" },
 ] as const;
 
 export type AppTab = (typeof TABS)[number]["key"];
+
+// Tabs without an environment switch: the overview covers both, the simulator and the inbox are sandbox tools.
+const SANDBOX_ONLY = new Set<AppTab>(["overview", "simulator", "inbox"]);
 
 // The app's sections, and (on the data pages) the environment switch.
 export function AppTabs({ appId, appName, current, environment, hasProduction }: { appId: number; appName: string; current: AppTab; environment?: Environment; hasProduction?: boolean }) {
@@ -26,7 +31,7 @@ export function AppTabs({ appId, appName, current, environment, hasProduction }:
         {TABS.map((t) => (
           <Link
             key={t.key}
-            href={`/console/apps/${appId}${t.path}${t.key === "overview" ? "" : q}`}
+            href={`/console/apps/${appId}${t.path}${SANDBOX_ONLY.has(t.key) ? "" : q}`}
             aria-current={t.key === current ? "page" : undefined}
             className={`min-h-11 content-center rounded-t-lg px-3 text-sm font-semibold ${t.key === current ? "border-b-2 border-blue-700 text-blue-800" : "text-slate-700 hover:text-slate-900"}`}
           >

@@ -40,3 +40,34 @@ export function CopyValue({ label, value }: { label: string; value: string }) {
     </div>
   );
 }
+
+// A copy button for a value already on the page (a notification's JSON): nothing shown twice.
+// Without a clipboard it selects the element showing the value.
+export function CopyButton({ label, value, shownId }: { label: string; value: string; shownId: string }) {
+  const [outcome, setOutcome] = useState<"copied" | "failed" | null>(null);
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <button
+        type="button"
+        className="min-h-11 shrink-0 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50"
+        aria-label={`Copy ${label}`}
+        onClick={async () => {
+          const written = navigator.clipboard ? await navigator.clipboard.writeText(value).then(() => true, () => false) : false;
+          setOutcome(written ? "copied" : "failed");
+          if (written) setTimeout(() => setOutcome(null), 1500);
+          else {
+            const shown = document.getElementById(shownId);
+            if (shown) window.getSelection()?.selectAllChildren(shown);
+          }
+        }}
+      >
+        {outcome === "copied" ? "Copied" : `Copy ${label}`}
+      </button>
+      {outcome === "failed" ? (
+        <span role="status" className="text-sm text-red-800">
+          Not copied: this browser refused the clipboard. The value is selected; copy it with Ctrl+C (⌘C).
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,4 +1,5 @@
 import type { DeliveryLog } from "@/server/console/deliveries";
+import { formatDateTime } from "@/common/http/datetime";
 import type { DeliveryState } from "@/server/console/notifications";
 
 const STATE_STYLE: Record<DeliveryState, string> = {
@@ -11,7 +12,10 @@ export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_STYLE[state]}`}>{state.toLowerCase()}</span>;
 }
 
-const time = (d: Date) => d.toISOString().replace("T", " ").replace("Z", " UTC");
+import { DataTable } from "./data-table";
+import { LocalTime } from "./local-time";
+
+const time = (d: Date) => <LocalTime iso={d.toISOString()} wire={formatDateTime(d)} />;
 
 // Every delivery of one notification and every attempt of each, oldest first: what the partner
 // needs to see why a webhook failed without asking support (the exact string signed included,
@@ -31,46 +35,57 @@ export function DeliveryLogView({ deliveries }: { deliveries: DeliveryLog }) {
           {d.attempts.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No attempt yet.</p>
           ) : (
-            <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={`Attempts of delivery ${d.id}`}>
-              <table className="w-full min-w-[44rem] text-left text-sm">
-                <caption className="sr-only">Attempts</caption>
-                <thead>
-                  <tr className="border-b border-slate-200 text-slate-700">
-                    <th scope="col" className="px-2 py-1">Time</th>
-                    <th scope="col" className="px-2 py-1">Target</th>
-                    <th scope="col" className="px-2 py-1">Outcome</th>
-                    <th scope="col" className="px-2 py-1">HTTP</th>
-                    <th scope="col" className="px-2 py-1">Latency</th>
-                    <th scope="col" className="px-2 py-1">Error and response</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.attempts.map((a) => (
-                    <tr key={a.id} className="border-b border-slate-100 align-top" data-testid={`attempt-${a.id}`}>
-                      <td className="px-2 py-1 font-mono whitespace-nowrap">{time(a.attemptedAt)}</td>
-                      <td className="px-2 py-1 break-all">{a.target}</td>
-                      <td className="px-2 py-1 font-mono">{a.outcome}</td>
-                      <td className="px-2 py-1 font-mono">{a.httpStatus ?? "—"}</td>
-                      <td className="px-2 py-1 font-mono whitespace-nowrap">{a.latencyMs} ms</td>
-                      <td className="px-2 py-1">
-                        {a.error ? <p className="text-red-900">{a.error}</p> : null}
-                        {a.responseExcerpt ? <pre className="mt-1 max-h-40 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap">{a.responseExcerpt}</pre> : null}
-                        {a.signedContent ? (
-                          <details className="mt-1">
-                            <summary className="min-h-11 cursor-pointer content-center text-blue-700 underline">Signed string and signature</summary>
-                            <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">{a.signedContent}</pre>
-                            <p className="mt-1 font-mono text-xs break-all">webhook-signature: {a.signature}</p>
-                          </details>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              className="mt-3"
+              label={`Attempts of delivery ${d.id}`}
+              caption="Attempts"
+              minWidth="44rem"
+              rows={d.attempts}
+              rowKey={(a) => a.id}
+              rowAttributes={(a) => ({ "data-testid": `attempt-${a.id}` })}
+              columns={[
+                { key: "time", header: "Time", cell: (a) => time(a.attemptedAt) },
+                { key: "target", header: "Target", className: "break-all", cell: (a) => a.target },
+                { key: "outcome", header: "Outcome", className: "font-mono", cell: (a) => a.outcome },
+                { key: "http", header: "HTTP", className: "font-mono", cell: (a) => a.httpStatus ?? "—" },
+                { key: "latency", header: "Latency", className: "font-mono whitespace-nowrap", cell: (a) => `${a.latencyMs} ms` },
+                { key: "answer", header: "Error and response", cell: (a) => <AttemptDetail attempt={a} /> },
+              ]}
+            />
           )}
         </li>
       ))}
     </ol>
+  );
+}
+
+type Attempt = DeliveryLog[number]["attempts"][number];
+
+// An attempt's error, the receiver's answer, and (folded) the request headers and the signed string.
+function AttemptDetail({ attempt: a }: { attempt: Attempt }) {
+  return (
+    <>
+      {a.error ? <p className="text-red-900">{a.error}</p> : null}
+      {a.responseExcerpt ? <pre className="mt-1 max-h-40 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap">{a.responseExcerpt}</pre> : null}
+      {a.requestHeaders || a.signedContent ? (
+        <details className="mt-1">
+          <summary className="min-h-11 cursor-pointer content-center text-blue-700 underline">Request headers{a.signedContent ? " and signed string" : ""}</summary>
+          {/* The headers as sent, one per line as on the wire; the body is the one shown above. */}
+          <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">
+            {a.requestHeaders
+              ? Object.entries(a.requestHeaders)
+                  .map(([name, value]) => `${name}: ${value}`)
+                  .join("\n")
+              : `webhook-signature: ${a.signature}`}
+          </pre>
+          {a.signedContent ? (
+            <>
+              <p className="mt-1 text-xs text-slate-700">Signed string (webhook-id.webhook-timestamp.body, byte for byte):</p>
+              <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">{a.signedContent}</pre>
+            </>
+          ) : null}
+        </details>
+      ) : null}
+    </>
   );
 }

@@ -8,6 +8,8 @@ import type { Tiles } from "@/components/map/tiles";
 import { FieldFrame } from "@/components/ui/field";
 import type { SimulatorOverview } from "@/server/console/simulator";
 import type { SimulationOut } from "@/server/simulator/schemas";
+import { DataTable } from "./data-table";
+import { isoFromWire, LocalTime } from "./local-time";
 
 /** How often a watched run is read again. */
 const POLL_MS = 2000;
@@ -412,52 +414,39 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
         {runs.length === 0 ? (
           <p className="mt-2 text-sm text-slate-700">No runs yet.</p>
         ) : (
-          <div className="relative mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Recent runs, scrollable">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <caption className="sr-only">Recent simulation runs of this app&apos;s vehicles</caption>
-              <thead>
-                <tr className="border-b border-slate-200 text-slate-700">
-                  <th scope="col" className="py-2 pr-3">Run</th>
-                  <th scope="col" className="py-2 pr-3">Vehicle</th>
-                  <th scope="col" className="py-2 pr-3">Mode</th>
-                  <th scope="col" className="py-2 pr-3">Status</th>
-                  <th scope="col" className="py-2 pr-3">Progress</th>
-                  <th scope="col" className="py-2 pr-3">Started (UTC)</th>
-                  <th scope="col" className="py-2">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.map((listed) => {
-                  // The watched run's row follows the poll; the others are as the page loaded them.
-                  const r = live && live.id === listed.id ? live : listed;
-                  return (
-                    <tr key={r.id} className="border-b border-slate-100" data-testid={`run-${r.id}`}>
-                      <td className="py-2 pr-3 font-mono">{r.id}</td>
-                      <td className="py-2 pr-3">{vehicleTitle(r.vehicleId)}</td>
-                      <td className="py-2 pr-3">{r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill"}</td>
-                      <td className="py-2 pr-3">{r.status}</td>
-                      <td className="py-2 pr-3">{percent(r.progress)}</td>
-                      <td className="py-2 pr-3 font-mono">{r.createdAt}</td>
-                      <td className="py-2">
-                        <div className="flex gap-2">
-                          <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); }}>
-                            Watch
-                          </button>
-                          {r.status === "running" ? (
-                            <button type="button" disabled={pending} className="min-h-11 text-red-800 underline" onClick={() => stopRun(r)}>
-                              Stop
-                            </button>
-                          ) : null}
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            className="relative mt-3"
+            label="Recent runs, scrollable"
+            caption="Recent simulation runs of this app's vehicles"
+            // The watched run's row follows the poll; the others are as the page loaded them.
+            rows={runs.map((listed) => (live && live.id === listed.id ? live : listed))}
+            rowKey={(r) => r.id}
+            rowAttributes={(r) => ({ "data-testid": `run-${r.id}` })}
+            columns={[
+              { key: "run", header: "Run", className: "font-mono", cell: (r) => r.id },
+              { key: "vehicle", header: "Vehicle", cell: (r) => vehicleTitle(r.vehicleId) },
+              { key: "mode", header: "Mode", cell: (r) => (r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill") },
+              { key: "status", header: "Status", cell: (r) => r.status },
+              { key: "progress", header: "Progress", cell: (r) => percent(r.progress) },
+              { key: "started", header: "Started", cell: (r) => <LocalTime iso={isoFromWire(r.createdAt)} wire={r.createdAt} /> },
+              {
+                key: "actions",
+                header: <span className="sr-only">Actions</span>,
+                cell: (r) => (
+                  <div className="flex gap-2">
+                    <button type="button" className="min-h-11 text-blue-700 underline" onClick={() => { setWatched(null); setWatchedId(r.id); setVehicleId(String(r.vehicleId)); }}>
+                      Watch
+                    </button>
+                    {r.status === "running" ? (
+                      <button type="button" disabled={pending} className="min-h-11 text-red-800 underline" onClick={() => stopRun(r)}>
+                        Stop
+                      </button>
+                    ) : null}
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
     </div>

@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { partnerApps } from "./apps";
 import { notificationDeliveries } from "./subscriptions";
 
@@ -58,6 +58,8 @@ export const deliveryAttempts = pgTable(
     /** Standard Webhooks: `${webhook-id}.${webhook-timestamp}.${body}` and the header sent. */
     signedContent: text("signed_content"),
     signature: text("signature"),
+    /** The request's headers as sent (an oauth2 bearer token shortened); null for e-mails and older attempts. */
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
     workerId: text("worker_id"),
   },
   (t) => [index("delivery_attempts_delivery_idx").on(t.notificationDeliveryId, t.id), index("delivery_attempts_notification_idx").on(t.notificationId, t.id)],

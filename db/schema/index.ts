@@ -10,3 +10,4 @@ export * from "./simulator";
 export * from "./delivery";
 export * from "./partners";
 export * from "./rate-limits";
+export * from "./inbox";

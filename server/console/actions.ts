@@ -10,6 +10,7 @@ import { createTestAccount, createTestVehicle } from "./connected";
 import { consoleCsrfMatches } from "./csrf";
 import { resendFailed, resendNotification, resendSince, sendConsoleTestNotification } from "./deliveries";
 import { ConsoleError } from "./errors";
+import { setInboxAnswer } from "./inbox";
 import { getPartnerSession, type PartnerSession } from "./session";
 import { revealSigningSecret, rotateAppSigningSecret } from "./signing";
 import { saveConsoleRoute, savedRouteForm, simulatorForm, startConsoleSimulation, stopConsoleSimulation } from "./simulator";
@@ -93,6 +94,10 @@ export const consoleActions: Record<string, Action> = {
   "stop-simulation": action(appRef.extend({ vehicleId: id, runId: id }), async (p, input) => {
     await stopConsoleSimulation(p.partnerUserId, input.appId, input.vehicleId, input.runId);
     return { redirect: appPath(input.appId, "/simulator") };
+  }),
+  "set-inbox-answer": action(appRef.extend({ answerStatus: z.enum(["200", "401", "500"], "Choose 200, 401 or 500.").transform((v) => Number(v) as 200 | 401 | 500) }), async (p, input) => {
+    await setInboxAnswer(p.partnerUserId, input.appId, input.answerStatus);
+    return { redirect: appPath(input.appId, "/inbox") };
   }),
   "save-route": action(appRef.and(savedRouteForm), async (p, input) => {
     const saved = await saveConsoleRoute(p.partnerUserId, input.appId, input);

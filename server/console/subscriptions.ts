@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "@/db/client";
 import { subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
+import { ApiError } from "@/server/http/errors";
 import { toFieldErrors } from "@/server/http/zod-errors";
 import { EVENT_TYPE_NAMES, typeInfo, type EventType } from "@/common/subscriptions/event-types";
 import { deliveriesOf } from "@/server/subscriptions/queries";
@@ -102,8 +103,13 @@ export async function createAppSubscription(partnerUserId: number, appId: number
   }
   const parsed = subscriptionBody.safeParse(apiBody(form), { reportInput: true });
   if (!parsed.success) throw new ConsoleError(400, "Check the highlighted fields.", toFieldErrors(parsed.error).map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
-  const created = await createSubscription(principal, prefix, form.type, parsed.data);
-  return { subscriptionId: created.id };
+  try {
+    return { subscriptionId: (await createSubscription(principal, prefix, form.type, parsed.data)).id };
+  } catch (error) {
+    // The service's field errors (the sandbox inbox's rules name deliveries.0.postUrl) go under the form's fields.
+    if (error instanceof ApiError && error.status === 400) throw new ConsoleError(400, error.detail, error.fieldErrors.map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
+    throw error;
+  }
 }
 
 async function ownSubscriptionRow(partnerUserId: number, appId: number, id: number) {

@@ -22,6 +22,8 @@ export type AttemptRecord = {
   responseExcerpt: string | null;
   signedContent: string | null;
   signature: string | null;
+  /** HTTP_POST: the headers sent (docs/delivery.md#attempts). */
+  requestHeaders?: Record<string, string> | null;
 };
 
 export type RowResult =
@@ -50,6 +52,8 @@ export async function recordBatch({ attempts, results, httpStatuses, outbox, wor
           response_excerpt: a.responseExcerpt,
           signed_content: a.signedContent,
           signature: a.signature,
+          // As text: the column's type (jsonb) is inferred by the server, which parses it.
+          request_headers: a.requestHeaders ? JSON.stringify(a.requestHeaders) : null,
           worker_id: workerId,
         })),
       )}`;

@@ -1,6 +1,7 @@
 import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
 import type { AttemptRecord } from "./attempts";
 import { postHttps, type DeliveryNetwork } from "./https-client";
+import { postToInbox } from "./inbox-target";
 import { oauth2Schema } from "./oauth2-refresh";
 import { refreshOnce } from "./oauth2-single-flight";
 import { updatePostUrl, type DeliveryRow } from "./queries";
@@ -49,9 +50,9 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
       "webhook-signature": signed.signature,
     };
     if (oauth2) headers.authorization = `Bearer ${oauth2.access_token}`;
-    const answer = await postHttps({ url, headers, body, network });
+    const answer = (await postToInbox({ url, headers, body, appId: notification.appId, environment: notification.environment })) ?? (await postHttps({ url, headers, body, network }));
     const record = (outcome: AttemptRecord["outcome"], extra: Partial<AttemptRecord>) =>
-      attempts.push({ ...ids, attemptedAt, target: url, outcome, httpStatus: null, latencyMs: answer.latencyMs, error: null, responseExcerpt: null, signedContent: signed.signedContent, signature: signed.signature, ...extra });
+      attempts.push({ ...ids, attemptedAt, target: url, outcome, httpStatus: null, latencyMs: answer.latencyMs, error: null, responseExcerpt: null, signedContent: signed.signedContent, signature: signed.signature, requestHeaders: shownHeaders(headers), ...extra });
 
     if (!answer.ok) {
       if (answer.kind === "refused") {
@@ -130,6 +131,13 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
   }
   const error = `more than ${MAX_LEGS} redirects`;
   return { outcome: { kind: "retry", error, retryAfterMs: null }, attempts, lastStatus };
+}
+
+// The headers as the console shows them: an oauth2 access token is shortened to its last 4 characters.
+function shownHeaders(headers: Record<string, string>): Record<string, string> {
+  const shown = { ...headers };
+  if (shown.authorization) shown.authorization = shown.authorization.replace(/^(Bearer )(.*)$/i, (_, scheme: string, token: string) => `${scheme}…${token.slice(-4)}`);
+  return shown;
 }
 
 function isPermittedTarget(url: string, network: DeliveryNetwork): boolean {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { bigIdParam, dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/common/http/fields";
 import { PERIODS, periodsDescription } from "@/common/subscriptions/event-types";
+import { inboxToken } from "@/server/inbox/address";
 
 // Subscriptions on the wire (docs/subscriptions.md). The body is parsed field by field
 // here; which criteria a type requires is checked by criteria.ts once the type (from the path) and
@@ -26,11 +27,7 @@ export const notificationPeriod = z
 
 // Receivers are reached over HTTPS only (docs/subscriptions.md#deliveries); where the name resolves to is checked
 // again when the worker connects.
-export const httpsUrl = z
-  .string()
-  .trim()
-  .max(2048, "Must be at most 2048 characters.")
-  .superRefine((value, ctx) => {
+const checkHttpsUrl = (value: string, ctx: z.RefinementCtx) => {
     let url: URL;
     try {
       url = new URL(value);
@@ -41,6 +38,18 @@ export const httpsUrl = z
     if (url.protocol !== "https:") ctx.addIssue({ code: "custom", message: "Only https:// URLs can receive notifications." });
     else if (url.username || url.password) ctx.addIssue({ code: "custom", message: "Must not carry a user name or password; use postHeaders or oauth2." });
     else if (url.hash) ctx.addIssue({ code: "custom", message: "Must not have a #fragment." });
+  };
+
+export const httpsUrl = z.string().trim().max(2048, "Must be at most 2048 characters.").superRefine(checkHttpsUrl);
+
+// A webhook target: https, or this service's sandbox inbox URL, which is plain http on a laptop
+// (docs/delivery.md#sandbox-inbox). That it is the app's own inbox, in the sandbox, is checked by the service.
+export const webhookUrl = z
+  .string()
+  .trim()
+  .max(2048, "Must be at most 2048 characters.")
+  .superRefine((value, ctx) => {
+    if (inboxToken(value) === null) checkHttpsUrl(value, ctx);
   });
 
 // Headers the service sets itself, or that would break the request, cannot be overridden.
@@ -84,7 +93,7 @@ export const deliveryBody = z
   .object({
     id: optional(idParam),
     type: deliveryKind,
-    postUrl: optional(httpsUrl),
+    postUrl: optional(webhookUrl),
     postHeaders: optional(postHeaders),
     oauth2: optional(oauth2Map),
     recipient: optional(z.string().trim().max(254, "Must be at most 254 characters.").pipe(z.email("Must be an e-mail address."))),
@@ -141,7 +150,7 @@ export const CRITERIA_FIELDS = Object.keys(criteriaFields) as (keyof typeof crit
 export const subscriptionBody = z.object({
   notificationPeriod: keep(notificationPeriod).meta({ description: PERIODS_DESCRIPTION }),
   minimumTime: keep(integerish.pipe(z.number().int().min(0, "Must be 0 or more.").max(525_600, "Must be at most 525600 minutes (a year)."))),
-  postUrl: keep(httpsUrl),
+  postUrl: keep(webhookUrl),
   postHeaders: keep(postHeaders),
   deliveries: keep(z.array(deliveryBody).max(10, "At most 10 deliveries.")),
   ...criteriaFields,

@@ -2,6 +2,7 @@ import { db } from "@/db/client";
 import { getVisibleAccount } from "@/server/accounts/service";
 import { ApiError, notFound, validationError, type FieldError } from "@/server/http/errors";
 import type { Page } from "@/server/http/paging";
+import { inboxTargetErrors } from "@/server/inbox/targets";
 import type { Principal } from "@/server/oauth/principal";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { resolveCriteria, criteriaOf } from "./criteria";
@@ -90,6 +91,9 @@ function wantedDeliveries(input: { postUrl: string | null; postHeaders: Record<s
   return { wanted, errors };
 }
 
+// The URLs a body names, by field, for the sandbox inbox's rules.
+const inboxTargets = (body: SubscriptionInput) => [{ field: "postUrl", url: body.postUrl }, ...(body.deliveries ?? []).map((d, i) => ({ field: `deliveries.${i}.postUrl`, url: d.postUrl }))];
+
 const criteriaInput = (body: SubscriptionInput) => Object.fromEntries(CRITERIA_FIELDS.flatMap((k) => (body[k] === undefined ? [] : [[k, body[k]]])));
 
 export async function createSubscription(principal: Principal, prefix: Prefix, type: EventType, body: SubscriptionInput) {
@@ -101,7 +105,7 @@ export async function createSubscription(principal: Principal, prefix: Prefix, t
   const period = body.notificationPeriod ?? info.periods[0]!;
   const criteria = resolveCriteria(type, criteriaInput(body));
   const deliveries = wantedDeliveries({ postUrl: body.postUrl ?? null, postHeaders: body.postHeaders ?? null, deliveries: body.deliveries ?? [] }, []);
-  const errors = [...checkPeriod(type, period), ...("errors" in criteria ? criteria.errors : []), ...deliveries.errors];
+  const errors = [...checkPeriod(type, period), ...("errors" in criteria ? criteria.errors : []), ...deliveries.errors, ...(await inboxTargetErrors(principal, inboxTargets(body)))];
   if (errors.length > 0 || "errors" in criteria) throw validationError(errors);
 
   const id = await db().transaction(async (tx) => {
@@ -145,7 +149,7 @@ export async function updateSubscription(principal: Principal, prefix: Prefix, t
       body.deliveries !== undefined || legacyChanged
         ? wantedDeliveries({ postUrl, postHeaders, legacyId, deliveries: body.deliveries ?? existing.filter((d) => d.id !== legacyId).map(asInput) }, existing)
         : null;
-    const errors = [...checkPeriod(subType, period), ...("errors" in criteria ? criteria.errors : []), ...(deliveries?.errors ?? [])];
+    const errors = [...checkPeriod(subType, period), ...("errors" in criteria ? criteria.errors : []), ...(deliveries?.errors ?? []), ...(await inboxTargetErrors(principal, inboxTargets(body)))];
     if (errors.length > 0 || "errors" in criteria) throw validationError(errors);
 
     await updateSubscriptionRow(tx, row.id, {

@@ -42,6 +42,7 @@ export default async function AppsPage() {
             label="Create an app"
             className="flex flex-col gap-4"
             revealTitle="App created. Copy the sandbox client secret now: it is shown only once."
+            refreshOnReveal
           >
             <AppForm submitLabel="Create app" />
           </ActionForm>

@@ -1,15 +1,18 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
 import { AppForm } from "@/components/console/app-form";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { CopyValue } from "@/components/console/copy-value";
 import { CheckField, SubmitButton } from "@/components/console/fields";
+import { InboxUrl } from "@/components/console/inbox-url";
+import { LocalTime } from "@/components/console/local-time";
 import { Notice, Section } from "@/components/console/states";
 import { EnvironmentBadge } from "@/components/ui/card";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { appOverview } from "@/server/console/apps";
+import { appInbox } from "@/server/console/inbox";
+import { formatDateTime } from "@/common/http/datetime";
 import { appSigningSecrets } from "@/server/console/signing";
 import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
 
@@ -27,6 +30,7 @@ export default async function AppPage({ params }: Props) {
   if ("refused" in loaded) throw new Error(loaded.refused);
   const { app, sandbox, production } = loaded;
   const signing = await appSigningSecrets(session.partnerUserId, appId);
+  const inbox = await appInbox(session.partnerUserId, appId);
   const productionProblems = app.redirectUris.map((uri) => ({ uri, problem: redirectUriProblem(uri, "production") })).filter((p) => p.problem);
 
   return (
@@ -35,7 +39,6 @@ export default async function AppPage({ params }: Props) {
       <ConsoleMain>
         <h1 className="text-2xl font-bold tracking-tight">{app.name}</h1>
         <AppTabs appId={app.id} appName={app.name} current="overview" />
-        <p className="text-sm"><Link href={`/console/apps/${app.id}/simulator`} className="text-blue-700 underline">Drive a sandbox vehicle with the simulator</Link></p>
 
         <Section title="Credentials" id="credentials">
           <div className="flex flex-col gap-6">
@@ -66,7 +69,7 @@ export default async function AppPage({ params }: Props) {
                     <CopyValue label="client_id" value={production.clientId} />
                   </dl>
                   <p className="text-sm text-slate-700">
-                    Obligations confirmed {app.obligationsConfirmedAt ? app.obligationsConfirmedAt.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "by the operator"}. Token endpoint: <code>/oauth/token</code> · API base: <code>/v1/api</code>.
+                    Obligations confirmed {app.obligationsConfirmedAt ? <LocalTime iso={app.obligationsConfirmedAt.toISOString()} wire={formatDateTime(app.obligationsConfirmedAt)} /> : "by the operator"}. Token endpoint: <code>/oauth/token</code> · API base: <code>/v1/api</code>.
                   </p>
                   <ActionForm action="rotate-secret" csrfToken={csrfToken} label="Rotate the production client secret" confirm="Rotate the production secret? The current one stops working immediately." revealTitle="New production client secret. Copy it now: it is shown only once.">
                     <input type="hidden" name="appId" value={app.id} />
@@ -100,8 +103,15 @@ export default async function AppPage({ params }: Props) {
             </p>
             <ul className="flex flex-col gap-1 text-sm" aria-label="Signing secrets in use">
               {signing.map((s) => (
-                <li key={s.id} className="font-mono">
-                  secret {s.id} · created {s.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC · {s.expiresAt ? `signs until ${s.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC` : "current"}
+                <li key={s.id}>
+                  secret {s.id} · created <LocalTime iso={s.createdAt.toISOString()} wire={formatDateTime(s.createdAt)} /> ·{" "}
+                  {s.expiresAt ? (
+                    <>
+                      signs until <LocalTime iso={s.expiresAt.toISOString()} wire={formatDateTime(s.expiresAt)} />
+                    </>
+                  ) : (
+                    "current"
+                  )}
                 </li>
               ))}
             </ul>
@@ -116,6 +126,10 @@ export default async function AppPage({ params }: Props) {
               </ActionForm>
             </div>
           </div>
+        </Section>
+
+        <Section title="Sandbox inbox" id="sandbox-inbox">
+          <InboxUrl appId={app.id} url={inbox.url} />
         </Section>
 
         <Section title="Settings" id="settings">

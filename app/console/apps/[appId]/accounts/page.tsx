@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
 import { AppTabs } from "@/components/console/app-tabs";
+import { DataTable } from "@/components/console/data-table";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Notice, Section } from "@/components/console/states";
@@ -60,35 +61,31 @@ export default async function AccountsPage({ params, searchParams }: Props) {
                 {account.vehicles.length === 0 ? (
                   <p className="mt-2 text-sm text-slate-700">No vehicles.</p>
                 ) : (
-                  <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label={`Vehicles of account ${account.id}`}>
-                    <table className="w-full min-w-[28rem] text-left text-sm">
-                      <caption className="sr-only">Vehicles of account {account.id}</caption>
-                      <thead>
-                        <tr className="border-b border-slate-200 text-slate-700">
-                          <th scope="col" className="py-2 pr-3">Vehicle</th>
-                          <th scope="col" className="py-2 pr-3">Label</th>
-                          <th scope="col" className="py-2 pr-3">Device</th>
-                          <th scope="col" className="py-2 pr-3">Last position</th>
-                          <th scope="col" className="py-2">Events</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {account.vehicles.map((v) => (
-                          <tr key={v.vehicleId} className="border-b border-slate-100">
-                            <td className="py-2 pr-3 font-mono">{v.vehicleId}</td>
-                            <td className="py-2 pr-3">{v.label ?? v.name}</td>
-                            <td className="py-2 pr-3 font-mono">{v.deviceId ?? "—"}</td>
-                            <td className="py-2 pr-3">{v.lastWaypoint ? `${v.lastWaypoint.latitude}, ${v.lastWaypoint.longitude}` : "—"}</td>
-                            <td className="py-2">
-                              <Link className="inline-block min-h-11 content-center text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${environment}&vehicle=${v.vehicleId}`}>
-                                Notifications
-                              </Link>
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <DataTable
+                    className="mt-3"
+                    label={`Vehicles of account ${account.id}`}
+                    caption={`Vehicles of account ${account.id}`}
+                    minWidth="28rem"
+                    rows={account.vehicles}
+                    rowKey={(v) => v.vehicleId}
+                    // The target of the console's vehicle links (…/accounts#vehicle-12), highlighted when followed.
+                    rowAttributes={(v) => ({ id: `vehicle-${v.vehicleId}`, className: "target:bg-amber-50" })}
+                    columns={[
+                      { key: "id", header: "Vehicle", className: "font-mono", cell: (v) => v.vehicleId },
+                      { key: "label", header: "Label", cell: (v) => v.label ?? v.name },
+                      { key: "device", header: "Device", className: "font-mono", cell: (v) => v.deviceId ?? "—" },
+                      { key: "position", header: "Last position", cell: (v) => (v.lastWaypoint ? `${v.lastWaypoint.latitude}, ${v.lastWaypoint.longitude}` : "—") },
+                      {
+                        key: "events",
+                        header: "Events",
+                        cell: (v) => (
+                          <Link className="inline-block min-h-11 content-center text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${environment}&vehicle=${v.vehicleId}`}>
+                            Notifications
+                          </Link>
+                        ),
+                      },
+                    ]}
+                  />
                 )}
                 {environment === "sandbox" ? (
                   <div className="mt-3">

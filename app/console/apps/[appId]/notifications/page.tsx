@@ -2,13 +2,18 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
 import { AppTabs } from "@/components/console/app-tabs";
+import { DataTable } from "@/components/console/data-table";
 import { DeliveryStateBadge } from "@/components/console/delivery-log";
 import { SubmitButton, TextField } from "@/components/console/fields";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
+import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice, Section } from "@/components/console/states";
+import { VehicleRef } from "@/components/console/vehicle-ref";
 import { appOverview } from "@/server/console/apps";
 import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
 import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { vehicleNames } from "@/server/console/vehicle-names";
+import { formatDateTime } from "@/common/http/datetime";
 import { EVENT_TYPE_NAMES } from "@/common/subscriptions/event-types";
 
 export const dynamic = "force-dynamic";
@@ -30,6 +35,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
   const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
   if ("refused" in overview) throw new Error(overview.refused);
   const list = await ownedOr404(() => listAppNotifications(session.partnerUserId, appId, environment, filters));
+  const names = await vehicleNames({ environment, ids: "refused" in list ? [] : list.items.map((i) => i.row.vehicleId) });
 
   const pageLink = (page: number) => {
     const q = new URLSearchParams({ env: environment });
@@ -92,37 +98,30 @@ export default async function NotificationsPage({ params, searchParams }: Props)
             <p className="text-sm text-slate-700" role="status">
               {list.total} notification{list.total === 1 ? "" : "s"}; page {filters.page} of {Math.max(1, Math.ceil(list.total / NOTIFICATION_PAGE_SIZE))}.
             </p>
-            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Notifications table">
-              <table className="w-full min-w-[36rem] text-left text-sm">
-                <caption className="sr-only">Notifications</caption>
-                <thead>
-                  <tr className="border-b border-slate-200 text-slate-700">
-                    <th scope="col" className="px-3 py-2">Id</th>
-                    <th scope="col" className="px-3 py-2">Type</th>
-                    <th scope="col" className="px-3 py-2">Vehicle</th>
-                    <th scope="col" className="px-3 py-2">Event time</th>
-                    <th scope="col" className="px-3 py-2">HTTP status</th>
-                    <th scope="col" className="px-3 py-2">Delivery</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.items.map(({ row, body, deliveryState }) => (
-                    <tr key={row.id} className="border-b border-slate-100" data-testid={`notification-${row.id}`}>
-                      <td className="px-3 py-2">
-                        <Link className="inline-block min-h-11 content-center font-mono text-blue-700 underline" href={`/console/apps/${appId}/notifications/${row.id}`}>
-                          {row.id}
-                        </Link>
-                      </td>
-                      <td className="px-3 py-2 font-mono">{row.type}{row.test ? " (test)" : ""}</td>
-                      <td className="px-3 py-2 font-mono">{row.vehicleId ?? "—"}</td>
-                      <td className="px-3 py-2 font-mono">{body._timestamp}</td>
-                      <td className="px-3 py-2 font-mono">{row.httpStatusCode === 0 ? "—" : row.httpStatusCode}</td>
-                      <td className="px-3 py-2" data-testid={`state-${row.id}`}>{deliveryState ? <DeliveryStateBadge state={deliveryState} /> : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label="Notifications table"
+              caption="Notifications"
+              framed
+              rows={list.items}
+              rowKey={(i) => i.row.id}
+              rowAttributes={(i) => ({ "data-testid": `notification-${i.row.id}` })}
+              columns={[
+                {
+                  key: "id",
+                  header: "Id",
+                  cell: ({ row }) => (
+                    <Link className="inline-block min-h-11 content-center font-mono text-blue-700 underline" href={`/console/apps/${appId}/notifications/${row.id}`}>
+                      {row.id}
+                    </Link>
+                  ),
+                },
+                { key: "type", header: "Type", className: "font-mono", cell: ({ row }) => `${row.type}${row.test ? " (test)" : ""}` },
+                { key: "vehicle", header: "Vehicle", cell: ({ row }) => <VehicleRef appId={appId} environment={environment} id={row.vehicleId} vehicle={row.vehicleId === null ? undefined : names.get(row.vehicleId)} /> },
+                { key: "time", header: "Event time", cell: ({ row }) => <LocalTime iso={row.eventAt.toISOString()} wire={formatDateTime(row.eventAt)} /> },
+                { key: "status", header: "HTTP status", className: "font-mono", cell: ({ row }) => (row.httpStatusCode === 0 ? "—" : row.httpStatusCode) },
+                { key: "delivery", header: "Delivery", cell: ({ row, deliveryState }) => <span data-testid={`state-${row.id}`}>{deliveryState ? <DeliveryStateBadge state={deliveryState} /> : "—"}</span> },
+              ]}
+            />
             <nav aria-label="Pages" className="flex gap-3">
               {filters.page > 1 ? <Link className="min-h-11 content-center font-semibold text-blue-700 underline" href={pageLink(filters.page - 1)}>Newer</Link> : null}
               {filters.page * NOTIFICATION_PAGE_SIZE < list.total ? <Link className="min-h-11 content-center font-semibold text-blue-700 underline" href={pageLink(filters.page + 1)}>Older</Link> : null}

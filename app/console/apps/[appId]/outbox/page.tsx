@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
+import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice } from "@/components/console/states";
 import { appOverview } from "@/server/console/apps";
 import { appOutbox } from "@/server/console/deliveries";
 import { OUTBOX_PAGE_SIZE } from "@/server/console/delivery-queries";
+import { formatDateTime } from "@/common/http/datetime";
 import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
 
 export const dynamic = "force-dynamic";
@@ -44,7 +46,9 @@ export default async function OutboxPage({ params }: Props) {
                   <dt className="font-semibold">Subject</dt>
                   <dd>{m.subject}</dd>
                   <dt className="font-semibold">Time</dt>
-                  <dd className="font-mono">{m.createdAt.toISOString().replace("T", " ").replace("Z", " UTC")}</dd>
+                  <dd>
+                    <LocalTime iso={m.createdAt.toISOString()} wire={formatDateTime(m.createdAt)} />
+                  </dd>
                 </dl>
                 <pre className="mt-3 max-h-80 overflow-auto rounded-lg bg-slate-100 p-3 text-sm whitespace-pre-wrap" tabIndex={0} aria-label={`Body of e-mail ${m.id}`}>
                   {m.text}

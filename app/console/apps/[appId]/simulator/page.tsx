@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { SimulatorPanel } from "@/components/console/simulator-panel";
 import { EmptyState, Notice } from "@/components/console/states";
@@ -27,17 +28,8 @@ export default async function SimulatorPage({ params }: Props) {
       <ConsoleHeader session={session} />
       <ConsoleMain>
         <div className="flex flex-col gap-2">
-          <p className="text-sm text-slate-600">
-            <Link href="/console/apps" className="text-blue-700 underline">
-              Apps
-            </Link>{" "}
-            /{" "}
-            <Link href={`/console/apps/${appId}`} className="text-blue-700 underline">
-              {overview.app.name}
-            </Link>{" "}
-            / <span className="font-semibold text-slate-900">Simulator</span>
-          </p>
           <h1 className="text-2xl font-bold tracking-tight">Sandbox simulator</h1>
+          <AppTabs appId={appId} appName={overview.app.name} current="simulator" />
           <p className="text-sm text-slate-700">
             Drives a sandbox vehicle through the same ingest path a device uses: its trips, data and notifications are the real thing. Only sandbox vehicles can be
             simulated; production vehicles are driven by their devices.

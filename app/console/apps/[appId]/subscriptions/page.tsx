@@ -4,10 +4,14 @@ import { ActionForm } from "@/components/console/action-form";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { SubmitButton } from "@/components/console/fields";
+import { InboxUrl } from "@/components/console/inbox-url";
+import { VehicleRef } from "@/components/console/vehicle-ref";
 import { EmptyState, Notice, Section } from "@/components/console/states";
 import { SubscriptionFields } from "@/components/console/subscription-form";
 import { appOverview } from "@/server/console/apps";
 import { connectedAccounts } from "@/server/console/connected";
+import { appInbox } from "@/server/console/inbox";
+import { vehicleNames } from "@/server/console/vehicle-names";
 import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
 import { listAppSubscriptions } from "@/server/console/subscriptions";
 
@@ -29,6 +33,9 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
     ownedOr404(() => connectedAccounts(session.partnerUserId, appId, environment)),
   ]);
   const accounts = "refused" in connected ? [] : connected.accounts;
+  const names = await vehicleNames({ environment, ids: "refused" in subscriptions ? [] : subscriptions.map((s) => s.vehicleId) });
+  // The inbox is a sandbox receiver only: production subscriptions cannot use it.
+  const inbox = environment === "sandbox" ? await appInbox(session.partnerUserId, appId) : null;
 
   return (
     <>
@@ -44,6 +51,11 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
               <ActionForm action="create-subscription" csrfToken={csrfToken} label="New subscription" revealTitle="Subscription created.">
                 <input type="hidden" name="appId" value={appId} />
                 <input type="hidden" name="environment" value={environment} />
+                {inbox ? (
+                  <div className="mb-4">
+                    <InboxUrl appId={appId} url={inbox.url} />
+                  </div>
+                ) : null}
                 <SubscriptionFields
                   vehicles={accounts.flatMap((a) => a.vehicles.map((v) => ({ id: v.vehicleId, label: `${v.label ?? v.name} (vehicle ${v.vehicleId}, ${a.username ?? `account ${a.id}`})` })))}
                   accounts={accounts.map((a) => ({ id: a.id, label: `${a.firstName} ${a.lastName} (account ${a.id})` }))}
@@ -61,7 +73,7 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
                         {s._type} <span className="font-normal text-slate-700">· {s.notificationPeriod} · subscription {s.id}</span>
                       </h2>
                       <span className="text-sm text-slate-700">
-                        {s.scope === "VEHICLE" ? `vehicle ${s.vehicleId}` : s.scope === "ACCOUNT" ? `account ${s.accountId}` : "system"}
+                        {s.scope === "VEHICLE" ? <VehicleRef appId={appId} environment={environment} id={s.vehicleId} vehicle={s.vehicleId === null ? undefined : names.get(s.vehicleId)} /> : s.scope === "ACCOUNT" ? `account ${s.accountId}` : "system"}
                         {s.deletionTimestamp ? ` · deleted ${s.deletionTimestamp}` : ` · created ${s.creationTimestamp}`}
                       </span>
                     </div>

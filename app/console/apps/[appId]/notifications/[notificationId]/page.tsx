@@ -3,14 +3,16 @@ import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
-import { CopyValue } from "@/components/console/copy-value";
+import { CopyButton } from "@/components/console/copy-value";
 import { DeliveryLogView } from "@/components/console/delivery-log";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Section } from "@/components/console/states";
+import { VehicleRef } from "@/components/console/vehicle-ref";
 import { appOverview } from "@/server/console/apps";
 import { notificationDeliveryLog } from "@/server/console/deliveries";
 import { appNotification } from "@/server/console/notifications";
 import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+import { vehicleNames } from "@/server/console/vehicle-names";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Notification" };
@@ -31,6 +33,7 @@ export default async function NotificationPage({ params }: Props) {
   const { row, body } = loaded;
   const log = await notificationDeliveryLog(session.partnerUserId, appId, notificationId);
   const json = JSON.stringify(body, null, 2);
+  const vehicle = row.vehicleId === null ? undefined : (await vehicleNames({ environment: row.environment, ids: [row.vehicleId] })).get(row.vehicleId);
 
   return (
     <>
@@ -40,18 +43,23 @@ export default async function NotificationPage({ params }: Props) {
           Notification {row.id} <span className="font-normal text-slate-700">· {row.type}</span>
         </h1>
         <AppTabs appId={appId} appName={overview.app.name} current="notifications" />
+        {row.vehicleId !== null ? (
+          <p className="text-sm">
+            Vehicle: <VehicleRef appId={appId} environment={row.environment} id={row.vehicleId} vehicle={vehicle} />
+          </p>
+        ) : null}
         <p>
           <Link className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${row.environment}`}>
             Back to the {row.environment} notifications
           </Link>
         </p>
         <Section title="Body" id="body">
-          <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50" tabIndex={0} aria-label="Notification JSON" data-testid="notification-json">
+          <pre id="notification-json" className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50" tabIndex={0} aria-label="Notification JSON" data-testid="notification-json">
             {json}
           </pre>
-          <dl className="mt-3">
-            <CopyValue label="JSON" value={json} />
-          </dl>
+          <div className="mt-3">
+            <CopyButton label="JSON" value={json} shownId="notification-json" />
+          </div>
         </Section>
         <Section title="Delivery attempts" id="attempts">
           {log.length === 0 ? (

@@ -1,0 +1,51 @@
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
+import { ApiError } from "@/server/http/errors";
+import { errorResponse } from "@/server/http/with-api";
+import { isTokenShape } from "./address";
+import { INBOX_MAX_BODY_BYTES, receiveInboxRequest } from "./receive";
+
+// The inbox's HTTP side (app/sandbox/inbox/[token]/route.ts): any body up to 256 KiB, as text,
+// counted as it streams; the answer is whatever the inbox is set to answer.
+
+async function readBody(request: Request): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? "0") > INBOX_MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > INBOX_MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge({ Connection: "close" });
+      }
+      chunks.push(value);
+    }
+  }
+  // PostgreSQL text cannot hold U+0000; the inbox shows what arrived, so it keeps a visible mark instead.
+  return Buffer.concat(chunks).toString("utf8").replaceAll("\0", "\uFFFD");
+}
+
+const tooLarge = (headers: Record<string, string> = {}) => new ApiError("TOO_LARGE", `The sandbox inbox keeps bodies of at most ${INBOX_MAX_BODY_BYTES} bytes.`, [], headers);
+
+export async function inboxPost(request: Request, token: string): Promise<Response> {
+  try {
+    if (!isTokenShape(token)) throw new ApiError("NOT_FOUND", "No such sandbox inbox.");
+    const body = await readBody(request);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      const key = name.toLowerCase();
+      // Our own plumbing (the client address npm start stamps) is not what the sender sent; a
+      // browser's cookies for this site are never kept.
+      if (key === CLIENT_ADDRESS_HEADER) return;
+      headers[key] = key === "cookie" ? "(not stored)" : value.replaceAll("\0", "\uFFFD");
+    });
+    const answer = await receiveInboxRequest({ token, method: request.method, headers, body });
+    if (answer.status === 404) throw new ApiError("NOT_FOUND", "No such sandbox inbox.");
+    return new Response(answer.body, { status: answer.status, headers: { ...answer.headers, "cache-control": "no-store" } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
