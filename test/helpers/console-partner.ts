@@ -8,16 +8,8 @@ export class ConsolePartner extends Browser {
   email = `${uniqueName("p")}@partner.example`;
   csrf = "";
 
-  constructor(readonly base = "") {
-    super();
-  }
-
-  override get(url: string) {
-    return super.get(this.base + url);
-  }
-
-  override post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-    return super.post(this.base + url, form, headers);
+  constructor(base?: string) {
+    super(undefined, base || undefined);
   }
 
   async signUp() {

@@ -3,7 +3,8 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { testSql, uniqueName } from "../helpers/api";
-import { Browser, hiddenFields, visibleText } from "../helpers/browser";
+import { Browser, visibleText } from "../helpers/browser";
+import { ConsolePartner } from "../helpers/console-partner";
 import { waitFor } from "../helpers/delivery-fixture";
 import { startHttpsReceiver, verifyWebhook, type HttpsReceiver, type ReceivedRequest } from "../helpers/https-receiver";
 import { launchService, type RunningService } from "../helpers/processes";
@@ -15,45 +16,7 @@ import { freshDatabase } from "../helpers/fresh-database";
 // own apps only. The last part runs a service of its own with the delivery worker on and a real
 // HTTPS receiver, as delivery-e2e.test.ts does.
 
-class Partner extends Browser {
-  email = `${uniqueName("p")}@partner.example`;
-  csrf = "";
-
-  constructor(readonly base = "") {
-    super();
-  }
-
-  override get(url: string) {
-    return super.get(this.base + url);
-  }
-
-  override post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-    return super.post(this.base + url, form, headers);
-  }
-
-  async signUp() {
-    const csrf = JSON.parse((await this.get("/api/partner-auth/csrf")).text).csrfToken as string;
-    const res = await this.post(`/api/partner-auth/callback/partner-registration`, { name: "Dee Partner", email: this.email, password: "partner-password-1", csrfToken: csrf, callbackUrl: "/console/apps", json: "true" });
-    if (new URL(JSON.parse(res.text).url as string).searchParams.get("error")) throw new Error(`sign-up failed: ${res.text}`);
-    this.csrf = hiddenFields((await this.get("/console/apps")).text).csrfToken ?? "";
-    return this;
-  }
-
-  action(name: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-    return this.post(`/console/actions/${name}`, { csrfToken: this.csrf, ...form }, { Accept: "application/json", ...headers }).then((page) => ({ ...page, body: page.text ? JSON.parse(page.text) : null }));
-  }
-
-  async ok(name: string, form: Record<string, string>) {
-    const res = await this.action(name, form);
-    if (res.status !== 200) throw new Error(`${name} failed: ${res.status} ${res.text}`);
-    return res.body as { redirect: string; reveal?: Record<string, string | number> };
-  }
-
-  async createApp() {
-    const made = await this.ok("create-app", { name: uniqueName("app"), redirectUris: "https://partner.example/callback", clientType: "confidential" });
-    return { appId: Number(/\/console\/apps\/(\d+)/.exec(made.redirect)![1]), clientId: String(made.reveal!.clientId), clientSecret: String(made.reveal!.clientSecret) };
-  }
-
+class Partner extends ConsolePartner {
   /** An app with a test account, its vehicle and a subscription of `type` delivered as given. */
   async appWithSubscription(delivery: Record<string, string>, type = "WAYPOINT") {
     const app = await this.createApp();
