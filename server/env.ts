@@ -79,6 +79,7 @@ const schema = databaseEnvSchema.extend({
   RATE_LIMITS: boolish,
   RATE_LIMIT_API_TOKEN: rateSpec("1000/10s"),
   RATE_LIMIT_API_CLIENT: rateSpec("10000/10s"),
+  RATE_LIMIT_API_ADDRESS: rateSpec("1000/10s"),
   RATE_LIMIT_OAUTH_CLIENT: rateSpec("500/10s"),
   RATE_LIMIT_OAUTH_ADDRESS: rateSpec("100/10s"),
   RATE_LIMIT_REGISTRATION_ADDRESS: rateSpec("20/10m"),

@@ -1,20 +1,25 @@
 import type { Environment } from "@/db/schema";
 import { bearerHash } from "@/server/oauth/bearer";
-import { giveBack, takeForAccessToken } from "@/server/rate-limits/buckets";
+import { giveBack, takeForAccessToken, takeFromBuckets } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";
 import { rateLimitHeaders, refusal, type Verdict } from "@/server/rate-limits/verdict";
+import { clientAddress } from "./client-address";
 import { ApiError } from "./errors";
 
 // The API's rate limits (docs/api.md#rate-limits): every request with a working access token
-// takes one from its token's bucket and one from its client's. One statement, run beside the
-// token lookup; a batch of data sets is one request.
+// takes one from its token's bucket and one from its client's, in one statement run beside the
+// token lookup; a batch of data sets is one request. A request without a working token (it will
+// be answered 401) takes one from its address's bucket instead, so a stream of guessed tokens is
+// paced too and every answer can say how its bucket stands.
 
-/** The buckets this request drew on; none when limits are off or the token does not work. */
-export async function takeApiQuota(authorization: string | null, environment: Environment): Promise<Verdict[]> {
+/** The buckets this request drew on; none when limits are off. */
+export async function takeApiQuota(request: Request, environment: Environment): Promise<Verdict[]> {
   const policies = rateLimitPolicies();
-  const accessHash = bearerHash(authorization);
-  if (!policies || !accessHash) return [];
-  return takeForAccessToken({ accessHash, environment, token: policies.apiToken, client: policies.apiClient });
+  if (!policies) return [];
+  const accessHash = bearerHash(request.headers.get("authorization"));
+  const taken = accessHash ? await takeForAccessToken({ accessHash, environment, token: policies.apiToken, client: policies.apiClient }) : [];
+  if (taken.length > 0) return taken;
+  return takeFromBuckets([{ policy: policies.apiAddress, key: clientAddress(request.headers) }]);
 }
 
 /** Throws 429 RATE_LIMITED when a bucket refused the request; the others get their request back, so a refused request counts nowhere. */
@@ -22,7 +27,7 @@ export async function refuseOverLimit(verdicts: Verdict[]): Promise<void> {
   const refused = refusal(verdicts);
   if (!refused) return;
   await giveBack(verdicts.filter((v) => v.allowed));
-  const what = refused.policies.includes("per-token") ? "this access token" : "this client";
+  const what = refused.policies.includes("per-token") ? "this access token" : refused.policies.includes("per-address") ? "this address without a working access token" : "this client";
   throw new ApiError("RATE_LIMITED", `Too many requests for ${what}. Retry after ${refused.retryAfterSeconds} seconds.`, [], { "Retry-After": String(refused.retryAfterSeconds) });
 }
 

@@ -42,7 +42,7 @@ export function withApi<O extends Operation>(op: O, handler: (input: HandlerInpu
       const authorization = request.headers.get("authorization");
       // The rate limit's statement runs beside the token lookup; over the limit answers 429
       // before anything else is looked at (docs/api.md#rate-limits).
-      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(authorization, environment), authenticateBearer(authorization, environment)]);
+      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(request, environment), authenticateBearer(authorization, environment)]);
       if (taken.status === "rejected") throw taken.reason;
       quota = taken.value;
       await refuseOverLimit(quota);

@@ -164,7 +164,7 @@ export function openApiDocument(environment: Environment, origin: string) {
               "415": errorResponse("Not JSON", new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).")),
             }
           : {}),
-        "429": { ...errorResponse("Over the token's or the client's rate limit (`RATE_LIMITED`)", new ApiError("RATE_LIMITED", "Too many requests for this access token. Retry after 3 seconds.")), headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } } },
+        "429": { ...errorResponse("Over the token's, the client's or (without a working token) the address's rate limit (`RATE_LIMITED`)", new ApiError("RATE_LIMITED", "Too many requests for this access token. Retry after 3 seconds.")), headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } } },
       },
     };
   }

@@ -24,6 +24,7 @@ export function rateLimitPolicies() {
   return {
     apiToken: policy("per-token", "api-token", config.RATE_LIMIT_API_TOKEN),
     apiClient: policy("per-client", "api-client", config.RATE_LIMIT_API_CLIENT),
+    apiAddress: policy("per-address", "api-address", config.RATE_LIMIT_API_ADDRESS),
     oauthClient: policy("per-client", "oauth-client", config.RATE_LIMIT_OAUTH_CLIENT),
     oauthAddress: policy("per-address", "oauth-address", config.RATE_LIMIT_OAUTH_ADDRESS),
     registrationAddress: policy("per-address", "registration-address", config.RATE_LIMIT_REGISTRATION_ADDRESS),

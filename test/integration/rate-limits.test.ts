@@ -15,6 +15,7 @@ const LIMITS = {
   TRUST_PROXY: "1",
   RATE_LIMIT_API_TOKEN: "5/1h",
   RATE_LIMIT_API_CLIENT: "8/1h",
+  RATE_LIMIT_API_ADDRESS: "3/1h",
   RATE_LIMIT_OAUTH_CLIENT: "6/1h",
   RATE_LIMIT_OAUTH_ADDRESS: "3/1h",
   RATE_LIMIT_REGISTRATION_ADDRESS: "2/1h",
@@ -111,21 +112,38 @@ describe("API: per access token and per client", () => {
     expect(refused.headers.get("access-control-expose-headers")).toMatch(/RateLimit-Policy/);
   });
 
-  it("a request without a working token draws on no bucket: 401 without RateLimit headers", async () => {
+  it("a request without a working token draws on its address's bucket, not on a token's: 401 with per-address RateLimit headers", async () => {
     const sandboxToken = await clientToken(await newApp());
+    const from = address();
+    const headers = { "X-Forwarded-For": from };
     const answers = [
-      await request("GET", `${sandboxApi()}/account/`, { token: "not-a-real-token" }),
-      await request("GET", `${sandboxApi()}/account/`),
+      await request("GET", `${sandboxApi()}/account/`, { token: "not-a-real-token", headers }),
+      await request("GET", `${sandboxApi()}/account/`, { headers }),
       // A sandbox token on the production API.
-      await request("GET", `${own.service.baseUrl}/v1/api/account/`, { token: sandboxToken }),
+      await request("GET", `${own.service.baseUrl}/v1/api/account/`, { token: sandboxToken, headers }),
     ];
-    for (const res of answers) {
+    answers.forEach((res, i) => {
       expectApiError(res, 401, "UNAUTHORIZED");
-      expect(res.headers.get("ratelimit")).toBeNull();
-      expect(res.headers.get("ratelimit-policy")).toBeNull();
-    }
+      expect(res.headers.get("ratelimit-policy")).toBe('"per-address";q=3;w=3600');
+      expect(remainingOf(res)).toEqual({ "per-address": 2 - i });
+    });
     // Nothing was taken from the sandbox token's bucket.
     expect(remainingOf(await listAccounts(sandboxToken))).toEqual({ "per-token": 4, "per-client": 7 });
+  });
+
+  it("a stream of requests without a working token from one address → 401 ×3, then 429 RATE_LIMITED; another address and working tokens are not affected", async () => {
+    const from = address();
+    const guess = () => request("GET", `${sandboxApi()}/vehicle/`, { token: `guess-${randomInt(1e9)}`, headers: { "X-Forwarded-For": from } });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await guess());
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 429]);
+    expectApiError(answers[3]!, 429, "RATE_LIMITED");
+    expect(Number(answers[3]!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(remainingOf(answers[3]!)).toEqual({ "per-address": 0 });
+    expectApiError(await request("GET", `${sandboxApi()}/vehicle/`, { token: "still-wrong", headers: { "X-Forwarded-For": address() } }), 401, "UNAUTHORIZED");
+    // A working token from the same address draws on its own buckets.
+    const token = await clientToken(await newApp());
+    expect((await request("GET", `${sandboxApi()}/account/`, { token, headers: { "X-Forwarded-For": from } })).status).toBe(200);
   });
 
   it("tokens of one client have buckets of their own and share the client's; other clients are not touched", async () => {
