@@ -22,6 +22,16 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   // read whole; only a chunked one is counted as it streams.
   if (length !== null) return parseJson(await request.text());
 
+  return parseJson(await readBodyText(request, MAX_BODY_BYTES, tooLarge));
+}
+
+/**
+ * A body as text, counted as it streams: past `maxBytes` the read stops and `tooLarge` is thrown
+ * with `Connection: close`. The cancelled rest of the body stays unread on the connection, and a
+ * kept-alive next request would hang behind it: the client must close it. (A body refused by its
+ * Content-Length before reading is drained by Node, so that connection stays usable.)
+ */
+export async function readBodyText(request: Request, maxBytes: number, tooLarge: (headers: Record<string, string>) => Error): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -30,17 +40,14 @@ export async function readJsonBody(request: Request): Promise<unknown> {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
+      if (size > maxBytes) {
         await reader.cancel().catch(() => {});
-        // The cancelled rest of the body stays unread on the connection, and a kept-alive next
-        // request would hang behind it: have the client close it. (A body refused by its
-        // Content-Length above is drained by Node, so that connection stays usable.)
         throw tooLarge({ Connection: "close" });
       }
       chunks.push(value);
     }
   }
-  return parseJson(Buffer.concat(chunks).toString("utf8"));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseJson(text: string): unknown {

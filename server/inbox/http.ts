@@ -1,4 +1,5 @@
 import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
+import { readBodyText } from "@/server/http/body";
 import { ApiError } from "@/server/http/errors";
 import { errorResponse } from "@/server/http/with-api";
 import { isTokenShape } from "./address";
@@ -9,23 +10,8 @@ import { INBOX_MAX_BODY_BYTES, receiveInboxRequest } from "./receive";
 
 async function readBody(request: Request): Promise<string> {
   if (Number(request.headers.get("content-length") ?? "0") > INBOX_MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > INBOX_MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge({ Connection: "close" });
-      }
-      chunks.push(value);
-    }
-  }
   // PostgreSQL text cannot hold U+0000; the inbox shows what arrived, so it keeps a visible mark instead.
-  return Buffer.concat(chunks).toString("utf8").replaceAll("\0", "\uFFFD");
+  return (await readBodyText(request, INBOX_MAX_BODY_BYTES, tooLarge)).replaceAll("\0", "\uFFFD");
 }
 
 const tooLarge = (headers: Record<string, string> = {}) => new ApiError("TOO_LARGE", `The sandbox inbox keeps bodies of at most ${INBOX_MAX_BODY_BYTES} bytes.`, [], headers);
