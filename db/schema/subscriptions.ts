@@ -157,7 +157,7 @@ export const notificationDeliveries = pgTable(
     index("notification_deliveries_notification_idx").on(t.notificationId),
     index("notification_deliveries_delivery_idx").on(t.deliveryId, t.id),
     // The console's backlog per delivery (pending count, oldest pending): only the pending rows.
-    index("notification_deliveries_pending_idx")
+    index("notification_deliveries_pending_by_delivery_idx")
       .on(t.deliveryId, t.createdAt)
       .where(sql`${t.status} = 'PENDING'`),
   ],

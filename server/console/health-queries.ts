@@ -13,7 +13,8 @@ import { deliveryAttempts, deliveryJobs, notificationDeliveries, subscriptionDel
 
 const counted = ne(deliveryAttempts.outcome, "REDIRECTED");
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-const p = (fraction: number) => sql<number | null>`percentile_disc(${sql.raw(String(fraction))}) within group (order by ${deliveryAttempts.latencyMs})`;
+// p50 and p95 from one sort of the latencies (the array form of percentile_disc).
+const p50p95 = sql<[number, number] | null>`percentile_disc(array[0.5, 0.95]) within group (order by ${deliveryAttempts.latencyMs})`;
 
 /** The app's deliveries in one environment (live subscriptions), first subscription first. */
 export async function deliveriesOfApp(db: Executor, { appId, environment, limit }: { appId: number; environment: Environment; limit: number }) {
@@ -45,16 +46,18 @@ export async function attemptTotals(db: Executor, { deliveryIds, since }: { deli
       return [
         [`attempts${i}`, sql<number>`(count(*) filter (where ${inWindow}))::int`],
         [`delivered${i}`, sql<number>`(count(*) filter (where ${inWindow} and ${deliveryAttempts.outcome} = 'DELIVERED'))::int`],
-        [`p50${i}`, sql<number | null>`${p(0.5)} filter (where ${inWindow})`],
-        [`p95${i}`, sql<number | null>`${p(0.95)} filter (where ${inWindow})`],
+        [`latency${i}`, sql<[number, number] | null>`${p50p95} filter (where ${inWindow})`],
       ];
     }),
-  ) as Record<string, ReturnType<typeof sql<number | null>>>;
+  ) as Record<string, ReturnType<typeof sql<number | [number, number] | null>>>;
   const [row] = await db
     .select(columns)
     .from(deliveryAttempts)
     .where(and(inArray(deliveryAttempts.deliveryId, deliveryIds), gte(deliveryAttempts.attemptedAt, oldest), counted));
-  return since.map((_, i) => ({ attempts: Number(row?.[`attempts${i}`] ?? 0), delivered: Number(row?.[`delivered${i}`] ?? 0), p50: row?.[`p50${i}`] ?? null, p95: row?.[`p95${i}`] ?? null }));
+  return since.map((_, i) => {
+    const latency = (row?.[`latency${i}`] ?? null) as [number, number] | null;
+    return { attempts: Number(row?.[`attempts${i}`] ?? 0), delivered: Number(row?.[`delivered${i}`] ?? 0), p50: latency?.[0] ?? null, p95: latency?.[1] ?? null };
+  });
 }
 
 /** One window in buckets of `stride` seconds, aligned on `since`: attempts, successes, p50, p95 per bucket. */
@@ -65,14 +68,13 @@ export async function attemptSeries(db: Executor, { deliveryIds, since, strideSe
       bucket: sql<number>`(extract(epoch from ${bucket}) * 1000)::float8`,
       attempts: sql<number>`count(*)::int`,
       delivered: sql<number>`(count(*) filter (where ${deliveryAttempts.outcome} = 'DELIVERED'))::int`,
-      p50: p(0.5),
-      p95: p(0.95),
+      latency: p50p95,
     })
     .from(deliveryAttempts)
     .where(and(inArray(deliveryAttempts.deliveryId, deliveryIds), gte(deliveryAttempts.attemptedAt, since), counted))
     .groupBy(sql`1`)
     .orderBy(sql`1`);
-  return rows.map((r) => ({ ...r, bucket: new Date(Number(r.bucket)) }));
+  return rows.map((r) => ({ bucket: new Date(Math.round(Number(r.bucket))), attempts: r.attempts, delivered: r.delivered, p50: r.latency?.[0] ?? null, p95: r.latency?.[1] ?? null }));
 }
 
 /** Failed attempts in the window by HTTP status (null: no answer), most frequent first. */
@@ -90,17 +92,17 @@ export async function backlogOf(db: Executor, { deliveryIds }: { deliveryIds: nu
   const [row] = await db
     .select({
       pending: sql<number>`count(*)::int`,
-      oldestPendingAt: sql<number | null>`(extract(epoch from min(${notificationDeliveries.createdAt})) * 1000)::float8`,
+      oldestPendingAt: sql<number | null>`(extract(epoch from date_trunc('milliseconds', min(${notificationDeliveries.createdAt}))) * 1000)::float8`,
       retrying: sql<number>`(count(*) filter (where ${deliveryJobs.attempts} > 0))::int`,
-      failingSince: sql<number | null>`(extract(epoch from min(${deliveryJobs.failingSince})) * 1000)::float8`,
+      failingSince: sql<number | null>`(extract(epoch from date_trunc('milliseconds', min(${deliveryJobs.failingSince}))) * 1000)::float8`,
     })
     .from(notificationDeliveries)
     .leftJoin(deliveryJobs, eq(deliveryJobs.notificationDeliveryId, notificationDeliveries.id))
     .where(and(inArray(notificationDeliveries.deliveryId, deliveryIds), eq(notificationDeliveries.status, "PENDING")));
   return {
     pending: row?.pending ?? 0,
-    oldestPendingAt: row?.oldestPendingAt != null ? new Date(Number(row.oldestPendingAt)) : null,
+    oldestPendingAt: row?.oldestPendingAt != null ? new Date(Math.round(Number(row.oldestPendingAt))) : null,
     retrying: row?.retrying ?? 0,
-    failingSince: row?.failingSince != null ? new Date(Number(row.failingSince)) : null,
+    failingSince: row?.failingSince != null ? new Date(Math.round(Number(row.failingSince))) : null,
   };
 }
