@@ -23,8 +23,9 @@ export function HealthFigures({ testId, health, window, strideSeconds }: { testI
   const { backlog } = health;
   return (
     <div className="flex flex-col gap-4" data-testid={testId}>
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[32rem] text-left text-sm" data-testid={`${testId}-totals`}>
+      {/* Scrolls sideways on a narrow phone; focusable so a keyboard can scroll it too. */}
+      <div className="overflow-x-auto" tabIndex={0} role="group" aria-label="Figures per window">
+        <table className="w-full min-w-[26rem] text-left text-sm" data-testid={`${testId}-totals`}>
           <caption className="sr-only">Attempts, success rate and latency per window</caption>
           <thead className="text-slate-700">
             <tr>
