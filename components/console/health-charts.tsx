@@ -46,14 +46,15 @@ export function HealthCharts({ testId, series, failures, strideSeconds }: { test
       </Figure>
       <Figure id={`${testId}-latency-chart`} caption="Latency, ms (UTC)">
         <ResponsiveContainer width="100%" height="100%">
+          {/* Dots as well as lines: a bucket between two empty ones has no line to draw. */}
           <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="label" tick={tick} minTickGap={16} />
             <YAxis tick={tick} />
             <Tooltip />
             <Legend />
-            <Line dataKey="p50Ms" name="p50" stroke={P50} dot={false} connectNulls={false} isAnimationActive={false} />
-            <Line dataKey="p95Ms" name="p95" stroke={P95} dot={false} connectNulls={false} isAnimationActive={false} />
+            <Line dataKey="p50Ms" name="p50" stroke={P50} dot={{ r: 3, fill: P50 }} connectNulls={false} isAnimationActive={false} />
+            <Line dataKey="p95Ms" name="p95" stroke={P95} dot={{ r: 3, fill: P95 }} connectNulls={false} isAnimationActive={false} />
           </LineChart>
         </ResponsiveContainer>
       </Figure>
