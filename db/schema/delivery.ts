@@ -62,7 +62,14 @@ export const deliveryAttempts = pgTable(
     requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
     workerId: text("worker_id"),
   },
-  (t) => [index("delivery_attempts_delivery_idx").on(t.notificationDeliveryId, t.id), index("delivery_attempts_notification_idx").on(t.notificationId, t.id)],
+  (t) => [
+    index("delivery_attempts_delivery_idx").on(t.notificationDeliveryId, t.id),
+    index("delivery_attempts_notification_idx").on(t.notificationId, t.id),
+    // The console's delivery health (server/console/health-queries.ts): a delivery's attempts in a
+    // time window, read from the index alone (index-only scan; drizzle has no INCLUDE, so the
+    // figures it needs are trailing key columns). docs/benchmarks.md#delivery-health.
+    index("delivery_attempts_health_idx").on(t.deliveryId, t.attemptedAt, t.outcome, t.httpStatus, t.latencyMs),
+  ],
 );
 
 // E-mails made while no SMTP_URL is configured: the partner console shows them.

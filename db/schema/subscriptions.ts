@@ -153,5 +153,12 @@ export const notificationDeliveries = pgTable(
       .default("PENDING"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("notification_deliveries_notification_idx").on(t.notificationId), index("notification_deliveries_delivery_idx").on(t.deliveryId, t.id)],
+  (t) => [
+    index("notification_deliveries_notification_idx").on(t.notificationId),
+    index("notification_deliveries_delivery_idx").on(t.deliveryId, t.id),
+    // The console's backlog per delivery (pending count, oldest pending): only the pending rows.
+    index("notification_deliveries_pending_by_delivery_idx")
+      .on(t.deliveryId, t.createdAt)
+      .where(sql`${t.status} = 'PENDING'`),
+  ],
 );

@@ -64,9 +64,9 @@ export const consoleActions: Record<string, Action> = {
     await deleteAppSubscription(p.partnerUserId, input.appId, input.subscriptionId);
     return { redirect: `${appPath(input.appId, "/subscriptions")}?env=${input.environment}` };
   }),
-  "reactivate-delivery": action(appRef.extend({ subscriptionId: id, deliveryId: id, environment }), async (p, input) => {
+  "reactivate-delivery": action(appRef.extend({ subscriptionId: id, deliveryId: id, environment, returnTo: z.enum(["subscriptions", "health"]).default("subscriptions") }), async (p, input) => {
     await reactivateDelivery(p.partnerUserId, input.appId, input.subscriptionId, input.deliveryId);
-    return { redirect: `${appPath(input.appId, "/subscriptions")}?env=${input.environment}` };
+    return { redirect: `${appPath(input.appId, `/${input.returnTo}`)}?env=${input.environment}` };
   }),
   "reveal-signing-secret": action(appRef, async (p, input) => {
     return { redirect: appPath(input.appId), reveal: { signingSecret: await revealSigningSecret(p.partnerUserId, input.appId) } };

@@ -1,0 +1,2 @@
+CREATE INDEX "notification_deliveries_pending_by_delivery_idx" ON "notification_deliveries" USING btree ("delivery_id","created_at") WHERE "notification_deliveries"."status" = 'PENDING';--> statement-breakpoint
+CREATE INDEX "delivery_attempts_health_idx" ON "delivery_attempts" USING btree ("delivery_id","attempted_at","outcome","http_status","latency_ms");

@@ -1,0 +1,99 @@
+import { db } from "@/db/client";
+import type { Environment } from "@/db/schema";
+import { consolePrincipal } from "./principal";
+import { attemptSeries, attemptTotals, backlogOf, deliveriesOfApp, failuresByStatus } from "./health-queries";
+
+// Delivery health at a glance (docs/console.md#delivery-health): for an app, and for each of its
+// deliveries, the attempts of the last hour, day and week, their success rate and latency, the
+// failures by status, the backlog and the state. Read from delivery_attempts as it is; figures are
+// exact (no sampling, no rollup).
+
+export const HEALTH_WINDOWS = {
+  "1h": { label: "Last hour", seconds: 3600, strideSeconds: 300 },
+  "24h": { label: "Last 24 hours", seconds: 86_400, strideSeconds: 3600 },
+  "7d": { label: "Last 7 days", seconds: 604_800, strideSeconds: 21_600 },
+} as const;
+export type HealthWindow = keyof typeof HEALTH_WINDOWS;
+export const healthWindow = (raw: unknown): HealthWindow => (typeof raw === "string" && Object.hasOwn(HEALTH_WINDOWS, raw) ? (raw as HealthWindow) : "24h");
+
+/** More deliveries than this on one page would make it slow to read and to load. */
+export const HEALTH_DELIVERY_LIMIT = 25;
+
+export type WindowTotals = { window: HealthWindow; attempts: number; delivered: number; successRate: number | null; p50Ms: number | null; p95Ms: number | null };
+export type SeriesPoint = { at: string; attempts: number; delivered: number; failed: number; p50Ms: number | null; p95Ms: number | null };
+export type StatusFailures = { status: string; failures: number };
+export type Health = {
+  totals: WindowTotals[];
+  series: SeriesPoint[];
+  failures: StatusFailures[];
+  backlog: { pending: number; oldestPendingAt: string | null; oldestPendingAgeSeconds: number | null; retrying: number; failingSince: string | null };
+};
+
+/** The health figures of a set of deliveries, as of `now`, with the chosen window in detail. */
+export async function healthOf(deliveryIds: number[], window: HealthWindow, now: Date): Promise<Health> {
+  const keys = Object.keys(HEALTH_WINDOWS) as HealthWindow[];
+  const sinceOf = (w: HealthWindow) => new Date(now.getTime() - HEALTH_WINDOWS[w].seconds * 1000);
+  const chosen = HEALTH_WINDOWS[window];
+  const since = sinceOf(window);
+  const [totals, rows, failures, backlog] = await Promise.all([
+    attemptTotals(db(), { deliveryIds, since: keys.map(sinceOf) }),
+    attemptSeries(db(), { deliveryIds, since, strideSeconds: chosen.strideSeconds }),
+    failuresByStatus(db(), { deliveryIds, since }),
+    backlogOf(db(), { deliveryIds }),
+  ]);
+  // Every bucket of the window, the empty ones too, so a quiet hour shows as a gap, not as nothing.
+  const byBucket = new Map(rows.map((r) => [r.bucket.getTime(), r]));
+  const series: SeriesPoint[] = [];
+  for (let t = since.getTime(); t < now.getTime(); t += chosen.strideSeconds * 1000) {
+    const r = byBucket.get(t);
+    series.push({ at: new Date(t).toISOString(), attempts: r?.attempts ?? 0, delivered: r?.delivered ?? 0, failed: r ? r.attempts - r.delivered : 0, p50Ms: r?.p50 ?? null, p95Ms: r?.p95 ?? null });
+  }
+  return {
+    totals: totals.map((t, i) => ({ window: keys[i]!, attempts: t.attempts, delivered: t.delivered, successRate: t.attempts ? t.delivered / t.attempts : null, p50Ms: t.p50, p95Ms: t.p95 })),
+    series,
+    failures: failures.map((f) => ({ status: f.httpStatus === null ? "no answer" : String(f.httpStatus), failures: f.failures })),
+    backlog: {
+      pending: backlog.pending,
+      oldestPendingAt: backlog.oldestPendingAt?.toISOString() ?? null,
+      oldestPendingAgeSeconds: backlog.oldestPendingAt ? Math.max(0, Math.round((now.getTime() - backlog.oldestPendingAt.getTime()) / 1000)) : null,
+      retrying: backlog.retrying,
+      failingSince: backlog.failingSince?.toISOString() ?? null,
+    },
+  };
+}
+
+export type DeliveryState = "active" | "retrying" | "deactivated";
+
+/** The app's health in one environment: all its deliveries together, then each one with its state. */
+export async function appDeliveryHealth(partnerUserId: number, appId: number, environment: Environment, window: HealthWindow, now = new Date()) {
+  await consolePrincipal(partnerUserId, appId, environment);
+  const deliveries = await deliveriesOfApp(db(), { appId, environment, limit: HEALTH_DELIVERY_LIMIT + 1 });
+  const shown = deliveries.slice(0, HEALTH_DELIVERY_LIMIT);
+  const [app, ...each] = await Promise.all([
+    shown.length ? healthOf(shown.map((d) => d.id), window, now) : null,
+    ...shown.map((d) => healthOf([d.id], window, now)),
+  ]);
+  return {
+    window,
+    now: now.toISOString(),
+    app,
+    more: deliveries.length > HEALTH_DELIVERY_LIMIT,
+    deliveries: shown.map((d, i) => {
+      const health = each[i]!;
+      const state: DeliveryState = !d.active ? "deactivated" : health.backlog.retrying > 0 ? "retrying" : "active";
+      return {
+        id: d.id,
+        subscriptionId: d.subscriptionId,
+        eventType: d.eventType,
+        type: d.type,
+        target: d.type === "HTTP_POST" ? (d.postUrl ?? "") : (d.recipient ?? ""),
+        state,
+        deactivationReason: d.deactivationReason,
+        deactivatedAt: d.deactivatedAt?.toISOString() ?? null,
+        health,
+      };
+    }),
+  };
+}
+
+export type AppDeliveryHealth = Awaited<ReturnType<typeof appDeliveryHealth>>;
