@@ -10,6 +10,7 @@ import { simulatedTrip } from "../helpers/telemetry";
 // cluster of two HTTP processes (the signal to the primary drains them all).
 
 const BURST = 16;
+const WATCHERS = 4;
 
 describe.each([1, 2])("SIGTERM drains `npm start` with WEB_CONCURRENCY=%i", (processes) => {
   let own: OwnService;
@@ -35,8 +36,13 @@ describe.each([1, 2])("SIGTERM drains `npm start` with WEB_CONCURRENCY=%i", (pro
     const warm = await Promise.all(Array.from({ length: BURST + 1 }, () => send(agent, `${base}/api/health/live`)));
     expect(warm.every((r) => r.status === 200)).toBe(true);
     expect(idleSockets(agent)).toBe(BURST + 1);
-    const watcher = keepAliveAgent(1);
-    expect((await send(watcher, `${base}/api/health/ready`)).status).toBe(200);
+    // Readiness is watched on WATCHERS connections opened now: an answer whose headers went out
+    // just as the signal came is a 200 that already says `Connection: close` (the process drains),
+    // and the next question must go on another connection the server had accepted.
+    const watcher = keepAliveAgent(WATCHERS);
+    const warmWatchers = await Promise.all(Array.from({ length: WATCHERS }, () => send(watcher, `${base}/api/health/ready`)));
+    expect(warmWatchers.map((r) => r.status)).toEqual(Array(WATCHERS).fill(200));
+    expect(idleSockets(watcher)).toBe(WATCHERS);
 
     // Each POST a whole trip (a batch of 12 data sets), an hour apart so that none overlaps.
     const start = Date.now() - 48 * 3_600_000;
@@ -47,7 +53,7 @@ describe.each([1, 2])("SIGTERM drains `npm start` with WEB_CONCURRENCY=%i", (pro
     );
     process.kill(own.service.pid, "SIGTERM");
 
-    // Readiness, asked on the connection held open, answers 200 until the process has the
+    // Readiness, asked on the connections held open, answers 200 until the process has the
     // signal, then 503 "draining" (and closes that connection).
     let ready: { status: number; text: string };
     do ready = await send(watcher, `${base}/api/health/ready`);

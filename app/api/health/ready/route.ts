@@ -12,6 +12,8 @@ export async function GET() {
   try {
     const migrations = await migrationsApplied();
     if (migrations.applied < migrations.expected) return json(503, { status: "migrating", migrations });
+    // SIGTERM may have come while the database was asked: a draining process is not ready.
+    if (processPhase() === "draining") return json(503, { status: "draining" });
     return json(200, { status: "ok", migrations });
   } catch {
     return json(503, { status: "unavailable" });
