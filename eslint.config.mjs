@@ -5,7 +5,7 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", "node_modules/**", ".data/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+    ignores: [".next/**", ".next-bench/**", "node_modules/**", ".data/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
   },
   {
     rules: {
@@ -16,7 +16,7 @@ const config = [
     },
   },
   {
-    files: ["server/env.ts", "db/config.ts", "scripts/**", "test/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "drizzle.config.ts", "bench/**"],
+    files: ["server/env.ts", "db/config.ts", "scripts/**", "test/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "drizzle.config.ts", "next.config.js", "bench/**"],
     rules: { "no-restricted-properties": "off" },
   },
   {

@@ -3,9 +3,10 @@ import autocannon from "autocannon";
 import { launchService } from "../test/helpers/processes";
 import { benchDatabase, benchDriver } from "./lib/setup";
 
-// `npm run bench:api`: the production build on PostgreSQL. GET /v1/api/vehicle/ (an account with
-// 50 vehicles, a valid user token, 32 connections) side by side with a bare Next.js route doing
-// the same token lookup and query (app/bench/vehicles), then POST /oauth/token client_credentials.
+// `npm run bench:api`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the production
+// build plus the bare baseline routes) on PostgreSQL. GET /v1/api/vehicle/ (an account with 50
+// vehicles, a valid user token, 32 connections) side by side with a bare Next.js route in the same
+// server doing the same token lookup and query (app/bench/vehicles/route.bench.ts), then POST /oauth/token client_credentials.
 // Targets: wrapper/bare throughput ratio >= 0.8, p99 <= 50 ms; >= 200 grants/s.
 // Then the two API loads on the single process and on `npm start` with one HTTP process per core
 // (WEB_CONCURRENCY) beside it, on the same database, in alternating slices.
@@ -25,7 +26,7 @@ const fmt = (name: string, r: Result) =>
 
 async function main() {
   const database = benchDatabase("wayline_bench");
-  const service = await launchService({ name: "bench", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off" } });
+  const service = await launchService({ name: "bench", databaseUrl: database.url, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   try {
     const driver = await benchDriver(base, env, "bench-api");
@@ -55,7 +56,7 @@ async function main() {
     // database (a driver and 50 vehicles of its own), measured in slices one, all, all, one (a
     // steady drift of the machine then weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({ name: "bench-cores", databaseUrl: database.url, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
+    const cluster = await launchService({ name: "bench-cores", databaseUrl: database.url, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-api-cores");
       for (let i = 0; i < 50; i++) await clusterDriver.newVehicle(`Vehicle ${i}`);

@@ -115,7 +115,7 @@ async function main() {
     await sql`vacuum analyze delivery_attempts`;
     await sql`vacuum analyze notification_deliveries`;
     console.log(`\nindexes built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    await time("with the health indexes (migration 0016)");
+    await time("with the health indexes (0018_delivery_health.sql)");
 
     const plan = await sql<{ "QUERY PLAN": string }[]>`
       explain (analyze, buffers) select count(*), percentile_disc(0.95) within group (order by latency_ms)

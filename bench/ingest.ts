@@ -5,12 +5,13 @@ import { launchService } from "../test/helpers/processes";
 import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 
-// `npm run bench:ingest`: the production build on PostgreSQL (DATABASE_URL, or a fresh database
+// `npm run bench:ingest`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the
+// production build plus the bare baseline routes) on PostgreSQL (DATABASE_URL, or a fresh database
 // created here and dropped at the end), in one run:
 //
 // (a) single data set POSTs (POST /v1/api/vehicle/{id}/dataSet/, a data-provider app, a RUNNING
 //     set with GEN_WAYPOINT, GEN_SPEED, GEN_HEADING) at 32 connections, side by side with a bare
-//     Next.js route doing one INSERT of the same data_sets row (app/bench/ingest), in slices
+//     Next.js route doing one INSERT of the same data_sets row (app/bench/ingest/route.bench.ts), in slices
 //     ours, bare, bare, ours.
 //     Target: throughput ratio ours/bare >= 0.70.
 // (b) batches of 500 such data sets (1,500 data points) as data points per second, side by side
@@ -243,7 +244,7 @@ async function main() {
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
   console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
-  const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off" } });
+  const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
   const scratch = `bench_scratch_${process.pid}`;
@@ -396,7 +397,7 @@ async function main() {
     // same database, with vehicles of its own; (a) and (b) again, in slices one, all, all, one
     // (these machines drift within a minute: in this order a steady drift weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({ name: "bench-ingest-cores", databaseUrl, extraEnv: { BENCH_ROUTES: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
+    const cluster = await launchService({ name: "bench-ingest-cores", databaseUrl, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", { dataProvider: true });
       const clusterSingles: number[] = [];

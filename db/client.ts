@@ -20,7 +20,7 @@ type Connection = { db: Database; sql: postgres.Sql; embedded: boolean };
 const globalKey = Symbol.for("wayline.db");
 type GlobalWithDb = typeof globalThis & { [globalKey]?: Connection };
 
-export function embeddedUrlFile(dataDir: string): string {
+function embeddedUrlFile(dataDir: string): string {
   return path.join(dataDir, "embedded-db.json");
 }
 
@@ -36,7 +36,7 @@ function resolveUrl(): { url: string; embedded: boolean } {
   }
 }
 
-export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10): Connection {
+function connect(url: string, embedded: boolean, max = embedded ? 4 : 10): Connection {
   const sql = postgres(url, {
     max,
     // The embedded server multiplexes clients onto one backend, where named prepared statements

@@ -7,8 +7,8 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 const MIGRATION_LOCK = 7245001;
 
 // Applies the committed migrations, then `after` under the same lock: the caller brings the
-// schemas that other libraries install (scripts/lib/database.ts: the delivery queue's, whose
-// add_jobs migration 0006's trigger calls), so db/ knows nothing of them. A session advisory lock,
+// schemas that other libraries install (scripts/lib/database.ts: graphile-worker's, whose
+// add_jobs the trigger notification_deliveries_enqueue calls), so db/ knows nothing of them. A session advisory lock,
 // held on a connection of its own, keeps two processes starting at once (app and worker) from
 // applying the same migration twice.
 export async function runMigrations(db: Database, { after }: { after?: () => Promise<void> } = {}): Promise<void> {

@@ -46,7 +46,7 @@ async function main() {
   if (config.seedDemo) await seedDemo();
   // Generated on first start (no configuration needed), before anyone can sign in.
   sessionSecret();
-  if (!dev) buildIfNeeded(root);
+  if (!dev) await buildIfNeeded(root);
   const processes = dev ? 1 : (config.WEB_CONCURRENCY ?? (config.embedded ? 1 : os.availableParallelism()));
   const ready = (port: number) => {
     const shownHost = config.HOST === "127.0.0.1" || config.HOST === "0.0.0.0" ? "localhost" : config.HOST;

@@ -57,7 +57,6 @@ const schema = databaseEnvSchema.extend({
   DELIVERY_SWEEP_SECONDS: z.coerce.number().min(0.2).max(3600).default(15),
   // Queue jobs one worker runs at once; each sends up to 100 deliveries in parallel.
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
-  BENCH_ROUTES: boolish,
   // Session signing for the driver sign-in (next-auth). Unset: generated on first start and kept
   // in DATA_DIR (server/auth/session-secret.ts).
   NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "Must be at least 32 characters.").optional()),

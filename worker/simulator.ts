@@ -5,8 +5,8 @@ import { advanceRun, claimDueRuns, nextDueAt, saveOutcomes, type Advanced, type 
 // The sandbox simulator's real-time loop: one loop per process, not a timer per vehicle. Each
 // turn claims due runs in batches (FOR UPDATE SKIP LOCKED plus a lease, so several processes can
 // share the runs and a crashed one's runs are picked up again), posts what is due of each through
-// the device ingest path, and sleeps until the next run is due (at most 250 ms: polling works on
-// PostgreSQL and on the embedded database alike, which has no LISTEN/NOTIFY across clients).
+// the device ingest path, and sleeps until the next run is due, at most 250 ms: a run that another
+// process starts meanwhile is claimed within that, with no signal between the processes.
 // All state is in simulation_runs, so a restart resumes every run where it was.
 
 export type SimulatorOptions = {

@@ -6,7 +6,7 @@ import type { FieldProblem } from "./sign-in-errors";
 // What the registration form asks (docs/oauth.md#sessions), checked by the same schema in the browser
 // (inline, as the driver types) and on the server. No server-only imports: the form imports it.
 
-export const ENVIRONMENTS = ["production", "sandbox"] as const satisfies readonly Environment[];
+const ENVIRONMENTS = ["production", "sandbox"] as const satisfies readonly Environment[];
 
 // The account's preferred way of contact must be one it can be reached by.
 function contactProblems(account: { preferredContact?: unknown; email?: unknown; phone?: unknown }): FieldProblem[] {
@@ -20,8 +20,6 @@ function contactProblems(account: { preferredContact?: unknown; email?: unknown;
 export const registrationInput = createAccountBody.extend({ environment: z.enum(ENVIRONMENTS) }).superRefine((account, ctx) => {
   for (const problem of contactProblems(account)) ctx.addIssue({ code: "custom", path: [problem.fieldName], message: problem.message });
 });
-
-export type RegistrationInput = z.output<typeof registrationInput>;
 
 /** Every problem at once, per field (zod skips the contact rule while other fields fail, so it is added here). */
 export function registrationProblems(raw: unknown): FieldProblem[] {

@@ -7,7 +7,7 @@ import { z } from "zod";
 
 const fieldProblem = z.object({ fieldName: z.string(), message: z.string() });
 
-export const signInProblem = z.discriminatedUnion("kind", [
+const signInProblem = z.discriminatedUnion("kind", [
   /** Wrong username or password; `waitSeconds` > 0 when this failure started a wait. */
   z.object({ kind: z.literal("invalid_credentials"), waitSeconds: z.number().int().min(0) }),
   /** Too many recent failures for this account or address: nothing was checked. */

@@ -31,7 +31,7 @@ export function haversineMiles(lat1: number, lon1: number, lat2: number, lon2: n
 }
 
 /** Below this a vehicle counts as standing (GPS jitter at a red light is a few mph at most). */
-export const MOVING_MPH = 2;
+const MOVING_MPH = 2;
 
 // A segment between two points is moving when the speed reported at its end is at least
 // MOVING_MPH, or, without a reported speed, when the distance covered over its time is.

@@ -6,11 +6,11 @@ import { HealthCharts } from "./health-charts";
 
 const WINDOW_LABELS: Record<HealthWindow, string> = { "1h": "Last hour", "24h": "Last 24 hours", "7d": "Last 7 days" };
 
-export const percent = (rate: number | null) => (rate === null ? "–" : `${(Math.floor(rate * 1000) / 10).toFixed(1)} %`);
+const percent = (rate: number | null) => (rate === null ? "–" : `${(Math.floor(rate * 1000) / 10).toFixed(1)} %`);
 const ms = (v: number | null) => (v === null ? "–" : `${v} ms`);
 
 /** "45 s", "12 min", "3 h 5 min", "2 d 4 h": how long the oldest pending notification has waited. */
-export function age(seconds: number): string {
+function age(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
   const m = Math.floor(seconds / 60);
   if (m < 60) return `${m} min`;

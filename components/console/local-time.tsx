@@ -17,9 +17,9 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 // dateStyle and timeStyle cannot be combined with timeZoneName: the parts are spelled out.
-export const LOCAL_FORMAT: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short" };
+const LOCAL_FORMAT: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short" };
 
-export function relativeTime(at: Date, now: Date, locale?: string): string {
+function relativeTime(at: Date, now: Date, locale?: string): string {
   const diff = at.getTime() - now.getTime();
   if (Math.abs(diff) < 45_000) return diff > 0 ? "in a moment" : "just now";
   const [unit, size] = UNITS.find(([, ms]) => Math.abs(diff) >= ms) ?? UNITS.at(-1)!;

@@ -8,7 +8,7 @@ import type { DriverVehicle } from "@/server/driver/views";
 import { formatAgo, formatWhen } from "./format";
 
 /** How often the map asks for positions: a data set shows up within this (plus a request). */
-export const POLL_MS = 2000;
+const POLL_MS = 2000;
 
 type Live = { state: "live" } | { state: "retrying"; message: string };
 

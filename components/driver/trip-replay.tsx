@@ -6,7 +6,7 @@ import type { Tiles } from "@/components/map/tiles";
 import { pointAt, type Track } from "@/common/driver/trip-stats";
 import { formatMph, formatWhen } from "./format";
 
-export const SPEEDS = [1, 2, 5, 10, 20] as const;
+const SPEEDS = [1, 2, 5, 10, 20] as const;
 
 // Where the vehicle was at `time`: between two points, on the straight line at the share of time.
 function positionAt(track: Track, time: number): [number, number] | null {

@@ -108,9 +108,10 @@ export const notifications = pgTable(
     // every inserted row (a subscribed batch of 500 data sets writes ~500 notifications and as
     // many deliveries, and the checks were a sixth of its PostgreSQL time). Ingest writes them in
     // the statement that checks the vehicle, its subscriptions and account, so they exist; and
-    // the deletes a key would cascade are statement triggers (migration 0012) deleting, when a
-    // subscription or an account goes, its notifications, and when a notification goes, its
-    // deliveries. Vehicle deletion deletes its own subscriptions' notifications itself.
+    // the deletes a key would cascade are statement triggers (subscriptions_delete_notifications,
+    // accounts_delete_notifications, notifications_delete_deliveries: function
+    // wayline_delete_dependents) deleting, when a subscription or an account goes, its
+    // notifications, and when a notification goes, its deliveries. Vehicle deletion deletes its own subscriptions' notifications itself.
     subscriptionId: integer("subscription_id").notNull(),
     // The subscription's app, copied for the per-app lists.
     appId: integer("app_id").notNull(),

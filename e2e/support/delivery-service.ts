@@ -12,7 +12,7 @@ import { launchService, type RunningService } from "../../test/helpers/processes
 /** One webhook the receiver got, with the status it was answered with. */
 export type Answered = { request: ReceivedRequest; notificationId: number; status: number };
 
-export type Receiver = {
+type Receiver = {
   /** The URL a subscription posts to. */
   hookUrl: string;
   /** Every webhook so far, in arrival order. */

@@ -26,7 +26,7 @@ async function json(res: Response, what: string) {
   return JSON.parse(text);
 }
 
-export const wireTime = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
+const wireTime = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
 
 export type DataSet = { timestamp: string; ignitionStatus: "ON" | "RUNNING" | "OFF"; datum: { timestamp: string; key: string; value: string | number }[] };
 

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
-const SOURCES = ["app", "components", "server", "db", "public", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = ["app", "components", "common", "server", "db", "public", "proxy.ts", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 function newestMtime(entry: string): number {
   let stat: fs.Stats;
@@ -18,9 +19,11 @@ function newestMtime(entry: string): number {
 }
 
 // `npm start` builds when there is no production build or a source file is newer than it, so a
-// newcomer never has to know that Next.js needs one.
-export function buildIfNeeded(root: string): void {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+// newcomer never has to know that Next.js needs one. The build's folder is next.config.js's (.next,
+// or the benchmarks' .next-bench).
+export async function buildIfNeeded(root: string): Promise<void> {
+  const config = (await import(pathToFileURL(path.join(root, "next.config.js")).href)) as { default: { distDir?: string } };
+  const buildId = path.join(root, config.default.distDir ?? ".next", "BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   if (builtAt > changedAt) return;

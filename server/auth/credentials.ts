@@ -9,7 +9,7 @@ import { beginAttempt, forgiveAttempt, signInKeys } from "./throttle";
 /** Who a session belongs to: one account of one environment. */
 export type SessionUser = { id: string; accountId: number; environment: Environment; username: string; name: string };
 
-export const signInInput = z.object({
+const signInInput = z.object({
   environment: z.enum(environments),
   username: z.string().trim().min(1).max(200),
   password: z.string().min(1).max(200),

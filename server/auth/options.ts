@@ -9,7 +9,7 @@ import { registerDriver } from "./registration";
 import { sessionSecret } from "./session-secret";
 
 /** A session lasts this long from sign-in; signing in again starts a new one. */
-export const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
+const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
 let cached: NextAuthOptions | undefined;
 

@@ -52,7 +52,3 @@ export async function updateAppRow(db: Executor, { appId, values }: { appId: num
 export async function markObligationsConfirmed(db: Executor, { appId, at }: { appId: number; at: Date }) {
   await db.update(partnerAppOwners).set({ obligationsConfirmedAt: at }).where(eq(partnerAppOwners.appId, appId));
 }
-
-export async function ownAppIfUnowned(db: Executor, { appId, partnerUserId }: { appId: number; partnerUserId: number }) {
-  await db.insert(partnerAppOwners).values({ appId, partnerUserId }).onConflictDoNothing();
-}

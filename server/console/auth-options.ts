@@ -7,10 +7,7 @@ import { clientAddress } from "@/server/http/client-address";
 import { logError } from "@/server/log";
 import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner-users";
 
-export const PARTNER_SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
-
-/** The partner console's next-auth endpoints (a second handler, separate from the drivers' /api/auth). */
-export const PARTNER_AUTH_BASE = "/api/partner-auth";
+const PARTNER_SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
 // Partner sessions are a second next-auth instance with cookies of their own names: the drivers'
 // getServerSession never reads a partner cookie and vice versa, so neither session can stand in

@@ -19,7 +19,7 @@ export const healthWindow = (raw: unknown): HealthWindow => (typeof raw === "str
 /** More deliveries than this on one page would make it slow to read and to load. */
 export const HEALTH_DELIVERY_LIMIT = 25;
 
-export type WindowTotals = { window: HealthWindow; attempts: number; delivered: number; successRate: number | null; p50Ms: number | null; p95Ms: number | null };
+type WindowTotals = { window: HealthWindow; attempts: number; delivered: number; successRate: number | null; p50Ms: number | null; p95Ms: number | null };
 export type SeriesPoint = { at: string; attempts: number; delivered: number; failed: number; p50Ms: number | null; p95Ms: number | null };
 export type StatusFailures = { status: string; failures: number };
 export type Health = {
@@ -62,7 +62,7 @@ export async function healthOf(deliveryIds: number[], window: HealthWindow, now:
   };
 }
 
-export type DeliveryState = "active" | "retrying" | "deactivated";
+type DeliveryState = "active" | "retrying" | "deactivated";
 
 /** The app's health in one environment: all its deliveries together, then each one with its state. */
 export async function appDeliveryHealth(partnerUserId: number, appId: number, environment: Environment, window: HealthWindow, now = new Date()) {
@@ -95,5 +95,3 @@ export async function appDeliveryHealth(partnerUserId: number, appId: number, en
     }),
   };
 }
-
-export type AppDeliveryHealth = Awaited<ReturnType<typeof appDeliveryHealth>>;

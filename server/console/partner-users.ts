@@ -10,12 +10,12 @@ import { hashPassword, verifyPassword } from "@/server/security/passwords";
 /** Who a partner session belongs to. `kind` is checked on every read of the session. */
 export type PartnerSessionUser = { id: string; kind: "partner"; partnerUserId: number; email: string; name: string };
 
-export const partnerSignInInput = z.object({
+const partnerSignInInput = z.object({
   email: z.string().trim().toLowerCase().min(3).max(254),
   password: z.string().min(1).max(200),
 });
 
-export const partnerSignUpInput = z.object({
+const partnerSignUpInput = z.object({
   name: z.string().trim().min(1, "Enter your name.").max(120, "At most 120 characters."),
   email: z.string().trim().toLowerCase().max(254, "At most 254 characters.").pipe(z.email("Enter an e-mail address such as dev@company.example.")),
   password: z.string().min(10, "At least 10 characters.").max(200, "At most 200 characters."),

@@ -10,12 +10,12 @@ import type { DeliveryRow } from "./queries";
 // event details. Over SMTP_URL when set; otherwise the e-mail is kept in email_outbox, written
 // in the same transaction that marks the notification delivered.
 
-export const EMAIL_FROM = "Wayline notifications <notifications@wayline.invalid>";
+const EMAIL_FROM = "Wayline notifications <notifications@wayline.invalid>";
 
-export type Email = { recipient: string; subject: string; text: string };
+type Email = { recipient: string; subject: string; text: string };
 export type OutboxEntry = Email & { notificationDeliveryId: number; appId: number };
 
-export function composeEmail(delivery: Pick<DeliveryRow, "recipient" | "subscriberSubject" | "subscriberContent">, notification: NotificationRow): Email {
+function composeEmail(delivery: Pick<DeliveryRow, "recipient" | "subscriberSubject" | "subscriberContent">, notification: NotificationRow): Email {
   const out = serializeNotification(notification, { delivered: true });
   const summary = `${out._type} event${out.vehicleId != null ? ` for vehicle ${out.vehicleId}` : ""} at ${out._timestamp}`;
   const details = Object.entries(out)

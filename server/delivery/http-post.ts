@@ -13,7 +13,7 @@ import { checkTarget } from "./ssrf";
 // follow redirects, refresh an OAuth 2.0 token after a 401, and say whether the notification got
 // through, should be retried, or the delivery must be deactivated.
 
-export type SendOutcome =
+type SendOutcome =
   | { kind: "delivered" }
   | { kind: "retry"; error: string; retryAfterMs: number | null }
   | { kind: "deactivate"; reason: string };

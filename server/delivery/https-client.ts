@@ -8,7 +8,7 @@ import { checkTarget, guardedLookup, parseAllowedHosts, TargetRefused, type Reso
 // check uses the bundled roots plus DELIVERY_CA_FILE, and whose DNS lookup is the SSRF guard.
 // Every request: 10 s in all (connect, answer, body), at most 4 KB of the answer read.
 
-export const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 export const EXCERPT_BYTES = 4096;
 
 export type DeliveryNetwork = { policy: TargetPolicy; agent: https.Agent };

@@ -10,7 +10,7 @@ import { enqueue } from "./attempts";
 // Each call is one transaction: the rows change state and their jobs exist, or neither.
 
 /** The most rows one "resend all failed" re-queues; the partner clicks again for the rest. */
-export const RESEND_LIMIT = 1000;
+const RESEND_LIMIT = 1000;
 
 export type Resent = { requeued: number; skippedInactive: number; more: boolean };
 

@@ -5,7 +5,7 @@
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
 /** A delivery failing for this long without a success is deactivated. */
 export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 export type Answer =
   | { kind: "delivered" }

@@ -8,7 +8,7 @@ import { newSigningSecret } from "./signing";
 // Until then the worker signs with all of them (loadForSending: every unexpired secret), so a
 // receiver that still knows only the old secret keeps verifying deliveries meanwhile.
 
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const unexpired = (now: Date) => or(isNull(appSigningSecrets.expiresAt), gt(appSigningSecrets.expiresAt, now));
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 // An API operation described once: the route wrapper parses with these schemas and the OpenAPI
 // document is generated from the same objects.
-export type Auth = "client" | "user" | "any";
+type Auth = "client" | "user" | "any";
 
 export type Operation<
   P extends z.ZodType = z.ZodType,

@@ -7,7 +7,7 @@ import { env } from "@/server/env";
 
 const INBOX_PATH = /^\/sandbox\/inbox\/([A-Za-z0-9_-]{32})$/;
 
-export function inboxOrigin(): string {
+function inboxOrigin(): string {
   const { PUBLIC_URL, PORT } = env();
   return PUBLIC_URL ? new URL(PUBLIC_URL).origin : `http://localhost:${PORT}`;
 }

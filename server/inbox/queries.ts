@@ -5,7 +5,7 @@ import { appSigningSecrets, sandboxInboxes, sandboxInboxRequests } from "@/db/sc
 
 // The sandbox inbox's SQL: the per-app row (made on first use), its requests, the 100-request cap.
 
-export const INBOX_KEEP = 100;
+const INBOX_KEEP = 100;
 
 export type InboxRow = typeof sandboxInboxes.$inferSelect;
 export type InboxRequestRow = typeof sandboxInboxRequests.$inferSelect;

@@ -13,8 +13,7 @@ export type InboxAnswer = { status: number; body: string; headers: Record<string
 
 const json = { "content-type": "application/json" };
 
-export const ANSWER_STATUSES = [200, 401, 500] as const;
-export type AnswerStatus = (typeof ANSWER_STATUSES)[number];
+export type AnswerStatus = 200 | 401 | 500;
 
 function answerFor(status: number, requestId: number): Omit<InboxAnswer, "appId" | "stored"> {
   if (status === 500) return { status, headers: json, body: JSON.stringify({ error: "The sandbox inbox is set to answer 500 (partner console, Sandbox inbox).", requestId }) };

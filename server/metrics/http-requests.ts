@@ -9,7 +9,7 @@ import { metrics } from "./registry";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-export function routeLabel(url: string, status: number): string {
+function routeLabel(url: string, status: number): string {
   if (status === 404) return "(unmatched)";
   const path = url.split("?")[0]!;
   if (path.startsWith("/_next/")) return "/_next/*";

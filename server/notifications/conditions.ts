@@ -8,7 +8,7 @@ import { METERS_PER_MILE, distanceMiles, localClock, type SetFacts } from "./fac
 
 export const LOW_BATTERY_VOLTS = 12.0;
 /** VEHICLETOWED: moved this far with the ignition off. */
-export const TOWED_METERS = 1500;
+const TOWED_METERS = 1500;
 
 const EVENT_KEYS: Partial<Record<EventType, string>> = {
   VEHICLEHARSHACCEL: "VEHICLE_EVENT_HARSH_ACCEL",

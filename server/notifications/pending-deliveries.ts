@@ -8,8 +8,8 @@ import type { Fragment, Sql } from "@/db/fragments";
 //
 // It inserts one PENDING notification_deliveries row per active delivery of each notification's
 // subscription, and that insert is the enqueue: the statement-level trigger
-// notification_deliveries_enqueue (migration db/migrations/0007_delivery_queue.sql, function
-// wayline_enqueue_notification_deliveries) turns the rows each statement inserts into
+// notification_deliveries_enqueue (function wayline_enqueue_notification_deliveries, created by
+// db/migrations/0007_delivery_queue.sql) turns the rows each statement inserts into
 // graphile-worker `deliver` jobs of at most 100 rows, in the same transaction, so a committed
 // notification always has its job and a rolled-back one never sends (docs/delivery.md).
 //

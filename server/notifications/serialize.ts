@@ -8,7 +8,7 @@ export type NotificationRow = typeof notifications.$inferSelect;
  * fired, and the type's recorded values (recordedWaypoint, ignitionStatus, recordedVoltage, …).
  * Stored as the `body` column, in this shape.
  */
-export type NotificationBody = {
+type NotificationBody = {
   minimumTime: number;
   notificationPeriod: string;
   creatorClientId: string;
@@ -39,5 +39,3 @@ export function serializeNotification(row: NotificationRow, { delivered = false 
     ...recorded,
   };
 }
-
-export type NotificationOut = ReturnType<typeof serializeNotification>;

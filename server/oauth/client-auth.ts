@@ -7,7 +7,7 @@ import { nulField } from "@/server/http/nul";
 // Client authentication at the back-channel endpoints (token, revocation): HTTP Basic, or
 // client_id and client_secret form fields, or both when they agree (docs/oauth.md).
 
-export function basicCredentials(header: string | null): { id: string; secret: string } | null {
+function basicCredentials(header: string | null): { id: string; secret: string } | null {
   if (!header?.startsWith("Basic ")) return null;
   const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
   const colon = decoded.indexOf(":");

@@ -71,13 +71,6 @@ export async function markRefreshUsed(db: Executor, { id }: { id: number }) {
   return rows.length > 0;
 }
 
-export async function revokeTokenById(db: Executor, { id }: { id: number }) {
-  await db
-    .update(oauthTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(oauthTokens.id, id), isNull(oauthTokens.revokedAt)));
-}
-
 export async function revokeFamily(db: Executor, { familyId }: { familyId: string }) {
   await db
     .update(oauthTokens)

@@ -14,8 +14,8 @@ import { DEMO_TEMPLATE } from "./templates";
 // lap, so a newcomer sees it move within a minute of `npm start`. Idempotent: a restart leaves a
 // running demo run alone (it resumes), and starts one only when none is running.
 
-export const DEMO_COLLECTION_PERIOD = 5;
-export const DEMO_SEED = 7;
+const DEMO_COLLECTION_PERIOD = 5;
+const DEMO_SEED = 7;
 
 export async function ensureDemoRun(demo: { appId: number; credentialId: number; clientId: string; deviceSerial: string }): Promise<"started" | "running" | "no-vehicle"> {
   const [vehicle] = await db()
@@ -62,7 +62,7 @@ export async function ensureDemoRun(demo: { appId: number; credentialId: number;
 // driver, from Ohio State to Worthington, posted through the simulator's instant mode (the same
 // ingest as a device's data). Once: only while that vehicle has no simulation at all, so a restart
 // adds nothing and a data dir seeded before this existed gains it on its next start.
-export const DEMO_TRIP = { template: "columbus-osu-worthington", seed: 11, collectionPeriod: 15, daysAgo: 1 } as const;
+const DEMO_TRIP = { template: "columbus-osu-worthington", seed: 11, collectionPeriod: 15, daysAgo: 1 } as const;
 
 export async function ensureDemoTrip(demo: { appId: number; credentialId: number; clientId: string; vehicleId: number }, now = new Date()): Promise<"created" | "exists"> {
   const [runs] = await db().select({ n: count() }).from(simulationRuns).where(eq(simulationRuns.vehicleId, demo.vehicleId));

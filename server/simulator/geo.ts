@@ -43,7 +43,7 @@ export function cumulative(points: LonLat[]): number[] {
 }
 
 /** Distance in metres from p to the segment a–b (local equirectangular projection). */
-export function distanceToSegment(p: LonLat, a: LonLat, b: LonLat): number {
+function distanceToSegment(p: LonLat, a: LonLat, b: LonLat): number {
   const k = Math.cos(rad(p[1]));
   const ax = (a[0] - p[0]) * k;
   const ay = a[1] - p[1];

@@ -15,7 +15,7 @@ export type RouteGeometry = {
 };
 
 export const EVENT_KEYS = ["GEN_DTC", "VEHICLE_EVENT_HARSH_ACCEL", "VEHICLE_EVENT_HARSH_DECEL", "VEHICLE_EVENT_HARSH_RIGHT", "VEHICLE_EVENT_HARSH_LEFT", "VEHICLE_EVENT_HARSH_IMPACT"] as const;
-export type EventKey = (typeof EVENT_KEYS)[number];
+type EventKey = (typeof EVENT_KEYS)[number];
 export type InjectedEvent = { at: number; key: EventKey; value: string };
 
 export type TripParams = {
@@ -36,8 +36,8 @@ export type TripParams = {
   odometer?: number;
 };
 
-export type Datum = { key: string; value: string };
-export type Ignition = "ON" | "RUNNING" | "OFF";
+type Datum = { key: string; value: string };
+type Ignition = "ON" | "RUNNING" | "OFF";
 export type Sample = {
   /** Whole seconds after the ON data set. */
   offset: number;

@@ -1,21 +1,5 @@
-// OpenStreetMap road classes and speed limits (maxspeed is set on few ways of the extracts, so it
-// defaults by highway class).
-
-export const ROAD_CLASSES = [
-  "motorway",
-  "motorway_link",
-  "trunk",
-  "trunk_link",
-  "primary",
-  "primary_link",
-  "secondary",
-  "secondary_link",
-  "tertiary",
-  "tertiary_link",
-  "unclassified",
-  "residential",
-  "living_street",
-] as const;
+// Speed limits of OpenStreetMap roads (maxspeed is set on few ways of the extracts, so it defaults
+// by highway class).
 
 const DEFAULT_MPH: Record<string, number> = {
   motorway: 65,

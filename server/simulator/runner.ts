@@ -15,13 +15,13 @@ import { updateRun, type RunRow } from "./queries";
 // due runs in batches and calls advanceRun for each.
 
 /** Pause between the laps of a repeating run (parked, ignition off). */
-export const LAP_PAUSE_SECONDS = 20;
+const LAP_PAUSE_SECONDS = 20;
 /** How long a claimed run stays with the process that claimed it, if that process dies. */
 const LEASE_SECONDS = 30;
 const RETRY_SECONDS = 5;
 
 /** The app (and account, for a user token) that started the run: its data is posted as them. */
-export function principalOf(run: Pick<RunRow, "environment" | "appId" | "credentialId" | "clientId" | "accountId">): Principal {
+function principalOf(run: Pick<RunRow, "environment" | "appId" | "credentialId" | "clientId" | "accountId">): Principal {
   const base = { environment: run.environment, tokenId: 0, appId: run.appId, credentialId: run.credentialId, clientId: run.clientId, dataProvider: false };
   return run.accountId === null ? { ...base, kind: "client", accountId: null } : { ...base, kind: "user", accountId: run.accountId };
 }

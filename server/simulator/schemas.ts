@@ -6,11 +6,11 @@ import { EVENT_KEYS } from "./model";
 
 const latitude = numberish.pipe(z.number().min(-90, "Must be between -90 and 90.").max(90, "Must be between -90 and 90."));
 const longitude = numberish.pipe(z.number().min(-180, "Must be between -180 and 180.").max(180, "Must be between -180 and 180."));
-export const pointIn = z.object({ latitude, longitude });
+const pointIn = z.object({ latitude, longitude });
 export type PointIn = z.output<typeof pointIn>;
 
-export const MAX_POLYLINE = 5000;
-export const MAX_VIA = 10;
+const MAX_POLYLINE = 5000;
+const MAX_VIA = 10;
 
 /** Where to drive: start and end (optionally via points), an explicit polyline, a saved route or a template. */
 const wayFields = {

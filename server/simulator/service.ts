@@ -22,7 +22,7 @@ import { TEMPLATES } from "./templates";
 
 const DEFAULT_EVENT_VALUE: Record<string, string> = { GEN_DTC: "P0420" };
 
-export function assertSandbox(environment: Environment): void {
+function assertSandbox(environment: Environment): void {
   if (environment !== "sandbox") throw new ApiError("FORBIDDEN", "The traffic simulator is available in the sandbox only (/sandbox/api).");
 }
 

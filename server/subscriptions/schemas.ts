@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bigIdParam, dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/common/http/fields";
+import { dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/common/http/fields";
 import { PERIODS, periodsDescription } from "@/common/subscriptions/event-types";
 import { inboxToken } from "@/server/inbox/address";
 
@@ -17,7 +17,7 @@ const upper = <const T extends readonly [string, ...string[]]>(values: T, messag
 const PERIODS_DESCRIPTION = periodsDescription();
 
 // "INITIAL" is an accepted alias of INITIALSTATE (docs/subscriptions.md).
-export const notificationPeriod = z
+const notificationPeriod = z
   .string()
   .transform((s) => {
     const v = s.trim().toUpperCase();
@@ -40,11 +40,11 @@ const checkHttpsUrl = (value: string, ctx: z.RefinementCtx) => {
     else if (url.hash) ctx.addIssue({ code: "custom", message: "Must not have a #fragment." });
   };
 
-export const httpsUrl = z.string().trim().max(2048, "Must be at most 2048 characters.").superRefine(checkHttpsUrl);
+const httpsUrl = z.string().trim().max(2048, "Must be at most 2048 characters.").superRefine(checkHttpsUrl);
 
 // A webhook target: https, or this service's sandbox inbox URL, which is plain http on a laptop
 // (docs/delivery.md#sandbox-inbox). That it is the app's own inbox, in the sandbox, is checked by the service.
-export const webhookUrl = z
+const webhookUrl = z
   .string()
   .trim()
   .max(2048, "Must be at most 2048 characters.")
@@ -56,7 +56,7 @@ export const webhookUrl = z
 const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "webhook-id", "webhook-timestamp", "webhook-signature"]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export const postHeaders = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).superRefine((headers, ctx) => {
+const postHeaders = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).superRefine((headers, ctx) => {
   const names = Object.keys(headers);
   if (names.length > 20) ctx.addIssue({ code: "custom", message: "At most 20 headers." });
   for (const name of names) {
@@ -70,7 +70,7 @@ export const postHeaders = z.record(z.string(), z.union([z.string(), z.number(),
 const secretText = z.string().trim().min(1, "Required.").max(4096, "Must be at most 4096 characters.");
 
 // All five members are required when the map is given (docs/subscriptions.md#deliveries).
-export const oauth2Map = z.object({
+const oauth2Map = z.object({
   access_token: secretText,
   client_id: secretText,
   client_secret: secretText,
@@ -89,7 +89,7 @@ const deliveryKind = z
 
 // `id` lets an echoed delivery keep its identity (and its active state) on update; `active` and
 // `deactivationReason` are read-only and ignored (docs/api.md#field-values: echoed read-only fields).
-export const deliveryBody = z
+const deliveryBody = z
   .object({
     id: optional(idParam),
     type: deliveryKind,
@@ -158,12 +158,6 @@ export const subscriptionBody = z.object({
 
 export type SubscriptionInput = z.output<typeof subscriptionBody>;
 export type Criteria = Partial<Pick<SubscriptionInput, (typeof CRITERIA_FIELDS)[number]>>;
-
-// Path parameters after the router has split the path (router.ts).
-export const vehiclePrefix = z.object({ vehicleId: z.string().min(1).max(64) });
-export const accountPrefix = z.object({ accountId: idParam });
-export const subscriptionIdParam = z.object({ subscriptionId: idParam });
-export const notificationIdParam = z.object({ notificationId: bigIdParam });
 
 const deliveryOut = z.object({
   id: z.number().int(),

@@ -6,7 +6,7 @@ export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type DeliveryRow = typeof subscriptionDeliveries.$inferSelect;
 
 // A delivery shows the fields of its kind (docs/subscriptions.md#deliveries), nulls included for a stable shape.
-export function serializeDelivery(d: DeliveryRow) {
+function serializeDelivery(d: DeliveryRow) {
   const status = { active: d.active, deactivationReason: d.deactivationReason };
   if (d.type === "EMAIL") {
     return { id: d.id, type: d.type, recipient: d.recipient, subscriberSubject: d.subscriberSubject, subscriberContent: d.subscriberContent, ...status };

@@ -7,7 +7,7 @@ import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "./keys";
 // Data sets on the wire (docs/device-data.md).
 
 export const MAX_BATCH = 500;
-export const MAX_DATUM = 200;
+const MAX_DATUM = 200;
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 // A device clock may run a little ahead; more than 5 minutes is a broken clock, and such data
@@ -48,7 +48,7 @@ const datum = z
 
 // Compiled (zod's z.compile: the same results and errors, in about two thirds of the time): every
 // device post is parsed with these.
-export const dataSetBody = z.compile(z.object({
+const dataSetBody = z.compile(z.object({
   timestamp: deviceTime,
   ignitionStatus: z
     .string()
@@ -76,9 +76,9 @@ export const dataSetPostBody = z.unknown().transform((body, ctx): DataSetInput |
 });
 
 
-export const waypointOut = z.object({ timestamp: dateTimeOut, latitude: z.number(), longitude: z.number() });
+const waypointOut = z.object({ timestamp: dateTimeOut, latitude: z.number(), longitude: z.number() });
 
-export const dataPointOut = z.object({
+const dataPointOut = z.object({
   id: z.number().int(),
   dataSetId: z.number().int(),
   timestamp: dateTimeOut,

@@ -14,7 +14,7 @@ import type { DataSetInput } from "./schemas";
 //   by the time the trip closes: the trip's miles are not counted twice. Readings are taken to the
 //   thousandth of a mile and added exactly (server/vehicles/miles.ts).
 
-export type TimedWaypoint = Waypoint & { at: Date };
+type TimedWaypoint = Waypoint & { at: Date };
 
 export type OpenTrip = {
   /** An existing trip's id, or a negative placeholder for a trip this batch creates. */

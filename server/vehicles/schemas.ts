@@ -42,7 +42,7 @@ export type UpdateVehicleInput = z.output<typeof updateVehicleBody>;
 // {vehicle-id} is the numeric vehicleId or the device serial (docs/api.md#accounts-and-vehicles).
 export const vehicleRefParams = z.object({ vehicleId: z.string().min(1).max(64) });
 
-export const waypointOut = z.object({ timestamp: dateTimeOut, latitude: z.number(), longitude: z.number() });
+const waypointOut = z.object({ timestamp: dateTimeOut, latitude: z.number(), longitude: z.number() });
 
 export const vehicleOut = z.object({
   vehicleId: z.number().int(),

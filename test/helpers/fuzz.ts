@@ -125,10 +125,10 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 /** Strings of 100,000 and 900,000 characters and a 70,000-digit number, as placeholders (a failure report prints them short). */
 const hugeValue: fc.Arbitrary<unknown> = fc.constantFrom(raw(JSON.stringify("x".repeat(100_000))), raw(JSON.stringify("é".repeat(450_000))), raw("9".repeat(70_000)));
 
-export const limitNumber: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom(...LIMIT_NUMBERS), fc.double(), fc.integer());
+const limitNumber: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom(...LIMIT_NUMBERS), fc.double(), fc.integer());
 
 /** Arrays or objects nested 2 to 100,000 deep. */
-export const deepNesting: fc.Arbitrary<unknown> = fc
+const deepNesting: fc.Arbitrary<unknown> = fc
   .tuple(fc.constantFrom(2, 40, 1_000, 100_000), fc.boolean())
   .map(([depth, arrays]) => raw(arrays ? `${"[".repeat(depth)}1${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`));
 
@@ -240,7 +240,7 @@ export const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]+/g, (c) => perc
 /** A query value: hostile text, percent-encoded so it arrives as written (NUL included). */
 export const queryValue = fc.oneof(hostileString.map((s) => percentEncode(s.slice(0, 3_000))), fc.constantFrom("%00", "%", "%ZZ", "%ED%A0%80", "%C0%AE", "-1", "0", "1e308", "9007199254740993", "true", "yes", "asc", "DESC", "", "a&b", "%26"));
 
-export const ERROR_CODES = new Set(["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"]);
+const ERROR_CODES = new Set(["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"]);
 const FIELD_CODES = new Set(["REQUIRED", "INVALID", "TOO_LONG", "UNIQUE"]);
 
 /** What is wrong with an answer in the API's error shape (docs/api.md#errors), or null. */

@@ -36,8 +36,8 @@ export function untrustedCertificate(dir: string): { key: string; cert: string }
 }
 
 export type ReceivedRequest = { method: string; path: string; query: URLSearchParams; headers: Record<string, string>; body: string; receivedAt: number };
-export type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
-export type Handler = (req: ReceivedRequest) => Reply | Promise<Reply>;
+type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+type Handler = (req: ReceivedRequest) => Reply | Promise<Reply>;
 
 export type HttpsReceiver = {
   url: string;

@@ -8,10 +8,10 @@ import { dataSet, waypoint } from "./telemetry";
 // (required-fields, nul-input).
 
 export type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; anyOf?: JsonSchema[] };
-export type OpenApiOperation = { requestBody?: { content: { "application/json": { schema: JsonSchema } } }; responses: Record<string, unknown> };
+type OpenApiOperation = { requestBody?: { content: { "application/json": { schema: JsonSchema } } }; responses: Record<string, unknown> };
 export type Path = (string | number)[];
 
-export const HTTPS = "https://hooks.partner.example/wayline";
+const HTTPS = "https://hooks.partner.example/wayline";
 const DOWNTOWN = { latitude: 39.9612, longitude: -82.9988 };
 const CLINTONVILLE = { latitude: 40.0359, longitude: -83.0174 };
 const subscription = {

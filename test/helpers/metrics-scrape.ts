@@ -5,7 +5,7 @@ import { request, type Reply } from "./api";
 
 export type Sample = { name: string; labels: Record<string, string>; value: number };
 
-export function parseSamples(text: string): Sample[] {
+function parseSamples(text: string): Sample[] {
   const samples: Sample[] = [];
   for (const line of text.split("\n")) {
     if (!line || line.startsWith("#")) continue;

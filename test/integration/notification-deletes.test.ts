@@ -4,7 +4,8 @@ import { addVehicle, apps } from "../helpers/fixtures";
 import { dataSet, waypoint } from "../helpers/telemetry";
 
 // Notifications and their pending deliveries have no foreign keys to what they hang on; statement
-// triggers (migration 0012) delete them with it. What each deletion must take along, and leave.
+// triggers (wayline_delete_dependents, db/migrations/0012_notifications_keys_by_trigger.sql) delete
+// them with it. What each deletion must take along, and leave.
 
 const sandbox = api("sandbox");
 const RECEIVER = "https://hooks.partner.example/wayline";

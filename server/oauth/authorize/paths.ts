@@ -5,10 +5,10 @@ import { toSearchRecord, type AuthorizationParams } from "./request";
 // sandbox's); the page where the driver signs in and decides is one page for both environments,
 // since the client id tells the environment.
 
-export const CONTINUE_PATH = "/oauth/authorize/continue";
+const CONTINUE_PATH = "/oauth/authorize/continue";
 export const DECISION_PATH = "/oauth/authorize/decision";
 
-export const authorizeEndpointPath = (environment: Environment) => (environment === "sandbox" ? "/sandbox/oauth/authorize" : "/oauth/authorize");
+const authorizeEndpointPath = (environment: Environment) => (environment === "sandbox" ? "/sandbox/oauth/authorize" : "/oauth/authorize");
 
 export function continuePath(params: AuthorizationParams): string {
   return `${CONTINUE_PATH}?${new URLSearchParams(toSearchRecord(params))}`;

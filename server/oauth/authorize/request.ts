@@ -13,7 +13,7 @@ import { clientRedirect, withoutFragment, type ResponseMode } from "./redirect";
 // the browser anywhere (RFC 6749 §4.1.2.1), so those problems end on our error page; every later
 // problem goes back to the app as an error redirect carrying `state`.
 
-export type Prompt = "none" | "login" | "consent";
+type Prompt = "none" | "login" | "consent";
 
 export type AuthorizationParams = {
   clientId: string;

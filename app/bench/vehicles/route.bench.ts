@@ -1,12 +1,11 @@
 import { rawSql } from "@/db/client";
-import { env } from "@/server/env";
 import { sha256 } from "@/server/security/secrets";
 
 // GET /bench/vehicles — the baseline of `npm run bench:api`: the same token lookup and vehicle
 // query as GET /v1/api/vehicle/, as a bare route handler without our wrapper, validation or
-// serialization. It exists only when BENCH_ROUTES=1 (the benchmark sets it).
+// serialization. A route only in the benchmarks' own build (BENCH_BUILD=1, next.config.js), never in
+// the production build.
 export async function GET(request: Request) {
-  if (!env().BENCH_ROUTES) return new Response("Not found", { status: 404 });
   const token = request.headers.get("authorization")?.slice(7) ?? "";
   const sql = rawSql();
   const [row] = await sql`select t.account_id, t.environment, t.revoked_at, t.access_expires_at from oauth_tokens t

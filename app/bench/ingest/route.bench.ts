@@ -1,13 +1,11 @@
 import { rawSql } from "@/db/client";
-import { env } from "@/server/env";
 import { parseDateTime } from "@/common/http/datetime";
 
 // POST /bench/ingest?vehicle=ID — the baseline of `npm run bench:ingest` (a): the same data set
 // body as POST /v1/api/vehicle/{id}/dataSet/, stored as one INSERT of its data_sets row, in a bare
-// route handler without our wrapper, auth, validation, trips, state or data points. It exists
-// only when BENCH_ROUTES=1 (the benchmark sets it).
+// route handler without our wrapper, auth, validation, trips, state or data points. A route only in
+// the benchmarks' own build (BENCH_BUILD=1, next.config.js), never in the production build.
 export async function POST(request: Request) {
-  if (!env().BENCH_ROUTES) return new Response("Not found", { status: 404 });
   const vehicleId = Number(new URL(request.url).searchParams.get("vehicle"));
   const body = (await request.json()) as { timestamp?: string; ignitionStatus?: string };
   const at = parseDateTime(body.timestamp ?? "");
