@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { environments } from "@/db/schema";
-import { ApiError } from "@/server/http/errors";
-import { nulField } from "@/server/http/nul";
-import { toFieldErrors } from "@/server/http/zod-errors";
+import { ApiError } from "@/common/http/errors";
+import { nulField } from "@/common/http/nul";
+import { toFieldErrors } from "@/common/http/zod-errors";
 import { crossSitePost } from "@/server/auth/csrf";
 import { logError } from "@/server/log";
 import { appInput, confirmObligations, createConsoleApp, rotateSecret, updateConsoleApp } from "./apps";

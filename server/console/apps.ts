@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { insertApp, issueCredential, rotateClientSecret, type Credentials } from "@/server/apps/service";
-import type { FieldError } from "@/server/http/errors";
+import type { FieldError } from "@/common/http/errors";
 import { credentialsOf, findOwnedApp, insertOwner, listOwnedApps, markObligationsConfirmed, updateAppRow, type OwnedApp } from "./app-queries";
 import { ConsoleError, notOwned } from "./errors";
 

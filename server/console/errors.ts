@@ -1,4 +1,4 @@
-import type { FieldError } from "@/server/http/errors";
+import type { FieldError } from "@/common/http/errors";
 
 // What a console action refuses: bad input per field (shown inline, 400), or something the
 // partner may not see (404, never saying whether it exists), or a state that forbids it (409).

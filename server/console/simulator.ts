@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "@/db/client";
-import { toFieldErrors } from "@/server/http/zod-errors";
-import { ApiError, type FieldError } from "@/server/http/errors";
+import { toFieldErrors } from "@/common/http/zod-errors";
+import { ApiError, type FieldError } from "@/common/http/errors";
 import { ATTRIBUTION } from "@/server/simulator/networks";
 import { findRunById, recentRunsOf } from "@/server/simulator/queries";
 import { savedRouteBody, simulationBody } from "@/server/simulator/schemas";

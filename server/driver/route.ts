@@ -1,7 +1,7 @@
 import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
 import { readJsonBody } from "@/server/http/body";
-import { ApiError, notFound } from "@/server/http/errors";
+import { ApiError, notFound } from "@/common/http/errors";
 import { idParam } from "@/common/http/fields";
 import { allowHeader } from "@/server/http/method-not-allowed";
 import { logError } from "@/server/log";

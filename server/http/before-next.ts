@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { driverRouteMethods } from "@/server/driver/route-methods";
 import { POST_ONLY } from "@/server/oauth/method-not-allowed";
 import { methodsAt } from "@/server/openapi/methods-at";
-import { ApiError } from "./errors";
+import { ApiError } from "@/common/http/errors";
 import { allowHeader } from "./method-not-allowed";
 
 // Next.js route handlers know GET, HEAD, OPTIONS, POST, PUT, PATCH and DELETE; any other method

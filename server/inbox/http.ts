@@ -1,6 +1,6 @@
-import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/server/request/client-address";
 import { readBodyText } from "@/server/http/body";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/common/http/errors";
 import { errorResponse } from "@/server/http/with-api";
 import { isTokenShape } from "./address";
 import { INBOX_MAX_BODY_BYTES, receiveInboxRequest } from "./receive";

@@ -1,5 +1,5 @@
 import { preflight } from "@/server/http/cors";
-import { notFound } from "@/server/http/errors";
+import { notFound } from "@/common/http/errors";
 import { allowHeader, notAllowed } from "@/server/http/method-not-allowed";
 import { deleted, list, one } from "@/server/http/results";
 import { errorResponse, withApi } from "@/server/http/with-api";

@@ -1,6 +1,6 @@
 import { env } from "@/server/env";
 import { environmentFromSegment } from "@/server/http/environment";
-import { requestOrigin } from "@/server/http/request-origin";
+import { requestOrigin } from "@/server/request/origin";
 import { errorResponse, json } from "@/server/http/with-api";
 import { openApiDocument } from "@/server/openapi/document";
 import { notAllowedExcept } from "@/server/http/method-not-allowed";
