@@ -7,9 +7,9 @@ import { readJsonBody } from "./body";
 import { errorBody } from "./error-body";
 import { allowHeader } from "./method-not-allowed";
 
-// The one wrapper of the driver site's data routes: the signed-in driver from the
+// The one wrapper of the driver site's JSON routes (/me/…): the signed-in driver from the
 // session (never a partner token), the cross-site check on writes, JSON in and out, and every
-// error in the API's error shape (docs/api.md#errors). Writes take JSON only: a page on another site cannot send
+// error of the one type in the API's error shape (errorBody, docs/api.md#errors). Writes take JSON only: a page on another site cannot send
 // it without a CORS preflight, which these routes never answer, and the session cookie is
 // SameSite=Lax besides.
 
