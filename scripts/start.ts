@@ -10,7 +10,7 @@ import { sessionSecret } from "@/server/auth/session-secret";
 import { env, type Env } from "@/server/env";
 import { drainServer, markDraining } from "@/server/fleet/drain";
 import { setProcessPhase } from "@/server/fleet/process-state";
-import { stampClientAddress } from "@/server/http/client-address";
+import { stampClientAddress } from "@/server/request/client-address";
 import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
 import { logError, logInfo } from "@/server/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/metrics/cluster";

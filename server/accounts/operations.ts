@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idParam } from "@/common/http/fields";
-import { operation } from "@/server/http/operation";
-import { pagingQuery } from "@/server/http/paging";
+import { operation } from "@/common/http/operation";
+import { pagingQuery } from "@/common/http/paging";
 import { accountOut, createAccountBody, createdAccountOut, updateAccountBody } from "@/common/accounts/schemas";
 
 const accountIdParams = z.object({ accountId: idParam });

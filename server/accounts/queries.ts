@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accountGrants, accounts, type Environment } from "@/db/schema";
-import type { Page } from "@/server/http/paging";
+import type { Page } from "@/common/http/paging";
 
 type NewAccount = typeof accounts.$inferInsert;
 

@@ -1,9 +1,9 @@
 import { db } from "@/db/client";
 import { issueCode } from "@/server/oauth/codes";
 import type { Principal } from "@/server/oauth/principal";
-import { notFound, uniqueError } from "@/server/http/errors";
-import { uniqueViolation } from "@/server/http/db-errors";
-import type { Page } from "@/server/http/paging";
+import { notFound, uniqueError } from "@/common/http/errors";
+import { uniqueViolation } from "@/db/errors";
+import type { Page } from "@/common/http/paging";
 import { hashPassword } from "@/server/security/passwords";
 import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts, newAccountRow, updateAccountRow, type AccountScope } from "./queries";
 import type { CreateAccountInput, UpdateAccountInput } from "@/common/accounts/schemas";

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { env } from "@/server/env";
-import { requestOrigin } from "@/server/http/request-origin";
+import { requestOrigin } from "@/server/request/origin";
 import type { DriverSession } from "./session";
 import { sessionSecret } from "./session-secret";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { exportNextAuthOrigin } from "@/server/env";
-import { clientAddress } from "@/server/http/client-address";
+import { clientAddress } from "@/server/request/client-address";
 import { logError } from "@/server/log";
 import { signInWithPassword, type SessionUser } from "./credentials";
 import { registerDriver } from "./registration";

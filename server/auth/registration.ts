@@ -1,6 +1,6 @@
 import { db } from "@/db/client";
 import { insertAccount, newAccountRow } from "@/server/accounts/queries";
-import { uniqueViolation } from "@/server/http/db-errors";
+import { uniqueViolation } from "@/db/errors";
 import { takeFromBuckets } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";
 import { refusal } from "@/server/rate-limits/verdict";

@@ -3,9 +3,10 @@ import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { insertApp, issueCredential, rotateClientSecret, type Credentials } from "@/server/apps/service";
-import type { FieldError } from "@/server/http/errors";
+import type { FieldError } from "@/common/http/errors";
 import { credentialsOf, findOwnedApp, insertOwner, listOwnedApps, markObligationsConfirmed, updateAppRow, type OwnedApp } from "./app-queries";
-import { ConsoleError, notOwned } from "./errors";
+import { ApiError } from "@/common/http/errors";
+import { notOwned } from "./errors";
 
 const name = z.string().trim().min(1, "Give the app a name.").max(80, "At most 80 characters.");
 const publisher = z.string().trim().max(80, "At most 80 characters.");
@@ -47,7 +48,7 @@ export async function appOverview(partnerUserId: number, appId: number) {
 // obligations confirmation). The sandbox secret is returned once.
 export async function createConsoleApp(partnerUserId: number, input: AppInput): Promise<{ appId: number; sandbox: Credentials }> {
   const errors = redirectUriErrors(input.redirectUris);
-  if (errors.length) throw new ConsoleError(400, "Check the highlighted fields.", errors);
+  if (errors.length) throw new ApiError("VALIDATION", "Check the highlighted fields.", errors);
   return db().transaction(async (tx) => {
     const app = await insertApp(tx, { name: input.name, ownerName: input.ownerName || null, redirectUris: input.redirectUris, isPublic: input.clientType === "public" });
     await insertOwner(tx, { appId: app.id, partnerUserId });
@@ -58,7 +59,7 @@ export async function createConsoleApp(partnerUserId: number, input: AppInput): 
 export async function updateConsoleApp(partnerUserId: number, appId: number, input: AppInput): Promise<void> {
   await getOwnedApp(partnerUserId, appId);
   const errors = redirectUriErrors(input.redirectUris);
-  if (errors.length) throw new ConsoleError(400, "Check the highlighted fields.", errors);
+  if (errors.length) throw new ApiError("VALIDATION", "Check the highlighted fields.", errors);
   await updateAppRow(db(), { appId, values: { name: input.name, ownerName: input.ownerName || null, redirectUris: input.redirectUris, isPublic: input.clientType === "public" } });
 }
 
@@ -68,7 +69,7 @@ export async function rotateSecret(partnerUserId: number, appId: number, environ
   return db().transaction(async (tx) => {
     if (!(await findOwnedApp(tx, { partnerUserId, appId, forUpdate: true }))) throw notOwned();
     const rotated = await rotateClientSecret(tx, { appId, environment });
-    if (!rotated) throw new ConsoleError(409, "This app has no production credentials yet: confirm the partner obligations first.");
+    if (!rotated) throw new ApiError("CANNOTPERSIST", "This app has no production credentials yet: confirm the partner obligations first.");
     return rotated;
   });
 }
@@ -80,11 +81,11 @@ export async function confirmObligations(partnerUserId: number, appId: number, c
   const missing: FieldError[] = Object.entries(confirmations)
     .filter(([, v]) => !v)
     .map(([fieldName]) => ({ fieldName, errorCode: "REQUIRED", errorDisplay: "Confirm this obligation to get production credentials." }));
-  if (missing.length) throw new ConsoleError(400, "All three obligations must be confirmed.", missing);
+  if (missing.length) throw new ApiError("VALIDATION", "All three obligations must be confirmed.", missing);
   return db().transaction(async (tx) => {
     const app = await findOwnedApp(tx, { partnerUserId, appId, forUpdate: true });
     if (!app) throw notOwned();
-    if (app.obligationsConfirmedAt) throw new ConsoleError(409, "Production credentials were already issued; rotate the secret if you lost it.");
+    if (app.obligationsConfirmedAt) throw new ApiError("CANNOTPERSIST", "Production credentials were already issued; rotate the secret if you lost it.");
     await markObligationsConfirmed(tx, { appId, at: new Date() });
     return issueCredential(tx, { appId, environment: "production" });
   });

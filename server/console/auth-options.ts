@@ -3,7 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env, exportNextAuthOrigin } from "@/server/env";
 import { sessionSecret } from "@/server/auth/session-secret";
-import { clientAddress } from "@/server/http/client-address";
+import { clientAddress } from "@/server/request/client-address";
 import { logError } from "@/server/log";
 import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner-users";
 

@@ -6,7 +6,7 @@ import { createAccount, listVisibleAccounts } from "@/server/accounts/service";
 import { createAccountBody } from "@/common/accounts/schemas";
 import { createVehicle, listVisibleVehicles } from "@/server/vehicles/service";
 import { createVehicleBody } from "@/server/vehicles/schemas";
-import { ConsoleError } from "./errors";
+import { ApiError } from "@/common/http/errors";
 import { consolePrincipal } from "./principal";
 
 const PAGE = { limit: 500, offset: 0 };
@@ -40,6 +40,6 @@ export async function createTestVehicle(partnerUserId: number, appId: number, ac
   const principal = await consolePrincipal(partnerUserId, appId, "sandbox");
   const serial = `SIM-${randomBytes(4).toString("hex").toUpperCase()}`;
   const vehicle = await createVehicle(principal, createVehicleBody.parse({ accountId, label: `Test car ${serial.slice(4)}`, deviceId: serial }));
-  if (!vehicle) throw new ConsoleError(409, "The vehicle could not be created.");
+  if (!vehicle) throw new ApiError("CANNOTPERSIST", "The vehicle could not be created.");
   return { vehicleId: vehicle.vehicleId, deviceId: serial };
 }

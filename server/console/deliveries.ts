@@ -7,7 +7,8 @@ import { env } from "@/server/env";
 import { sendTestNotification } from "@/server/notifications/service";
 import { findOwnedApp } from "./app-queries";
 import { attemptsOf, deliveriesOfNotification, firstVehicleOf, outboxOf } from "./delivery-queries";
-import { ConsoleError, notOwned } from "./errors";
+import { ApiError } from "@/common/http/errors";
+import { notOwned } from "./errors";
 import { appNotification } from "./notifications";
 import { consolePrincipal } from "./principal";
 
@@ -27,7 +28,7 @@ export async function resendNotification(partnerUserId: number, appId: number, n
   const { row } = await appNotification(partnerUserId, appId, notificationId);
   const resent = await resendNotificationDeliveries({ notificationId: row.id });
   if (resent.requeued === 0) {
-    throw new ConsoleError(409, resent.skippedInactive > 0 ? "Its deliveries are deactivated: reactivate them on the subscriptions page first." : "Nothing to resend: every delivery of this notification is still queued, or it has none.");
+    throw new ApiError("CANNOTPERSIST", resent.skippedInactive > 0 ? "Its deliveries are deactivated: reactivate them on the subscriptions page first." : "Nothing to resend: every delivery of this notification is still queued, or it has none.");
   }
   return resent;
 }
@@ -47,7 +48,7 @@ export async function sendConsoleTestNotification(partnerUserId: number, appId: 
   const principal = await consolePrincipal(partnerUserId, appId, sub.environment);
   const vehicleId = sub.scope === "VEHICLE" ? sub.vehicleId : sub.scope === "ACCOUNT" && sub.accountId !== null ? await firstVehicleOf(db(), { accountId: sub.accountId }) : null;
   if (vehicleId === null) {
-    throw new ConsoleError(409, sub.scope === "SYSTEM" ? "A test notification is sent for a vehicle; system subscriptions have none." : "The account has no vehicle to send a test notification for.");
+    throw new ApiError("CANNOTPERSIST", sub.scope === "SYSTEM" ? "A test notification is sent for a vehicle; system subscriptions have none." : "The account has no vehicle to send a test notification for.");
   }
   const sent = await sendTestNotification(principal, String(vehicleId), sub.id);
   return { notificationId: sent.id };

@@ -1,16 +1,6 @@
-import type { FieldError } from "@/server/http/errors";
+import { ApiError } from "@/common/http/errors";
 
-// What a console action refuses: bad input per field (shown inline, 400), or something the
-// partner may not see (404, never saying whether it exists), or a state that forbids it (409).
-export class ConsoleError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-    readonly fieldErrors: FieldError[] = [],
-  ) {
-    super(message);
-  }
-}
-
-export const notOwned = (what = "app") => new ConsoleError(404, `No such ${what} in your console.`);
-export const fieldError = (fieldName: string, errorDisplay: string) => new ConsoleError(400, "Check the highlighted fields.", [{ fieldName, errorCode: "INVALID", errorDisplay }]);
+// What the console says of something the partner may not see: 404, never saying whether it exists
+// (another partner's app, or no such id). An error of the one type (common/http/errors.ts), so the
+// console's wrappers translate it like any other (server/http/console-failure.ts).
+export const notOwned = (what = "app") => new ApiError("NOT_FOUND", `No such ${what} in your console.`);

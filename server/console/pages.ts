@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import type { Environment } from "@/db/schema";
 import { consoleCsrfToken } from "./csrf";
-import { ConsoleError } from "./errors";
+import { ApiError } from "@/common/http/errors";
 import { requirePartner, type PartnerSession } from "./session";
 
 // Page loaders' common steps: the partner (or the sign-in page), the app id from the URL, the
@@ -26,8 +26,8 @@ export async function ownedOr404<T>(load: () => Promise<T>): Promise<T | { refus
   try {
     return await load();
   } catch (error) {
-    if (error instanceof ConsoleError && error.status === 404) notFound();
-    if (error instanceof ConsoleError) return { refused: error.message };
+    if (error instanceof ApiError && error.code === "NOT_FOUND") notFound();
+    if (error instanceof ApiError && error.status < 500) return { refused: error.detail };
     throw error;
   }
 }

@@ -4,7 +4,7 @@ import { db } from "@/db/client";
 import { partnerUsers } from "@/db/schema";
 import { beginAttempt, forgiveAttempt, ACCOUNT_POLICY, ADDRESS_POLICY, type ThrottleKey } from "@/server/auth/throttle";
 import { SignInRefused } from "@/common/auth/sign-in-errors";
-import { uniqueViolation } from "@/server/http/db-errors";
+import { uniqueViolation } from "@/db/errors";
 import { hashPassword, verifyPassword } from "@/server/security/passwords";
 
 /** Who a partner session belongs to. `kind` is checked on every read of the session. */

@@ -2,7 +2,8 @@ import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import type { Principal } from "@/server/oauth/principal";
 import { credentialsOf, findOwnedApp } from "./app-queries";
-import { ConsoleError, notOwned } from "./errors";
+import { ApiError } from "@/common/http/errors";
+import { notOwned } from "./errors";
 
 // The console acts as the app itself, as a client-credentials token of the app would, so the
 // same services (accounts, vehicles, subscriptions, notifications) apply the same visibility
@@ -12,6 +13,6 @@ export async function consolePrincipal(partnerUserId: number, appId: number, env
   const app = await findOwnedApp(db(), { partnerUserId, appId });
   if (!app) throw notOwned();
   const credential = (await credentialsOf(db(), { appId })).find((c) => c.environment === environment);
-  if (!credential) throw new ConsoleError(409, "This app has no production credentials yet: confirm the partner obligations first.");
+  if (!credential) throw new ApiError("CANNOTPERSIST", "This app has no production credentials yet: confirm the partner obligations first.");
   return { environment, tokenId: 0, appId, credentialId: credential.id, clientId: credential.clientId, dataProvider: app.dataProvider, kind: "client", accountId: null };
 }

@@ -1,7 +1,8 @@
 import { db } from "@/db/client";
 import { currentSigningSecret, rotateSigningSecret, signingSecretsInUse } from "@/server/delivery/signing-secrets";
 import { findOwnedApp } from "./app-queries";
-import { ConsoleError, notOwned } from "./errors";
+import { ApiError } from "@/common/http/errors";
+import { notOwned } from "./errors";
 
 // The app's webhook signing secret (Standard Webhooks `whsec_…`): listed without its value,
 // revealed on request (in that one response, like a new client secret), and rotated with a 24 h
@@ -15,7 +16,7 @@ export async function appSigningSecrets(partnerUserId: number, appId: number) {
 export async function revealSigningSecret(partnerUserId: number, appId: number): Promise<string> {
   if (!(await findOwnedApp(db(), { partnerUserId, appId }))) throw notOwned();
   const secret = await currentSigningSecret(db(), { appId });
-  if (!secret) throw new ConsoleError(409, "This app has no signing secret: rotate to make one.");
+  if (!secret) throw new ApiError("CANNOTPERSIST", "This app has no signing secret: rotate to make one.");
   return secret;
 }
 

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { db } from "@/db/client";
-import { toFieldErrors } from "@/server/http/zod-errors";
-import { ApiError, type FieldError } from "@/server/http/errors";
+import { toFieldErrors } from "@/common/http/zod-errors";
+import { ApiError, type FieldError } from "@/common/http/errors";
 import { ATTRIBUTION } from "@/server/simulator/networks";
 import { findRunById, recentRunsOf } from "@/server/simulator/queries";
 import { savedRouteBody, simulationBody } from "@/server/simulator/schemas";
 import { serializeRun } from "@/server/simulator/serialize";
 import { createSavedRoute, getSimulation, listSavedRoutes, listTemplates, startSimulation, stopSimulation } from "@/server/simulator/service";
 import { getVisibleVehicle, listVisibleVehicles } from "@/server/vehicles/service";
-import { ConsoleError, notOwned } from "./errors";
+import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
 
 // The sandbox simulator in the console: everything goes through server/simulator/service.ts with
@@ -92,7 +92,7 @@ function parseEvents(raw: string): unknown {
   try {
     return JSON.parse(raw || "[]");
   } catch {
-    throw new ConsoleError(400, "Check the highlighted fields.", [{ fieldName: "events", errorCode: "INVALID", errorDisplay: "The events could not be read." }]);
+    throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "events", errorCode: "INVALID", errorDisplay: "The events could not be read." }]);
   }
 }
 
@@ -122,7 +122,7 @@ async function withFormFields<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 400) throw new ConsoleError(400, "Check the highlighted fields.", mapped(error.fieldErrors));
+    if (error instanceof ApiError && error.status === 400) throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(error.fieldErrors));
     throw error;
   }
 }
@@ -132,11 +132,11 @@ async function withFormFields<T>(run: () => Promise<T>): Promise<T> {
 export async function startConsoleSimulation(partnerUserId: number, appId: number, form: SimulatorForm) {
   const principal = await consolePrincipal(partnerUserId, appId, form.environment);
   // A way with nothing chosen yet: the error goes where the partner chooses.
-  if (form.way === "route" && !form.routeId) throw new ConsoleError(400, "Check the highlighted fields.", [{ fieldName: "routeId", errorCode: "REQUIRED", errorDisplay: "Choose a saved route." }]);
-  if (form.way === "template" && !form.templateId) throw new ConsoleError(400, "Check the highlighted fields.", [{ fieldName: "templateId", errorCode: "REQUIRED", errorDisplay: "Choose a template." }]);
+  if (form.way === "route" && !form.routeId) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "routeId", errorCode: "REQUIRED", errorDisplay: "Choose a saved route." }]);
+  if (form.way === "template" && !form.templateId) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "templateId", errorCode: "REQUIRED", errorDisplay: "Choose a template." }]);
   const body = apiBody(form);
   const parsed = simulationBody.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw new ConsoleError(400, "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
+  if (!parsed.success) throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
   const run = await withFormFields(() => startSimulation(principal, form.vehicleId, parsed.data));
   return { runId: run.id, vehicleId: run.vehicleId, status: run.status };
 }
@@ -153,7 +153,7 @@ export async function saveConsoleRoute(partnerUserId: number, appId: number, for
   const principal = await consolePrincipal(partnerUserId, appId, "sandbox");
   const body = { name: form.name, start: point(form.startLatitude, form.startLongitude), end: point(form.endLatitude, form.endLongitude) };
   const parsed = savedRouteBody.safeParse(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)), { reportInput: true });
-  if (!parsed.success) throw new ConsoleError(400, "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
+  if (!parsed.success) throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
   const route = await withFormFields(() => createSavedRoute(principal, parsed.data));
   return { routeId: route.id };
 }

@@ -2,14 +2,14 @@ import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "@/db/client";
 import { subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
-import { ApiError } from "@/server/http/errors";
-import { toFieldErrors } from "@/server/http/zod-errors";
+import { ApiError } from "@/common/http/errors";
+import { toFieldErrors } from "@/common/http/zod-errors";
 import { EVENT_TYPE_NAMES, typeInfo, type EventType } from "@/common/subscriptions/event-types";
 import { deliveriesOf } from "@/server/subscriptions/queries";
 import { subscriptionBody } from "@/server/subscriptions/schemas";
 import { serializeSubscription } from "@/server/subscriptions/serialize";
 import { createSubscription, deleteSubscription, type Prefix } from "@/server/subscriptions/service";
-import { ConsoleError, notOwned } from "./errors";
+import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
 
 // Every subscription of the app in one environment, all three scopes, newest first, deleted ones
@@ -94,20 +94,20 @@ function formField(name: string): string {
 // with the app's sandbox or production identity; its field errors come back per form field.
 export async function createAppSubscription(partnerUserId: number, appId: number, environment: Environment, form: SubscriptionForm) {
   const principal = await consolePrincipal(partnerUserId, appId, environment);
-  if (!typeInfo(form.type).scopes.includes(form.scope)) throw new ConsoleError(400, "Check the highlighted fields.", [{ fieldName: "type", errorCode: "INVALID", errorDisplay: `${form.type} cannot be subscribed on this scope.` }]);
+  if (!typeInfo(form.type).scopes.includes(form.scope)) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "type", errorCode: "INVALID", errorDisplay: `${form.type} cannot be subscribed on this scope.` }]);
   let prefix: Prefix;
   if (form.scope === "SYSTEM") prefix = { kind: "system" };
   else {
-    if (!/^\d{1,10}$/.test(form.target)) throw new ConsoleError(400, "Check the highlighted fields.", [{ fieldName: "target", errorCode: "REQUIRED", errorDisplay: `Choose the ${form.scope === "VEHICLE" ? "vehicle" : "account"}.` }]);
+    if (!/^\d{1,10}$/.test(form.target)) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "target", errorCode: "REQUIRED", errorDisplay: `Choose the ${form.scope === "VEHICLE" ? "vehicle" : "account"}.` }]);
     prefix = form.scope === "VEHICLE" ? { kind: "vehicle", ref: form.target } : { kind: "account", id: Number(form.target) };
   }
   const parsed = subscriptionBody.safeParse(apiBody(form), { reportInput: true });
-  if (!parsed.success) throw new ConsoleError(400, "Check the highlighted fields.", toFieldErrors(parsed.error).map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
+  if (!parsed.success) throw new ApiError("VALIDATION", "Check the highlighted fields.", toFieldErrors(parsed.error).map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
   try {
     return { subscriptionId: (await createSubscription(principal, prefix, form.type, parsed.data)).id };
   } catch (error) {
     // The service's field errors (the sandbox inbox's rules name deliveries.0.postUrl) go under the form's fields.
-    if (error instanceof ApiError && error.status === 400) throw new ConsoleError(400, error.detail, error.fieldErrors.map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
+    if (error instanceof ApiError && error.status === 400) throw new ApiError("VALIDATION", error.detail, error.fieldErrors.map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
     throw error;
   }
 }
@@ -129,7 +129,7 @@ export async function deleteAppSubscription(partnerUserId: number, appId: number
 // (docs/delivery.md#answers) is switched back on here, once the partner has fixed the receiver.
 export async function reactivateDelivery(partnerUserId: number, appId: number, subscriptionId: number, deliveryId: number) {
   const { row } = await ownSubscriptionRow(partnerUserId, appId, subscriptionId);
-  if (row.deletedAt) throw new ConsoleError(409, "The subscription is deleted.");
+  if (row.deletedAt) throw new ApiError("CANNOTPERSIST", "The subscription is deleted.");
   const updated = await db()
     .update(subscriptionDeliveries)
     .set({ active: true, deactivationReason: null, deactivatedAt: null })

@@ -3,8 +3,8 @@ import type { DriverSession } from "@/server/auth/session";
 import { createAccountBody, updateAccountBody, type AccountOut } from "@/common/accounts/schemas";
 import { serializeAccount } from "@/server/accounts/serialize";
 import { deleteAccount, getVisibleAccount, updateAccount } from "@/server/accounts/service";
-import { validationError } from "@/server/http/errors";
-import { parseOrThrow } from "@/server/http/zod-errors";
+import { validationError } from "@/common/http/errors";
+import { parseOrThrow } from "@/common/http/zod-errors";
 import { verifyPassword } from "@/server/security/passwords";
 import { driverPrincipal } from "./principal";
 

@@ -1,5 +1,5 @@
 import type { DriverSession } from "@/server/auth/session";
-import { notFound } from "@/server/http/errors";
+import { notFound } from "@/common/http/errors";
 import { findTrip } from "@/server/telemetry/queries";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { driverPrincipal } from "./principal";

@@ -1,5 +1,5 @@
 import type { DriverSession } from "@/server/auth/session";
-import { parseOrThrow } from "@/server/http/zod-errors";
+import { parseOrThrow } from "@/common/http/zod-errors";
 import { tripsOfVehicle } from "@/server/telemetry/service";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";
 import { serializeVehicle } from "@/server/vehicles/serialize";

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { driverRouteMethods } from "@/server/driver/route-methods";
 import { POST_ONLY } from "@/server/oauth/method-not-allowed";
 import { methodsAt } from "@/server/openapi/methods-at";
-import { ApiError } from "./errors";
+import { ApiError } from "@/common/http/errors";
+import { errorBody } from "./error-body";
 import { allowHeader } from "./method-not-allowed";
 
 // Next.js route handlers know GET, HEAD, OPTIONS, POST, PUT, PATCH and DELETE; any other method
@@ -17,7 +18,7 @@ const API_BASE = /^\/(v1|sandbox)\/api/;
 const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
 // The authorization page (a GET route handler) answers the same in text, as the page would.
 const AUTHORIZATION_PAGE = /^(\/sandbox)?\/oauth\/authorize\/?$/i;
-// The driver site's JSON routes answer in the API's error body too (server/driver/route.ts).
+// The driver site's JSON routes answer in the API's error body too (server/http/with-driver.ts).
 const JSON_PATH = /^\/((v1|sandbox)\/api|me)(\/|$)/;
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
@@ -58,7 +59,7 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
 
 function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): true {
   res.writeHead(405, { ...headers, Allow: allow });
-  res.end(JSON.stringify(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not supported on this path.`).toBody()));
+  res.end(JSON.stringify(errorBody(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not supported on this path.`))));
   return true;
 }
 
@@ -77,7 +78,7 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException): string | null {
   // The request line, when the parser got that far, tells whose body to answer in.
   const target = String((error as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split(" ")[1] ?? "/");
   const oauth = OAUTH_ENDPOINT.test(resolve(target.split("?")[0]!));
-  const body = JSON.stringify(oauth ? { error: "invalid_request", error_description: detail } : new ApiError("VALIDATION", detail).toBody());
+  const body = JSON.stringify(oauth ? { error: "invalid_request", error_description: detail } : errorBody(new ApiError("VALIDATION", detail)));
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
@@ -120,7 +121,7 @@ function badPercentEncoding(path: string, res: ServerResponse): true {
   const detail = "The request path is not valid percent-encoded UTF-8.";
   if (JSON_PATH.test(path)) {
     res.writeHead(400, headers);
-    res.end(JSON.stringify(new ApiError("VALIDATION", detail, [{ fieldName: "path", errorCode: "INVALID", errorDisplay: detail }]).toBody()));
+    res.end(JSON.stringify(errorBody(new ApiError("VALIDATION", detail, [{ fieldName: "path", errorCode: "INVALID", errorDisplay: detail }]))));
   } else {
     res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
     res.end(detail);
@@ -130,6 +131,6 @@ function badPercentEncoding(path: string, res: ServerResponse): true {
 
 function pathNotFound(res: ServerResponse): true {
   res.writeHead(404, headers);
-  res.end(JSON.stringify(new ApiError("NOT_FOUND", "The requested path was not found.").toBody()));
+  res.end(JSON.stringify(errorBody(new ApiError("NOT_FOUND", "The requested path was not found."))));
   return true;
 }

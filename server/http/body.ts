@@ -1,5 +1,5 @@
-import { ApiError } from "./errors";
-import { refuseNul, refuseUnpairedSurrogate } from "./nul";
+import { ApiError } from "@/common/http/errors";
+import { refuseNul, refuseUnpairedSurrogate } from "@/common/http/nul";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

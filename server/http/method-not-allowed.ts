@@ -1,5 +1,5 @@
-import { ApiError } from "./errors";
-import type { Operation } from "./operation";
+import { ApiError } from "@/common/http/errors";
+import type { Operation } from "@/common/http/operation";
 import { errorResponse } from "./with-api";
 
 // A 405 on an API path carries the API's JSON error body (instead of Next.js's empty default) and

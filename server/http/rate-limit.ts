@@ -3,8 +3,8 @@ import { bearerHash } from "@/server/oauth/bearer";
 import { giveBack, takeForAccessToken, takeFromBuckets } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";
 import { rateLimitHeaders, refusal, type Verdict } from "@/server/rate-limits/verdict";
-import { clientAddress } from "./client-address";
-import { ApiError } from "./errors";
+import { clientAddress } from "@/server/request/client-address";
+import { ApiError } from "@/common/http/errors";
 
 // The API's rate limits (docs/api.md#rate-limits): every request with a working access token
 // takes one from its token's bucket and one from its client's, in one statement run beside the

@@ -1,4 +1,4 @@
-import type { Page } from "./paging";
+import type { Page } from "@/common/http/paging";
 
 // What a handler returns; the wrapper turns it into the API's envelope (docs/api.md#the-envelope).
 export type ApiResult =

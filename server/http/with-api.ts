@@ -5,15 +5,16 @@ import type { Principal } from "@/server/oauth/principal";
 import type { Environment } from "@/db/schema";
 import { readJsonBody } from "./body";
 import { corsHeaders } from "./cors";
+import { errorBody } from "./error-body";
 import { environmentFromSegment } from "./environment";
-import { ApiError, notFound } from "./errors";
-import type { Operation } from "./operation";
-import { pagingActions } from "./paging";
+import { ApiError, notFound } from "@/common/http/errors";
+import type { Operation } from "@/common/http/operation";
+import { pagingActions } from "@/common/http/paging";
 import { refuseOverLimit, takeApiQuota, withRateLimitHeaders } from "./rate-limit";
-import { requestOrigin } from "./request-origin";
+import { requestOrigin } from "@/server/request/origin";
 import type { ApiResult } from "./results";
-import { refuseNul } from "./nul";
-import { parseOrThrow } from "./zod-errors";
+import { refuseNul } from "@/common/http/nul";
+import { parseOrThrow } from "@/common/http/zod-errors";
 import { logError } from "@/server/log";
 import type { Verdict } from "@/server/rate-limits/verdict";
 
@@ -107,8 +108,8 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return json(error.status, error.toBody(), error.headers);
+  if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
   logError("unexpected error in an API route", error);
   const internal = new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.");
-  return json(500, internal.toBody());
+  return json(500, errorBody(internal));
 }

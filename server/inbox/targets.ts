@@ -1,5 +1,5 @@
 import type { Environment } from "@/db/schema";
-import type { FieldError } from "@/server/http/errors";
+import type { FieldError } from "@/common/http/errors";
 import { inboxToken } from "./address";
 import { findInboxByApp } from "./queries";
 

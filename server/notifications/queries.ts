@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { notifications, subscriptions, type Environment } from "@/db/schema";
-import type { Page } from "@/server/http/paging";
+import type { Page } from "@/common/http/paging";
 import { enqueueDeliveriesDrizzle } from "./pending-deliveries";
 import type { NotificationRow } from "./serialize";
 

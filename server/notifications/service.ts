@@ -1,6 +1,6 @@
 import { db } from "@/db/client";
-import { notFound, validationError } from "@/server/http/errors";
-import type { Page } from "@/server/http/paging";
+import { notFound, validationError } from "@/common/http/errors";
+import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
 import { criteriaOf, type NumericCriteria } from "@/server/subscriptions/criteria";
 import type { EventType } from "@/common/subscriptions/event-types";

@@ -1,7 +1,7 @@
 import { rawSql } from "@/db/client";
 import { epochMs } from "@/db/fragments";
 import type { Environment } from "@/db/schema";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/common/http/errors";
 import { sha256 } from "@/server/security/secrets";
 import { noteTokenUse } from "./last-use";
 import type { Principal } from "./principal";

@@ -2,7 +2,7 @@ import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hashMatches } from "@/server/security/secrets";
 import { findCredentialByClientId, type CredentialRow } from "./queries";
-import { nulField } from "@/server/http/nul";
+import { nulField } from "@/common/http/nul";
 
 // Client authentication at the back-channel endpoints (token, revocation): HTTP Basic, or
 // client_id and client_secret form fields, or both when they agree (docs/oauth.md).

@@ -1,6 +1,6 @@
 import type { Environment } from "@/db/schema";
 import { env } from "@/server/env";
-import { requestOrigin } from "@/server/http/request-origin";
+import { requestOrigin } from "@/server/request/origin";
 
 // RFC 8414 authorization server metadata, one document per environment. The sandbox is its own
 // issuer, `<origin>/sandbox`, whose document lives at the path-inserted well-known URL

@@ -1,4 +1,4 @@
-import { clientAddress } from "@/server/http/client-address";
+import { clientAddress } from "@/server/request/client-address";
 import { logError } from "@/server/log";
 import { giveBack, takeFromBuckets, type Check } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { accountOperations } from "@/server/accounts/operations";
 import type { Environment } from "@/db/schema";
 import { MAX_BODY_BYTES } from "@/server/http/body";
-import { ApiError, notFound, uniqueError, validationError } from "@/server/http/errors";
-import type { Operation } from "@/server/http/operation";
+import { errorBody } from "@/server/http/error-body";
+import { ApiError, notFound, uniqueError, validationError } from "@/common/http/errors";
+import type { Operation } from "@/common/http/operation";
 import { simulatorOperations } from "@/server/simulator/operations";
 import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
@@ -95,9 +96,9 @@ function parameters(op: Operation, example: OperationExample) {
   return out;
 }
 
-// An error answer of one status, with a body as the service writes it (ApiError.toBody).
+// An error answer of one status, with a body as the service writes it (server/http/error-body.ts).
 function errorResponse(description: string, error: ApiError) {
-  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { [error.code]: { value: error.toBody() } } } } };
+  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { [error.code]: { value: errorBody(error) } } } } };
 }
 
 function firstField(op: Operation): string {

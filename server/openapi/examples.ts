@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { accountOut, createAccountBody, createdAccountOut, updateAccountBody } from "@/common/accounts/schemas";
 import { EVENT_TYPES, type EventType } from "@/common/subscriptions/event-types";
-import type { Operation } from "@/server/http/operation";
+import type { Operation } from "@/common/http/operation";
 import { savedRouteBody, savedRouteOut, simulationBody, simulationOut, templateOut } from "@/server/simulator/schemas";
 import { notificationOut, subscriptionBody, subscriptionOut } from "@/server/subscriptions/schemas";
 import { translateValue } from "@/server/telemetry/keys";

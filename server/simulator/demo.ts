@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { devices, simulationRuns, vehicles } from "@/db/schema";
-import { uniqueViolation } from "@/server/http/db-errors";
+import { uniqueViolation } from "@/db/errors";
 import { logInfo } from "@/server/log";
 import type { Principal } from "@/server/oauth/principal";
 import { findTemplate, templateWay } from "./geometry";

@@ -1,4 +1,4 @@
-import { validationError, type FieldError } from "@/server/http/errors";
+import { validationError, type FieldError } from "@/common/http/errors";
 import { distance, type LonLat } from "./geo";
 import type { RouteGeometry } from "./model";
 import { coveredAreas, MAX_SNAP_METERS, networkContaining, type Network } from "./networks";

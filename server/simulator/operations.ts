@@ -1,5 +1,5 @@
-import { operation } from "@/server/http/operation";
-import { pagingQuery } from "@/server/http/paging";
+import { operation } from "@/common/http/operation";
+import { pagingQuery } from "@/common/http/paging";
 import {
   savedRouteBody,
   savedRouteOut,

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { simulationRoutes, simulationRuns, type Environment } from "@/db/schema";
-import type { Page } from "@/server/http/paging";
+import type { Page } from "@/common/http/paging";
 
 // Simulator rows: saved routes and runs. Rules live in service.ts and runner.ts.
 

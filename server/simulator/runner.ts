@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { db, rawSql } from "@/db/client";
 import { simulationRuns } from "@/db/schema";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/common/http/errors";
 import { logError } from "@/server/log";
 import type { Principal } from "@/server/oauth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";

@@ -28,7 +28,7 @@ function checkWay(v: WayInput, ctx: z.RefinementCtx, allowSaved: boolean) {
   if (given.length === 0) ctx.addIssue({ code: "custom", path: ["start"], message: `Give ${ways}.` });
   else if (given.length > 1) ctx.addIssue({ code: "custom", path: [given[1] === "start/end" ? "start" : given[1]!], message: `Give only one of ${ways}.` });
   else if (given[0] === "start/end") {
-    // Reported as zod reports a missing field, so the answer says REQUIRED (server/http/zod-errors.ts).
+    // Reported as zod reports a missing field, so the answer says REQUIRED (common/http/zod-errors.ts).
     if (!v.start) ctx.addIssue({ code: "invalid_type", expected: "object", input: undefined, path: ["start"], message: "start is required with end." });
     if (!v.end) ctx.addIssue({ code: "invalid_type", expected: "object", input: undefined, path: ["end"], message: "end is required with start." });
   }

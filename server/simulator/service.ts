@@ -1,7 +1,7 @@
 import { db } from "@/db/client";
-import { ApiError, notFound, validationError } from "@/server/http/errors";
-import { uniqueViolation } from "@/server/http/db-errors";
-import type { Page } from "@/server/http/paging";
+import { ApiError, notFound, validationError } from "@/common/http/errors";
+import { uniqueViolation } from "@/db/errors";
+import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { MAX_BATCH } from "@/server/telemetry/schemas";

@@ -1,4 +1,4 @@
-import type { FieldError } from "@/server/http/errors";
+import type { FieldError } from "@/common/http/errors";
 import type { EventType } from "@/common/subscriptions/event-types";
 import type { Criteria, Day } from "./schemas";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { bigIdParam, idParam } from "@/common/http/fields";
-import { operation, type Operation } from "@/server/http/operation";
-import { pagingQuery } from "@/server/http/paging";
+import { operation, type Operation } from "@/common/http/operation";
+import { pagingQuery } from "@/common/http/paging";
 import { EVENT_TYPE_NAMES, eventTypeOf } from "@/common/subscriptions/event-types";
 import { notificationOut, subscriptionBody, subscriptionOut } from "./schemas";
 

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, notInArray, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
-import type { Page } from "@/server/http/paging";
+import type { Page } from "@/common/http/paging";
 import type { DeliveryRow, SubscriptionRow } from "./serialize";
 
 /** Where a subscription lives (docs/subscriptions.md): under a vehicle, an account, or the system. */

@@ -1,7 +1,7 @@
 import { db } from "@/db/client";
 import { getVisibleAccount } from "@/server/accounts/service";
-import { ApiError, notFound, validationError, type FieldError } from "@/server/http/errors";
-import type { Page } from "@/server/http/paging";
+import { ApiError, notFound, validationError, type FieldError } from "@/common/http/errors";
+import type { Page } from "@/common/http/paging";
 import { inboxTargetErrors } from "@/server/inbox/targets";
 import type { Principal } from "@/server/oauth/principal";
 import { getVisibleVehicle } from "@/server/vehicles/service";

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, rawSql } from "@/db/client";
 import { dataPoints, vehicleDataStats, vehicles } from "@/db/schema";
-import type { Page } from "@/server/http/paging";
+import type { Page } from "@/common/http/paging";
 import { serializePoint } from "./serialize";
 
 // GET /account/data/: the data points of all of an account's vehicles.

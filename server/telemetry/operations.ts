@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { booleanish, dateTime, idParam, optional } from "@/common/http/fields";
-import { operation } from "@/server/http/operation";
-import { pagingQuery } from "@/server/http/paging";
+import { operation } from "@/common/http/operation";
+import { pagingQuery } from "@/common/http/paging";
 import { dataSetOut, dataSetParams, dataSetPostBody, dataSetPostDoc, tripOut, tripParams, vehicleDataParams, vehiclePointOut } from "./schemas";
 
 const flag = optional(booleanish).transform((v) => v ?? false);

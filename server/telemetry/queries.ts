@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "dri
 import { db, rawSql } from "@/db/client";
 import type { Fragment, Sql } from "@/db/fragments";
 import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
-import type { Page } from "@/server/http/paging";
+import type { Page } from "@/common/http/paging";
 import { translateValue } from "./keys";
 import type { DataPointOut, DataSetOut } from "./schemas";
 import { serializeDataSet } from "./serialize";

@@ -1,5 +1,5 @@
-import { notFound, validationError } from "@/server/http/errors";
-import type { Page } from "@/server/http/paging";
+import { notFound, validationError } from "@/common/http/errors";
+import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
 import { getVisibleAccount } from "@/server/accounts/service";
 import { getVisibleVehicle } from "@/server/vehicles/service";

@@ -1,6 +1,6 @@
 import type { Tx } from "@/db/client";
 import type { AccountScope } from "@/server/accounts/queries";
-import { uniqueError } from "@/server/http/errors";
+import { uniqueError } from "@/common/http/errors";
 import { assignDeviceRow, insertDevice, isVehicleInScope, lockDevice, lockVehicle, unassignDevicesOf } from "./queries";
 
 export const deviceInUse = () => uniqueError("deviceId", "This device is assigned to another vehicle.");

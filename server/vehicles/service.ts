@@ -1,9 +1,9 @@
 import { db } from "@/db/client";
 import { accountScope } from "@/server/accounts/service";
 import { findAccount } from "@/server/accounts/queries";
-import { uniqueViolation } from "@/server/http/db-errors";
-import { notFound, validationError } from "@/server/http/errors";
-import type { Page } from "@/server/http/paging";
+import { uniqueViolation } from "@/db/errors";
+import { notFound, validationError } from "@/common/http/errors";
+import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
 import { assignDevice, deviceInUse } from "./devices";
 import { deleteVehicleRow, findVehicle, findVehicleById, insertVehicle, listVehicles, unassignDevicesOf, updateVehicleRow } from "./queries";

@@ -206,6 +206,26 @@ describe("console form posts are protected", () => {
     expect((await partner.get("/console/apps/abc")).status).toBe(404);
     expect((await partner.get("/console/apps/1/notifications/xyz")).status).toBe(404);
   });
+
+  it("every refusal is the console's form-error body { error, fieldErrors } with its status, never cached", async () => {
+    const partner = await newPartner();
+    const app = await partner.createApp();
+    const refusal = (res: { status: number; body: unknown; headers: Headers }) => ({ status: res.status, body: res.body, cache: res.headers.get("cache-control") });
+    const noSession = await new Browser().post("/console/actions/create-app", { csrfToken: partner.csrf }, { Accept: "application/json" }).then((p) => ({ ...p, body: JSON.parse(p.text) }));
+    expect(refusal(noSession)).toEqual({ status: 401, body: { error: "Your session has ended. Sign in again.", fieldErrors: [] }, cache: "no-store" });
+    expect(refusal(await partner.action("no-such-action", {}))).toEqual({ status: 404, body: { error: "No such action.", fieldErrors: [] }, cache: "no-store" });
+    expect(refusal(await partner.action("create-app", { name: "x" }, { "Content-Type": "application/json" }))).toEqual({ status: 415, body: { error: "Send the form as form data.", fieldErrors: [] }, cache: "no-store" });
+    expect(refusal(await partner.action("rotate-secret", { appId: "abc", environment: "sandbox" }))).toEqual({ status: 404, body: { error: "No such app in your console.", fieldErrors: [] }, cache: "no-store" });
+    expect(refusal(await partner.action("create-app", { name: "a\u0000b", redirectUris: "", clientType: "confidential" }))).toEqual({
+      status: 400,
+      body: { error: "Check the highlighted fields.", fieldErrors: [{ fieldName: "name", errorCode: "INVALID", errorDisplay: "Must not contain the NUL character (U+0000)." }] },
+      cache: "no-store",
+    });
+    // A refusal thrown by the console's services (the one error type) is translated the same way.
+    const confirm = { appId: String(app.appId), credentials: "on", driverSite: "on", dataStatement: "on" };
+    expect((await partner.action("confirm-obligations", confirm)).status).toBe(200);
+    expect(refusal(await partner.action("confirm-obligations", confirm))).toEqual({ status: 409, body: { error: "Production credentials were already issued; rotate the secret if you lost it.", fieldErrors: [] }, cache: "no-store" });
+  });
 });
 
 // A partner with an app, a sandbox test account with a vehicle, and a WAYPOINT subscription on it

@@ -158,6 +158,20 @@ describe("the connected-apps page", () => {
     expect(await apiStatus(access)).toBe(200);
   });
 
+  it("Revoke refusals are their status and reason in plain text, never cached; signed out → 303 to sign in", async () => {
+    const { browser, access } = await authorizedDriver();
+    const form = hiddenFields((await appsPage(browser)).text);
+    const refusal = (res: { status: number; text: string; headers: Headers }) => ({ status: res.status, text: res.text, type: res.headers.get("content-type"), cache: res.headers.get("cache-control") });
+    const plain = { type: "text/plain; charset=utf-8", cache: "no-store" };
+    expect(refusal(await browser.post("/connected-apps/revoke", form, { Origin: "https://evil.example" }))).toEqual({ status: 403, text: "This request came from another site and was ignored.", ...plain });
+    expect(refusal(await browser.post("/connected-apps/revoke", { ...form, csrf_token: "forged" }))).toEqual({ status: 403, text: "This form has expired: reload the page and try again.", ...plain });
+    expect(refusal(await browser.post("/connected-apps/revoke", { csrf_token: form.csrf_token! }))).toEqual({ status: 400, text: "The revoke form is incomplete.", ...plain });
+    expect(refusal(await browser.post("/connected-apps/revoke", form, { "Content-Type": "application/json" }))).toEqual({ status: 400, text: "The revoke form could not be read.", ...plain });
+    const signedOut = await new Browser().post("/connected-apps/revoke", form);
+    expect({ status: signedOut.status, location: signedOut.location }).toEqual({ status: 303, location: "/login?callbackUrl=%2Fconnected-apps" });
+    expect(await apiStatus(access)).toBe(200);
+  });
+
   it("the form acts on the signed-in account only: another driver's app id changes nothing", async () => {
     const victim = await authorizedDriver();
     const attacker = await newDriver();

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAccountBody, updateAccountBody } from "@/common/accounts/schemas";
 import { numberish } from "@/common/http/fields";
-import { pagingActions, pagingQuery } from "@/server/http/paging";
-import { toFieldErrors } from "@/server/http/zod-errors";
+import { pagingActions, pagingQuery } from "@/common/http/paging";
+import { toFieldErrors } from "@/common/http/zod-errors";
 import { simulationBody } from "@/server/simulator/schemas";
 import { updateVehicleBody } from "@/server/vehicles/schemas";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/common/http/errors";
 import { distance, distanceToPolyline, type LonLat } from "@/server/simulator/geo";
 import { routeBetween, explicitPolyline } from "@/server/simulator/geometry";
 import { generateTrip, reverseRoute, routeLength, type Trip } from "@/server/simulator/model";

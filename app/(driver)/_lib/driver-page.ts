@@ -1,6 +1,6 @@
 import { notFound, redirect } from "next/navigation";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
-import { ApiError } from "@/server/http/errors";
+import { ApiError } from "@/common/http/errors";
 import { bigIdParam } from "@/common/http/fields";
 
 // Page glue of the driver site: a page needs a signed-in driver (else the sign-in page, coming

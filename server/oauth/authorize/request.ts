@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
-import { nulField } from "@/server/http/nul";
+import { nulField } from "@/common/http/nul";
 import { makeAuthorizationServer } from "../authorization-server";
 import { findCredentialByClientId, type CredentialRow } from "../queries";
 import { clientRedirect, withoutFragment, type ResponseMode } from "./redirect";

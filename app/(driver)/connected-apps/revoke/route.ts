@@ -1,4 +1,5 @@
-import { handleDriverRevoke } from "@/server/oauth/driver-revoke";
+import { seeOther, withDriverForm } from "@/server/http/with-driver-form";
+import { revokeFromSite } from "@/server/oauth/driver-revoke";
 
 // POST /connected-apps/revoke — a driver ends an app's access to their account (303 back)
-export const POST = (request: Request) => handleDriverRevoke(request);
+export const POST = withDriverForm({ form: "revoke form", signInReturn: "/connected-apps" }, async ({ session, form }) => seeOther(await revokeFromSite(session, form)));

@@ -1,14 +1,14 @@
 import { deleteDriverAccount, getDriverAccount, updateDriverAccount } from "@/server/driver/account";
-import { driverRoute, otherMethods } from "@/server/driver/route";
+import { withDriver, otherMethods } from "@/server/http/with-driver";
 
 // GET /me/account — the signed-in driver's account
-export const GET = driverRoute(async ({ session }) => ({ account: await getDriverAccount(session) }), { write: false });
+export const GET = withDriver(async ({ session }) => ({ account: await getDriverAccount(session) }), { write: false });
 
 // POST /me/account — edit the account fields (the API's field errors)
-export const POST = driverRoute(async ({ session, body }) => ({ account: await updateDriverAccount(session, await body()) }), { write: true });
+export const POST = withDriver(async ({ session, body }) => ({ account: await updateDriverAccount(session, await body()) }), { write: true });
 
 // DELETE /me/account — delete the account permanently ({"confirmUsername"} must be its username)
-export const DELETE = driverRoute(
+export const DELETE = withDriver(
   async ({ session, body }) => {
     await deleteDriverAccount(session, await body());
     return { result: "OK" };

@@ -1,5 +1,5 @@
 import { preflight } from "@/server/http/cors";
-import { notFound } from "@/server/http/errors";
+import { notFound } from "@/common/http/errors";
 import { errorResponse } from "@/server/http/with-api";
 
 // Any other path under the API base: the API's 404 error body rather than an HTML page.

@@ -1,8 +1,5 @@
-import { runConsoleAction } from "@/server/console/actions";
-
-type Context = { params: Promise<{ action: string }> };
+import { consoleActions } from "@/server/console/actions";
+import { withConsoleAction } from "@/server/http/with-console-action";
 
 // POST /console/actions/{name} — every state-changing console form (server/console/actions.ts).
-export async function POST(request: Request, context: Context): Promise<Response> {
-  return runConsoleAction((await context.params).action, request);
-}
+export const POST = withConsoleAction(consoleActions);

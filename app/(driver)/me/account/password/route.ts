@@ -1,8 +1,8 @@
 import { changeDriverPassword } from "@/server/driver/account";
-import { driverRoute, otherMethods } from "@/server/driver/route";
+import { withDriver, otherMethods } from "@/server/http/with-driver";
 
 // POST /me/account/password — change the password ({"currentPassword", "password"})
-export const POST = driverRoute(
+export const POST = withDriver(
   async ({ session, body }) => {
     await changeDriverPassword(session, await body());
     return { result: "OK" };

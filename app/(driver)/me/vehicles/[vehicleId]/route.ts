@@ -1,11 +1,11 @@
-import { driverRoute, otherMethods, pathId } from "@/server/driver/route";
+import { withDriver, otherMethods, pathId } from "@/server/http/with-driver";
 import { deleteDriverVehicle, getDriverVehicle, updateDriverVehicle } from "@/server/driver/vehicles";
 
 // GET /me/vehicles/{id} — one of the signed-in driver's vehicles
-export const GET = driverRoute(async ({ session, params }) => ({ vehicle: await getDriverVehicle(session, pathId(params.vehicleId, "vehicle")) }), { write: false });
+export const GET = withDriver(async ({ session, params }) => ({ vehicle: await getDriverVehicle(session, pathId(params.vehicleId, "vehicle")) }), { write: false });
 
 // POST /me/vehicles/{id} — edit label, VIN, device and auto-assignment (the API's field errors)
-export const POST = driverRoute(
+export const POST = withDriver(
   async ({ session, params, body }) => {
     const id = pathId(params.vehicleId, "vehicle");
     return { vehicle: await updateDriverVehicle(session, id, await body()) };
@@ -14,7 +14,7 @@ export const POST = driverRoute(
 );
 
 // DELETE /me/vehicles/{id} — delete the vehicle permanently, with all its data
-export const DELETE = driverRoute(
+export const DELETE = withDriver(
   async ({ session, params }) => {
     await deleteDriverVehicle(session, pathId(params.vehicleId, "vehicle"));
     return { result: "OK" };

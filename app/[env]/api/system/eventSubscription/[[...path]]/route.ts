@@ -1,4 +1,4 @@
-import { subscriptionRoutes } from "@/server/subscriptions/router";
+import { subscriptionRoutes } from "@/server/http/subscription-routes";
 
 // /system/eventSubscription/… — AUTHORIZATIONSTATUS subscriptions (client-credentials tokens)
 export const { GET, POST, DELETE, PUT, PATCH, OPTIONS } = subscriptionRoutes("system");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getOwnedApp } from "@/server/console/apps";
 import { inboxEventStream } from "@/server/console/inbox-stream";
-import { withConsoleJson } from "@/server/console/json-route";
+import { withConsoleJson } from "@/server/http/with-console-json";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { appInboxRequests } from "@/server/console/inbox";
-import { withConsoleJson } from "@/server/console/json-route";
+import { withConsoleJson } from "@/server/http/with-console-json";
 
 const ids = z.object({ appId: z.string().regex(/^\d{1,10}$/).transform(Number) });
 const afterParam = z.string().regex(/^\d{1,18}$/).transform(Number).optional().catch(undefined);

@@ -1,4 +1,4 @@
-import { subscriptionRoutes } from "@/server/subscriptions/router";
+import { subscriptionRoutes } from "@/server/http/subscription-routes";
 
 // /account/{id}/eventSubscription/… — an account's subscriptions (account types, and vehicle types
 // for all its vehicles) and their notifications

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withConsoleJson } from "@/server/console/json-route";
+import { withConsoleJson } from "@/server/http/with-console-json";
 import { simulatorRunStatus } from "@/server/console/simulator";
 
 const ids = z.object({ appId: z.string().regex(/^\d{1,10}$/).transform(Number), runId: z.string().regex(/^\d{1,10}$/).transform(Number) });

@@ -1,4 +1,8 @@
-// The one closed table of API error codes and their statuses (docs/api.md#errors), used by the API, the UI and the tests.
+// The one error type of the service and its closed table of codes and statuses (docs/api.md#errors).
+// The domain throws it; the wrappers in server/http translate it, to the API's error body
+// (server/http/error-body.ts: the API, the driver site, the sandbox inbox) or to the console's
+// form errors (server/http/console-failure.ts). It lives here, below both, so the domain never
+// imports the HTTP edge, and the browser may use its types.
 export const errorStatus = {
   VALIDATION: 400,
   UNAUTHORIZED: 401,
@@ -38,18 +42,6 @@ export class ApiError extends Error {
   ) {
     super(detail);
     this.status = errorStatus[code];
-  }
-
-  toBody(): ApiErrorBody {
-    return {
-      error: {
-        httpStatus: this.status,
-        errorCode: this.code,
-        detail: this.detail,
-        errorDisplay: this.detail,
-        fieldErrors: this.fieldErrors,
-      },
-    };
   }
 }
 

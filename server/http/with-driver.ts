@@ -1,14 +1,15 @@
 import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
-import { readJsonBody } from "@/server/http/body";
-import { ApiError, notFound } from "@/server/http/errors";
+import { ApiError, notFound } from "@/common/http/errors";
 import { idParam } from "@/common/http/fields";
-import { allowHeader } from "@/server/http/method-not-allowed";
 import { logError } from "@/server/log";
+import { readJsonBody } from "./body";
+import { errorBody } from "./error-body";
+import { allowHeader } from "./method-not-allowed";
 
-// The one wrapper of the driver site's data routes: the signed-in driver from the
+// The one wrapper of the driver site's JSON routes (/me/…): the signed-in driver from the
 // session (never a partner token), the cross-site check on writes, JSON in and out, and every
-// error in the API's error shape (docs/api.md#errors). Writes take JSON only: a page on another site cannot send
+// error of the one type in the API's error shape (errorBody, docs/api.md#errors). Writes take JSON only: a page on another site cannot send
 // it without a CORS preflight, which these routes never answer, and the session cookie is
 // SameSite=Lax besides.
 
@@ -18,9 +19,9 @@ export type DriverInput = { session: DriverSession; params: Record<string, strin
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 
-export const driverJson = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers });
+const driverJson = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers });
 
-export function driverRoute(handler: (input: DriverInput) => Promise<unknown>, { write }: { write: boolean }) {
+export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { write }: { write: boolean }) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     try {
       if (write && crossSitePost(request)) throw new ApiError("FORBIDDEN", "This request came from another site and was ignored.");
@@ -29,9 +30,9 @@ export function driverRoute(handler: (input: DriverInput) => Promise<unknown>, {
       const params = await context.params;
       return driverJson(200, await handler({ session, params, request, body: () => readJsonBody(request) }));
     } catch (error) {
-      if (error instanceof ApiError) return driverJson(error.status, error.toBody());
+      if (error instanceof ApiError) return driverJson(error.status, errorBody(error));
       logError("unexpected error in a driver route", error);
-      return driverJson(500, new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.").toBody());
+      return driverJson(500, errorBody(new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.")));
     }
   };
 }
@@ -46,7 +47,7 @@ export function otherMethods(served: Partial<Record<"GET" | "POST" | "DELETE", u
   const allow = allowHeader(Object.keys(served));
   const handler = async (request: Request) => {
     const error = new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not supported on this path.`);
-    return new Response(JSON.stringify(error.toBody()), { status: 405, headers: { ...headers, Allow: allow } });
+    return new Response(JSON.stringify(errorBody(error)), { status: 405, headers: { ...headers, Allow: allow } });
   };
   const options = async () => new Response(null, { status: 204, headers: { Allow: allow } });
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler, OPTIONS: options };

@@ -1,20 +1,15 @@
-import { preflight } from "@/server/http/cors";
-import { notFound } from "@/server/http/errors";
-import { allowHeader, notAllowed } from "@/server/http/method-not-allowed";
-import { deleted, list, one } from "@/server/http/results";
-import { errorResponse, withApi } from "@/server/http/with-api";
 import { getNotification, listNotifications } from "@/server/notifications/service";
-import { notificationOperations, subscriptionOperations, type PrefixKind } from "./operations";
-import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, updateSubscription, type Prefix } from "./service";
+import { notificationOperations, subscriptionOperations, type PrefixKind } from "@/server/subscriptions/operations";
+import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, updateSubscription, type Prefix } from "@/server/subscriptions/service";
+import { deleted, list, one } from "./results";
+import { dispatchByShape, type Shape } from "./shape-dispatch";
+import { withApi } from "./with-api";
 
 // The eventSubscription and eventNotification paths (docs/subscriptions.md) hang off three prefixes
 // with up to four segments whose meaning depends on their shape: a number is an id, anything
 // else an event type (docs/api.md#environments-and-base-paths). One catch-all route per prefix hands its segments here; the
-// table below names the operation for each shape, and the operation's wrapper parses as usual.
-
-type Handler = (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
-type Served = "GET" | "POST" | "DELETE";
-type Shape = { shape: string; names: string[]; ops: Partial<Record<Served, Handler>> };
+// table below names the operation for each shape (shape-dispatch.ts picks it), and the operation's
+// wrapper parses as usual.
 
 const prefixOf = (kind: PrefixKind, params: object): Prefix => {
   const p = params as { vehicleId?: string; accountId?: number };
@@ -90,33 +85,5 @@ function notificationShapes(kind: "vehicle" | "account"): Shape[] {
   ];
 }
 
-// n: a number (an id); N: the literal eventNotification; t: anything else (an event type).
-const shapeOf = (segments: string[]) => segments.map((s) => (/^\d+$/.test(s) ? "n" : s === "eventNotification" ? "N" : "t")).join("");
-const fits = (shape: string, segments: string[]) =>
-  shape.length === segments.length && [...shape].every((c, i) => (segments[i]!.includes("\u0000") ? c !== "N" : c === shapeOf([segments[i]!])));
-
-function dispatcher(shapes: Shape[]) {
-  const route =
-    (method: Served | "PUT" | "PATCH"): Handler =>
-    async (request, context) => {
-      const raw = await context.params;
-      const segments = Array.isArray(raw.path) ? raw.path.filter((s) => s !== "") : [];
-      // Without U+0000 exactly one shape fits. A segment holding it is neither an id nor a type:
-      // it may take either place (the one whose shape serves the method first), and the
-      // operation's wrapper refuses it as that field (400, docs/api.md#errors) instead of a 404.
-      const fitting = shapes.filter((s) => fits(s.shape, segments));
-      const shape = fitting.find((s) => method in s.ops) ?? fitting[0];
-      if (!shape) return errorResponse(notFound("path"));
-      const handler = shape.ops[method as Served];
-      // A path that exists but not for this method: 405 naming the methods its shape serves.
-      if (!handler) return notAllowed(allowHeader(Object.keys(shape.ops)), method);
-      const named = Object.fromEntries(shape.names.flatMap((name, i) => (name ? [[name, segments[i]!]] : [])));
-      // The operation gets its named segments, not the catch-all's list (so a refusal names the field).
-      const { path: _segments, ...prefix } = raw;
-      return handler(request, { params: Promise.resolve({ ...prefix, ...named }) });
-    };
-  return { GET: route("GET"), POST: route("POST"), DELETE: route("DELETE"), PUT: route("PUT"), PATCH: route("PATCH"), OPTIONS: preflight };
-}
-
-export const subscriptionRoutes = (kind: PrefixKind) => dispatcher(subscriptionShapes(kind));
-export const notificationRoutes = (kind: "vehicle" | "account") => dispatcher(notificationShapes(kind));
+export const subscriptionRoutes = (kind: PrefixKind) => dispatchByShape(subscriptionShapes(kind));
+export const notificationRoutes = (kind: "vehicle" | "account") => dispatchByShape(notificationShapes(kind));

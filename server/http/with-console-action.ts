@@ -1,0 +1,71 @@
+import { ApiError, validationError } from "@/common/http/errors";
+import { nulField } from "@/common/http/nul";
+import { toFieldErrors } from "@/common/http/zod-errors";
+import { crossSitePost } from "@/server/auth/csrf";
+import type { Action, ActionResult } from "@/server/console/actions";
+import { consoleCsrfMatches } from "@/server/console/csrf";
+import { notOwned } from "@/server/console/errors";
+import { getPartnerSession } from "@/server/console/session";
+import { logError } from "@/server/log";
+import { consoleFailure } from "./console-failure";
+
+// The one wrapper every console form post goes through: cross-site posts refused, a partner
+// session required, the session's CSRF token required, the input parsed, the action run, and
+// every refusal (an error of the one type, thrown here or by the console's services) translated
+// by consoleFailure into a status with field errors (never a 500 for bad input).
+// Answers JSON {redirect, reveal} to the console's forms (fetch); a plain HTML form post (no
+// JavaScript) is answered 303 to `redirect` (a one-time reveal then needs JavaScript).
+
+type Context = { params: Promise<{ action: string }> };
+
+const noStore = { "Cache-Control": "no-store" };
+
+export function withConsoleAction(actions: Record<string, Action>) {
+  return async (request: Request, context: Context): Promise<Response> => {
+    const name = (await context.params).action;
+    try {
+      const result = await runAction(actions, name, request);
+      const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
+      return wantsJson ? Response.json(result, { headers: noStore }) : new Response(null, { status: 303, headers: { Location: result.redirect } });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status < 500)) logError("console action failed", { name, error });
+      const failure = consoleFailure(error);
+      return Response.json(failure.body, { status: failure.status, headers: noStore });
+    }
+  };
+}
+
+const fieldsInvalid = "Check the highlighted fields.";
+
+async function runAction(actions: Record<string, Action>, name: string, request: Request): Promise<ActionResult> {
+  if (crossSitePost(request)) throw new ApiError("FORBIDDEN", "This form was posted from another site.");
+  const act = Object.hasOwn(actions, name) ? actions[name] : undefined;
+  if (!act) throw new ApiError("NOT_FOUND", "No such action.");
+  const partner = await getPartnerSession();
+  if (!partner) throw new ApiError("UNAUTHORIZED", "Your session has ended. Sign in again.");
+  const form = await request.formData().catch(() => {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the form as form data.");
+  });
+  if (!consoleCsrfMatches(partner, form.get("csrfToken"))) throw new ApiError("FORBIDDEN", "This form has expired. Reload the page and try again.");
+  const input = formObject(form);
+  // U+0000 cannot be stored (PostgreSQL): refused like any invalid field, before the schema.
+  const nul = nulField(input);
+  if (nul) throw validationError([{ fieldName: nul, errorCode: "INVALID", errorDisplay: "Must not contain the NUL character (U+0000)." }], fieldsInvalid);
+  const parsed = act.schema.safeParse(input, { reportInput: true });
+  if (!parsed.success) {
+    const errors = toFieldErrors(parsed.error);
+    // A malformed id is a guess at something that is not there.
+    if (errors.some((e) => /^(appId|subscriptionId|deliveryId|notificationId|runId)$/.test(e.fieldName))) throw notOwned();
+    throw validationError(errors, fieldsInvalid);
+  }
+  return act.run(partner, parsed.data as never);
+}
+
+function formObject(form: FormData): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(form.keys())) {
+    const values = form.getAll(key).filter((v): v is string => typeof v === "string");
+    out[key] = key === "daysOfWeek" ? values : values[0];
+  }
+  return out;
+}
