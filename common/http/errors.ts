@@ -17,7 +17,7 @@ export const errorStatus = {
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
-export type FieldErrorCode = "REQUIRED" | "INVALID" | "TOO_LONG" | "UNIQUE";
+type FieldErrorCode = "REQUIRED" | "INVALID" | "TOO_LONG" | "UNIQUE";
 
 export type FieldError = { fieldName: string; errorCode: FieldErrorCode; errorDisplay: string };
 
