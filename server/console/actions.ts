@@ -4,7 +4,7 @@ import { ApiError } from "@/server/http/errors";
 import { nulField } from "@/server/http/nul";
 import { toFieldErrors } from "@/server/http/zod-errors";
 import { crossSitePost } from "@/server/auth/csrf";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { appInput, confirmObligations, createConsoleApp, rotateSecret, updateConsoleApp } from "./apps";
 import { createTestAccount, createTestVehicle } from "./connected";
 import { consoleCsrfMatches } from "./csrf";
@@ -155,7 +155,7 @@ export async function runConsoleAction(name: string, request: Request): Promise<
   } catch (error) {
     if (error instanceof ConsoleError) return refuse(fail(error.status, error.message, error.fieldErrors));
     if (error instanceof ApiError && error.status < 500) return refuse(fail(error.status === 404 ? 404 : error.status === 409 ? 409 : error.status === 403 ? 403 : 400, error.detail, error.fieldErrors));
-    logError("console action failed", { name, error });
+    logger.error({ err: error, action: name }, "console action failed");
     return refuse(fail(500, "Something went wrong on our side. Try again."));
   }
 }

@@ -4,7 +4,7 @@ import { readJsonBody } from "@/server/http/body";
 import { ApiError, notFound } from "@/server/http/errors";
 import { idParam } from "@/common/http/fields";
 import { allowHeader } from "@/server/http/method-not-allowed";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 
 // The one wrapper of the driver site's data routes: the signed-in driver from the
 // session (never a partner token), the cross-site check on writes, JSON in and out, and every
@@ -30,7 +30,7 @@ export function driverRoute(handler: (input: DriverInput) => Promise<unknown>, {
       return driverJson(200, await handler({ session, params, request, body: () => readJsonBody(request) }));
     } catch (error) {
       if (error instanceof ApiError) return driverJson(error.status, error.toBody());
-      logError("unexpected error in a driver route", error);
+      logger.error({ err: error }, "unexpected error in a driver route");
       return driverJson(500, new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.").toBody());
     }
   };

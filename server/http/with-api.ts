@@ -14,7 +14,7 @@ import { requestOrigin } from "./request-origin";
 import type { ApiResult } from "./results";
 import { refuseNul } from "./nul";
 import { parseOrThrow } from "./zod-errors";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import type { Verdict } from "@/server/rate-limits/verdict";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -108,7 +108,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) return json(error.status, error.toBody(), error.headers);
-  logError("unexpected error in an API route", error);
+  logger.error({ err: error }, "unexpected error in an API route");
   const internal = new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.");
   return json(500, internal.toBody());
 }
