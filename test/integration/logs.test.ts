@@ -90,15 +90,17 @@ describe("X-Request-Id", () => {
   it("the server's own answers before Next.js carry it: 405 of a method, 404 of a path, 400 of bad percent-encoding", async () => {
     const notAllowed = await request("PROPFIND", vehicles(), { headers: { "X-Request-Id": "req-405" } });
     expect(notAllowed.status, notAllowed.text).toBe(405);
-    expect(notAllowed.body.code).toBe("METHOD_NOT_ALLOWED");
+    expect(notAllowed.body.error.errorCode).toBe("METHOD_NOT_ALLOWED");
     expect(notAllowed.headers.get("x-request-id")).toBe("req-405");
 
     const notFound = await request("PROPFIND", `${base}/sandbox/api/nowhere/`, { headers: { "X-Request-Id": "req-404" } });
     expect(notFound.status, notFound.text).toBe(404);
+    expect(notFound.body.error.errorCode).toBe("NOT_FOUND");
     expect(notFound.headers.get("x-request-id")).toBe("req-404");
 
     const badPath = await request("GET", `${base}/sandbox/api/vehicle/%ZZ`);
     expect(badPath.status, badPath.text).toBe(400);
+    expect(badPath.body.error.errorCode).toBe("VALIDATION");
     expect(badPath.headers.get("x-request-id")).toMatch(UUID);
   });
 });
@@ -109,7 +111,7 @@ describe("an unexpected error", () => {
     await sql`alter table vehicles rename to vehicles_hidden_by_log_test`;
     const res = await request("GET", `${base}/sandbox/api/vehicle/`, { token, headers: { "X-Request-Id": "req-500-debug" } });
     expect(res.status, res.text).toBe(500);
-    expect(res.body.code).toBe("INTERNAL");
+    expect(res.body.error.errorCode).toBe("INTERNAL");
     expect(res.text).not.toMatch(/vehicles|relation|at /);
     expect(res.headers.get("x-request-id")).toBe("req-500-debug");
 
