@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { createApp } from "@/server/apps/service";
+import { logger } from "@/server/log";
 import { prepareDatabase } from "./lib/database";
 
 // `npm run app:create -- --name "My app" [--owner "My company"] --redirect-uri https://…
@@ -50,6 +51,9 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
+  // The message is for the person at the terminal (a missing option, an invalid value); the
+  // stack, for when it is a bug, is logged at LOG_LEVEL=debug.
   console.error(error instanceof Error ? error.message : error);
+  logger.debug({ err: error }, "app:create failed");
   process.exit(1);
 });

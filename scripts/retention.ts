@@ -1,5 +1,6 @@
 import { env } from "@/server/env";
 import { deleteOldDataPoints } from "@/server/telemetry/retention";
+import { logger } from "@/server/log";
 import { prepareDatabase } from "./lib/database";
 
 // `npm run retention -- --days N [--batch ROWS]`: deletes data points older than N days once, in batches, and
@@ -22,7 +23,10 @@ async function main() {
   }
 }
 
-main().catch((error) => {
+main().catch((error: unknown) => {
+  // The message is for the person at the terminal (a missing option, an invalid value); the
+  // stack, for when it is a bug, is logged at LOG_LEVEL=debug.
   console.error(error instanceof Error ? error.message : error);
+  logger.debug({ err: error }, "retention failed");
   process.exit(1);
 });

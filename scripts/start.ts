@@ -12,7 +12,8 @@ import { drainServer, markDraining } from "@/server/fleet/drain";
 import { setProcessPhase } from "@/server/fleet/process-state";
 import { stampClientAddress } from "@/server/request/client-address";
 import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
-import { logError, logInfo } from "@/server/log";
+import { stampRequestId } from "@/server/http/request-id";
+import { logger, withLogContext } from "@/server/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/metrics/cluster";
 import { observeRequest } from "@/server/metrics/http-requests";
 import { metrics } from "@/server/metrics/registry";
@@ -84,7 +85,7 @@ async function main() {
   cluster.on("exit", (child: Worker, code, signal) => {
     if (stopping) return;
     // A crashed HTTP process is replaced (its requests are lost; the others go on serving).
-    logError("HTTP process exited; starting another", new Error(`pid ${child.process.pid} exited with ${signal ?? code}`));
+    logger.error({ childPid: child.process.pid, code, signal }, "HTTP process exited; starting another");
     setTimeout(fork, 1000).unref();
   });
   for (let i = 0; i < processes; i++) fork();
@@ -122,9 +123,13 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
     stampClientAddress(req);
     markDraining(res);
     observeRequest(req, res);
-    if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
-    if (answerBeforeNext(req, res)) return;
-    void handle(req, res);
+    // Every log line written while this request is handled, by us or below Next.js, carries its id.
+    const requestId = stampRequestId(req, res);
+    withLogContext({ requestId }, () => {
+      if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
+      if (answerBeforeNext(req, res)) return;
+      void handle(req, res);
+    });
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     const answer = socket.writable ? clientErrorAnswer(error) : null;
@@ -138,7 +143,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
     port: typeof address === "object" && address ? address.port : config.PORT,
     async drain() {
       const finished = await drainServer(server, drainMs(config));
-      if (!finished) logInfo("drain timed out: the requests still open were cut", { seconds: config.DRAIN_TIMEOUT_SECONDS });
+      if (!finished) logger.info({ seconds: config.DRAIN_TIMEOUT_SECONDS }, "drain timed out: the requests still open were cut");
       await app.close?.();
     },
   };
@@ -153,11 +158,11 @@ function onStopSignal(stop: () => Promise<void>) {
     if (stopping) return;
     stopping = true;
     setProcessPhase("draining");
-    logInfo(`${signal}: draining`, { pid: process.pid });
+    logger.info({ signal }, `${signal}: draining`);
     stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        logError("stopping failed", error);
+        logger.error({ err: error }, "stopping failed");
         process.exit(1);
       },
     );
@@ -185,7 +190,7 @@ Then the notifications its subscriptions made (ignition, downtown geofence, posi
 `);
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, "the service could not start");
   process.exit(1);
 });

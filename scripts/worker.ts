@@ -1,4 +1,5 @@
 import { env } from "@/server/env";
+import { logger } from "@/server/log";
 import { startWorker } from "@/worker/index";
 import { prepareDatabase } from "./lib/database";
 
@@ -11,12 +12,13 @@ async function main() {
   const database = await prepareDatabase();
   // In this process WORKER=off would leave nothing to do: delivery always runs here.
   const worker = await startWorker({ delivery: true, simulator: config.simulator });
+  // For the person who started it (and the tests that wait for it): on stdout, whatever LOG_LEVEL.
   console.log(`Wayline worker running (pid ${process.pid})`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping the worker`);
+    logger.info({ signal }, `${signal}: stopping the worker`);
     // The jobs in hand finish within the drain time; past it, what they hold is given back for
     // another worker to send at once (worker/index.ts).
     await worker.stop({ withinMs: config.DRAIN_TIMEOUT_SECONDS * 1000 });
@@ -27,7 +29,7 @@ async function main() {
   process.on("SIGTERM", () => void stop("SIGTERM"));
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, "the worker could not start");
   process.exit(1);
 });

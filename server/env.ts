@@ -35,6 +35,9 @@ const rateSpec = (fallback: string) =>
       return { quota, windowSeconds };
     });
 
+// The least level the logger writes (server/log.ts); "silent" writes nothing.
+const logLevelSchema = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
+
 // DATABASE_URL and DATA_DIR come from the database's own schema (db/config.ts), which db/ reads itself.
 const schema = databaseEnvSchema.extend({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -42,7 +45,7 @@ const schema = databaseEnvSchema.extend({
   HOST: z.string().default("127.0.0.1"),
   PUBLIC_URL: optionalString.pipe(z.string().url().optional()),
   SEED_DEMO: boolish,
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  LOG_LEVEL: logLevelSchema,
   SMTP_URL: optionalString,
   DELIVERY_CA_FILE: optionalString,
   DELIVERY_ALLOWED_HOSTS: optionalString,
@@ -121,6 +124,16 @@ export function env(): Env {
     rateLimits: parsed.data.RATE_LIMITS ?? true,
   };
   return cached;
+}
+
+/**
+ * LOG_LEVEL alone, for the logger, which is made when its module loads (before env() is first
+ * asked, and in processes where the rest may be invalid). An invalid value logs at "info" here;
+ * env() refuses it with the other configuration errors.
+ */
+export function logLevel(): z.infer<typeof logLevelSchema> {
+  const parsed = logLevelSchema.safeParse(process.env.LOG_LEVEL);
+  return parsed.success ? parsed.data : "info";
 }
 
 // next-auth reads its own origin from process.env at request time, so the origin decision is

@@ -1,5 +1,5 @@
 import { startDeliveryQueue } from "@/server/delivery/queue";
-import { logInfo } from "@/server/log";
+import { logger } from "@/server/log";
 import { env } from "@/server/env";
 import { startRetention } from "./retention";
 import { startSimulator } from "./simulator";
@@ -13,7 +13,7 @@ import { startSimulator } from "./simulator";
 // than that, then gives back the deliveries still leased so that another worker sends them now.
 export async function startWorker(parts: { delivery: boolean; simulator: boolean }): Promise<{ stop(options?: { withinMs?: number }): Promise<void> }> {
   const delivery = parts.delivery ? await startDeliveryQueue() : null;
-  if (delivery) logInfo("delivery worker started", { workerId: delivery.workerId });
+  if (delivery) logger.info({ workerId: delivery.workerId }, "delivery worker started");
   const simulator = parts.simulator ? startSimulator() : null;
   // Data retention goes with delivery: every process that delivers runs it (they skip each
   // other's rows), none when DATA_POINT_RETENTION_DAYS is unset.
@@ -31,7 +31,7 @@ export async function startWorker(parts: { delivery: boolean; simulator: boolean
       const inTime = await Promise.race([stopping, late]);
       clearTimeout(timer);
       if (!inTime) {
-        logInfo("drain: the worker's jobs outlasted the drain; giving back their deliveries");
+        logger.info("drain: the worker's jobs outlasted the drain; giving back their deliveries");
         await delivery?.abandon();
       }
     },

@@ -1,4 +1,4 @@
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { deleteOldDataPoints } from "@/server/telemetry/retention";
 
 // The data-retention job in the background worker: once at start, then every hour, data points
@@ -14,7 +14,7 @@ export function startRetention(days: number): { stop(): Promise<void> } {
   const pause = () => (stopping ? Promise.reject(new Error("stopping")) : new Promise<void>((resolve) => setTimeout(resolve, PAUSE_MS)));
   const run = () => {
     running = deleteOldDataPoints({ days, pause }).catch((error: unknown) => {
-      if (!stopping) logError("data retention job failed", error);
+      if (!stopping) logger.error({ err: error }, "data retention job failed");
     });
   };
   run();

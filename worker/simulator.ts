@@ -1,4 +1,4 @@
-import { logError, logInfo } from "@/server/log";
+import { logger } from "@/server/log";
 import { metrics } from "@/server/metrics/registry";
 import { advanceRun, claimDueRuns, nextDueAt, saveOutcomes, type Advanced, type Outcome } from "@/server/simulator/runner";
 
@@ -65,7 +65,7 @@ export function startSimulator(options: SimulatorOptions = {}): { stop(): Promis
   }
 
   const done = (async () => {
-    logInfo("simulator loop started");
+    logger.info("simulator loop started");
     while (!stopping) {
       try {
         const claimed = await turn();
@@ -79,7 +79,7 @@ export function startSimulator(options: SimulatorOptions = {}): { stop(): Promis
         // The database may be briefly unreachable (restarts, the embedded server starting):
         // back off and carry on rather than end the loop.
         failures++;
-        if (failures === 1 || failures % 20 === 0) logError("simulator loop turn failed", error);
+        if (failures === 1 || failures % 20 === 0) logger.error({ err: error, failures }, "simulator loop turn failed");
         await sleep(Math.min(5000, 250 * failures));
       }
     }

@@ -3,8 +3,8 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { exportNextAuthOrigin } from "@/server/env";
 import { clientAddress } from "@/server/request/client-address";
-import { logError } from "@/server/log";
 import { signInWithPassword, type SessionUser } from "./credentials";
+import { nextAuthLogger } from "./next-auth-logger";
 import { registerDriver } from "./registration";
 import { sessionSecret } from "./session-secret";
 
@@ -52,11 +52,7 @@ export function authOptions(): NextAuthOptions {
         return shaped;
       },
     },
-    logger: {
-      error: (code, metadata) => logError(`next-auth ${code}`, metadata),
-      warn: () => {},
-      debug: () => {},
-    },
+    logger: nextAuthLogger("next-auth"),
   };
   return cached;
 }

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env, exportNextAuthOrigin } from "@/server/env";
+import { nextAuthLogger } from "@/server/auth/next-auth-logger";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { clientAddress } from "@/server/request/client-address";
-import { logError } from "@/server/log";
 import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner-users";
 
 const PARTNER_SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
@@ -55,11 +55,7 @@ export function partnerAuthOptions(): NextAuthOptions {
         return { expires: session.expires, partner: { kind: token.kind, partnerUserId: token.partnerUserId, email: token.email, name: token.name, sid: token.sid } };
       },
     },
-    logger: {
-      error: (code, metadata) => logError(`next-auth (partner) ${code}`, metadata),
-      warn: () => {},
-      debug: () => {},
-    },
+    logger: nextAuthLogger("next-auth (partner)"),
   };
   return cached;
 }

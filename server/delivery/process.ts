@@ -1,5 +1,5 @@
 import { env } from "@/server/env";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { recordDeliveries } from "@/server/metrics/record";
 import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
@@ -68,7 +68,7 @@ async function sendOne(row: Claimed, loaded: Awaited<ReturnType<typeof loadForSe
     return await sendHttpPost({ ids, delivery, notification, secrets: loaded.secrets.get(notification.appId) ?? [], network, now });
   } catch (error) {
     // A bug or a database hiccup: logged, and the row retried like a failed send.
-    logError("delivery failed unexpectedly", error);
+    logger.error({ err: error, ...ids }, "delivery failed unexpectedly");
     const message = error instanceof Error ? error.message : String(error);
     return { outcome: { kind: "retry", error: `internal error: ${message}`, retryAfterMs: null }, attempts: [], lastStatus: null };
   }

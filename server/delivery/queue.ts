@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { Logger, run, runMigrations, type Runner } from "graphile-worker";
 import { connectionUrl } from "@/db/client";
 import { env } from "@/server/env";
-import { logError, logInfo } from "@/server/log";
+import { childLogger } from "@/server/log";
 import { enqueue } from "./attempts";
 import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
@@ -15,9 +15,14 @@ import { findStranded, releaseOwnLeases } from "./queries";
 // The rows themselves stay the truth: a job only names rows, the claim (a lease in
 // delivery_jobs) decides who sends them, and a sweeper re-queues rows whose worker vanished.
 
+const log = childLogger({ component: "queue" });
+// graphile-worker's own lines on ours; its "info" is a line per job ("Completed task …"): debug.
 const logger = new Logger((scope) => (level, message, meta) => {
-  if (level === "error") logError(`queue: ${message}`, meta?.error ?? undefined);
-  else if (level === "warning") console.warn(JSON.stringify({ level: "warn", time: new Date().toISOString(), message: `queue: ${message}`, scope }));
+  const fields = { scope, ...(meta?.error === undefined ? {} : { err: meta.error }) };
+  if (level === "error") log.error(fields, message);
+  else if (level === "warning") log.warn(fields, message);
+  else if (level === "info") log.debug(fields, message);
+  else log.trace(fields, message);
 });
 
 function queueOptions() {
@@ -65,11 +70,11 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
     try {
       const ids = await findStranded({ olderThanSeconds: leaseSeconds, limit: 1000 });
       if (ids.length > 0) {
-        logInfo("delivery sweeper re-queued stranded deliveries", { count: ids.length });
+        log.info({ count: ids.length }, "delivery sweeper re-queued stranded deliveries");
         await enqueue(ids);
       }
     } catch (error) {
-      logError("delivery sweeper failed", error);
+      log.error({ err: error }, "delivery sweeper failed");
     } finally {
       sweeping = false;
     }
@@ -81,8 +86,8 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   // Whatever this worker still holds goes back, queued again, so that another worker sends it
   // now rather than when the lease runs out.
   const giveBack = async () => {
-    const released = await releaseOwnLeases(workerId).catch((error: unknown) => (logError("releasing delivery leases failed", error), []));
-    if (released.length > 0) await enqueue(released).catch((error: unknown) => logError("re-queueing released deliveries failed", error));
+    const released = await releaseOwnLeases(workerId).catch((error: unknown) => (log.error({ err: error }, "releasing delivery leases failed"), []));
+    if (released.length > 0) await enqueue(released).catch((error: unknown) => log.error({ err: error }, "re-queueing released deliveries failed"));
   };
   let stopped: Promise<void> | null = null;
   return {

@@ -9,7 +9,7 @@ import { hashPassword } from "@/server/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 import { decodeVin } from "@/server/vehicles/vin";
 import { ensureDemoRun, ensureDemoTrip } from "@/server/simulator/demo";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { countSubscriptionsOfApp } from "@/server/subscriptions/queries";
 import { createSubscription } from "@/server/subscriptions/service";
 
@@ -83,7 +83,7 @@ async function demoDrive(credential: { appId: number; credentialId: number; clie
   try {
     await ensureDemoRun({ appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, deviceSerial: DEMO.deviceSerial });
   } catch (error) {
-    logError("the demo simulation could not start", error);
+    logger.error({ err: error }, "the demo simulation could not start");
   }
 }
 
@@ -113,7 +113,7 @@ async function demoTrip(credential: { appId: number; credentialId: number; clien
     const van = await demoVehicle(DEMO.vehicles.van.label);
     if (van) await ensureDemoTrip({ ...credential, vehicleId: van.id });
   } catch (error) {
-    logError("the demo trip could not be recorded", error);
+    logger.error({ err: error }, "the demo trip could not be recorded");
   }
 }
 
@@ -130,6 +130,6 @@ async function demoSubscriptions(credential: { appId: number; credentialId: numb
     await createSubscription(principal, car, "GEOFENCE", { notificationPeriod: "STATECHANGE", origin: { latitude: 39.9612, longitude: -82.9988 }, radius: 0.3, boundaryCondition: "INSIDE" });
     await createSubscription(principal, car, "WAYPOINT", { notificationPeriod: "CONTINUOUS", minimumTime: 1 });
   } catch (error) {
-    logError("the demo subscriptions could not be made", error);
+    logger.error({ err: error }, "the demo subscriptions could not be made");
   }
 }

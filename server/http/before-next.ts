@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { driverRouteMethods } from "@/server/driver/route-methods";
 import { POST_ONLY } from "@/server/oauth/method-not-allowed";
@@ -5,6 +6,7 @@ import { methodsAt } from "@/server/openapi/methods-at";
 import { ApiError } from "@/common/http/errors";
 import { errorBody } from "./error-body";
 import { allowHeader } from "./method-not-allowed";
+import { REQUEST_ID_HEADER } from "./request-id";
 
 // Next.js route handlers know GET, HEAD, OPTIONS, POST, PUT, PATCH and DELETE; any other method
 // (TRACE, CONNECT, PROPFIND…) ends in its 500 text/plain before our code runs. On the API, the
@@ -79,7 +81,7 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException): string | null {
   const target = String((error as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split(" ")[1] ?? "/");
   const oauth = OAUTH_ENDPOINT.test(resolve(target.split("?")[0]!));
   const body = JSON.stringify(oauth ? { error: "invalid_request", error_description: detail } : errorBody(new ApiError("VALIDATION", detail)));
-  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n${REQUEST_ID_HEADER}: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 function splitUrl(url: string): [string, string] {

@@ -2,7 +2,7 @@
 // call them (docs/api.md#environments-and-base-paths).
 export const corsHeaders: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy",
+  "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id",
 };
 
 export function preflight(): Response {

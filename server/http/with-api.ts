@@ -15,7 +15,7 @@ import { requestOrigin } from "@/server/request/origin";
 import type { ApiResult } from "./results";
 import { refuseNul } from "@/common/http/nul";
 import { parseOrThrow } from "@/common/http/zod-errors";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import type { Verdict } from "@/server/rate-limits/verdict";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -109,7 +109,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
-  logError("unexpected error in an API route", error);
+  logger.error({ err: error }, "unexpected error in an API route");
   const internal = new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.");
   return json(500, errorBody(internal));
 }

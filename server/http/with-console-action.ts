@@ -6,7 +6,7 @@ import type { Action, ActionResult } from "@/server/console/actions";
 import { consoleCsrfMatches } from "@/server/console/csrf";
 import { notOwned } from "@/server/console/errors";
 import { getPartnerSession } from "@/server/console/session";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { consoleFailure } from "./console-failure";
 
 // The one wrapper every console form post goes through: cross-site posts refused, a partner
@@ -28,7 +28,7 @@ export function withConsoleAction(actions: Record<string, Action>) {
       const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
       return wantsJson ? Response.json(result, { headers: noStore }) : new Response(null, { status: 303, headers: { Location: result.redirect } });
     } catch (error) {
-      if (!(error instanceof ApiError && error.status < 500)) logError("console action failed", { name, error });
+      if (!(error instanceof ApiError && error.status < 500)) logger.error({ err: error, action: name }, "console action failed");
       const failure = consoleFailure(error);
       return Response.json(failure.body, { status: failure.status, headers: noStore });
     }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ApiError } from "@/common/http/errors";
 import { getPartnerSession, type PartnerSession } from "@/server/console/session";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { consoleFailure } from "./console-failure";
 
 // The one wrapper of the console's JSON routes (what its pages poll or stream): the signed-in
@@ -25,7 +25,7 @@ export function withConsoleJson<P extends z.ZodType>(
       const result = await handler({ partner, params: parsed.data, request });
       return result instanceof Response ? result : answer(result, 200);
     } catch (error) {
-      if (!(error instanceof ApiError && error.status < 500)) logError("unexpected error in a console JSON route", error);
+      if (!(error instanceof ApiError && error.status < 500)) logger.error({ err: error }, "unexpected error in a console JSON route");
       const failure = consoleFailure(error);
       return answer({ error: failure.body.error }, failure.status);
     }

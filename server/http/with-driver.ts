@@ -2,7 +2,7 @@ import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
 import { ApiError, notFound } from "@/common/http/errors";
 import { idParam } from "@/common/http/fields";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { readJsonBody } from "./body";
 import { errorBody } from "./error-body";
 import { allowHeader } from "./method-not-allowed";
@@ -31,7 +31,7 @@ export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { 
       return driverJson(200, await handler({ session, params, request, body: () => readJsonBody(request) }));
     } catch (error) {
       if (error instanceof ApiError) return driverJson(error.status, errorBody(error));
-      logError("unexpected error in a driver route", error);
+      logger.error({ err: error }, "unexpected error in a driver route");
       return driverJson(500, errorBody(new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.")));
     }
   };

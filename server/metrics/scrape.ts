@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { metricsAllowed } from "./access";
 import { clusterMetrics } from "./cluster";
 import { databaseMetrics } from "./database-gauges";
@@ -30,7 +30,7 @@ export async function answerMetrics(req: IncomingMessage, res: ServerResponse): 
     res.writeHead(200, { ...headers, "Content-Type": metrics().registry.contentType });
     res.end(req.method === "HEAD" ? undefined : text);
   } catch (error) {
-    logError("metrics scrape failed", error);
+    logger.error({ err: error }, "metrics scrape failed");
     res.writeHead(503, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
     res.end("Metrics are unavailable for the moment.\n");
   }

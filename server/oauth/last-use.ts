@@ -1,5 +1,5 @@
 import { db } from "@/db/client";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { touchGrantUse } from "./grant-queries";
 import type { Principal } from "./principal";
 import { createUseThrottle } from "./use-throttle";
@@ -18,5 +18,5 @@ export function noteTokenUse(principal: Principal): void {
   if (principal.kind !== "user") return;
   const grant = { accountId: principal.accountId, appId: principal.appId };
   if (!throttle.due(`${grant.accountId}:${grant.appId}`, Date.now())) return;
-  touchGrantUse(db(), grant).catch((error: unknown) => logError("could not record an app's last use of its access", error));
+  touchGrantUse(db(), grant).catch((error: unknown) => logger.error({ err: error }, "could not record an app's last use of its access"));
 }

@@ -1,5 +1,5 @@
 import { clientAddress } from "@/server/request/client-address";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { giveBack, takeFromBuckets, type Check } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";
 import { rateLimitHeaders, refusal } from "@/server/rate-limits/verdict";
@@ -19,7 +19,7 @@ export async function withOAuthRateLimits(request: Request, clientId: string | u
   try {
     verdicts = await takeFromBuckets(checks);
   } catch (error) {
-    logError("OAuth rate-limit check failed", error);
+    logger.error({ err: error }, "OAuth rate-limit check failed");
     return Response.json({ error: "server_error", error_description: "An unexpected error occurred." }, { status: 500, headers: { "Cache-Control": "no-store", Pragma: "no-cache" } });
   }
   const refused = refusal(verdicts);

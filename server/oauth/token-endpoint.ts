@@ -1,7 +1,7 @@
 import { ErrorType, OAuthRequest, isOAuthError, type OAuthException } from "@jmondi/oauth2-server";
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import { sha256 } from "@/server/security/secrets";
 import { makeAuthorizationServer } from "./authorization-server";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./lifetimes";
@@ -72,7 +72,7 @@ async function answerTokenRequest(body: Record<string, string>, endpointEnvironm
   } catch (error) {
     for (const action of ctx.afterFailure) await action(db());
     if (isOAuthError(error)) return fromLibraryError(error as OAuthException, body.grant_type);
-    logError("token endpoint failed", error);
+    logger.error({ err: error }, "token endpoint failed");
     return oauthError(500, "server_error", "An unexpected error occurred.");
   }
 }

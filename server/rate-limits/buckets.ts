@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import type { Policy } from "./policies";
 import type { Verdict } from "./verdict";
 
@@ -97,5 +97,5 @@ function sweepNowAndThen(): void {
   lastSweep = Date.now();
   db()
     .execute(sql`delete from rate_limits where tat < now() - interval '1 minute'`)
-    .catch((error: unknown) => logError("rate-limit sweep failed", error));
+    .catch((error: unknown) => logger.error({ err: error }, "rate-limit sweep failed"));
 }

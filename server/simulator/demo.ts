@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { devices, simulationRuns, vehicles } from "@/db/schema";
 import { uniqueViolation } from "@/db/errors";
-import { logInfo } from "@/server/log";
+import { logger } from "@/server/log";
 import type { Principal } from "@/server/oauth/principal";
 import { findTemplate, templateWay } from "./geometry";
 import { routeLength } from "./model";
@@ -54,7 +54,7 @@ export async function ensureDemoRun(demo: { appId: number; credentialId: number;
     if (uniqueViolation(error) === "simulation_runs_vehicle_running_key") return "running";
     throw error;
   }
-  logInfo("demo simulation started", { vehicleId: vehicle.id, template: DEMO_TEMPLATE });
+  logger.info({ vehicleId: vehicle.id, template: DEMO_TEMPLATE }, "demo simulation started");
   return "started";
 }
 
@@ -77,6 +77,6 @@ export async function ensureDemoTrip(demo: { appId: number; credentialId: number
     collectionPeriod: DEMO_TRIP.collectionPeriod,
     startTime: start,
   });
-  logInfo("demo trip recorded", { vehicleId: demo.vehicleId, tripId: run.tripId, template: DEMO_TRIP.template });
+  logger.info({ vehicleId: demo.vehicleId, tripId: run.tripId, template: DEMO_TRIP.template }, "demo trip recorded");
   return "created";
 }

@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import PathFinderImport from "geojson-path-finder";
 import type { Feature, FeatureCollection, LineString, Point } from "geojson";
 import { env } from "@/server/env";
-import { logInfo } from "@/server/log";
+import { logger } from "@/server/log";
 import { distance, type LonLat } from "./geo";
 import type { RouteGeometry } from "./model";
 import { MAX_SNAP_METERS, NETWORKS, type Network, type NetworkId } from "./networks";
@@ -106,7 +106,7 @@ function build(network: Network): Graph {
     heapBytes: Math.max(0, process.memoryUsage().heapUsed - heapBefore),
     vertices: degree.size,
   };
-  logInfo("simulator routing graph built", { network: network.id, ms: graph.buildMs, heapMiB: Math.round(graph.heapBytes / 2 ** 20), vertices: graph.vertices });
+  logger.info({ network: network.id, ms: graph.buildMs, heapMiB: Math.round(graph.heapBytes / 2 ** 20), vertices: graph.vertices }, "simulator routing graph built");
   return graph;
 }
 

@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from
 import { db, rawSql } from "@/db/client";
 import { simulationRuns } from "@/db/schema";
 import { ApiError } from "@/common/http/errors";
-import { logError } from "@/server/log";
+import { logger } from "@/server/log";
 import type { Principal } from "@/server/oauth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { MAX_BATCH, type DataSetInput } from "@/server/telemetry/schemas";
@@ -157,7 +157,7 @@ export async function advanceRun(run: ClaimedRun, now = Date.now()): Promise<Adv
         values: { status: "stopped", stopReason: "The vehicle is no longer visible to the app that started the simulation.", parkPending: false, nextDueAt: null, leaseUntil: null, endedAt: new Date() },
       });
     } else {
-      logError(`simulation ${run.id}: advancing failed; retrying in ${RETRY_SECONDS} s`, error);
+      logger.error({ err: error, runId: run.id }, `simulation ${run.id}: advancing failed; retrying in ${RETRY_SECONDS} s`);
       await updateRun(db(), { id: run.id, values: { leaseUntil: new Date(now + RETRY_SECONDS * 1000) } });
     }
     return { posted: 0, dueAt: [], committedAt: Date.now(), ingestMs: 0, outcome: null };

@@ -1,5 +1,5 @@
 import { rawSql } from "@/db/client";
-import { logInfo } from "@/server/log";
+import { logger } from "@/server/log";
 
 // Data retention (DATA_POINT_RETENTION_DAYS): data points recorded more than N days ago are
 // deleted, vehicle by vehicle, in batches of BATCH rows, each batch one short statement (its own
@@ -46,6 +46,6 @@ export async function deleteOldDataPoints({ days, batch = BATCH, pause = () => P
     }
     after = page[page.length - 1]!.id;
   }
-  if (deleted > 0) logInfo("data retention deleted old data points", { days, deleted, vehicles });
+  if (deleted > 0) logger.info({ days, deleted, vehicles }, "data retention deleted old data points");
   return { vehicles, deleted };
 }
