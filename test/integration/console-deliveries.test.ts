@@ -36,7 +36,7 @@ const newPartner = (base = "") => new Partner(base).signUp();
 const hook = { delivery: "HTTP_POST", postUrl: "https://partner.example/hook" };
 
 describe("console deliveries on the suite's service (worker off)", () => {
-  it("send-test-notification makes a test notification with one PENDING delivery row, and a deliver job for it", async () => {
+  it("send-test-notification makes a test notification with one PENDING delivery row, queued for the worker", async () => {
     const partner = await newPartner();
     const { appId, subscriptionId } = await partner.appWithSubscription(hook);
     const id = await partner.testNotification(appId, subscriptionId);
@@ -44,6 +44,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
     expect(note).toEqual({ test: true, subscription_id: subscriptionId });
     const rows = await testSql()`select id, status from notification_deliveries where notification_id = ${id}`;
     expect(rows.map((r) => r.status)).toEqual(["PENDING"]);
+    const [entry] = await testSql()`select attempts, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${rows[0]!.id}`;
+    expect(entry).toEqual({ attempts: 0, lease_owner: null, due: true });
     const detail = visibleText((await partner.get(`/console/apps/${appId}/notifications/${id}`)).text);
     expect(detail).toContain("https://partner.example/hook");
     expect(detail).toContain("No attempt yet.");
