@@ -6,7 +6,7 @@ import type { NotificationRow } from "@/server/notifications/serialize";
 // The delivery worker's SQL: claiming rows, loading what sending them needs, and the few writes
 // that cannot wait for the batch's end (a rotated refresh token, a moved postUrl).
 
-/** The channel the enqueue trigger (migration 0019) and a drain NOTIFY when entries become due. */
+/** The channel on which the enqueue trigger, a resend and a drain NOTIFY that entries are due. */
 export const QUEUE_CHANNEL = "wayline_deliveries";
 
 const bigintArray = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
