@@ -75,11 +75,6 @@ export function db(): Database {
   return connection().db;
 }
 
-/** The URL this process's pool connects to, for clients of their own (the job queue's node-postgres pool). */
-export function connectionUrl(): { url: string; embedded: boolean } {
-  return resolveUrl();
-}
-
 export function rawSql(): postgres.Sql {
   return connection().sql;
 }

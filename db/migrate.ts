@@ -6,17 +6,13 @@ import { rawSql, type Database } from "./client";
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 const MIGRATION_LOCK = 7245001;
 
-// Applies the committed migrations, then `after` under the same lock: the caller brings the
-// schemas that other libraries install (scripts/lib/database.ts: graphile-worker's, whose
-// add_jobs the trigger notification_deliveries_enqueue calls), so db/ knows nothing of them. A session advisory lock,
-// held on a connection of its own, keeps two processes starting at once (app and worker) from
-// applying the same migration twice.
-export async function runMigrations(db: Database, { after }: { after?: () => Promise<void> } = {}): Promise<void> {
+// Applies the committed migrations. A session advisory lock, held on a connection of its own,
+// keeps two processes starting at once (app and worker) from applying the same migration twice.
+export async function runMigrations(db: Database): Promise<void> {
   const lock = await rawSql().reserve();
   try {
     await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(db, { migrationsFolder });
-    await after?.();
   } finally {
     await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
     lock.release();

@@ -13,7 +13,7 @@ import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 let service: DeliveryService;
 
 test.beforeAll(async () => {
-  // Starting the service (migrations, graphile-worker's schema) is slow on a busy machine.
+  // Starting the service (migrations, the production build) is slow on a busy machine.
   test.setTimeout(240_000);
   service = await startDeliveryService();
 });

@@ -18,7 +18,7 @@ test.beforeAll(async ({}, testInfo) => {
   // The phone layout of these pages is covered by console-partner and console-simulator; one
   // more service with a worker and a simulation per project would only double the run time.
   test.skip(testInfo.project.name !== "desktop", "the journey runs once, in the desktop project");
-  // Starting the service (migrations, graphile-worker's schema) is slow on a busy machine.
+  // Starting the service (migrations, the production build) is slow on a busy machine.
   test.setTimeout(240_000);
   journey = await startDeliveryService();
 });

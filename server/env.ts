@@ -55,10 +55,9 @@ const schema = databaseEnvSchema.extend({
   // Multiplies the retry schedule's delays (1 = immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, …).
   DELIVERY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   // How long a worker holds a claimed delivery before another worker may take it over (a crashed
-  // worker's deliveries are resent after this), and how often workers look for such leftovers.
+  // worker's deliveries are resent after this; idle workers look for such leases every second).
   DELIVERY_LEASE_SECONDS: z.coerce.number().min(2).max(3600).default(120),
-  DELIVERY_SWEEP_SECONDS: z.coerce.number().min(0.2).max(3600).default(15),
-  // Queue jobs one worker runs at once; each sends up to 100 deliveries in parallel.
+  // Batches one worker has in hand at once; each sends up to 100 deliveries in parallel.
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   // Session signing for the driver sign-in (next-auth). Unset: generated on first start and kept
   // in DATA_DIR (server/auth/session-secret.ts).

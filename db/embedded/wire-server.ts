@@ -21,7 +21,7 @@
 //   connection whose transaction sent the NOTIFY, since the session is shared)
 //   and writes each one to the sockets listening on its channel, at once, even
 //   while another connection owns the backend. UNLISTEN by one client does not
-//   stop another's channel. (graphile-worker wakes on this: see server/delivery.)
+//   stop another's channel. (The delivery queue wakes on this: see server/delivery.)
 // - A connection holding an open transaction blocks every other connection
 //   until it commits, rolls back or disconnects (unlike real Postgres, where
 //   readers are not blocked). Keep transactions short and never wait, inside a

@@ -20,9 +20,10 @@ export const appSigningSecrets = pgTable(
   (t) => [index("app_signing_secrets_app_idx").on(t.appId)],
 );
 
-// The delivery worker's bookkeeping for one notification_deliveries row: its lease (which worker
-// is sending it, until when), its retry schedule and how long it has been failing. Created at the
-// first claim; removed when the row reaches DELIVERED or FAILED.
+// The delivery queue (server/delivery/queue.ts): one entry per PENDING notification_deliveries
+// row, with when it is due (next_attempt_at), its lease (which worker is sending it, until when)
+// and how long it has been failing. Made by the enqueue trigger in the row's own transaction (and
+// by a resend); removed when the row reaches DELIVERED or FAILED.
 export const deliveryJobs = pgTable("delivery_jobs", {
   notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" })
     .primaryKey()

@@ -53,8 +53,6 @@ export async function startDeliveryService(): Promise<DeliveryService> {
         WORKER: "on",
         // Retries within milliseconds to seconds instead of minutes to hours (5 s → 5 ms, 5 min → 300 ms).
         DELIVERY_RETRY_SCALE: "0.001",
-        // Rows whose retry job went missing come back within a second rather than 15 s.
-        DELIVERY_SWEEP_SECONDS: "1",
         // No test may reach the internet: map tiles point at a closed loopback port.
         MAP_TILE_URL: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png",
       },

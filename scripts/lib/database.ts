@@ -1,17 +1,16 @@
 import { closeDb, db } from "@/db/client";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { runMigrations } from "@/db/migrate";
-import { migrateQueue } from "@/server/delivery/queue";
 import { env } from "@/server/env";
 
 // For processes that start on their own (the service, CLI scripts): make sure a database is
 // reachable (starting the embedded one when DATABASE_URL is unset and no other process serves
-// it yet), apply the migrations (ours, then graphile-worker's for the delivery queue, under one
-// lock), and hand back how to let go of it all.
+// it yet), apply the migrations (under a lock: app and worker may start at once), and hand back how to
+// let go of it all.
 export async function prepareDatabase(): Promise<{ embeddedUrl: string | null; stop(): Promise<void> }> {
   const config = env();
   const embedded = config.embedded ? await openEmbeddedDatabase(config.dataDir) : null;
-  await runMigrations(db(), { after: migrateQueue });
+  await runMigrations(db());
   return {
     embeddedUrl: embedded?.url ?? null,
     async stop() {

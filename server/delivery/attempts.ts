@@ -1,4 +1,3 @@
-import type postgres from "postgres";
 import { rawSql } from "@/db/client";
 import type { OutboxEntry } from "./email";
 
@@ -6,8 +5,9 @@ import type { OutboxEntry } from "./email";
 // server (not the client) inferred.
 //
 // Writes a batch's results in one transaction: its attempts, the rows' new states, deactivated
-// deliveries, the notifications' last HTTP status, and the retry jobs. Either all of a batch is
-// recorded or none is (then the lease runs out and the batch is sent again: at-least-once).
+// deliveries, the notifications' last HTTP status, and the retries' schedule (their queue entry's
+// next_attempt_at). Either all of a batch is recorded or none is (then the lease runs out and the
+// batch is sent again: at-least-once).
 
 export type AttemptRecord = {
   notificationDeliveryId: number;
@@ -70,21 +70,8 @@ export async function recordBatch({ attempts, results, httpStatuses, outbox, wor
     for (const r of retries) {
       await sql`update delivery_jobs set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz, failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null where notification_delivery_id = ${r.id}`;
     }
-    if (retries.length > 0) {
-      await sql`select graphile_worker.add_jobs(array(
-        select ('deliver', json_build_object('ids', json_build_array(r.id)), null, r.at, 25, null, null, null)::graphile_worker.job_spec
-        from unnest(${`{${retries.map((r) => r.id).join(",")}}`}::bigint[], ${`{${retries.map((r) => `"${r.at.toISOString()}"`).join(",")}}`}::timestamptz[]) as r(id, at)))`;
-    }
     for (const [notificationId, status] of httpStatuses) {
       await sql`update notifications set http_status_code = ${status} where id = ${notificationId}`;
     }
   });
-}
-
-/** Puts ids back on the queue (the sweeper; a resend, inside its transaction). */
-export async function enqueue(ids: number[], sql: postgres.Sql | postgres.TransactionSql = rawSql()): Promise<void> {
-  for (let i = 0; i < ids.length; i += 100) {
-    const chunk = ids.slice(i, i + 100);
-    await sql`select graphile_worker.add_job('deliver', json_build_object('ids', ${`{${chunk.join(",")}}`}::bigint[]), max_attempts => 25)`;
-  }
 }

@@ -5,11 +5,11 @@ import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
 import { sendHttpPost, type SendResult } from "./http-post";
 import { deliveryNetwork, type DeliveryNetwork } from "./https-client";
-import { claimDeliveries, extendLeases, loadForSending, releaseLeases, type Claimed } from "./queries";
+import { extendLeases, loadForSending, releaseLeases, type Claimed } from "./queries";
 import { decideRetry } from "./retry-policy";
 
-// One queue job: claim its notification_deliveries rows (at most 100), send them all at once,
-// then record everything the batch did in one transaction.
+// One batch the queue claimed (at most 100 notification_deliveries rows, leased to this worker):
+// send them all at once, then record everything the batch did in one transaction.
 
 export type ProcessOptions = {
   workerId: string;
@@ -19,9 +19,8 @@ export type ProcessOptions = {
   retryScale?: number;
 };
 
-export async function processDeliveries(ids: number[], opts: ProcessOptions): Promise<{ claimed: number; delivered: number }> {
+export async function processDeliveries(claimed: Claimed[], opts: ProcessOptions): Promise<{ claimed: number; delivered: number }> {
   const now = opts.now ?? (() => new Date());
-  const claimed = await claimDeliveries({ ids, owner: opts.workerId, leaseSeconds: opts.leaseSeconds });
   if (claimed.length === 0) return { claimed: 0, delivered: 0 };
   const attempts: AttemptRecord[] = [];
   const results: RowResult[] = [];
@@ -32,8 +31,6 @@ export async function processDeliveries(ids: number[], opts: ProcessOptions): Pr
   try {
     const loaded = await loadForSending(claimed);
     const network = opts.network ?? deliveryNetwork();
-
-
     await Promise.all(
       claimed.map((row) =>
         (async () => {
@@ -48,8 +45,8 @@ export async function processDeliveries(ids: number[], opts: ProcessOptions): Pr
     await recordBatch({ attempts, results, httpStatuses, outbox, workerId: opts.workerId });
     recordDeliveries(attempts, results);
   } catch (error) {
-    // Nothing recorded: give the rows back at once, so the job's retry can claim them again
-    // (whatever was sent will be sent again: at-least-once).
+    // Nothing recorded: give the rows back at once, so that the queue claims them again (whatever
+    // was sent will be sent again: at-least-once).
     await releaseLeases({ ids: claimedIds, owner: opts.workerId }).catch(() => {});
     throw error;
   } finally {

@@ -1,45 +1,34 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
-import { Logger, run, runMigrations, type Runner } from "graphile-worker";
-import { connectionUrl } from "@/db/client";
+import { rawSql } from "@/db/client";
 import { env } from "@/server/env";
 import { childLogger } from "@/server/log";
-import { enqueue } from "./attempts";
 import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
-import { findStranded, releaseOwnLeases } from "./queries";
+import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./queries";
 
-// The durable delivery queue: graphile-worker jobs in PostgreSQL, woken by LISTEN/NOTIFY. A
-// statement-level trigger on notification_deliveries (migration 0006) adds one `deliver` job
-// per 100 inserted rows in the inserting transaction; retries are `deliver` jobs with a run_at.
-// The rows themselves stay the truth: a job only names rows, the claim (a lease in
-// delivery_jobs) decides who sends them, and a sweeper re-queues rows whose worker vanished.
+// The delivery queue is the table delivery_jobs: one entry per PENDING notification_deliveries
+// row, written by the enqueue trigger in the inserting transaction (a committed notification
+// always has its entry), holding when the row is due (next_attempt_at: now, or a retry's time)
+// and who sends it (a lease: lease_owner, lease_until). One model does what a job queue, a lease
+// table and a sweeper did before (docs/decisions.md):
+// - a worker claims up to BATCH due entries at a time (FOR UPDATE SKIP LOCKED: two workers never
+//   take the same row), as long as fewer than DELIVERY_CONCURRENCY of its batches are in hand;
+// - new rows wake it at once (NOTIFY wayline_deliveries, sent by the trigger, a resend and a
+//   drain); retries coming due and leases of a vanished worker (kill -9) are found by the same
+//   claim, run at least every POLL_MS while the worker waits;
+// - a live worker's heartbeat extends its leases (process.ts); a stopping one gives them back.
 
 const log = childLogger({ component: "queue" });
-// graphile-worker's own lines on ours; its "info" is a line per job ("Completed task …"): debug.
-const logger = new Logger((scope) => (level, message, meta) => {
-  const fields = { scope, ...(meta?.error === undefined ? {} : { err: meta.error }) };
-  if (level === "error") log.error(fields, message);
-  else if (level === "warning") log.warn(fields, message);
-  else if (level === "info") log.debug(fields, message);
-  else log.trace(fields, message);
-});
 
-function queueOptions() {
-  const { url, embedded } = connectionUrl();
-  // The embedded server shares one session among all connections: named statements would collide.
-  // graphile-worker needs a connection per running job (get and complete) plus its listener.
-  return { connectionString: url, noPreparedStatements: embedded, logger, maxPoolSize: embedded ? 3 : Math.min(env().DELIVERY_CONCURRENCY + 2, 20) };
-}
-
-/** Installs or upgrades graphile-worker's own schema (its migrations, in graphile_worker.migrations). */
-export async function migrateQueue(): Promise<void> {
-  await runMigrations(queueOptions());
-}
+/** The most rows one claim takes (one batch, sent at once and recorded in one transaction). */
+const BATCH = 100;
+/** How long an idle worker waits for a NOTIFY before claiming anyway (due retries, expired leases). */
+const POLL_MS = 1000;
 
 export type DeliveryQueue = {
   workerId: string;
-  /** Lets the jobs in hand finish, then gives back what is still leased. */
+  /** Lets the batches in hand finish, then gives back what is still leased. */
   stop(): Promise<void>;
   /** Gives back at once every delivery this worker holds, sends in flight or not (at-least-once). */
   abandon(): Promise<void>;
@@ -49,55 +38,89 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   const config = env();
   const workerId = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const leaseSeconds = config.DELIVERY_LEASE_SECONDS;
-  const runner: Runner = await run({
-    ...queueOptions(),
-    concurrency: config.DELIVERY_CONCURRENCY,
-    noHandleSignals: true,
-    // Retries scheduled for later are found by polling; new work arrives by NOTIFY.
-    pollInterval: 1000,
-    taskList: {
-      deliver: async (payload) => {
-        const ids = ((payload as { ids?: unknown }).ids ?? []) as unknown[];
-        await processDeliveries(ids.map(Number).filter(Number.isFinite), { workerId, leaseSeconds });
-      },
-    },
-  });
+  const concurrency = config.DELIVERY_CONCURRENCY;
 
-  let sweeping = false;
-  const sweep = async () => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
-      const ids = await findStranded({ olderThanSeconds: leaseSeconds, limit: 1000 });
-      if (ids.length > 0) {
-        log.info({ count: ids.length }, "delivery sweeper re-queued stranded deliveries");
-        await enqueue(ids);
-      }
-    } catch (error) {
-      log.error({ err: error }, "delivery sweeper failed");
-    } finally {
-      sweeping = false;
-    }
+  // A NOTIFY that arrives while the pump is claiming is remembered, so that it claims once more
+  // before it sleeps: no wake-up is lost between a claim and the wait.
+  let nudged = false;
+  let wake: (() => void) | null = null;
+  const nudge = () => {
+    nudged = true;
+    wake?.();
   };
-  void sweep();
-  const timer = setInterval(() => void sweep(), config.DELIVERY_SWEEP_SECONDS * 1000);
-  timer.unref();
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+  const listening = await rawSql().listen(QUEUE_CHANNEL, nudge);
 
-  // Whatever this worker still holds goes back, queued again, so that another worker sends it
-  // now rather than when the lease runs out.
+  let stopping = false;
+  const inHand = new Set<Promise<void>>();
+  let failed = false;
+  const send = (claimed: Claimed[]) => {
+    const batch: Promise<void> = processDeliveries(claimed, { workerId, leaseSeconds })
+      .then(
+        () => {},
+        (error: unknown) => {
+          // The batch gave its rows back; pause before claiming again rather than spin on a fault.
+          failed = true;
+          log.error({ err: error }, "delivery batch failed");
+        },
+      )
+      .finally(() => {
+        inHand.delete(batch);
+        wake?.();
+      });
+    inHand.add(batch);
+  };
+
+  const pump = (async () => {
+    while (!stopping) {
+      if (inHand.size >= concurrency) {
+        await Promise.race(inHand);
+        continue;
+      }
+      if (failed) {
+        failed = false;
+        await idle(POLL_MS);
+        continue;
+      }
+      nudged = false;
+      let claimed: Claimed[];
+      try {
+        claimed = await claimDue({ owner: workerId, leaseSeconds, limit: BATCH });
+      } catch (error) {
+        log.error({ err: error }, "claiming deliveries failed");
+        await idle(POLL_MS);
+        continue;
+      }
+      if (claimed.length > 0) send(claimed);
+      else if (!nudged && !stopping) await idle(POLL_MS);
+    }
+  })();
+
   const giveBack = async () => {
-    const released = await releaseOwnLeases(workerId).catch((error: unknown) => (log.error({ err: error }, "releasing delivery leases failed"), []));
-    if (released.length > 0) await enqueue(released).catch((error: unknown) => log.error({ err: error }, "re-queueing released deliveries failed"));
+    await releaseOwnLeases(workerId).catch((error: unknown) => log.error({ err: error }, "releasing delivery leases failed"));
   };
   let stopped: Promise<void> | null = null;
   return {
     workerId,
     stop: () =>
       (stopped ??= (async () => {
-        clearInterval(timer);
-        // graphile-worker stops taking jobs and waits for those in hand (each ends within the
-        // 10 s send timeout and records what it did).
-        await runner.stop();
+        stopping = true;
+        wake?.();
+        await pump;
+        // Each batch in hand ends within the 10 s send timeout and records what it did.
+        await Promise.all(inHand);
+        await listening.unlisten().catch(() => {});
+        // Whatever this worker still holds goes back, and the others are woken to send it now
+        // rather than when the lease runs out.
         await giveBack();
         await closeEmailTransport();
       })()),

@@ -1,13 +1,13 @@
 import type postgres from "postgres";
 import { rawSql } from "@/db/client";
-import { enqueue } from "./attempts";
+import { QUEUE_CHANNEL } from "./queries";
 
 // Sending finished notification_deliveries rows again (partner console). A row goes back to
-// PENDING with a fresh retry schedule (its delivery_jobs bookkeeping removed) and is put on the
-// same queue the worker and the sweeper use (enqueue → `deliver` jobs); the worker's claim then
-// sends it like a new row. Rows still PENDING are left alone: they are queued already. Rows of a
-// deactivated delivery are not re-queued: the claim would only fail them again.
-// Each call is one transaction: the rows change state and their jobs exist, or neither.
+// PENDING with a fresh queue entry (delivery_jobs: due now, no attempts, no failing_since, as
+// the enqueue trigger gives a new row) and the workers are woken; the claim then sends it like a
+// new row. Rows still PENDING are left alone: they are queued already. Rows of a deactivated
+// delivery are not re-queued: the claim would only fail them again.
+// Each call is one transaction: the rows change state and their entries exist, or neither.
 
 /** The most rows one "resend all failed" re-queues; the partner clicks again for the rest. */
 const RESEND_LIMIT = 1000;
@@ -53,5 +53,6 @@ async function requeue(sql: postgres.TransactionSql, ids: number[]): Promise<voi
   const array = `{${ids.join(",")}}`;
   await sql`update notification_deliveries set status = 'PENDING' where id = any(${array}::bigint[])`;
   await sql`delete from delivery_jobs where notification_delivery_id = any(${array}::bigint[])`;
-  await enqueue(ids, sql);
+  await sql`insert into delivery_jobs (notification_delivery_id) select unnest(${array}::bigint[])`;
+  await sql`select pg_notify(${QUEUE_CHANNEL}, '')`;
 }

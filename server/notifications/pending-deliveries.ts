@@ -8,10 +8,11 @@ import type { Fragment, Sql } from "@/db/fragments";
 //
 // It inserts one PENDING notification_deliveries row per active delivery of each notification's
 // subscription, and that insert is the enqueue: the statement-level trigger
-// notification_deliveries_enqueue (function wayline_enqueue_notification_deliveries, created by
-// db/migrations/0007_delivery_queue.sql) turns the rows each statement inserts into
-// graphile-worker `deliver` jobs of at most 100 rows, in the same transaction, so a committed
-// notification always has its job and a rolled-back one never sends (docs/delivery.md).
+// notification_deliveries_enqueue (function wayline_enqueue_notification_deliveries, last
+// defined in db/migrations/0019_delivery_queue_in_rows.sql) gives each inserted row its
+// delivery_jobs entry (the queue, server/delivery/queue.ts) and wakes the workers with one
+// NOTIFY per statement, in the same transaction, so a committed notification always has its
+// entry and a rolled-back one never sends (docs/delivery.md).
 //
 // The deliveries are read FOR KEY SHARE, the lock the foreign key's own check takes, so that a
 // delivery removed meanwhile (a subscription update replacing its `deliveries`) cannot fail the

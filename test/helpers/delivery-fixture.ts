@@ -33,7 +33,6 @@ export async function deliveryDatabase(name: string): Promise<DeliveryDb> {
     DELIVERY_CA_FILE: ca.certFile,
     DELIVERY_ALLOWED_HOSTS: "127.0.0.1",
     DELIVERY_RETRY_SCALE: "0.001",
-    DELIVERY_SWEEP_SECONDS: "1",
     LOG_LEVEL: "warn",
   };
   delete base.SMTP_URL;

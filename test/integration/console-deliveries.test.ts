@@ -36,7 +36,7 @@ const newPartner = (base = "") => new Partner(base).signUp();
 const hook = { delivery: "HTTP_POST", postUrl: "https://partner.example/hook" };
 
 describe("console deliveries on the suite's service (worker off)", () => {
-  it("send-test-notification makes a test notification with one PENDING delivery row, and a deliver job for it", async () => {
+  it("send-test-notification makes a test notification with one PENDING delivery row, queued for the worker", async () => {
     const partner = await newPartner();
     const { appId, subscriptionId } = await partner.appWithSubscription(hook);
     const id = await partner.testNotification(appId, subscriptionId);
@@ -44,27 +44,29 @@ describe("console deliveries on the suite's service (worker off)", () => {
     expect(note).toEqual({ test: true, subscription_id: subscriptionId });
     const rows = await testSql()`select id, status from notification_deliveries where notification_id = ${id}`;
     expect(rows.map((r) => r.status)).toEqual(["PENDING"]);
+    const [entry] = await testSql()`select attempts, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${rows[0]!.id}`;
+    expect(entry).toEqual({ attempts: 0, lease_owner: null, due: true });
     const detail = visibleText((await partner.get(`/console/apps/${appId}/notifications/${id}`)).text);
     expect(detail).toContain("https://partner.example/hook");
     expect(detail).toContain("No attempt yet.");
   });
 
-  it("resend-notification puts finished rows back to PENDING with a fresh schedule and a deliver job; a second resend → 409", async () => {
+  it("resend-notification puts finished rows back to PENDING with a fresh schedule, due now in the queue; a second resend → 409", async () => {
     const partner = await newPartner();
     const { appId, subscriptionId } = await partner.appWithSubscription(hook);
     const id = await partner.testNotification(appId, subscriptionId);
     const [row] = await testSql()`update notification_deliveries set status = 'FAILED' where notification_id = ${id} returning id`;
     const ndId = Number(row!.id);
-    await testSql()`insert into delivery_jobs (notification_delivery_id, attempts, failing_since) values (${ndId}, 7, now())`;
-    const jobsBefore = await deliverJobsFor(ndId);
+    // A finished row whose queue entry was left with a failing schedule: the resend starts it afresh.
+    await testSql()`update delivery_jobs set attempts = 7, failing_since = now(), next_attempt_at = now() + interval '1 hour' where notification_delivery_id = ${ndId}`;
 
     const res = await partner.action("resend-notification", { appId, notificationId: String(id) });
     expect(res.status, res.text).toBe(200);
     expect(res.body.redirect).toBe(`/console/apps/${appId}/notifications/${id}`);
     const [after] = await testSql()`select status from notification_deliveries where id = ${ndId}`;
     expect(after!.status).toBe("PENDING");
-    expect(await testSql()`select 1 from delivery_jobs where notification_delivery_id = ${ndId}`).toHaveLength(0);
-    expect(await deliverJobsFor(ndId)).toBe(jobsBefore + 1);
+    const entries = await testSql()`select attempts, failing_since, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${ndId}`;
+    expect(entries).toEqual([{ attempts: 0, failing_since: null, lease_owner: null, due: true }]);
 
     const again = await partner.action("resend-notification", { appId, notificationId: String(id) });
     expect(again.status).toBe(409);
@@ -201,14 +203,6 @@ describe("console deliveries on the suite's service (worker off)", () => {
     expect(await testSql()`select 1 from notifications where subscription_id = ${subscriptionId}`).toHaveLength(1);
   });
 });
-
-/** How many queued `deliver` jobs name this notification_deliveries row. */
-async function deliverJobsFor(ndId: number): Promise<number> {
-  // The jobs view leaves the payload out; the queue's own table has it.
-  const [row] = await testSql()`select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-    where t.identifier = 'deliver' and j.payload::jsonb->'ids' @> (${JSON.stringify([ndId])}::text)::jsonb`;
-  return row!.n as number;
-}
 
 describe("console deliveries end to end (a service of its own, worker on, HTTPS receiver)", () => {
   let service: RunningService;

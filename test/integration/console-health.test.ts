@@ -115,7 +115,7 @@ describe("console delivery health", () => {
     await attempts(otherRow, second.deliveryId, [{ ago: "20 minutes", outcome: "DELIVERED", status: 200, latency: 50 }]);
     await testSql()`update notification_deliveries set status = 'DELIVERED' where id = ${otherRow}`;
     // The backlog of the first: its row (failing for an hour, one failed attempt) and a second one, 2 h 30 min old.
-    await testSql()`insert into delivery_jobs (notification_delivery_id, attempts, failing_since) values (${row}, 1, now() - interval '1 hour')`;
+    await testSql()`update delivery_jobs set attempts = 1, failing_since = now() - interval '1 hour' where notification_delivery_id = ${row}`;
     const older = await pendingRow(partner, first);
     await testSql()`update notification_deliveries set created_at = now() - interval '2 hours 30 minutes' where id = ${older}`;
 

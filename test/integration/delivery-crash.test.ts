@@ -4,7 +4,8 @@ import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receive
 
 // Never lost, never doubled in normal operation: worker processes killed mid-burst and run side
 // by side, against a real HTTPS receiver. Leases are short here (3 s) so the test need not wait
-// the default two minutes for a dead worker's deliveries to be taken over.
+// the default two minutes for a dead worker's deliveries to be taken over. Nothing but the claim
+// takes them over (an expired lease is due again: server/delivery/queue.ts).
 
 let db: DeliveryDb;
 let receiver: HttpsReceiver;
@@ -23,7 +24,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-const env = (extra: Record<string, string> = {}) => db.workerEnv({ DELIVERY_LEASE_SECONDS: "3", DELIVERY_SWEEP_SECONDS: "0.5", ...extra });
+const env = (extra: Record<string, string> = {}) => db.workerEnv({ DELIVERY_LEASE_SECONDS: "3", ...extra });
 
 async function launch(extra: Record<string, string> = {}) {
   const worker = startWorkerProcess(env(extra));
@@ -75,5 +76,24 @@ describe("delivery across worker crashes", () => {
     expect(new Set(seen).size).toBe(1000);
     const byWorker = await db.sql<{ worker_id: string; n: string }[]>`select worker_id, count(*) as n from delivery_attempts where notification_id = any(${`{${ids.join(",")}}`}::bigint[]) group by worker_id`;
     expect(byWorker.length).toBe(2);
+  }, 150_000);
+
+  it("a worker killed (SIGKILL) beside a live one: the live worker takes over the dead one's leases once they run out, nothing lost", async () => {
+    for (const w of workers) await stopWorkerProcess(w);
+    const [doomed, survivor] = await Promise.all([launch(), launch()]);
+    receiver.route("/takeover", () => ({ status: 200, delayMs: 50 }));
+    const ids = await burst("/takeover", 600, 100);
+    await waitFor(async () => receiver.on("/takeover").length >= 100 && true, { what: "the burst under way" });
+    process.kill(doomed!.pid, "SIGKILL");
+    await new Promise<void>((resolve) => (doomed!.child.exitCode !== null || doomed!.child.signalCode !== null ? resolve() : doomed!.child.once("exit", () => resolve())));
+    // What the dead worker held: no one gives it back, no one restarts it.
+    const held = (await db.sql<{ id: string }[]>`select notification_delivery_id as id from delivery_jobs where lease_owner like ${`%:${doomed!.pid}:%`}`).map((r) => Number(r.id));
+    expect(held.length).toBeGreaterThan(0);
+
+    await waitFor(async () => (await pendingCount(ids)) === 0 && true, { what: "every row DELIVERED", timeoutMs: 90_000, intervalMs: 250 });
+    const received = new Set(receiver.on("/takeover").map((r) => Number(r.headers["webhook-id"])));
+    expect([...received].sort((a, b) => a - b)).toEqual(ids);
+    const takenOver = await db.sql<{ worker_id: string }[]>`select distinct worker_id from delivery_attempts where notification_delivery_id = any(${`{${held.join(",")}}`}::bigint[]) and outcome = 'DELIVERED'`;
+    expect(takenOver.map((r) => r.worker_id.split(":")[1])).toEqual([String(survivor!.pid)]);
   }, 150_000);
 });

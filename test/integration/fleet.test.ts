@@ -55,7 +55,6 @@ describe.skipIf(inject("embedded"))("a fleet on one PostgreSQL database", () => 
       TRUST_PROXY: "1",
       SIMULATOR: "0",
       DELIVERY_LEASE_SECONDS: "5",
-      DELIVERY_SWEEP_SECONDS: "1",
     };
     // Both app processes start at once: their migrations take turns under the advisory lock.
     upstreams = ports.map((p) => `http://127.0.0.1:${p}`);

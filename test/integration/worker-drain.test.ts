@@ -4,8 +4,8 @@ import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receive
 
 // A worker told to stop (SIGTERM) while a delivery is in flight to a receiver slower than the
 // drain allows: it exits 0 within the drain and gives the delivery back, and another worker
-// sends it at once. Neither the lease running out (120 s) nor the other worker's sweeper (not
-// run again for an hour) could hand it over: only the drain can.
+// sends it at once. The lease running out (120 s) could not hand it over in time, and the other
+// worker's claim leaves a live lease alone: only the drain can (its NOTIFY wakes the other).
 
 let db: DeliveryDb;
 let receiver: HttpsReceiver;
@@ -43,8 +43,8 @@ describe("a worker's drain", () => {
     const [lease] = await db.sql`select lease_owner from delivery_jobs where notification_delivery_id in (select id from notification_deliveries where notification_id = ${id!})`;
     expect(lease!.lease_owner).toContain(`:${first.pid}:`);
 
-    // The second worker's sweeper runs once, now, while the row is leased: it leaves it alone.
-    const second = await launch({ DELIVERY_SWEEP_SECONDS: "3600" });
+    // The second worker claims at start and every second while the row is leased: it leaves it alone.
+    const second = await launch({});
     const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
     process.kill(first.pid, "SIGTERM");
     expect(await exited).toBe(0);
