@@ -48,7 +48,7 @@ export async function recordAttemptRollups(sql: postgres.TransactionSql, attempt
   const rows = rollupRows(attempts);
   if (rows.length === 0) return;
   await sql`
-    insert into delivery_attempt_rollups as r ${sql(
+    insert into delivery_attempt_rollups ${sql(
       rows.map((row) => ({
         delivery_id: row.deliveryId,
         bucket_seconds: row.bucketSeconds,
@@ -61,11 +61,11 @@ export async function recordAttemptRollups(sql: postgres.TransactionSql, attempt
       })),
     )}
     on conflict (delivery_id, bucket_seconds, bucket_start) do update set
-      attempts = r.attempts + excluded.attempts,
-      delivered = r.delivered + excluded.delivered,
+      attempts = delivery_attempt_rollups.attempts + excluded.attempts,
+      delivered = delivery_attempt_rollups.delivered + excluded.delivered,
       -- two JSON objects of counts, added key by key
       failures = (select coalesce(jsonb_object_agg(key, n), '{}'::jsonb) from (select key, sum(value::int) as n
-        from (select * from jsonb_each_text(r.failures) union all select * from jsonb_each_text(excluded.failures)) e group by key) s),
+        from (select * from jsonb_each_text(delivery_attempt_rollups.failures) union all select * from jsonb_each_text(excluded.failures)) e group by key) s),
       latency = (select coalesce(jsonb_object_agg(key, n), '{}'::jsonb) from (select key, sum(value::int) as n
-        from (select * from jsonb_each_text(r.latency) union all select * from jsonb_each_text(excluded.latency)) e group by key) s)`;
+        from (select * from jsonb_each_text(delivery_attempt_rollups.latency) union all select * from jsonb_each_text(excluded.latency)) e group by key) s)`;
 }
