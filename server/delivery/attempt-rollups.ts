@@ -55,9 +55,8 @@ export async function recordAttemptRollups(sql: postgres.TransactionSql, attempt
         bucket_start: row.bucketStart.toISOString(),
         attempts: row.attempts,
         delivered: row.delivered,
-        // As text: the columns' type (jsonb) is inferred by the server, which parses it.
-        failures: JSON.stringify(row.failures),
-        latency: JSON.stringify(row.latency),
+        failures: sql.json(row.failures),
+        latency: sql.json(row.latency),
       })),
     )}
     on conflict (delivery_id, bucket_seconds, bucket_start) do update set
