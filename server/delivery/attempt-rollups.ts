@@ -47,18 +47,15 @@ export function rollupRows(attempts: Attempt[]): RollupRow[] {
 export async function recordAttemptRollups(sql: postgres.TransactionSql, attempts: Attempt[]): Promise<void> {
   const rows = rollupRows(attempts);
   if (rows.length === 0) return;
+  // The rows travel as one JSON text (cast to text, so no client's JSON serialiser touches it:
+  // drizzle swaps postgres.js's for a pass-through on the pool it wraps, the test helpers' have it).
+  const payload = JSON.stringify(rows.map((row) => ({ ...row, bucketStart: row.bucketStart.toISOString() })));
   await sql`
-    insert into delivery_attempt_rollups ${sql(
-      rows.map((row) => ({
-        delivery_id: row.deliveryId,
-        bucket_seconds: row.bucketSeconds,
-        bucket_start: row.bucketStart.toISOString(),
-        attempts: row.attempts,
-        delivered: row.delivered,
-        failures: sql.json(row.failures),
-        latency: sql.json(row.latency),
-      })),
-    )}
+    insert into delivery_attempt_rollups (delivery_id, bucket_seconds, bucket_start, attempts, delivered, failures, latency)
+    select "deliveryId", "bucketSeconds", "bucketStart", attempts, delivered, failures, latency
+    from jsonb_to_recordset(${payload}::text::jsonb)
+      as x("deliveryId" int, "bucketSeconds" int, "bucketStart" timestamptz, attempts int, delivered int, failures jsonb, latency jsonb)
+    order by 1, 2, 3
     on conflict (delivery_id, bucket_seconds, bucket_start) do update set
       attempts = delivery_attempt_rollups.attempts + excluded.attempts,
       delivered = delivery_attempt_rollups.delivered + excluded.delivered,

@@ -69,7 +69,10 @@ describe("delivery health rollup", () => {
         return row!.waiting === 0;
       },
       { what: "every row DELIVERED", timeoutMs: 120_000, intervalMs: 250 },
-    );
+    ).catch(async (error: unknown) => {
+      console.error(await db.sql`select status, count(*) from notification_deliveries group by 1`, await db.sql`select outcome, http_status, error, count(*) from delivery_attempts group by 1, 2, 3`, receiver.requests.length, workers.map((w) => w.output().slice(-3000)));
+      throw error;
+    });
     const [{ failed, workers: by } = { failed: 0, workers: 0 }] = await db.sql<{ failed: number; workers: number }[]>`
       select (count(*) filter (where outcome <> 'DELIVERED'))::int as failed, count(distinct worker_id)::int as workers from delivery_attempts where delivery_id in ${db.sql(sub.deliveryIds)}`;
     expect(failed).toBeGreaterThan(30);
