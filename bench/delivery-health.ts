@@ -167,6 +167,43 @@ async function main() {
     const plan = await sql<{ "QUERY PLAN": string }[]>`
       explain (analyze, buffers) select count(*) from delivery_attempt_rollups r, jsonb_each_text(r.latency) where delivery_id = ${a} and bucket_seconds = 3600 and bucket_start >= ${week.toISOString()}::timestamptz`;
     console.log(`\nplan of the 7-day histogram's scan (hour rows):\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
+
+    // --- the write cost ---------------------------------------------------------------------
+    // The rollup's price on the write path: WRITERS connections at once each commit batches of
+    // BATCH attempts of delivery A (the same hot rows: one 5-minute and one 1-hour row), with and
+    // without recordAttemptRollups in the transaction, alternated.
+    const { recordAttemptRollups } = await import("../server/delivery/attempt-rollups");
+    const WRITERS = 4;
+    const BATCH = 50;
+    const TXS = Number(process.env.BENCH_WRITE_TXS ?? 150);
+    const [{ nd } = { nd: 0 }] = await sql<{ nd: number }[]>`select id as nd from notification_deliveries where delivery_id = ${a} limit 1`;
+    const pool = postgres(database.url, { max: WRITERS, onnotice: () => {} });
+    const writeRun = async (rollup: boolean) => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: WRITERS }, async () => {
+          for (let i = 0; i < TXS; i++) {
+            await pool.begin(async (tx) => {
+              const rows = await tx<{ attempted_at: Date; outcome: string; http_status: number | null; latency_ms: number }[]>`
+                insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms)
+                select ${nd}, 1, ${a}, now(), 'https://a.example/hook', case when g % 10 = 0 then 'RETRY' else 'DELIVERED' end, case when g % 10 = 0 then 500 else 200 end, 20 + g * 37 % 1981
+                from generate_series(1, ${BATCH}) g returning attempted_at, outcome, http_status, latency_ms`;
+              if (rollup) await recordAttemptRollups(tx, rows.map((r) => ({ deliveryId: a, attemptedAt: r.attempted_at, outcome: r.outcome, httpStatus: r.http_status, latencyMs: r.latency_ms })));
+            });
+          }
+        }),
+      );
+      return (WRITERS * TXS) / ((performance.now() - started) / 1000);
+    };
+    const rates: Record<string, number[]> = { without: [], with: [] };
+    await writeRun(true);
+    for (let round = 0; round < 2; round++) {
+      rates.without!.push(await writeRun(false));
+      rates.with!.push(await writeRun(true));
+    }
+    await pool.end();
+    console.log(`\nwrite cost: ${WRITERS} connections × ${TXS} transactions of ${BATCH} attempts of one delivery (its rollup rows hot), transactions/s in two alternated rounds:`);
+    console.log(`  without the rollup: ${rates.without!.map((r) => r.toFixed(0)).join(", ")}; with it: ${rates.with!.map((r) => r.toFixed(0)).join(", ")}`);
     console.log(`\nload average at end: ${loadAverage()}`);
   } finally {
     await sql.end();
