@@ -1,10 +1,11 @@
 import os from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { benchDatabase, loadAverage } from "./lib/setup";
 
-// `npm run bench:delivery-health`: the console's delivery health queries
-// (server/console/health-queries.ts) on a delivery with a million attempts, on PostgreSQL (a
-// fresh database made here and dropped at the end, or DATABASE_URL).
+// `npm run bench:delivery-health`: the console's delivery health reads (server/console/health.ts,
+// health-queries.ts) on a delivery with a million attempts, on PostgreSQL (a fresh database made
+// here and dropped at the end, or DATABASE_URL).
 //
 // The fixture, written with INSERT … SELECT generate_series: one app, one subscription, two
 // deliveries. Delivery A (measured) has ATTEMPTS attempts (default 1,000,000) spread evenly over
@@ -12,9 +13,13 @@ import { benchDatabase, loadAverage } from "./lib/setup";
 // 97 % DELIVERED (200), 2 % RETRY with 500, 1 % RETRY with no answer, latencies 20–2,000 ms;
 // its notifications all DELIVERED but PENDING_ROWS (1,000) still waiting, half of them retrying.
 // Delivery B has NOISE attempts (default 500,000) in the same table, as another receiver would.
+// The rollup (delivery_attempt_rollups) is then filled by the migration's own backfill statement
+// (timed: what the backfill migration costs on a table this size).
 //
-// Each query is timed RUNS times (after one untimed run) without the health indexes (dropped), then
-// with them (created and ANALYZEd), in the same run. Target: each under 100 ms with the indexes.
+// Each read is timed RUNS times (after one untimed run): first the exact figures computed from
+// delivery_attempts alone (what the page read before the rollup, through delivery_attempts_health_idx),
+// then the rollup's reads as the page runs them, for one delivery and for the app (both deliveries);
+// the two are compared (counts equal, percentiles within PERCENTILE_ERROR). Target: each read under 100 ms.
 
 const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 1_000_000);
 const NOISE = Number(process.env.BENCH_NOISE ?? 500_000);
@@ -31,8 +36,9 @@ async function main() {
   process.env.DATABASE_URL = database.url;
   const { prepareDatabase } = await import("../scripts/lib/database");
   const { db } = await import("../db/client");
-  const { attemptSeries, attemptTotals, backlogOf, failuresByStatus } = await import("../server/console/health-queries");
+  const { backlogOf, seriesFigures, windowFigures } = await import("../server/console/health-queries");
   const { healthOf, HEALTH_WINDOWS } = await import("../server/console/health");
+  const { percentileOf, PERCENTILE_ERROR } = await import("../common/delivery/latency-histogram");
   const prepared = await prepareDatabase();
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
@@ -74,25 +80,42 @@ async function main() {
       where notification_delivery_id in ${sql(pending.slice(0, PENDING_ROWS / 2).map((p) => p.id))}`;
     await sql`vacuum analyze notification_deliveries`;
     await sql`vacuum analyze delivery_attempts`;
-    const [{ size } = { size: "?" }] = await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size('delivery_attempts')) as size`;
-    console.log(`fixture: ${ATTEMPTS.toLocaleString("en-US")} attempts for delivery ${a} over ${SPREAD_DAYS} d, ${NOISE.toLocaleString("en-US")} for delivery ${b}, ${PENDING_ROWS} pending; delivery_attempts ${size}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const sizeOf = async (table: string) => (await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size(${table}::regclass)) as size`)[0]!.size;
+    console.log(`fixture: ${ATTEMPTS.toLocaleString("en-US")} attempts for delivery ${a} over ${SPREAD_DAYS} d, ${NOISE.toLocaleString("en-US")} for delivery ${b}, ${PENDING_ROWS} pending; delivery_attempts ${await sizeOf("delivery_attempts")}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    // --- the queries, as the page runs them -------------------------------------------------
+    // The rollup, filled as the backfill migration fills it on an existing database.
+    t0 = performance.now();
+    await sql`truncate delivery_attempt_rollups`;
+    await sql.file(path.join(process.cwd(), "db/migrations/0021_delivery_attempt_rollups_backfill.sql"));
+    await sql`vacuum analyze delivery_attempt_rollups`;
+    const [{ rows } = { rows: 0 }] = await sql<{ rows: number }[]>`select count(*)::int as rows from delivery_attempt_rollups`;
+    console.log(`rollup backfilled in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${rows.toLocaleString("en-US")} rows, ${await sizeOf("delivery_attempt_rollups")}`);
+
+    // --- the reads ----------------------------------------------------------------------------
     const now = new Date();
     const ago = (s: number) => new Date(now.getTime() - s * 1000);
-    const ids = [a];
-    const queries: [string, () => Promise<unknown>][] = [
-      ["totals, 1 h + 24 h + 7 d (one scan)", () => attemptTotals(db(), { deliveryIds: ids, since: [ago(3600), ago(86_400), ago(604_800)] })],
-      ["series, 1 h (5 min buckets)", () => attemptSeries(db(), { deliveryIds: ids, since: ago(3600), strideSeconds: HEALTH_WINDOWS["1h"].strideSeconds })],
-      ["series, 24 h (1 h buckets)", () => attemptSeries(db(), { deliveryIds: ids, since: ago(86_400), strideSeconds: HEALTH_WINDOWS["24h"].strideSeconds })],
-      ["series, 7 d (6 h buckets)", () => attemptSeries(db(), { deliveryIds: ids, since: ago(604_800), strideSeconds: HEALTH_WINDOWS["7d"].strideSeconds })],
-      ["failures by status, 24 h", () => failuresByStatus(db(), { deliveryIds: ids, since: ago(86_400) })],
-      ["failures by status, 7 d", () => failuresByStatus(db(), { deliveryIds: ids, since: ago(604_800) })],
-      ["backlog", () => backlogOf(db(), { deliveryIds: ids })],
-      ["whole delivery, window 24 h (4 queries, parallel)", () => healthOf(ids, "24h", now)],
-      ["whole delivery, window 7 d (4 queries, parallel)", () => healthOf(ids, "7d", now)],
-    ];
-    const time = async (label: string) => {
+    const week = ago(604_800);
+    type Exact = { attempts: number; delivered: number; p50: number | null; p95: number | null; failures: Record<string, number> };
+    // The exact figures of one window, from delivery_attempts alone (the page's reads before the rollup).
+    const exact = async (ids: number[], since: Date): Promise<Exact> => {
+      const [totals] = await sql<{ attempts: number; delivered: number; p: [number, number] | null }[]>`
+        select count(*)::int as attempts, (count(*) filter (where outcome = 'DELIVERED'))::int as delivered,
+               percentile_disc(array[0.5, 0.95]) within group (order by latency_ms) as p
+        from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome <> 'REDIRECTED'`;
+      const failures = await sql<{ status: string; n: number }[]>`
+        select coalesce(http_status::text, 'none') as status, count(*)::int as n
+        from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome not in ('REDIRECTED', 'DELIVERED') group by 1`;
+      return { attempts: totals!.attempts, delivered: totals!.delivered, p50: totals!.p?.[0] ?? null, p95: totals!.p?.[1] ?? null, failures: Object.fromEntries(failures.map((f) => [f.status, f.n])) };
+    };
+    const exactSeries = (ids: number[], since: Date, stride: number) => sql`
+        select date_bin(${`${stride} seconds`}::interval, attempted_at, ${since.toISOString()}::timestamptz) as bucket, count(*), percentile_disc(array[0.5, 0.95]) within group (order by latency_ms)
+        from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome <> 'REDIRECTED' group by 1`;
+    const fromRollup = async (ids: number[], since: Date): Promise<Exact> => {
+      const f = await windowFigures(db(), { deliveryIds: ids, since });
+      return { attempts: f.attempts, delivered: f.delivered, p50: percentileOf(f.latency, 0.5), p95: percentileOf(f.latency, 0.95), failures: Object.fromEntries(f.failures) };
+    };
+
+    const time = async (label: string, queries: [string, () => Promise<unknown>][]) => {
       console.log(`\n${label}: median / max of ${RUNS} runs, ms`);
       for (const [name, run] of queries) {
         await run();
@@ -102,26 +125,86 @@ async function main() {
           await run();
           ms.push(performance.now() - t0);
         }
-        console.log(`  ${name.padEnd(52)} ${median(ms).toFixed(1).padStart(8)} ${Math.max(...ms).toFixed(1).padStart(8)}`);
+        console.log(`  ${name.padEnd(56)} ${median(ms).toFixed(1).padStart(8)} ${Math.max(...ms).toFixed(1).padStart(8)}`);
       }
     };
+    const one = [a];
+    const both = [a, b];
+    await time("exact, from delivery_attempts (before the rollup)", [
+      ["window 1 h: counts, p50/p95, failures", () => exact(one, ago(3600))],
+      ["window 24 h: counts, p50/p95, failures", () => exact(one, ago(86_400))],
+      ["window 7 d: counts, p50/p95, failures", () => exact(one, week)],
+      ["series 7 d (6 h buckets)", () => exactSeries(one, week, 21_600)],
+      ["app (both deliveries), window 7 d", () => exact(both, week)],
+    ]);
+    await time("from the rollup (the page's reads)", [
+      ["window 1 h: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: ago(3600) })],
+      ["window 24 h: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: ago(86_400) })],
+      ["window 7 d: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: week })],
+      ["series 1 h (5 min buckets)", () => seriesFigures(db(), { deliveryIds: one, since: ago(3600), strideSeconds: HEALTH_WINDOWS["1h"].strideSeconds })],
+      ["series 24 h (1 h buckets)", () => seriesFigures(db(), { deliveryIds: one, since: ago(86_400), strideSeconds: HEALTH_WINDOWS["24h"].strideSeconds })],
+      ["series 7 d (6 h buckets)", () => seriesFigures(db(), { deliveryIds: one, since: week, strideSeconds: HEALTH_WINDOWS["7d"].strideSeconds })],
+      ["backlog", () => backlogOf(db(), { deliveryIds: one })],
+      ["one delivery, window 24 h (5 queries, parallel)", () => healthOf(one, "24h", now)],
+      ["one delivery, window 7 d (5 queries, parallel)", () => healthOf(one, "7d", now)],
+      ["app (both deliveries), window 7 d (5 queries, parallel)", () => healthOf(both, "7d", now)],
+      ["whole page, window 7 d: app + each delivery (15 queries)", () => Promise.all([healthOf(both, "7d", now), healthOf([a], "7d", now), healthOf([b], "7d", now)])],
+    ]);
 
-    await sql`drop index delivery_attempts_health_idx`;
-    await sql`drop index notification_deliveries_pending_by_delivery_idx`;
-    await time("without the health indexes");
-
-    t0 = performance.now();
-    await sql`create index delivery_attempts_health_idx on delivery_attempts (delivery_id, attempted_at, outcome, http_status, latency_ms)`;
-    await sql`create index notification_deliveries_pending_by_delivery_idx on notification_deliveries (delivery_id, created_at) where status = 'PENDING'`;
-    await sql`vacuum analyze delivery_attempts`;
-    await sql`vacuum analyze notification_deliveries`;
-    console.log(`\nindexes built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    await time("with the health indexes (0018_delivery_health.sql)");
+    // The same figures both ways: counts equal, percentiles within the histogram's bound.
+    console.log(`\nexact vs rollup (p50/p95 ${PERCENTILE_ERROR}):`);
+    for (const [name, ids, since] of [
+      ["1 h", one, ago(3600)],
+      ["24 h", one, ago(86_400)],
+      ["7 d", one, week],
+      ["app 7 d", both, week],
+    ] as const) {
+      const [x, r] = [await exact([...ids], since), await fromRollup([...ids], since)];
+      const countsEqual = x.attempts === r.attempts && x.delivered === r.delivered && JSON.stringify(Object.entries(x.failures).sort()) === JSON.stringify(Object.entries(r.failures).sort());
+      const within = (e: number | null, v: number | null) => e !== null && v !== null && Math.abs(v - e) <= 0.05 * e + 0.5;
+      console.log(`  ${name.padEnd(8)} attempts ${x.attempts}/${r.attempts} delivered ${x.delivered}/${r.delivered} failures ${JSON.stringify(x.failures)}/${JSON.stringify(r.failures)} p50 ${x.p50}/${r.p50} p95 ${x.p95}/${r.p95}: ${countsEqual && within(x.p50, r.p50) && within(x.p95, r.p95) ? "agree" : "DIFFER"}`);
+    }
 
     const plan = await sql<{ "QUERY PLAN": string }[]>`
-      explain (analyze, buffers) select count(*), percentile_disc(0.95) within group (order by latency_ms)
-      from delivery_attempts where delivery_id = ${a} and attempted_at >= ${ago(604_800)} and outcome <> 'REDIRECTED'`;
-    console.log(`\nplan of the 7-day p95:\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
+      explain (analyze, buffers) select count(*) from delivery_attempt_rollups r, jsonb_each_text(r.latency) where delivery_id = ${a} and bucket_seconds = 3600 and bucket_start >= ${week.toISOString()}::timestamptz`;
+    console.log(`\nplan of the 7-day histogram's scan (hour rows):\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
+
+    // --- the write cost ---------------------------------------------------------------------
+    // The rollup's price on the write path: WRITERS connections at once each commit batches of
+    // BATCH attempts of delivery A (the same hot rows: one 5-minute and one 1-hour row), with and
+    // without recordAttemptRollups in the transaction, alternated.
+    const { recordAttemptRollups } = await import("../server/delivery/attempt-rollups");
+    const WRITERS = 4;
+    const BATCH = 50;
+    const TXS = Number(process.env.BENCH_WRITE_TXS ?? 150);
+    const [{ nd } = { nd: 0 }] = await sql<{ nd: number }[]>`select id as nd from notification_deliveries where delivery_id = ${a} limit 1`;
+    const pool = postgres(database.url, { max: WRITERS, onnotice: () => {} });
+    const writeRun = async (rollup: boolean) => {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: WRITERS }, async () => {
+          for (let i = 0; i < TXS; i++) {
+            await pool.begin(async (tx) => {
+              const rows = await tx<{ attempted_at: Date; outcome: string; http_status: number | null; latency_ms: number }[]>`
+                insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms)
+                select ${nd}, 1, ${a}, now(), 'https://a.example/hook', case when g % 10 = 0 then 'RETRY' else 'DELIVERED' end, case when g % 10 = 0 then 500 else 200 end, 20 + g * 37 % 1981
+                from generate_series(1, ${BATCH}) g returning attempted_at, outcome, http_status, latency_ms`;
+              if (rollup) await recordAttemptRollups(tx, rows.map((r) => ({ deliveryId: a, attemptedAt: r.attempted_at, outcome: r.outcome, httpStatus: r.http_status, latencyMs: r.latency_ms })));
+            });
+          }
+        }),
+      );
+      return (WRITERS * TXS) / ((performance.now() - started) / 1000);
+    };
+    const rates: Record<string, number[]> = { without: [], with: [] };
+    await writeRun(true);
+    for (let round = 0; round < 2; round++) {
+      rates.without!.push(await writeRun(false));
+      rates.with!.push(await writeRun(true));
+    }
+    await pool.end();
+    console.log(`\nwrite cost: ${WRITERS} connections × ${TXS} transactions of ${BATCH} attempts of one delivery (its rollup rows hot), transactions/s in two alternated rounds:`);
+    console.log(`  without the rollup: ${rates.without!.map((r) => r.toFixed(0)).join(", ")}; with it: ${rates.with!.map((r) => r.toFixed(0)).join(", ")}`);
     console.log(`\nload average at end: ${loadAverage()}`);
   } finally {
     await sql.end();

@@ -1,4 +1,5 @@
 import type { Health, HealthWindow } from "@/server/console/health";
+import { PERCENTILE_ERROR } from "@/common/delivery/latency-histogram";
 import { HealthCharts } from "./health-charts";
 
 // One block of the delivery health page: the three windows' figures, the backlog, and the chosen
@@ -32,8 +33,12 @@ export function HealthFigures({ testId, health, window, strideSeconds }: { testI
               <th scope="col" className="py-1 pr-3 font-semibold">Window</th>
               <th scope="col" className="py-1 pr-3 font-semibold">Attempts</th>
               <th scope="col" className="py-1 pr-3 font-semibold">Success rate</th>
-              <th scope="col" className="py-1 pr-3 font-semibold">p50 latency</th>
-              <th scope="col" className="py-1 pr-3 font-semibold">p95 latency</th>
+              <th scope="col" className="py-1 pr-3 font-semibold" title={`Median latency, from a latency histogram: ${PERCENTILE_ERROR} of the exact value`}>
+                p50 latency
+              </th>
+              <th scope="col" className="py-1 pr-3 font-semibold" title={`95th percentile latency, from a latency histogram: ${PERCENTILE_ERROR} of the exact value`}>
+                p95 latency
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -58,6 +63,9 @@ export function HealthFigures({ testId, health, window, strideSeconds }: { testI
             ))}
           </tbody>
         </table>
+        <p className="mt-1 text-xs text-slate-700" data-testid={`${testId}-percentile-note`}>
+          Counts are exact; p50 and p95 are read from a latency histogram, {PERCENTILE_ERROR} of the exact values.
+        </p>
       </div>
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid={`${testId}-backlog`}>
         <div className="flex gap-2">

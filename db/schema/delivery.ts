@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { partnerApps } from "./apps";
 import { notificationDeliveries } from "./subscriptions";
 
@@ -71,6 +71,27 @@ export const deliveryAttempts = pgTable(
     // figures it needs are trailing key columns). docs/benchmarks.md#delivery-health.
     index("delivery_attempts_health_idx").on(t.deliveryId, t.attemptedAt, t.outcome, t.httpStatus, t.latencyMs),
   ],
+);
+
+// The console's delivery health, rolled up (server/delivery/attempt-rollups.ts writes it in the
+// transaction that inserts the attempts; server/console/health-queries.ts reads it): per delivery
+// and bucket, of 5 minutes and of 1 hour (bucket_seconds 300 and 3600, on the UTC grid; each
+// attempt counts in one bucket of each), the attempts (REDIRECTED legs aside), how many were
+// DELIVERED, the failures by HTTP status ({"500": 2, "none": 1}: "none" is no answer) and the
+// latencies as a log-scale histogram ({"41": 3}: bin of LATENCY_BIN_BOUNDS_MS → count).
+// docs/console.md#delivery-health.
+export const deliveryAttemptRollups = pgTable(
+  "delivery_attempt_rollups",
+  {
+    deliveryId: integer("delivery_id").notNull(),
+    bucketSeconds: integer("bucket_seconds").notNull(),
+    bucketStart: timestamp("bucket_start", { withTimezone: true }).notNull(),
+    attempts: integer("attempts").notNull(),
+    delivered: integer("delivered").notNull(),
+    failures: jsonb("failures").$type<Record<string, number>>().notNull(),
+    latency: jsonb("latency").$type<Record<string, number>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.bucketSeconds, t.bucketStart] })],
 );
 
 // E-mails made while no SMTP_URL is configured: the partner console shows them.

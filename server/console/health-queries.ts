@@ -1,20 +1,91 @@
-import { and, asc, desc, eq, gte, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { deliveryAttempts, deliveryJobs, notificationDeliveries, subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
+import { bucketStart, ROLLUP_BUCKET_SECONDS } from "@/server/delivery/attempt-rollups";
+import { LATENCY_BIN_BOUNDS_MS } from "@/common/delivery/latency-histogram";
+import { deliveryAttemptRollups, deliveryAttempts, deliveryJobs, notificationDeliveries, subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
 
 // The reads behind the console's delivery health page (docs/console.md#delivery-health). Each
-// takes a set of subscription_deliveries ids (one delivery, or every delivery of an app) and reads
-// delivery_attempts through delivery_attempts_health_idx (delivery_id, attempted_at, outcome,
-// http_status, latency_ms) alone: index-only scans, timed by `npm run bench:delivery-health`.
+// takes a set of subscription_deliveries ids (one delivery, or every delivery of an app). The
+// attempts' figures come from the rollup, delivery_attempt_rollups (buckets of 1 hour and of 5
+// minutes, written with the attempts by server/delivery/attempt-rollups.ts): a window reads its
+// whole hours from the hour rows (at most 169 a delivery for 7 days), the whole 5 minutes before
+// its first whole hour from the 5-minute rows (at most 11), and its first, partial 5 minutes from
+// delivery_attempts itself through delivery_attempts_health_idx, so "the last hour" is the last 60
+// minutes to the millisecond. Timed by `npm run bench:delivery-health`.
 //
 // An attempt is every row but a REDIRECTED leg (the hop is part of the attempt that follows it);
-// it succeeded when its outcome is DELIVERED; every other one is a failure, by HTTP status (null:
-// no answer: timeout, refused connection, TLS or SSRF refusal).
+// it succeeded when its outcome is DELIVERED; every other one is a failure, by HTTP status ("none":
+// no answer: timeout, refused connection, TLS or SSRF refusal). Latencies come as histograms
+// (bin → count, common/delivery/latency-histogram.ts); the caller reads p50 and p95 from them.
 
-const counted = ne(deliveryAttempts.outcome, "REDIRECTED");
+const bounds = sql.raw(`array[${LATENCY_BIN_BOUNDS_MS.join(",")}]::int[]`);
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-// p50 and p95 from one sort of the latencies (the array form of percentile_disc).
-const p50p95 = sql<[number, number] | null>`percentile_disc(array[0.5, 0.95]) within group (order by ${deliveryAttempts.latencyMs})`;
+const [FINE, COARSE] = ROLLUP_BUCKET_SECONDS;
+
+/** The first bucket of `seconds` wholly inside a window that starts at `since`. */
+const firstWhole = (since: Date, seconds: number) => {
+  const start = bucketStart(since, seconds);
+  return start.getTime() === since.getTime() ? start : new Date(start.getTime() + seconds * 1000);
+};
+
+/**
+ * The window's figures as rows of (at, attempts, delivered, failures, latency): whole hours from
+ * the hour rows when `hours` (else none), whole 5 minutes up to them from the 5-minute rows, the
+ * partial edge from the attempts.
+ */
+function windowParts(deliveryIds: number[], since: Date, hours: boolean) {
+  const fineEdge = firstWhole(since, FINE);
+  const coarseEdge = firstWhole(since, COARSE);
+  const r = deliveryAttemptRollups;
+  const a = deliveryAttempts;
+  const rows = (seconds: number, from: Date, to: Date | null) => sql`
+    select ${r.bucketStart} as at, ${r.attempts} as attempts, ${r.delivered} as delivered, ${r.failures} as failures, ${r.latency} as latency
+    from ${r} where ${inArray(r.deliveryId, deliveryIds)} and ${r.bucketSeconds} = ${seconds} and ${r.bucketStart} >= ${at(from)}${to ? sql` and ${r.bucketStart} < ${at(to)}` : sql``}`;
+  return sql`
+    ${hours ? sql`${rows(COARSE, coarseEdge, null)} union all ${rows(FINE, fineEdge, coarseEdge)}` : rows(FINE, fineEdge, null)}
+    union all
+    select ${a.attemptedAt}, 1, (${a.outcome} = 'DELIVERED')::int,
+      case when ${a.outcome} = 'DELIVERED' then '{}'::jsonb else jsonb_build_object(coalesce(${a.httpStatus}::text, 'none'), 1) end,
+      jsonb_build_object(width_bucket(${a.latencyMs}, ${bounds})::text, 1)
+    from ${a} where ${inArray(a.deliveryId, deliveryIds)} and ${a.attemptedAt} >= ${at(since)} and ${a.attemptedAt} < ${at(fineEdge)} and ${a.outcome} <> 'REDIRECTED'`;
+}
+
+type FigureRow = { bucket: number | null; kind: "total" | "failure" | "latency"; key: string | null; n: number; delivered: number | null };
+export type Figures = { attempts: number; delivered: number; failures: Map<string, number>; latency: Map<string, number> };
+const emptyFigures = (): Figures => ({ attempts: 0, delivered: 0, failures: new Map(), latency: new Map() });
+
+/** Sums the window's parts, per bucket of `strideSeconds` on the UTC grid (date_bin from the epoch), or all together. */
+async function sumParts(db: Executor, deliveryIds: number[], since: Date, strideSeconds: number | null): Promise<Map<number | null, Figures>> {
+  const bucket = strideSeconds === null ? sql`null::float8` : sql`(extract(epoch from date_bin(${sql.raw(`'${strideSeconds} seconds'`)}::interval, at, timestamptz 'epoch')) * 1000)::float8`;
+  const rows = (await db.execute(sql`
+    with parts as (${windowParts(deliveryIds, since, strideSeconds === null || strideSeconds % COARSE === 0)})
+    select ${bucket} as bucket, 'total' as kind, null as key, sum(attempts)::int as n, sum(delivered)::int as delivered from parts group by 1
+    union all
+    select ${bucket}, 'failure', f.key, sum(f.value::int)::int, null from parts, jsonb_each_text(failures) f group by 1, 3
+    union all
+    select ${bucket}, 'latency', l.key, sum(l.value::int)::int, null from parts, jsonb_each_text(latency) l group by 1, 3`)) as unknown as FigureRow[];
+  const out = new Map<number | null, Figures>();
+  for (const row of rows) {
+    const key = row.bucket === null ? null : Math.round(Number(row.bucket));
+    let figures = out.get(key);
+    if (!figures) out.set(key, (figures = emptyFigures()));
+    if (row.kind === "total") {
+      figures.attempts = Number(row.n);
+      figures.delivered = Number(row.delivered);
+    } else (row.kind === "failure" ? figures.failures : figures.latency).set(row.key!, Number(row.n));
+  }
+  return out;
+}
+
+/** Attempts, successes, failures by status and the latency histogram of the window that starts at `since`. */
+export async function windowFigures(db: Executor, { deliveryIds, since }: { deliveryIds: number[]; since: Date }): Promise<Figures> {
+  return (await sumParts(db, deliveryIds, since, null)).get(null) ?? emptyFigures();
+}
+
+/** The same per bucket of `strideSeconds` (a multiple of 5 minutes; of an hour, or under one), on the UTC grid: the first bucket holds only the attempts from `since` on. */
+export async function seriesFigures(db: Executor, { deliveryIds, since, strideSeconds }: { deliveryIds: number[]; since: Date; strideSeconds: number }): Promise<Map<number, Figures>> {
+  return (await sumParts(db, deliveryIds, since, strideSeconds)) as Map<number, Figures>;
+}
 
 /** The app's deliveries in one environment (live subscriptions), first subscription first. */
 export async function deliveriesOfApp(db: Executor, { appId, environment, limit }: { appId: number; environment: Environment; limit: number }) {
@@ -35,56 +106,6 @@ export async function deliveriesOfApp(db: Executor, { appId, environment, limit 
     .where(and(eq(subscriptions.appId, appId), eq(subscriptions.environment, environment), isNull(subscriptions.deletedAt)))
     .orderBy(desc(subscriptions.id), asc(subscriptionDeliveries.position))
     .limit(limit);
-}
-
-/** Attempts, successes, p50 and p95 latency in each window that starts at one of `since` (one scan of the widest). */
-export async function attemptTotals(db: Executor, { deliveryIds, since }: { deliveryIds: number[]; since: Date[] }) {
-  const oldest = new Date(Math.min(...since.map((d) => d.getTime())));
-  const columns = Object.fromEntries(
-    since.flatMap((from, i) => {
-      const inWindow = sql`${deliveryAttempts.attemptedAt} >= ${at(from)}`;
-      return [
-        [`attempts${i}`, sql<number>`(count(*) filter (where ${inWindow}))::int`],
-        [`delivered${i}`, sql<number>`(count(*) filter (where ${inWindow} and ${deliveryAttempts.outcome} = 'DELIVERED'))::int`],
-        [`latency${i}`, sql<[number, number] | null>`${p50p95} filter (where ${inWindow})`],
-      ];
-    }),
-  ) as Record<string, ReturnType<typeof sql<number | [number, number] | null>>>;
-  const [row] = await db
-    .select(columns)
-    .from(deliveryAttempts)
-    .where(and(inArray(deliveryAttempts.deliveryId, deliveryIds), gte(deliveryAttempts.attemptedAt, oldest), counted));
-  return since.map((_, i) => {
-    const latency = (row?.[`latency${i}`] ?? null) as [number, number] | null;
-    return { attempts: Number(row?.[`attempts${i}`] ?? 0), delivered: Number(row?.[`delivered${i}`] ?? 0), p50: latency?.[0] ?? null, p95: latency?.[1] ?? null };
-  });
-}
-
-/** One window in buckets of `stride` seconds, aligned on `since`: attempts, successes, p50, p95 per bucket. */
-export async function attemptSeries(db: Executor, { deliveryIds, since, strideSeconds }: { deliveryIds: number[]; since: Date; strideSeconds: number }) {
-  const bucket = sql`date_bin(${sql.raw(`'${strideSeconds} seconds'`)}::interval, ${deliveryAttempts.attemptedAt}, ${at(since)})`;
-  const rows = await db
-    .select({
-      bucket: sql<number>`(extract(epoch from ${bucket}) * 1000)::float8`,
-      attempts: sql<number>`count(*)::int`,
-      delivered: sql<number>`(count(*) filter (where ${deliveryAttempts.outcome} = 'DELIVERED'))::int`,
-      latency: p50p95,
-    })
-    .from(deliveryAttempts)
-    .where(and(inArray(deliveryAttempts.deliveryId, deliveryIds), gte(deliveryAttempts.attemptedAt, since), counted))
-    .groupBy(sql`1`)
-    .orderBy(sql`1`);
-  return rows.map((r) => ({ bucket: new Date(Math.round(Number(r.bucket))), attempts: r.attempts, delivered: r.delivered, p50: r.latency?.[0] ?? null, p95: r.latency?.[1] ?? null }));
-}
-
-/** Failed attempts in the window by HTTP status (null: no answer), most frequent first. */
-export async function failuresByStatus(db: Executor, { deliveryIds, since }: { deliveryIds: number[]; since: Date }) {
-  return db
-    .select({ httpStatus: deliveryAttempts.httpStatus, failures: sql<number>`count(*)::int` })
-    .from(deliveryAttempts)
-    .where(and(inArray(deliveryAttempts.deliveryId, deliveryIds), gte(deliveryAttempts.attemptedAt, since), counted, ne(deliveryAttempts.outcome, "DELIVERED")))
-    .groupBy(deliveryAttempts.httpStatus)
-    .orderBy(desc(sql`count(*)`), asc(deliveryAttempts.httpStatus));
 }
 
 /** What waits: pending notifications, the oldest one's time, and how many of them have failed at least once. */

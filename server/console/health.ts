@@ -1,12 +1,14 @@
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { consolePrincipal } from "./principal";
-import { attemptSeries, attemptTotals, backlogOf, deliveriesOfApp, failuresByStatus } from "./health-queries";
+import { percentileOf } from "@/common/delivery/latency-histogram";
+import { backlogOf, deliveriesOfApp, seriesFigures, windowFigures, type Figures } from "./health-queries";
 
 // Delivery health at a glance (docs/console.md#delivery-health): for an app, and for each of its
 // deliveries, the attempts of the last hour, day and week, their success rate and latency, the
-// failures by status, the backlog and the state. Read from delivery_attempts as it is; figures are
-// exact (no sampling, no rollup).
+// failures by status, the backlog and the state. Counts are exact; p50 and p95 come from latency
+// histograms (the rollup's), within PERCENTILE_ERROR of the exact percentiles. The series is drawn
+// on the UTC grid of its stride: its first point holds only the part of its bucket inside the window.
 
 export const HEALTH_WINDOWS = {
   "1h": { label: "Last hour", seconds: 3600, strideSeconds: 300 },
@@ -35,23 +37,23 @@ export async function healthOf(deliveryIds: number[], window: HealthWindow, now:
   const sinceOf = (w: HealthWindow) => new Date(now.getTime() - HEALTH_WINDOWS[w].seconds * 1000);
   const chosen = HEALTH_WINDOWS[window];
   const since = sinceOf(window);
-  const [totals, rows, failures, backlog] = await Promise.all([
-    attemptTotals(db(), { deliveryIds, since: keys.map(sinceOf) }),
-    attemptSeries(db(), { deliveryIds, since, strideSeconds: chosen.strideSeconds }),
-    failuresByStatus(db(), { deliveryIds, since }),
+  const [totals, buckets, backlog] = await Promise.all([
+    Promise.all(keys.map((w) => windowFigures(db(), { deliveryIds, since: sinceOf(w) }))),
+    seriesFigures(db(), { deliveryIds, since, strideSeconds: chosen.strideSeconds }),
     backlogOf(db(), { deliveryIds }),
   ]);
   // Every bucket of the window, the empty ones too, so a quiet hour shows as a gap, not as nothing.
-  const byBucket = new Map(rows.map((r) => [r.bucket.getTime(), r]));
+  const stride = chosen.strideSeconds * 1000;
   const series: SeriesPoint[] = [];
-  for (let t = since.getTime(); t < now.getTime(); t += chosen.strideSeconds * 1000) {
-    const r = byBucket.get(t);
-    series.push({ at: new Date(t).toISOString(), attempts: r?.attempts ?? 0, delivered: r?.delivered ?? 0, failed: r ? r.attempts - r.delivered : 0, p50Ms: r?.p50 ?? null, p95Ms: r?.p95 ?? null });
+  for (let t = Math.floor(since.getTime() / stride) * stride; t < now.getTime(); t += stride) {
+    const f = buckets.get(t);
+    series.push({ at: new Date(t).toISOString(), attempts: f?.attempts ?? 0, delivered: f?.delivered ?? 0, failed: f ? f.attempts - f.delivered : 0, p50Ms: f ? percentileOf(f.latency, 0.5) : null, p95Ms: f ? percentileOf(f.latency, 0.95) : null });
   }
+  const chosenFigures = totals[keys.indexOf(window)]!;
   return {
-    totals: totals.map((t, i) => ({ window: keys[i]!, attempts: t.attempts, delivered: t.delivered, successRate: t.attempts ? t.delivered / t.attempts : null, p50Ms: t.p50, p95Ms: t.p95 })),
+    totals: totals.map((t, i) => ({ window: keys[i]!, attempts: t.attempts, delivered: t.delivered, successRate: t.attempts ? t.delivered / t.attempts : null, p50Ms: percentileOf(t.latency, 0.5), p95Ms: percentileOf(t.latency, 0.95) })),
     series,
-    failures: failures.map((f) => ({ status: f.httpStatus === null ? "no answer" : String(f.httpStatus), failures: f.failures })),
+    failures: failuresOf(chosenFigures),
     backlog: {
       pending: backlog.pending,
       oldestPendingAt: backlog.oldestPendingAt?.toISOString() ?? null,
@@ -60,6 +62,15 @@ export async function healthOf(deliveryIds: number[], window: HealthWindow, now:
       failingSince: backlog.failingSince?.toISOString() ?? null,
     },
   };
+}
+
+/** Failures by status, most frequent first, then by status ("no answer" last among equals). */
+function failuresOf(figures: Figures): StatusFailures[] {
+  return [...figures.failures]
+    .filter(([, n]) => n > 0)
+    .map(([key, failures]) => ({ key, failures }))
+    .sort((x, y) => y.failures - x.failures || (x.key === "none" ? 1 : y.key === "none" ? -1 : Number(x.key) - Number(y.key)))
+    .map(({ key, failures }) => ({ status: key === "none" ? "no answer" : key, failures }));
 }
 
 type DeliveryState = "active" | "retrying" | "deactivated";

@@ -1,13 +1,14 @@
 import { rawSql } from "@/db/client";
+import { recordAttemptRollups } from "./attempt-rollups";
 import type { OutboxEntry } from "./email";
 
 // Dates travel as ISO strings: postgres.js won't serialise a Date for a parameter whose type the
 // server (not the client) inferred.
 //
-// Writes a batch's results in one transaction: its attempts, the rows' new states, deactivated
-// deliveries, the notifications' last HTTP status, and the retries' schedule (their queue entry's
-// next_attempt_at). Either all of a batch is recorded or none is (then the lease runs out and the
-// batch is sent again: at-least-once).
+// Writes a batch's results in one transaction: its attempts (and their delivery health rollup), the
+// rows' new states, deactivated deliveries, the notifications' last HTTP status, and the retries'
+// schedule (their queue entry's next_attempt_at). Either all of a batch is recorded or none is (then
+// the lease runs out and the batch is sent again: at-least-once).
 
 export type AttemptRecord = {
   notificationDeliveryId: number;
@@ -73,5 +74,8 @@ export async function recordBatch({ attempts, results, httpStatuses, outbox, wor
     for (const [notificationId, status] of httpStatuses) {
       await sql`update notifications set http_status_code = ${status} where id = ${notificationId}`;
     }
+    // Last: the rollup's rows are shared by every worker delivering to the same receiver, so their
+    // lock is held only from here to the commit (server/delivery/attempt-rollups.ts).
+    await recordAttemptRollups(sql, attempts);
   });
 }
