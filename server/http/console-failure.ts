@@ -1,4 +1,5 @@
-import { ApiError, type FieldError } from "@/common/http/errors";
+import type { FieldError } from "@/common/http/errors";
+import { isRefusal } from "./refusal";
 
 // The one translation of the error type to what the console's forms and pages read: the status,
 // a message for the form (`error`), and the fields to mark (`fieldErrors`, read by fieldName and
@@ -12,6 +13,6 @@ export type ConsoleFailure = { status: number; body: { error: string; fieldError
 export const somethingWentWrong = "Something went wrong on our side. Try again.";
 
 export function consoleFailure(error: unknown): ConsoleFailure {
-  if (error instanceof ApiError && error.status < 500) return { status: error.status, body: { error: error.detail, fieldErrors: error.fieldErrors } };
+  if (isRefusal(error)) return { status: error.status, body: { error: error.detail, fieldErrors: error.fieldErrors } };
   return { status: 500, body: { error: somethingWentWrong, fieldErrors: [] } };
 }

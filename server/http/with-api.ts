@@ -6,6 +6,7 @@ import type { Environment } from "@/db/schema";
 import { readJsonBody } from "./body";
 import { corsHeaders } from "./cors";
 import { errorBody } from "./error-body";
+import { apiErrorOf } from "./refusal";
 import { environmentFromSegment } from "./environment";
 import { ApiError, notFound } from "@/common/http/errors";
 import type { Operation } from "@/common/http/operation";
@@ -15,7 +16,6 @@ import { requestOrigin } from "@/server/request/origin";
 import type { ApiResult } from "./results";
 import { refuseNul } from "@/common/http/nul";
 import { parseOrThrow } from "@/common/http/zod-errors";
-import { logger } from "@/server/log";
 import type { Verdict } from "@/server/rate-limits/verdict";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -108,8 +108,6 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
-  logger.error({ err: error }, "unexpected error in an API route");
-  const internal = new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.");
-  return json(500, errorBody(internal));
+  const answered = apiErrorOf(error, "an API route");
+  return json(answered.status, errorBody(answered), answered.headers);
 }

@@ -8,6 +8,7 @@ import { notOwned } from "@/server/console/errors";
 import { getPartnerSession } from "@/server/console/session";
 import { logger } from "@/server/log";
 import { consoleFailure } from "./console-failure";
+import { isRefusal } from "./refusal";
 
 // The one wrapper every console form post goes through: cross-site posts refused, a partner
 // session required, the session's CSRF token required, the input parsed, the action run, and
@@ -28,7 +29,7 @@ export function withConsoleAction(actions: Record<string, Action>) {
       const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
       return wantsJson ? Response.json(result, { headers: noStore }) : new Response(null, { status: 303, headers: { Location: result.redirect } });
     } catch (error) {
-      if (!(error instanceof ApiError && error.status < 500)) logger.error({ err: error, action: name }, "console action failed");
+      if (!isRefusal(error)) logger.error({ err: error, action: name }, "console action failed");
       const failure = consoleFailure(error);
       return Response.json(failure.body, { status: failure.status, headers: noStore });
     }

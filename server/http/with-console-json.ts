@@ -3,6 +3,7 @@ import { ApiError } from "@/common/http/errors";
 import { getPartnerSession, type PartnerSession } from "@/server/console/session";
 import { logger } from "@/server/log";
 import { consoleFailure } from "./console-failure";
+import { isRefusal } from "./refusal";
 
 // The one wrapper of the console's JSON routes (what its pages poll or stream): the signed-in
 // partner or 401, the path's ids parsed or 404, and every error translated by consoleFailure,
@@ -25,7 +26,7 @@ export function withConsoleJson<P extends z.ZodType>(
       const result = await handler({ partner, params: parsed.data, request });
       return result instanceof Response ? result : answer(result, 200);
     } catch (error) {
-      if (!(error instanceof ApiError && error.status < 500)) logger.error({ err: error }, "unexpected error in a console JSON route");
+      if (!isRefusal(error)) logger.error({ err: error }, "unexpected error in a console JSON route");
       const failure = consoleFailure(error);
       return answer({ error: failure.body.error }, failure.status);
     }

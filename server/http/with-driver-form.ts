@@ -2,6 +2,7 @@ import { ApiError } from "@/common/http/errors";
 import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
 import { logger } from "@/server/log";
+import { isRefusal } from "./refusal";
 
 // The wrapper of the driver site's plain HTML form posts (the connected-apps page's Revoke): posts
 // from another site refused, the signed-in driver or the sign-in page (303, coming back to
@@ -24,7 +25,7 @@ export function withDriverForm({ form: formName, signInReturn }: { form: string;
       });
       return await handler({ session, form: Object.fromEntries(form) });
     } catch (error) {
-      const refusal = error instanceof ApiError && error.status < 500 ? error : undefined;
+      const refusal = isRefusal(error) ? error : undefined;
       if (!refusal) logger.error({ err: error }, "unexpected error in a driver form post");
       return new Response(refusal?.detail ?? "Something went wrong on our side. Try again.", { status: refusal?.status ?? 500, headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore } });
     }

@@ -2,9 +2,9 @@ import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
 import { ApiError, notFound } from "@/common/http/errors";
 import { idParam } from "@/common/http/fields";
-import { logger } from "@/server/log";
 import { readJsonBody } from "./body";
 import { errorBody } from "./error-body";
+import { apiErrorOf } from "./refusal";
 import { allowHeader } from "./method-not-allowed";
 
 // The one wrapper of the driver site's JSON routes (/me/…): the signed-in driver from the
@@ -30,9 +30,8 @@ export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { 
       const params = await context.params;
       return driverJson(200, await handler({ session, params, request, body: () => readJsonBody(request) }));
     } catch (error) {
-      if (error instanceof ApiError) return driverJson(error.status, errorBody(error));
-      logger.error({ err: error }, "unexpected error in a driver route");
-      return driverJson(500, errorBody(new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.")));
+      const answered = apiErrorOf(error, "a driver route");
+      return driverJson(answered.status, errorBody(answered));
     }
   };
 }
