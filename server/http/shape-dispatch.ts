@@ -4,7 +4,7 @@ import { allowHeader, notAllowed } from "./method-not-allowed";
 import { errorResponse } from "./with-api";
 
 // Why a dispatcher: Next.js routes a folder by position only, and the eventSubscription and
-// eventNotification paths (subscription-routes.ts) mean different things at the same position
+// eventNotification paths (app/[env]/api/_lib/event-routes.ts) mean different things at the same position
 // (a number is an id, anything else an event type). One catch-all route per prefix hands its
 // segments here; this picks the shape they fit and hands over to that shape's handler, a withApi
 // operation like any other route, which parses, authenticates and translates errors as usual.

@@ -1,4 +1,4 @@
-import { subscriptionRoutes } from "@/server/http/subscription-routes";
+import { subscriptionRoutes } from "@/app/[env]/api/_lib/event-routes";
 
 // /account/{id}/eventSubscription/… — an account's subscriptions (account types, and vehicle types
 // for all its vehicles) and their notifications

@@ -1,15 +1,16 @@
 import { getNotification, listNotifications } from "@/server/notifications/service";
 import { notificationOperations, subscriptionOperations, type PrefixKind } from "@/server/subscriptions/operations";
 import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, updateSubscription, type Prefix } from "@/server/subscriptions/service";
-import { deleted, list, one } from "./results";
-import { dispatchByShape, type Shape } from "./shape-dispatch";
-import { withApi } from "./with-api";
+import { deleted, list, one } from "@/server/http/results";
+import { dispatchByShape, type Shape } from "@/server/http/shape-dispatch";
+import { withApi } from "@/server/http/with-api";
 
-// The eventSubscription and eventNotification paths (docs/subscriptions.md) hang off three prefixes
-// with up to four segments whose meaning depends on their shape: a number is an id, anything
-// else an event type (docs/api.md#environments-and-base-paths). One catch-all route per prefix hands its segments here; the
-// table below names the operation for each shape (shape-dispatch.ts picks it), and the operation's
-// wrapper parses as usual.
+// The handlers of the eventSubscription and eventNotification routes, kept beside them (the
+// routes of the three prefixes share them). Their paths (docs/subscriptions.md) hang off three
+// prefixes with up to four segments whose meaning depends on their shape: a number is an id,
+// anything else an event type (docs/api.md#environments-and-base-paths). One catch-all route per
+// prefix hands its segments to dispatchByShape (server/http/shape-dispatch.ts), which picks the
+// operation this table names for their shape; the operation's wrapper parses as usual.
 
 const prefixOf = (kind: PrefixKind, params: object): Prefix => {
   const p = params as { vehicleId?: string; accountId?: number };
