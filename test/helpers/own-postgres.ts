@@ -35,7 +35,9 @@ export async function startOwnPostgres(name: string): Promise<OwnPostgres> {
   const logFile = path.join(dir, "server.log");
   const port = await freePort();
   await asPostgres("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
-  // The socket in the test's own directory, TCP on loopback only.
+  // The socket in the test's own directory, TCP on loopback only. fsync off: a killed server (the
+  // tests' stop -m immediate) still keeps every commit written to the kernel; only a machine crash
+  // would lose them.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   const cluster: OwnPostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
