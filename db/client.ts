@@ -44,6 +44,15 @@ function connect(url: string, embedded: boolean, max = embedded ? 4 : 10): Conne
     prepare: !embedded,
     onnotice: () => {},
     connection: { application_name: "wayline" },
+    // After a lost connection (a database restart: docs/operations.md#a-database-restart) a pool
+    // slot waits this long before connecting again. postgres.js's default grows to 20 s with every
+    // failed attempt of the pool, so after an outage of a few seconds a slot could sit out 10–20 s
+    // more with requests queued behind it; capped at 1 s, every slot is back within about a
+    // second of the database, and a refused attempt on loopback costs next to nothing.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+    // A connection that has not finished its start-up after this long (a host that drops the
+    // packets) fails its query, answered 503, rather than holding it for the default 30 s.
+    connect_timeout: 10,
   });
   preparing(sql, !embedded);
   return { sql, embedded, db: drizzle(sql, { schema, casing: "snake_case" }) };

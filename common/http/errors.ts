@@ -14,9 +14,13 @@ export const errorStatus = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
+
+/** Seconds a client is asked to wait (Retry-After) before trying again while the database is out of reach. */
+export const UNAVAILABLE_RETRY_SECONDS = 2;
 type FieldErrorCode = "REQUIRED" | "INVALID" | "TOO_LONG" | "UNIQUE";
 
 export type FieldError = { fieldName: string; errorCode: FieldErrorCode; errorDisplay: string };

@@ -1,5 +1,6 @@
 import { ErrorType, OAuthRequest, isOAuthError, type OAuthException } from "@jmondi/oauth2-server";
 import { db } from "@/db/client";
+import { databaseUnavailable } from "@/db/unavailable";
 import type { Environment } from "@/db/schema";
 import { logger } from "@/server/log";
 import { sha256 } from "@/server/security/secrets";
@@ -70,6 +71,8 @@ async function answerTokenRequest(body: Record<string, string>, endpointEnvironm
       { headers: { "Cache-Control": "no-store", Pragma: "no-cache" } },
     );
   } catch (error) {
+    // The database out of reach: nothing more can be recorded; withOAuthRateLimits answers 503.
+    if (databaseUnavailable(error)) throw error;
     for (const action of ctx.afterFailure) await action(db());
     if (isOAuthError(error)) return fromLibraryError(error as OAuthException, body.grant_type);
     logger.error({ err: error }, "token endpoint failed");
