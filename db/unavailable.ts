@@ -1,6 +1,6 @@
 // Whether a thrown value says that the database cannot be reached now (stopped, restarting,
 // crashed, out of connection slots, or this process's pool closing) rather than that a statement
-// failed. The API answers those 503 UNAVAILABLE with Retry-After, and readiness reports
+// failed. The API answers those 500 INTERNAL with Retry-After, and readiness reports
 // "unavailable" (docs/operations.md#a-database-restart). drizzle wraps the driver's error in
 // `cause`, so the chain is followed.
 

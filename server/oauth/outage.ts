@@ -4,7 +4,7 @@ import { logger } from "@/server/log";
 
 // The token and revocation endpoints' answer while the database is out of reach (stopped,
 // restarting): 503 with RFC 6749's temporarily_unavailable and a time to retry after, as the API
-// answers 503 UNAVAILABLE (docs/operations.md#a-database-restart). Null for any other error.
+// answers 500 INTERNAL with Retry-After (docs/operations.md#a-database-restart). Null for any other error.
 export function outageAnswer(error: unknown): Response | null {
   const outage = databaseUnavailable(error);
   if (!outage) return null;

@@ -49,7 +49,7 @@ const errorSchema = {
       required: ["httpStatus", "errorCode", "detail", "errorDisplay", "fieldErrors"],
       properties: {
         httpStatus: { type: "integer" },
-        errorCode: { type: "string", enum: ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL", "UNAVAILABLE"] },
+        errorCode: { type: "string", enum: ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"] },
         detail: { type: "string" },
         errorDisplay: { type: "string" },
         fieldErrors: {
@@ -127,7 +127,7 @@ function introduction(environment: Environment, origin: string): string {
     "",
     "## Errors",
     "",
-    "Every error has the body `{\"error\":{\"httpStatus\",\"errorCode\",\"detail\",\"errorDisplay\",\"fieldErrors\":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL`, 503 `UNAVAILABLE` (the database out of reach for the moment: retry after `Retry-After` seconds). The OAuth endpoints answer RFC 6749 errors instead.",
+    "Every error has the body `{\"error\":{\"httpStatus\",\"errorCode\",\"detail\",\"errorDisplay\",\"fieldErrors\":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL` (with `Retry-After` when the database is out of reach for the moment: retry then). The OAuth endpoints answer RFC 6749 errors instead.",
     "",
     "## Guides",
     "",
@@ -166,7 +166,6 @@ export function openApiDocument(environment: Environment, origin: string) {
             }
           : {}),
         "429": { ...errorResponse("Over the token's, the client's or (without a working token) the address's rate limit (`RATE_LIMITED`)", new ApiError("RATE_LIMITED", "Too many requests for this access token. Retry after 3 seconds.")), headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } } },
-        "503": { ...errorResponse("The service cannot reach its database for the moment (`UNAVAILABLE`): a restart or an outage; retry after `Retry-After` seconds", new ApiError("UNAVAILABLE", "The service cannot reach its database right now. Retry in a moment.")), headers: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } } },
       },
     };
   }

@@ -14,8 +14,9 @@ import { dataSet, waypoint } from "../helpers/telemetry";
 // PostgreSQL cluster of the test's own, while devices post data sets, a partner reads, asks for
 // tokens, readiness is watched and /metrics scraped. Then PostgreSQL is killed (`pg_ctl stop -m immediate`: every
 // backend gone at once, as in a crash) and started again 7 s later. While it is away, what fails
-// fails as 503 in the contract's error shape (RFC 6749's at the token endpoint, plain text at
-// /metrics) and readiness says "unavailable"; from 10 s after its
+// fails fast: the API's 500 INTERNAL with Retry-After (the contract's closed table), RFC 6749's
+// 503 temporarily_unavailable at the token endpoint, plain text at /metrics, and readiness says
+// "unavailable"; from 10 s after its
 // return every request succeeds; no data set answered 200 is lost; the worker delivers again (its
 // LISTEN connection back) and every accepted data set's webhook arrives; and the server never
 // received bytes that were not a startup packet (postgres.js's poisoned pool slots).
@@ -65,7 +66,7 @@ describe.skipIf(inject("embedded"))("a PostgreSQL restart under load (PostgreSQL
     await pg?.remove();
   });
 
-  test("fails fast with 503 while the database is away, serves everything within 10 s of its return, loses nothing, delivers again", { timeout: 300_000 }, async () => {
+  test("fails fast while the database is away (500 INTERNAL with Retry-After on the API), serves everything within 10 s of its return, loses nothing, delivers again", { timeout: 300_000 }, async () => {
     const base = service.baseUrl;
     const api = `${base}/sandbox/api`;
     const { token } = await partnerAccount(own);
@@ -143,11 +144,12 @@ describe.skipIf(inject("embedded"))("a PostgreSQL restart under load (PostgreSQL
     // While the database was away, readiness said so.
     const readiness = answers.filter((a) => a.what === "readiness");
     expect(readiness.some((a) => a.status === 503 && JSON.parse(a.text).status === "unavailable" && a.startedAt > downAt && a.endedAt < backAt)).toBe(true);
-    // What failed, failed as 503 with a body a client can read: the API's error shape with a
-    // Retry-After, RFC 6749's temporarily_unavailable at the token endpoint, the readiness answer.
+    // What failed, failed with a body a client can read: the API's error shape (500 INTERNAL) with
+    // a Retry-After, RFC 6749's 503 temporarily_unavailable at the token endpoint, the readiness answer.
     expect(failed.length).toBeGreaterThan(0);
     for (const answer of failed) {
-      expect(answer.status, `${answer.what}: ${answer.text}`).toBe(503);
+      const api = !["metrics", "readiness", "token"].includes(answer.what);
+      expect(answer.status, `${answer.what}: ${answer.text}`).toBe(api ? 500 : 503);
       if (answer.what === "metrics") {
         expect(answer.text).toBe("Metrics are unavailable for the moment.\n");
         continue;
@@ -156,7 +158,7 @@ describe.skipIf(inject("embedded"))("a PostgreSQL restart under load (PostgreSQL
       if (answer.what === "readiness") expect(body).toEqual({ status: "unavailable" });
       else if (answer.what === "token") expect(body.error).toBe("temporarily_unavailable");
       else {
-        expect(body).toEqual({ error: { httpStatus: 503, errorCode: "UNAVAILABLE", detail: expect.any(String), errorDisplay: expect.any(String), fieldErrors: [] } });
+        expect(body).toEqual({ error: { httpStatus: 500, errorCode: "INTERNAL", detail: expect.stringContaining("cannot reach its database"), errorDisplay: expect.any(String), fieldErrors: [] } });
         expect(answer.retryAfter).toMatch(/^\d+$/);
       }
     }

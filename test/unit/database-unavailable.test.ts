@@ -6,8 +6,8 @@ import { apiErrorOf } from "@/server/http/refusal";
 import { errorBody } from "@/server/http/error-body";
 import { freePort } from "../helpers/processes";
 
-// Which thrown values are the database out of reach (answered 503 UNAVAILABLE with Retry-After,
-// docs/operations.md#a-database-restart) and which are our fault (500 INTERNAL), with the errors
+// Which thrown values are the database out of reach (answered 500 INTERNAL with Retry-After,
+// docs/operations.md#a-database-restart) and which are our fault (500 INTERNAL, logged), with the errors
 // postgres.js itself throws and drizzle's wrapping of them.
 
 async function refusedConnection(): Promise<unknown> {
@@ -44,16 +44,17 @@ describe("databaseUnavailable", () => {
   });
 });
 
-describe("apiErrorOf: the database out of reach → 503 UNAVAILABLE", () => {
-  it("a refused connection is answered 503 UNAVAILABLE with Retry-After, without its details", async () => {
+describe("apiErrorOf: the database out of reach → 500 INTERNAL with Retry-After", () => {
+  it("a refused connection is answered 500 INTERNAL with Retry-After, without its details", async () => {
     const answered = apiErrorOf(new DrizzleQueryError("select 1", [], (await refusedConnection()) as Error), "a test");
-    expect(answered.status).toBe(503);
+    expect(answered.status).toBe(500);
     expect(answered.headers).toEqual({ "Retry-After": "2" });
-    expect(errorBody(answered).error).toMatchObject({ httpStatus: 503, errorCode: "UNAVAILABLE", fieldErrors: [] });
+    expect(errorBody(answered).error).toMatchObject({ httpStatus: 500, errorCode: "INTERNAL", fieldErrors: [] });
     expect(errorBody(answered).error.detail).not.toMatch(/127\.0\.0\.1|ECONNREFUSED/);
   });
 
-  it("any other error stays 500 INTERNAL", () => {
+  it("any other error is 500 INTERNAL without Retry-After", () => {
     expect(apiErrorOf(new Error("boom"), "a test").status).toBe(500);
+    expect(apiErrorOf(new Error("boom"), "a test").headers).toEqual({});
   });
 });
