@@ -12,14 +12,17 @@ import { drainServer, markDraining } from "@/server/fleet/drain";
 import { setProcessPhase } from "@/server/fleet/process-state";
 import { stampClientAddress } from "@/server/request/client-address";
 import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
+import { answerDuplicateHost } from "@/server/http/host-header";
 import { stampRequestId } from "@/server/http/request-id";
 import { logger, withLogContext } from "@/server/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/metrics/cluster";
-import { observeRequest } from "@/server/metrics/http-requests";
+import { countRoutesOf, observeRequest } from "@/server/metrics/http-requests";
 import { metrics } from "@/server/metrics/registry";
+import { loadRouteTable } from "@/server/metrics/route-table";
 import { answerMetrics, METRICS_PATH } from "@/server/metrics/scrape";
+import { rememberListeningPort } from "@/server/request/public-origin";
 import { startWorker } from "@/worker/index";
-import { buildIfNeeded } from "./lib/build";
+import { buildDir, buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
 
 // `npm start`: the whole service. Database (embedded when DATABASE_URL is unset), migrations,
@@ -119,6 +122,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
   const app = next({ dev, dir: root, hostname: config.HOST, port: config.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
+  countRoutesOf(loadRouteTable({ distDir: await buildDir(root), publicDir: path.join(root, "public"), own: [METRICS_PATH] }));
   const server = http.createServer((req, res) => {
     stampClientAddress(req);
     markDraining(res);
@@ -126,6 +130,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
     // Every log line written while this request is handled, by us or below Next.js, carries its id.
     const requestId = stampRequestId(req, res);
     withLogContext({ requestId }, () => {
+      if (answerDuplicateHost(req, res)) return;
       if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
       if (answerBeforeNext(req, res)) return;
       void handle(req, res);
@@ -139,8 +144,10 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   setProcessPhase("serving");
   const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  rememberListeningPort(port);
   return {
-    port: typeof address === "object" && address ? address.port : config.PORT,
+    port,
     async drain() {
       const finished = await drainServer(server, drainMs(config));
       if (!finished) logger.info({ seconds: config.DRAIN_TIMEOUT_SECONDS }, "drain timed out: the requests still open were cut");

@@ -136,11 +136,9 @@ export function logLevel(): z.infer<typeof logLevelSchema> {
 }
 
 // next-auth reads its own origin from process.env at request time, so the origin decision is
-// written there, once, from here. With PUBLIC_URL the service knows its public origin; without
-// it (local runs) the origin is the one each request came to, so http://localhost:3000 and
-// http://127.0.0.1:3000 both work and keep their own cookies.
-export function exportNextAuthOrigin(): void {
-  const { PUBLIC_URL } = env();
-  if (PUBLIC_URL) process.env.NEXTAUTH_URL = new URL("/api/auth", PUBLIC_URL).toString();
-  else process.env.AUTH_TRUST_HOST = "1";
+// written there, once, from here: always the configured origin (server/request/public-origin.ts).
+// Without NEXTAUTH_URL next-auth would take it from each request's X-Forwarded-Host or Host, and
+// build its callback and redirect URLs on whatever host a client names.
+export function exportNextAuthOrigin(origin: string): void {
+  process.env.NEXTAUTH_URL = new URL("/api/auth", origin).toString();
 }

@@ -22,12 +22,17 @@ function newestMtime(entry: string): number {
 // newcomer never has to know that Next.js needs one. The build's folder is next.config.js's (.next,
 // or the benchmarks' .next-bench).
 export async function buildIfNeeded(root: string): Promise<void> {
-  const config = (await import(pathToFileURL(path.join(root, "next.config.js")).href)) as { default: { distDir?: string } };
-  const buildId = path.join(root, config.default.distDir ?? ".next", "BUILD_ID");
+  const buildId = path.join(await buildDir(root), "BUILD_ID");
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   if (builtAt > changedAt) return;
   console.log(builtAt === 0 ? "No production build yet: building (about a minute)…" : "Sources changed since the last build: rebuilding…");
   const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (result.status !== 0) throw new Error("next build failed");
+}
+
+/** The production build's folder, as next.config.js names it. */
+export async function buildDir(root: string): Promise<string> {
+  const config = (await import(pathToFileURL(path.join(root, "next.config.js")).href)) as { default: { distDir?: string } };
+  return path.join(root, config.default.distDir ?? ".next");
 }

@@ -4,7 +4,7 @@ import { logger } from "@/server/log";
 /**
  * next-auth's logger (driver site and partner console) on ours. Its errors come as an Error or as
  * `{ error, …details }`: the Error goes under `err` (with its stack), the details beside it. Its
- * warnings are expected ones (no NEXTAUTH_URL when PUBLIC_URL is unset): debug level.
+ * warnings (debug mode on, experimental APIs) tell an operator nothing: debug level.
  */
 export function nextAuthLogger(name: string): Partial<LoggerInstance> {
   const log = logger.child({ component: name });

@@ -3,6 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { exportNextAuthOrigin } from "@/server/env";
 import { clientAddress } from "@/server/request/client-address";
+import { publicOrigin } from "@/server/request/public-origin";
 import { signInWithPassword, type SessionUser } from "./credentials";
 import { nextAuthLogger } from "./next-auth-logger";
 import { registerDriver } from "./registration";
@@ -19,7 +20,7 @@ let cached: NextAuthOptions | undefined;
 // forms shown to that session (csrf.ts). Built on first use: the secret may have to be generated.
 export function authOptions(): NextAuthOptions {
   if (cached) return cached;
-  exportNextAuthOrigin();
+  exportNextAuthOrigin(publicOrigin());
   cached = {
     secret: sessionSecret(),
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },

@@ -5,6 +5,7 @@ import { env, exportNextAuthOrigin } from "@/server/env";
 import { nextAuthLogger } from "@/server/auth/next-auth-logger";
 import { sessionSecret } from "@/server/auth/session-secret";
 import { clientAddress } from "@/server/request/client-address";
+import { publicOrigin } from "@/server/request/public-origin";
 import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner-users";
 
 const PARTNER_SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
@@ -16,7 +17,7 @@ const PARTNER_SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 // disturbs a form open on the other.
 export function partnerAuthOptions(): NextAuthOptions {
   if (cached) return cached;
-  exportNextAuthOrigin();
+  exportNextAuthOrigin(publicOrigin());
   const secure = env().PUBLIC_URL?.startsWith("https://") ?? false;
   const prefix = secure ? "__Secure-" : "";
   const cookie = (name: string, httpOnly = true) => ({ name: `${prefix}${name}`, options: { httpOnly, sameSite: "lax" as const, path: "/", secure } });

@@ -1,13 +1,10 @@
 import "server-only";
-import { headers } from "next/headers";
-import { env as config } from "@/server/env";
+import { connection } from "next/server";
+import { publicOrigin } from "@/server/request/public-origin";
 
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-/** This site's origin for the docs' examples: PUBLIC_URL when set, else the request's Host (when well-formed). */
+/** This site's origin for the docs' examples: the configured one (public-origin.ts), never the request's Host. */
 export async function siteOrigin(): Promise<string> {
-  const configured = config().PUBLIC_URL;
-  if (configured) return new URL(configured).origin;
-  const host = (await headers()).get("host");
-  return host && HOST.test(host) ? `http://${host}` : "http://localhost:3000";
+  // Rendered per request, not at build time: the origin is the running service's configuration.
+  await connection();
+  return publicOrigin();
 }

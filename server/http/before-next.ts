@@ -17,11 +17,11 @@ import { REQUEST_ID_HEADER } from "./request-id";
 const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 const API_BASE = /^\/(v1|sandbox)\/api/;
-const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
+export const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
 // The authorization page (a GET route handler) answers the same in text, as the page would.
 const AUTHORIZATION_PAGE = /^(\/sandbox)?\/oauth\/authorize\/?$/i;
 // The driver site's JSON routes answer in the API's error body too (server/http/with-driver.ts).
-const JSON_PATH = /^\/((v1|sandbox)\/api|me)(\/|$)/;
+export const JSON_PATH = /^\/((v1|sandbox)\/api|me)(\/|$)/;
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 

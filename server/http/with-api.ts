@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { env } from "@/server/env";
 import { authenticateBearer } from "@/server/oauth/bearer";
 import type { Principal } from "@/server/oauth/principal";
 import type { Environment } from "@/db/schema";
@@ -12,7 +11,7 @@ import { ApiError, notFound } from "@/common/http/errors";
 import type { Operation } from "@/common/http/operation";
 import { pagingActions } from "@/common/http/paging";
 import { refuseOverLimit, takeApiQuota, withRateLimitHeaders } from "./rate-limit";
-import { requestOrigin } from "@/server/request/origin";
+import { publicOrigin } from "@/server/request/public-origin";
 import type { ApiResult } from "./results";
 import { refuseNul } from "@/common/http/nul";
 import { parseOrThrow } from "@/common/http/zod-errors";
@@ -56,7 +55,7 @@ export function withApi<O extends Operation>(op: O, handler: (input: HandlerInpu
       const parsed = await parseRequest(op, rawParams, url, request);
 
       const result = await handler({ principal, environment, ...parsed, request } as HandlerInput<O>);
-      return withRateLimitHeaders(json(200, envelope(op, result, () => publicUrl(request, url))), quota);
+      return withRateLimitHeaders(json(200, envelope(op, result, () => publicUrl(url))), quota);
     } catch (error) {
       return withRateLimitHeaders(errorResponse(error), quota);
     }
@@ -82,9 +81,9 @@ function parsePathOrNotFound<T extends z.ZodType>(schema: T, raw: unknown): z.ou
   return parsed.data;
 }
 
-function publicUrl(request: Request, url: URL): URL {
-  const base = env().PUBLIC_URL;
-  return new URL(url.pathname + url.search, base ?? requestOrigin(request));
+// Paging links are absolute on the configured origin, whatever Host the request came with.
+function publicUrl(url: URL): URL {
+  return new URL(url.pathname + url.search, publicOrigin());
 }
 
 // The public URL is only needed for paging links, so it is worked out only for lists.

@@ -1,12 +1,12 @@
 import type { Environment } from "@/db/schema";
-import { env } from "@/server/env";
-import { requestOrigin } from "@/server/request/origin";
+import { publicOrigin } from "@/server/request/public-origin";
 
 // RFC 8414 authorization server metadata, one document per environment. The sandbox is its own
 // issuer, `<origin>/sandbox`, whose document lives at the path-inserted well-known URL
-// /.well-known/oauth-authorization-server/sandbox (RFC 8414 §3.1).
-export function authorizationServerMetadata(request: Request, environment: Environment) {
-  const origin = env().PUBLIC_URL ? new URL(env().PUBLIC_URL!).origin : requestOrigin(request);
+// /.well-known/oauth-authorization-server/sandbox (RFC 8414 §3.1). The issuer is configuration,
+// never the request's Host (public-origin.ts): a client checks tokens against it.
+export function authorizationServerMetadata(environment: Environment) {
+  const origin = publicOrigin();
   const base = environment === "sandbox" ? `${origin}/sandbox` : origin;
   const clientAuth = ["client_secret_basic", "client_secret_post", "none"];
   return {

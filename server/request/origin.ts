@@ -1,7 +1,8 @@
-// The origin a client reached the service at, for absolute links (paging actions, the OpenAPI
-// server URL) when PUBLIC_URL is not set. Next.js builds request.url from the host name the
-// server was started with ("localhost", or 0.0.0.0 when listening on every interface), which a
-// client on another address cannot follow; the Host header is what the client itself used.
+// The origin the browser itself addressed (its Host header), for one purpose only: telling a
+// same-origin form post from a cross-site one (server/auth/csrf.ts), where the browser's Origin
+// is compared with the Host that same browser sent. Absolute URLs never come from here: they use
+// the configured origin (public-origin.ts). Next.js builds request.url from the host name the
+// server was started with, which is not what a browser on another address sent.
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function requestOrigin(request: Request): string {

@@ -47,7 +47,7 @@ describe("GET /metrics", () => {
     expect(sub.status, sub.text).toBe(200);
 
     const before = (await scrape(base, LOCAL)).samples;
-    const route = { method: "POST", route: "/sandbox/api/vehicle/:id/dataSet", status: "200" };
+    const route = { method: "POST", route: "/sandbox/api/vehicle/[vehicleId]/dataSet", status: "200" };
     // Four trips of 12 data sets (ON, ten RUNNING, OFF; 2 + 10×3 + 2 = 34 points), each trip a
     // POST of its own; every data set has a waypoint: 48 WAYPOINT notifications, 48 webhooks.
     const start = Date.now() - 10 * 3_600_000;

@@ -4,12 +4,12 @@ import { notAllowedExcept } from "@/server/http/method-not-allowed";
 import { json } from "@/server/http/with-api";
 import { withApiErrors } from "@/server/http/with-api-errors";
 import { openApiDocument } from "@/server/openapi/document";
-import { requestOrigin } from "@/server/request/origin";
+import { publicOrigin } from "@/server/request/public-origin";
 
 // GET /openapi.json — the OpenAPI 3.1 document of this environment (no token needed)
-export const GET = withApiErrors<{ env: string }>(async (request, params) => {
+export const GET = withApiErrors<{ env: string }>(async (_request, params) => {
   const environment = environmentFromSegment(params.env);
-  const origin = env().PUBLIC_URL ?? requestOrigin(request);
+  const origin = env().PUBLIC_URL ?? publicOrigin();
   return json(200, openApiDocument(environment, origin.replace(/\/$/, "")));
 });
 
