@@ -129,7 +129,7 @@ describe("any spelling of the OAuth paths: the client's own address, counted onc
 describe("a request whose client did not authenticate spends its address's budget, never the client's", () => {
   it("unsupported grants, missing and wrong secrets naming a client, from many addresses, leave the client's whole budget", async () => {
     const victim = await newApp();
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       { grant_type: "bogus_grant", client_id: victim.clientId },
       { grant_type: "client_credentials", client_id: victim.clientId },
       { grant_type: "client_credentials", client_id: victim.clientId, client_secret: "wrong-secret" },
@@ -142,7 +142,8 @@ describe("a request whose client did not authenticate spends its address's budge
       expect(answers.slice(0, 3).every((s) => s === 400 || s === 401), `${JSON.stringify(form)}: ${answers}`).toBe(true);
       expect(answers[3], `${JSON.stringify(form)}: the address's budget is spent`).toBe(429);
     }
-    for (const form of [{ token: "whatever", client_id: victim.clientId }, { token: "whatever", client_id: victim.clientId, client_secret: "wrong-secret" }]) {
+    const revocations: Record<string, string>[] = [{ token: "whatever", client_id: victim.clientId }, { token: "whatever", client_id: victim.clientId, client_secret: "wrong-secret" }];
+    for (const form of revocations) {
       const from = newAddress();
       expect(await inSequence(4, () => oauthPost(from, "/sandbox/oauth/revoke", form))).toEqual([401, 401, 401, 429]);
     }
