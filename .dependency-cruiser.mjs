@@ -22,7 +22,7 @@ const config = {
     runtime("components-only-types-from-server", "^components/", "^(server|db)/", "Client components reach the browser: take shared code from common/ and only types from server/ and db/."),
     upward("components-not-app", "^components/", "^(app|worker|scripts)/", "components/ is used by app/, not the other way."),
     upward("worker-not-app", "^worker/", "^(app|components|scripts)/", "The worker runs server/ code, never the site's routes or components."),
-    upward("app-not-scripts", "^(app|proxy\\.ts)", "^(worker|scripts)/", "Routes do not start processes: scripts/start.ts starts the worker beside Next."),
+    upward("app-not-scripts", "^app/", "^(worker|scripts)/", "Routes do not start processes: scripts/start.ts starts the worker beside Next."),
     upward("product-not-tests", "^(app|server|db|common|components|worker|scripts)/", "^(test|e2e|bench)/", "Tests and benchmarks use the product, never the other way."),
     {
       name: "no-cycles",
@@ -33,7 +33,7 @@ const config = {
     },
   ],
   options: {
-    includeOnly: "^(app|server|db|common|components|worker|scripts|test|e2e|bench)/|^proxy\\.ts$",
+    includeOnly: "^(app|server|db|common|components|worker|scripts|test|e2e|bench)/",
     exclude: { path: "^db/migrations/" },
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const SOURCES = ["app", "components", "common", "server", "db", "public", "proxy.ts", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = ["app", "components", "common", "server", "db", "public", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
 
 function newestMtime(entry: string): number {
   let stat: fs.Stats;

@@ -7,17 +7,19 @@ import { sessionSecret } from "./session-secret";
 // CSRF protection for the forms a signed-in driver posts (consent, revoke): a token bound to the
 // session (HMAC of the purpose, the account and the session's random sid under the server
 // secret), rendered into the form and checked on post. A page on another site can neither read
-// it nor compute it. Sign-in and registration use next-auth's own double-submit token.
+// it nor compute it. A form that decides one thing signs that thing too (`boundTo`: the consent
+// form's authorization request), so the token does not carry over to a form with other fields.
+// Sign-in and registration use next-auth's own double-submit token.
 
 export type CsrfPurpose = "consent" | "revoke";
 
-export function csrfToken(session: DriverSession, purpose: CsrfPurpose): string {
-  return createHmac("sha256", sessionSecret()).update(`wayline-csrf\n${purpose}\n${session.environment}\n${session.accountId}\n${session.sid}`).digest("base64url");
+export function csrfToken(session: DriverSession, purpose: CsrfPurpose, boundTo = ""): string {
+  return createHmac("sha256", sessionSecret()).update(`wayline-csrf\n${purpose}\n${session.environment}\n${session.accountId}\n${session.sid}\n${boundTo}`).digest("base64url");
 }
 
-export function csrfTokenMatches(session: DriverSession, purpose: CsrfPurpose, presented: unknown): boolean {
+export function csrfTokenMatches(session: DriverSession, purpose: CsrfPurpose, presented: unknown, boundTo = ""): boolean {
   if (typeof presented !== "string") return false;
-  const expected = Buffer.from(csrfToken(session, purpose));
+  const expected = Buffer.from(csrfToken(session, purpose, boundTo));
   const given = Buffer.from(presented);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

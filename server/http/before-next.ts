@@ -18,6 +18,8 @@ const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELET
 const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 const API_BASE = /^\/(v1|sandbox)\/api/;
 export const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
+// The OAuth endpoints' paths in any letter case (docs/api.md#trailing-slashes-and-letter-case).
+const OAUTH_PATH = /^(\/sandbox)?\/oauth\/(authorize|token|revoke)\/?$/i;
 // The authorization page (a GET route handler) answers the same in text, as the page would.
 const AUTHORIZATION_PAGE = /^(\/sandbox)?\/oauth\/authorize\/?$/i;
 // The driver site's JSON routes answer in the API's error body too (server/http/with-driver.ts).
@@ -31,11 +33,17 @@ const headers = { "Content-Type": "application/json", "Cache-Control": "no-store
  * of the API (`/v1/api/..`: a 404 in the API's body, not the site's HTML page). An API path with
  * dot segments or empty segments that stays inside is handed on resolved (`/v1/api//vehicle/./`
  * is `/v1/api/vehicle/`), since Next.js would answer `//` with a 308 redirect, not the API's JSON.
+ * Another spelling of an OAuth endpoint's path (`/OAuth/token`, `/oauth/Authorize`) is handed on in
+ * lower case, the one route's (folders differing only by case would break clones on
+ * case-insensitive file systems). Folded here, in the request itself, and not by a Next.js rewrite:
+ * the request keeps the client's address (a rewrite went over loopback, so every such request
+ * counted as 127.0.0.1 in the per-address rate limits) and is seen, and counted, once.
  * False when Next.js is to answer.
  */
 export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boolean {
   const [path, query] = splitUrl(req.url ?? "/");
   if (!percentDecodable(path)) return badPercentEncoding(path, res);
+  if (OAUTH_PATH.test(path)) req.url = path.toLowerCase() + query;
   const resolved = API_PATH.test(path) ? resolve(path) : path;
   if (API_PATH.test(path) && !API_PATH.test(resolved)) return pathNotFound(res);
   if (resolved !== path) req.url = resolved + query;

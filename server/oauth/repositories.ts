@@ -42,6 +42,8 @@ export type GrantContext = {
   afterFailure: ((db: Executor) => Promise<void>)[];
   /** Whether the token request carried a code_verifier (the PKCE checks of authCodeRepository). */
   codeVerifierSent?: boolean;
+  /** Set once the client's secret matched: the request then spends the client's rate-limit budget, not its address's. */
+  clientAuthenticated?: boolean;
 };
 
 export type WaylineClient = OAuthClient & { credential: CredentialRow };
@@ -80,7 +82,9 @@ export function makeRepositories(ctx: GrantContext) {
       if (!client.allowedGrants.includes(grantType)) return false;
       const { credential } = client as WaylineClient;
       if (clientSecret === undefined) return credential.isPublic;
-      return hashMatches(clientSecret, credential.secretHash);
+      const matched = hashMatches(clientSecret, credential.secretHash);
+      if (matched) ctx.clientAuthenticated = true;
+      return matched;
     },
   };
 

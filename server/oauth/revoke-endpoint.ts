@@ -3,7 +3,7 @@ import type { Environment } from "@/db/schema";
 import { sha256 } from "@/server/security/secrets";
 import { authenticateClient, mergeClientCredentials, nulFormField } from "./client-auth";
 import { findTokenByAccessHash, findTokenByRefreshHash, revokeFamily } from "./queries";
-import { withOAuthRateLimits } from "./rate-limit";
+import { withOAuthRateLimits, type OAuthAnswer } from "./rate-limit";
 
 const MAX_FORM_BYTES = 16 * 1024;
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -35,17 +35,23 @@ export async function handleRevocationRequest(request: Request, endpointEnvironm
   return withOAuthRateLimits(request, body.client_id, () => answerRevocation(body, endpointEnvironment));
 }
 
-async function answerRevocation(body: Record<string, string>, endpointEnvironment: Environment | null): Promise<Response> {
+// The client authenticated (rate-limit.ts) when its secret matched, or, for a public client (no
+// secret), when the token it revoked was its own.
+async function answerRevocation(body: Record<string, string>, endpointEnvironment: Environment | null): Promise<OAuthAnswer> {
   const challenge = { "WWW-Authenticate": 'Basic realm="wayline"' };
   const client = await authenticateClient(db(), { clientId: body.client_id, clientSecret: body.client_secret, environment: endpointEnvironment });
-  if (!client) return oauthError(401, "invalid_client", body.client_id ? "Unknown client or wrong client secret." : "Client authentication is required (HTTP Basic or client_id and client_secret).", challenge);
-  if (!body.token) return oauthError(400, "invalid_request", "token is required.");
+  if (!client) {
+    const description = body.client_id ? "Unknown client or wrong client secret." : "Client authentication is required (HTTP Basic or client_id and client_secret).";
+    return { response: oauthError(401, "invalid_client", description, challenge), clientAuthenticated: false };
+  }
+  if (!body.token) return { response: oauthError(400, "invalid_request", "token is required."), clientAuthenticated: !client.isPublic };
 
   const hash = sha256(body.token);
   const byAccess = () => findTokenByAccessHash(db(), { accessHash: hash });
   const byRefresh = () => findTokenByRefreshHash(db(), { refreshHash: hash });
   const [first, then] = body.token_type_hint === "refresh_token" ? [byRefresh, byAccess] : [byAccess, byRefresh];
   const row = (await first()) ?? (await then());
-  if (row && row.credentialId === client.credentialId) await revokeFamily(db(), { familyId: row.familyId });
-  return new Response(null, { status: 200, headers: NO_STORE });
+  const own = row !== null && row.credentialId === client.credentialId;
+  if (row && own) await revokeFamily(db(), { familyId: row.familyId });
+  return { response: new Response(null, { status: 200, headers: NO_STORE }), clientAuthenticated: !client.isPublic || own };
 }

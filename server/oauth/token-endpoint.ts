@@ -8,7 +8,7 @@ import { makeAuthorizationServer } from "./authorization-server";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./lifetimes";
 import { mergeClientCredentials, nulFormField } from "./client-auth";
 import { findCodeByHash, findCredentialByClientId } from "./queries";
-import { withOAuthRateLimits } from "./rate-limit";
+import { withOAuthRateLimits, type OAuthAnswer } from "./rate-limit";
 import type { GrantContext } from "./repositories";
 
 const MAX_FORM_BYTES = 16 * 1024;
@@ -41,17 +41,27 @@ export async function handleTokenRequest(request: Request, endpointEnvironment: 
   return withOAuthRateLimits(request, body.client_id, () => answerTokenRequest(body, endpointEnvironment));
 }
 
-async function answerTokenRequest(body: Record<string, string>, endpointEnvironment: Environment | null): Promise<Response> {
-  if (!body.grant_type) return oauthError(400, "invalid_request", "grant_type is required.");
+const unauthenticated = (response: Response): OAuthAnswer => ({ response, clientAuthenticated: false });
+
+// Whether the client authenticated decides whose rate-limit budget the request spends
+// (rate-limit.ts): its secret matched (isClientValid says so), or, for a public client, the grant
+// succeeded (its code and verifier, or its refresh token, were its own).
+async function answerTokenRequest(body: Record<string, string>, endpointEnvironment: Environment | null): Promise<OAuthAnswer> {
+  if (!body.grant_type) return unauthenticated(oauthError(400, "invalid_request", "grant_type is required."));
   if (!SUPPORTED_GRANTS.has(body.grant_type)) {
-    return oauthError(400, "unsupported_grant_type", `grant_type ${body.grant_type} is not supported here.`);
+    return unauthenticated(oauthError(400, "unsupported_grant_type", `grant_type ${body.grant_type} is not supported here.`));
   }
-  if (!body.client_id) return invalidClient("Client authentication is required (HTTP Basic or client_id and client_secret).");
+  if (!body.client_id) return unauthenticated(invalidClient("Client authentication is required (HTTP Basic or client_id and client_secret)."));
 
   const redirectProblem = await acceptCreationCodeRedirect(body);
-  if (redirectProblem) return oauthError(400, "invalid_grant", redirectProblem);
+  if (redirectProblem) return unauthenticated(oauthError(400, "invalid_grant", redirectProblem));
 
-  const ctx: GrantContext = { tx: db(), environment: endpointEnvironment, afterFailure: [], codeVerifierSent: Boolean(body.code_verifier) };
+  const ctx: GrantContext = { tx: db(), environment: endpointEnvironment, afterFailure: [], codeVerifierSent: Boolean(body.code_verifier), clientAuthenticated: false };
+  const response = await runGrant(body, ctx);
+  return { response, clientAuthenticated: response.status === 200 || ctx.clientAuthenticated === true };
+}
+
+async function runGrant(body: Record<string, string>, ctx: GrantContext): Promise<Response> {
   try {
     const result = await db().transaction(async (tx) => {
       ctx.tx = tx;
@@ -74,7 +84,7 @@ async function answerTokenRequest(body: Record<string, string>, endpointEnvironm
     // The database out of reach: nothing more can be recorded; withOAuthRateLimits answers 503.
     if (databaseUnavailable(error)) throw error;
     for (const action of ctx.afterFailure) await action(db());
-    if (isOAuthError(error)) return fromLibraryError(error as OAuthException, body.grant_type);
+    if (isOAuthError(error)) return fromLibraryError(error as OAuthException, body.grant_type!);
     logger.error({ err: error }, "token endpoint failed");
     return oauthError(500, "server_error", "An unexpected error occurred.");
   }

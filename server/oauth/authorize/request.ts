@@ -36,7 +36,8 @@ export type AuthorizationCheck =
   | { kind: "error"; location: string }
   | { kind: "ok"; authorization: ValidAuthorization };
 
-const NAMES = ["client_id", "redirect_uri", "response_type", "response_mode", "state", "scope", "code_challenge", "code_challenge_method", "prompt", "login_hint"] as const;
+/** The parameters of an authorization request: all that the continue link and the consent form carry. */
+export const AUTHORIZATION_PARAMETERS = ["client_id", "redirect_uri", "response_type", "response_mode", "state", "scope", "code_challenge", "code_challenge_method", "prompt", "login_hint"] as const;
 
 const paramShape = z.object({
   client_id: z.string().max(200, "client_id is too long.").optional(),
@@ -61,7 +62,7 @@ export async function checkAuthorizationRequest(input: URLSearchParams, endpoint
   // RFC 6749 §3.1: no parameter may appear twice. Empty values count as absent.
   const raw: Record<string, string> = {};
   const repeated: string[] = [];
-  for (const name of NAMES) {
+  for (const name of AUTHORIZATION_PARAMETERS) {
     const values = input.getAll(name).filter((v) => v !== "");
     if (values.length > 1) repeated.push(name);
     if (values[0] !== undefined) raw[name] = values[0];

@@ -3,8 +3,8 @@ import { redirect } from "next/navigation";
 import { AuthPanel } from "@/components/auth/auth-panel";
 import { ConsentCard } from "@/components/oauth/consent-card";
 import { Card, EnvironmentBadge, NarrowPage } from "@/components/ui/card";
-import { csrfToken } from "@/server/auth/csrf";
 import { getDriverSession } from "@/server/auth/session";
+import { consentToken } from "@/server/oauth/authorize/consent-token";
 import { continuePath, DECISION_PATH, resumePath } from "@/server/oauth/authorize/paths";
 import { checkAuthorizationRequest, toSearchRecord } from "@/server/oauth/authorize/request";
 import { describeDestination } from "@/server/oauth/authorize/destination";
@@ -66,6 +66,8 @@ export default async function ContinueAuthorizationPage({ searchParams }: Props)
     );
   }
 
+  // The form's token is signed over exactly these fields: the decision answers this request only.
+  const hidden = toSearchRecord(params);
   return (
     <NarrowPage>
       <ConsentCard
@@ -76,8 +78,8 @@ export default async function ContinueAuthorizationPage({ searchParams }: Props)
         destination={describeDestination(params.redirectUri)}
         implicit={params.responseType === "token"}
         action={DECISION_PATH}
-        hidden={toSearchRecord(params)}
-        csrfToken={csrfToken(driver, "consent")}
+        hidden={hidden}
+        csrfToken={consentToken(driver, hidden)}
         switchAccount={continuePath({ ...params, prompt: [...params.prompt.filter((p) => p !== "login"), "login"] })}
       />
     </NarrowPage>
