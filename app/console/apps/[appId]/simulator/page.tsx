@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
-import { SimulatorPanel } from "@/components/console/simulator-panel";
+import { SimulatorPanel } from "@/components/console/simulator/simulator-panel";
 import { EmptyState, Notice } from "@/components/console/states";
 import { tileConfig } from "@/server/driver/map-config";
 import { appOverview } from "@/server/console/apps";
