@@ -4,7 +4,6 @@ import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header"
 import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice } from "@/components/console/states";
 import { appOutbox } from "@/server/console/deliveries";
-import { OUTBOX_PAGE_SIZE } from "@/server/console/delivery-queries";
 import { formatDateTime } from "@/common/http/datetime";
 import { consoleAppPage, pageId } from "@/server/console/pages";
 
@@ -29,7 +28,7 @@ export default async function OutboxPage({ params }: Props) {
         {outbox.smtpConfigured ? (
           <Notice>This service sends e-mail through its SMTP server. The outbox holds only mails made while none was configured.</Notice>
         ) : (
-          <Notice>No SMTP server is configured: e-mail deliveries are not sent but kept here, as they would have been mailed. The newest {OUTBOX_PAGE_SIZE} are shown.</Notice>
+          <Notice>No SMTP server is configured: e-mail deliveries are not sent but kept here, as they would have been mailed. The newest {outbox.pageSize} are shown.</Notice>
         )}
         {outbox.mails.length === 0 ? (
           <EmptyState title="No e-mails">E-mails appear when a subscription with an EMAIL delivery fires.</EmptyState>
