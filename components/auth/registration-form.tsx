@@ -1,12 +1,13 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useMemo, useRef, useState, type FormEvent } from "react";
-import { preferredContacts } from "@/common/accounts/schemas";
+import { useRef, useState, type FormEvent } from "react";
 import { registrationProblems } from "@/common/auth/registration-form";
 import { readSignInProblem } from "@/common/auth/sign-in-errors";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { PreferredContactField } from "@/components/ui/preferred-contact-field";
+import { TimeZoneField } from "@/components/ui/time-zone-field";
 import { problemMessage } from "./problem-message";
 import { rememberEnvironment } from "@/common/auth/sign-in-environment";
 
@@ -14,8 +15,6 @@ type Props = { environment: "production" | "sandbox"; continueTo: string };
 
 const FIELDS = ["firstName", "lastName", "username", "password", "email", "phone", "zipcode", "timeZone", "preferredContact"] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
-
-const contactLabels: Record<(typeof preferredContacts)[number], string> = { EMAIL: "E-mail", PHONE: "Phone call", SMS: "Text message", MAIL: "Mail" };
 
 // The fields of a new account (docs/api.md#accounts-and-vehicles), checked as the driver goes
 // with the same schema the server uses; the server's answer (a taken username) lands on the same fields. On success
@@ -27,7 +26,6 @@ export function RegistrationForm({ environment, continueTo }: Props) {
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const timeZones = useMemo(() => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []), []);
 
   // Empty fields are not sent (a required one is then reported as "Required."), except the time
   // zone: left empty, it is this device's, which only the browser knows.
@@ -92,33 +90,9 @@ export function RegistrationForm({ environment, continueTo }: Props) {
       <Field label="Phone" type="tel" autoComplete="tel" {...field("phone")} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Zip code" autoComplete="postal-code" hint="Where you mainly drive." {...field("zipcode")} />
-        <Field label="Time zone" list="registration-time-zones" autoComplete="off" hint="Type to search, e.g. America/Chicago. Empty: this device's time zone." {...field("timeZone")} />
+        <TimeZoneField listId="registration-time-zones" hint="Type to search, e.g. America/Chicago. Empty: this device's time zone." {...field("timeZone")} />
       </div>
-      <datalist id="registration-time-zones">
-        {timeZones.map((zone) => (
-          <option key={zone} value={zone} />
-        ))}
-      </datalist>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="field-preferredContact" className="text-sm font-medium text-slate-800">
-          Preferred contact
-        </label>
-        <select
-          id="field-preferredContact"
-          name="preferredContact"
-          value={values.preferredContact}
-          onChange={(e) => change("preferredContact", e.target.value)}
-          aria-invalid={errors.preferredContact ? true : undefined}
-          className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base shadow-sm"
-        >
-          {preferredContacts.map((c) => (
-            <option key={c} value={c}>
-              {contactLabels[c]}
-            </option>
-          ))}
-        </select>
-        {errors.preferredContact ? <p className="text-sm text-red-700">{errors.preferredContact}</p> : null}
-      </div>
+      <PreferredContactField value={values.preferredContact} onChange={(e) => change("preferredContact", e.target.value)} error={errors.preferredContact} />
       {message ? (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
           {message}

@@ -1,14 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { preferredContacts, type AccountOut } from "@/common/accounts/schemas";
+import { PreferredContactField } from "@/components/ui/preferred-contact-field";
+import { TimeZoneField } from "@/components/ui/time-zone-field";
+import type { AccountOut } from "@/common/accounts/schemas";
 import { FormMessage } from "./form-message";
 import { formText, sendJson } from "./send";
-
-const contactLabels: Record<(typeof preferredContacts)[number], string> = { EMAIL: "E-mail", PHONE: "Phone call", SMS: "Text message", MAIL: "Mail" };
 
 // The account fields (POST /me/account, the API's account schema; docs/api.md#accounts-and-vehicles). An
 // emptied optional field is cleared.
@@ -18,7 +18,6 @@ export function AccountForm({ account }: { account: AccountOut }) {
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
-  const timeZones = useMemo(() => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []), []);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,45 +49,8 @@ export function AccountForm({ account }: { account: AccountOut }) {
         <Field name="phone" label="Phone" type="tel" defaultValue={account.phone ?? ""} autoComplete="tel" error={fields.phone} />
         <Field name="zipcode" label="Zip code" defaultValue={account.zipcode ?? ""} autoComplete="postal-code" hint="Where you mainly drive." error={fields.zipcode} />
       </div>
-      <Field
-        name="timeZone"
-        label="Time zone"
-        list="account-time-zones"
-        autoComplete="off"
-        defaultValue={account.timeZone ?? ""}
-        hint="Type to search, e.g. Europe/Berlin. Times on this site are shown in it."
-        error={fields.timeZone}
-      />
-      <datalist id="account-time-zones">
-        {timeZones.map((zone) => (
-          <option key={zone} value={zone} />
-        ))}
-      </datalist>
-      <div className="flex flex-col gap-1">
-        <label htmlFor="field-preferredContact" className="text-sm font-medium text-slate-800">
-          Preferred contact
-        </label>
-        <select
-          id="field-preferredContact"
-          name="preferredContact"
-          defaultValue={account.preferredContact ?? ""}
-          aria-invalid={fields.preferredContact ? true : undefined}
-          aria-describedby={fields.preferredContact ? "field-preferredContact-error" : undefined}
-          className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base shadow-sm"
-        >
-          <option value="">Not set</option>
-          {preferredContacts.map((c) => (
-            <option key={c} value={c}>
-              {contactLabels[c]}
-            </option>
-          ))}
-        </select>
-        {fields.preferredContact ? (
-          <p id="field-preferredContact-error" className="text-sm text-red-700">
-            {fields.preferredContact}
-          </p>
-        ) : null}
-      </div>
+      <TimeZoneField listId="account-time-zones" defaultValue={account.timeZone ?? ""} hint="Type to search, e.g. Europe/Berlin. Times on this site are shown in it." error={fields.timeZone} />
+      <PreferredContactField unset defaultValue={account.preferredContact ?? ""} error={fields.preferredContact} />
       <Button type="submit" disabled={pending} className="self-start">
         {pending ? "Saving…" : "Save account"}
       </Button>

@@ -1,8 +1,7 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { env } from "@/server/env";
 import { requestOrigin } from "@/server/request/origin";
 import type { DriverSession } from "./session";
-import { sessionSecret } from "./session-secret";
+import { sameToken, sessionHmac } from "./session-hmac";
 
 // CSRF protection for the forms a signed-in driver posts (consent, revoke): a token bound to the
 // session (HMAC of the purpose, the account and the session's random sid under the server
@@ -14,14 +13,11 @@ import { sessionSecret } from "./session-secret";
 export type CsrfPurpose = "consent" | "revoke";
 
 export function csrfToken(session: DriverSession, purpose: CsrfPurpose, boundTo = ""): string {
-  return createHmac("sha256", sessionSecret()).update(`wayline-csrf\n${purpose}\n${session.environment}\n${session.accountId}\n${session.sid}\n${boundTo}`).digest("base64url");
+  return sessionHmac("wayline-csrf", purpose, session.environment, session.accountId, session.sid, boundTo);
 }
 
 export function csrfTokenMatches(session: DriverSession, purpose: CsrfPurpose, presented: unknown, boundTo = ""): boolean {
-  if (typeof presented !== "string") return false;
-  const expected = Buffer.from(csrfToken(session, purpose, boundTo));
-  const given = Buffer.from(presented);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return sameToken(csrfToken(session, purpose, boundTo), presented);
 }
 
 // Defence in depth for the same forms: a browser posting from another origin says so (Origin,

@@ -1,30 +1,20 @@
-import { randomBytes } from "node:crypto";
-import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { env, exportNextAuthOrigin } from "@/server/env";
-import { nextAuthLogger } from "@/server/auth/next-auth-logger";
-import { sessionSecret } from "@/server/auth/session-secret";
-import { clientAddress } from "@/server/request/client-address";
-import { publicOrigin } from "@/server/request/public-origin";
+import { env } from "@/server/env";
+import { newSessionId, nextAuthStack, withClientAddress } from "@/server/auth/next-auth-stack";
 import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner-users";
-
-const PARTNER_SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
 // Partner sessions are a second next-auth instance with cookies of their own names: the drivers'
 // getServerSession never reads a partner cookie and vice versa, so neither session can stand in
 // for the other. The token also carries kind "partner", checked on every read (session.ts).
 // Separate names also for the CSRF and callback cookies, so signing in on one side never
-// disturbs a form open on the other.
-export function partnerAuthOptions(): NextAuthOptions {
-  if (cached) return cached;
-  exportNextAuthOrigin(publicOrigin());
+// disturbs a form open on the other. What the drivers' stack shares: server/auth/next-auth-stack.ts.
+export const partnerAuthOptions = nextAuthStack(() => {
   const secure = env().PUBLIC_URL?.startsWith("https://") ?? false;
   const prefix = secure ? "__Secure-" : "";
   const cookie = (name: string, httpOnly = true) => ({ name: `${prefix}${name}`, options: { httpOnly, sameSite: "lax" as const, path: "/", secure } });
-  cached = {
-    secret: sessionSecret(),
-    session: { strategy: "jwt", maxAge: PARTNER_SESSION_MAX_AGE_SECONDS },
-    pages: { signIn: "/console/sign-in", error: "/console/sign-in" },
+  return {
+    signInPage: "/console/sign-in",
+    logName: "next-auth (partner)",
     cookies: {
       sessionToken: cookie("wayline-partner.session-token"),
       csrfToken: cookie("wayline-partner.csrf-token"),
@@ -35,7 +25,7 @@ export function partnerAuthOptions(): NextAuthOptions {
         id: "partner-password",
         name: "Partner password",
         credentials: { email: { type: "email" }, password: { type: "password" } },
-        authorize: (credentials, req) => signInPartner(credentials, clientAddress(req.headers ?? {})),
+        authorize: withClientAddress(signInPartner),
       }),
       CredentialsProvider({
         id: "partner-registration",
@@ -48,7 +38,7 @@ export function partnerAuthOptions(): NextAuthOptions {
       jwt({ token, user }) {
         if (user) {
           const partner = user as unknown as PartnerSessionUser;
-          return { sub: partner.id, kind: "partner", partnerUserId: partner.partnerUserId, name: partner.name, email: partner.email, sid: randomBytes(16).toString("base64url") };
+          return { sub: partner.id, kind: "partner", partnerUserId: partner.partnerUserId, name: partner.name, email: partner.email, sid: newSessionId() };
         }
         return token;
       },
@@ -56,9 +46,5 @@ export function partnerAuthOptions(): NextAuthOptions {
         return { expires: session.expires, partner: { kind: token.kind, partnerUserId: token.partnerUserId, email: token.email, name: token.name, sid: token.sid } };
       },
     },
-    logger: nextAuthLogger("next-auth (partner)"),
   };
-  return cached;
-}
-
-let cached: NextAuthOptions | undefined;
+});

@@ -6,7 +6,7 @@ import { resendFailedSince, resendNotificationDeliveries, type Resent } from "@/
 import { env } from "@/server/env";
 import { sendTestNotification } from "@/server/notifications/service";
 import { findOwnedApp } from "./app-queries";
-import { attemptsOf, deliveriesOfNotification, firstVehicleOf, outboxOf } from "./delivery-queries";
+import { attemptsOf, deliveriesOfNotification, firstVehicleOf, OUTBOX_PAGE_SIZE, outboxOf } from "./delivery-queries";
 import { ApiError } from "@/common/http/errors";
 import { notOwned } from "./errors";
 import { appNotification } from "./notifications";
@@ -54,7 +54,8 @@ export async function sendConsoleTestNotification(partnerUserId: number, appId: 
   return { notificationId: sent.id };
 }
 
+/** The app's kept e-mails, newest first, at most `pageSize` of them. */
 export async function appOutbox(partnerUserId: number, appId: number) {
   if (!(await findOwnedApp(db(), { partnerUserId, appId }))) throw notOwned();
-  return { smtpConfigured: Boolean(env().SMTP_URL), mails: await outboxOf(db(), { appId }) };
+  return { smtpConfigured: Boolean(env().SMTP_URL), mails: await outboxOf(db(), { appId }), pageSize: OUTBOX_PAGE_SIZE };
 }

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import type { Environment } from "@/db/schema";
+import { appOverview } from "./apps";
 import { consoleCsrfToken } from "./csrf";
 import { ApiError } from "@/common/http/errors";
 import { requirePartner, type PartnerSession } from "./session";
@@ -19,6 +20,14 @@ export const pageEnvironment = (raw: unknown): Environment => (raw === "producti
 export async function consolePage(returnTo: string): Promise<{ session: PartnerSession; csrfToken: string }> {
   const session = await requirePartner(returnTo);
   return { session, csrfToken: consoleCsrfToken(session) };
+}
+
+/** An app's page: the partner (or the sign-in page, coming back to returnTo) and the app, or the 404 page if it is not theirs. */
+export async function consoleAppPage(appId: number, returnTo: string) {
+  const { session, csrfToken } = await consolePage(returnTo);
+  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
+  if ("refused" in overview) throw new Error(overview.refused);
+  return { session, csrfToken, overview };
 }
 
 /** Runs a loader; "not yours" becomes the 404 page, other console refusals come back as a message. */

@@ -4,7 +4,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { listenChanges, startWireServer } from "@/db/embedded/wire-server";
+import { listenChanges } from "@/db/embedded/notify-fanout";
+import { startWireServer } from "@/db/embedded/wire-server";
 
 // LISTEN/NOTIFY through the embedded database's wire server, as the delivery queue
 // (postgres.js, server/delivery/queue.ts) uses it: notifications sent by one client

@@ -10,11 +10,10 @@ import { LocalTime } from "@/components/console/local-time";
 import { Notice, Section } from "@/components/console/states";
 import { EnvironmentBadge } from "@/components/ui/card";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
-import { appOverview } from "@/server/console/apps";
 import { appInbox } from "@/server/console/inbox";
 import { formatDateTime } from "@/common/http/datetime";
 import { appSigningSecrets } from "@/server/console/signing";
-import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+import { consoleAppPage, pageId } from "@/server/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "App" };
@@ -25,10 +24,7 @@ type Props = { params: Promise<{ appId: string }> };
 // production, and the webhook signing secret.
 export default async function AppPage({ params }: Props) {
   const appId = pageId((await params).appId);
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}`);
-  const loaded = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in loaded) throw new Error(loaded.refused);
-  const { app, sandbox, production } = loaded;
+  const { session, csrfToken, overview: { app, sandbox, production } } = await consoleAppPage(appId, `/console/apps/${appId}`);
   const signing = await appSigningSecrets(session.partnerUserId, appId);
   const inbox = await appInbox(session.partnerUserId, appId);
   const productionProblems = app.redirectUris.map((uri) => ({ uri, problem: redirectUriProblem(uri, "production") })).filter((p) => p.problem);

@@ -6,9 +6,8 @@ import { DataTable } from "@/components/console/data-table";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Notice, Section } from "@/components/console/states";
-import { appOverview } from "@/server/console/apps";
 import { connectedAccounts } from "@/server/console/connected";
-import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connected accounts" };
@@ -20,9 +19,7 @@ type Props = { params: Promise<{ appId: string }>; searchParams: Promise<Record<
 export default async function AccountsPage({ params, searchParams }: Props) {
   const appId = pageId((await params).appId);
   const environment = pageEnvironment((await searchParams).env);
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/accounts?env=${environment}`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/accounts?env=${environment}`);
   const data = await ownedOr404(() => connectedAccounts(session.partnerUserId, appId, environment));
 
   return (

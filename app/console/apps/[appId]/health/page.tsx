@@ -6,9 +6,8 @@ import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header"
 import { HealthFigures } from "@/components/console/delivery-health";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Notice, Section } from "@/components/console/states";
-import { appOverview } from "@/server/console/apps";
 import { appDeliveryHealth, HEALTH_DELIVERY_LIMIT, HEALTH_WINDOWS, healthWindow, type HealthWindow } from "@/server/console/health";
-import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Delivery health" };
@@ -29,9 +28,7 @@ export default async function HealthPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const environment = pageEnvironment(query.env);
   const window = healthWindow(query.window);
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/health?env=${environment}&window=${window}`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/health?env=${environment}&window=${window}`);
   const health = await ownedOr404(() => appDeliveryHealth(session.partnerUserId, appId, environment, window));
   const stride = HEALTH_WINDOWS[window].strideSeconds;
 

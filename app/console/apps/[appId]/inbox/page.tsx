@@ -6,9 +6,8 @@ import { SelectField, SubmitButton } from "@/components/console/fields";
 import { InboxLive } from "@/components/console/inbox-live";
 import { InboxUrl } from "@/components/console/inbox-url";
 import { Section } from "@/components/console/states";
-import { appOverview } from "@/server/console/apps";
 import { appInbox, appInboxRequests } from "@/server/console/inbox";
-import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+import { consoleAppPage, pageId } from "@/server/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sandbox inbox" };
@@ -19,9 +18,7 @@ type Props = { params: Promise<{ appId: string }> };
 // requests it received, updated live (docs/console.md#sandbox-inbox).
 export default async function InboxPage({ params }: Props) {
   const appId = pageId((await params).appId);
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/inbox`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/inbox`);
   const inbox = await appInbox(session.partnerUserId, appId);
   const requests = await appInboxRequests(session.partnerUserId, appId);
 

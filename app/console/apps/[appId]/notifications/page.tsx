@@ -9,9 +9,8 @@ import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header"
 import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice, Section } from "@/components/console/states";
 import { VehicleRef } from "@/components/console/vehicle-ref";
-import { appOverview } from "@/server/console/apps";
 import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
-import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
 import { vehicleNames } from "@/server/console/vehicle-names";
 import { formatDateTime } from "@/common/http/datetime";
 import { EVENT_TYPE_NAMES } from "@/common/subscriptions/event-types";
@@ -31,9 +30,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
   const query = await searchParams;
   const environment = pageEnvironment(query.env);
   const filters = notificationFilters.parse({ vehicle: first(query.vehicle), subscription: first(query.subscription), type: first(query.type), status: first(query.status), from: first(query.from), to: first(query.to), page: first(query.page) });
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/notifications?env=${environment}`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/notifications?env=${environment}`);
   const list = await ownedOr404(() => listAppNotifications(session.partnerUserId, appId, environment, filters));
   const names = await vehicleNames({ environment, ids: "refused" in list ? [] : list.items.map((i) => i.row.vehicleId) });
 

@@ -3,11 +3,9 @@ import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice } from "@/components/console/states";
-import { appOverview } from "@/server/console/apps";
 import { appOutbox } from "@/server/console/deliveries";
-import { OUTBOX_PAGE_SIZE } from "@/server/console/delivery-queries";
 import { formatDateTime } from "@/common/http/datetime";
-import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+import { consoleAppPage, pageId } from "@/server/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "E-mail outbox" };
@@ -18,9 +16,7 @@ type Props = { params: Promise<{ appId: string }> };
 // was configured (SMTP_URL unset): kept in email_outbox instead of sent, newest first.
 export default async function OutboxPage({ params }: Props) {
   const appId = pageId((await params).appId);
-  const { session } = await consolePage(`/console/apps/${appId}/outbox`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, overview } = await consoleAppPage(appId, `/console/apps/${appId}/outbox`);
   const outbox = await appOutbox(session.partnerUserId, appId);
 
   return (
@@ -32,7 +28,7 @@ export default async function OutboxPage({ params }: Props) {
         {outbox.smtpConfigured ? (
           <Notice>This service sends e-mail through its SMTP server. The outbox holds only mails made while none was configured.</Notice>
         ) : (
-          <Notice>No SMTP server is configured: e-mail deliveries are not sent but kept here, as they would have been mailed. The newest {OUTBOX_PAGE_SIZE} are shown.</Notice>
+          <Notice>No SMTP server is configured: e-mail deliveries are not sent but kept here, as they would have been mailed. The newest {outbox.pageSize} are shown.</Notice>
         )}
         {outbox.mails.length === 0 ? (
           <EmptyState title="No e-mails">E-mails appear when a subscription with an EMAIL delivery fires.</EmptyState>

@@ -2,11 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
-import { SimulatorPanel } from "@/components/console/simulator-panel";
+import { SimulatorPanel } from "@/components/console/simulator/simulator-panel";
 import { EmptyState, Notice } from "@/components/console/states";
 import { tileConfig } from "@/server/driver/map-config";
-import { appOverview } from "@/server/console/apps";
-import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+import { consoleAppPage, ownedOr404, pageId } from "@/server/console/pages";
 import { simulatorOverview } from "@/server/console/simulator";
 
 export const dynamic = "force-dynamic";
@@ -18,9 +17,7 @@ type Props = { params: Promise<{ appId: string }> };
 // a saved route or a template; watch the run and stop it (server/console/simulator.ts).
 export default async function SimulatorPage({ params }: Props) {
   const appId = pageId((await params).appId);
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/simulator`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/simulator`);
   const data = await ownedOr404(() => simulatorOverview(session.partnerUserId, appId));
 
   return (

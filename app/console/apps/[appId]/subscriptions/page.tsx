@@ -8,11 +8,10 @@ import { InboxUrl } from "@/components/console/inbox-url";
 import { VehicleRef } from "@/components/console/vehicle-ref";
 import { EmptyState, Notice, Section } from "@/components/console/states";
 import { SubscriptionFields } from "@/components/console/subscription-form";
-import { appOverview } from "@/server/console/apps";
 import { connectedAccounts } from "@/server/console/connected";
 import { appInbox } from "@/server/console/inbox";
 import { vehicleNames } from "@/server/console/vehicle-names";
-import { consolePage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
 import { listAppSubscriptions } from "@/server/console/subscriptions";
 
 export const dynamic = "force-dynamic";
@@ -25,9 +24,7 @@ type Props = { params: Promise<{ appId: string }>; searchParams: Promise<Record<
 export default async function SubscriptionsPage({ params, searchParams }: Props) {
   const appId = pageId((await params).appId);
   const environment = pageEnvironment((await searchParams).env);
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/subscriptions?env=${environment}`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/subscriptions?env=${environment}`);
   const [subscriptions, connected] = await Promise.all([
     ownedOr404(() => listAppSubscriptions(session.partnerUserId, appId, environment)),
     ownedOr404(() => connectedAccounts(session.partnerUserId, appId, environment)),

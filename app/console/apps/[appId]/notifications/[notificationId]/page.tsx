@@ -8,10 +8,9 @@ import { DeliveryLogView } from "@/components/console/delivery-log";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Section } from "@/components/console/states";
 import { VehicleRef } from "@/components/console/vehicle-ref";
-import { appOverview } from "@/server/console/apps";
 import { notificationDeliveryLog } from "@/server/console/deliveries";
 import { appNotification } from "@/server/console/notifications";
-import { consolePage, ownedOr404, pageId } from "@/server/console/pages";
+import { consoleAppPage, ownedOr404, pageId } from "@/server/console/pages";
 import { vehicleNames } from "@/server/console/vehicle-names";
 
 export const dynamic = "force-dynamic";
@@ -25,9 +24,7 @@ export default async function NotificationPage({ params }: Props) {
   const raw = await params;
   const appId = pageId(raw.appId);
   const notificationId = pageId(raw.notificationId);
-  const { session, csrfToken } = await consolePage(`/console/apps/${appId}/notifications/${notificationId}`);
-  const overview = await ownedOr404(() => appOverview(session.partnerUserId, appId));
-  if ("refused" in overview) throw new Error(overview.refused);
+  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/notifications/${notificationId}`);
   const loaded = await ownedOr404(() => appNotification(session.partnerUserId, appId, notificationId));
   if ("refused" in loaded) throw new Error(loaded.refused);
   const { row, body } = loaded;

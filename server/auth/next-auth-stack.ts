@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import NextAuth, { type NextAuthOptions, type RequestInternal } from "next-auth";
+import { exportNextAuthOrigin } from "@/server/env";
+import { clientAddress } from "@/server/request/client-address";
+import { publicOrigin } from "@/server/request/public-origin";
+import { nextAuthLogger } from "./next-auth-logger";
+import { sessionSecret } from "./session-secret";
+
+// What the two next-auth stacks share: the drivers' (options.ts, /api/auth) and the partners'
+// (server/console/auth-options.ts, /api/partner-auth). Each keeps its own providers, token shape
+// and cookies; both have JWT sessions of the same lifetime under the one server secret, our own
+// sign-in page for errors too, a random `sid` per sign-in (the CSRF tokens bind to it:
+// session-hmac.ts) and 303 after a form post.
+
+/** A session lasts this long from sign-in; signing in again starts a new one. */
+const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
+
+type StackOptions = Pick<NextAuthOptions, "providers" | "callbacks" | "cookies"> & { signInPage: string; logName: string };
+
+/** The stack's options, built on first use (the secret may have to be generated), then kept. */
+export function nextAuthStack(build: () => StackOptions): () => NextAuthOptions {
+  let cached: NextAuthOptions | undefined;
+  return () => {
+    if (cached) return cached;
+    exportNextAuthOrigin(publicOrigin());
+    const { signInPage, logName, ...own } = build();
+    cached = {
+      secret: sessionSecret(),
+      session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+      // Our own pages, never next-auth's built-in ones (a failed sign-in stays on the form).
+      pages: { signIn: signInPage, error: signInPage },
+      ...own,
+      logger: nextAuthLogger(logName),
+    };
+    return cached;
+  };
+}
+
+/** A new session's random id. */
+export const newSessionId = () => randomBytes(16).toString("base64url");
+
+/** A credentials provider's authorize, given the client's address (sign-in attempts are throttled by it). */
+export const withClientAddress =
+  <U>(authorize: (credentials: Record<string, string> | undefined, address: string) => Promise<U>) =>
+  (credentials: Record<string, string> | undefined, req: Pick<RequestInternal, "headers">) =>
+    authorize(credentials, clientAddress(req.headers ?? {}));
+
+type Context = { params: Promise<{ nextauth: string[] }> };
+
+// A form post that next-auth answers with a redirect gets 303, the status that tells every
+// client to follow with a GET (next-auth says 302).
+export function nextAuthRoute(options: () => NextAuthOptions) {
+  return async function handler(request: Request, context: Context): Promise<Response> {
+    const response: Response = await NextAuth(options())(request, context);
+    if (request.method !== "POST" || response.status !== 302) return response;
+    return new Response(response.body, { status: 303, headers: response.headers });
+  };
+}
