@@ -12,6 +12,8 @@ import { drainServer, markDraining } from "@/server/fleet/drain";
 import { setProcessPhase } from "@/server/fleet/process-state";
 import { stampClientAddress } from "@/server/request/client-address";
 import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
+import { withinBodyLimit } from "@/server/http/body-limits";
+import { requestTimeouts } from "@/server/http/request-timeouts";
 import { stampRequestId } from "@/server/http/request-id";
 import { logger, withLogContext } from "@/server/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/metrics/cluster";
@@ -119,7 +121,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
   const app = next({ dev, dir: root, hostname: config.HOST, port: config.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(requestTimeouts(config.REQUEST_TIMEOUT_SECONDS), (req, res) => {
     stampClientAddress(req);
     markDraining(res);
     observeRequest(req, res);
@@ -128,7 +130,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
     withLogContext({ requestId }, () => {
       if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
       if (answerBeforeNext(req, res)) return;
-      void handle(req, res);
+      withinBodyLimit(req, res, () => void handle(req, res));
     });
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
