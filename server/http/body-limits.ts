@@ -12,10 +12,18 @@ import { errorBody } from "./error-body";
 // is a form of a few fields and takes 64 KiB.
 export const FORM_MAX_BODY_BYTES = 64 * 1024;
 
+// After a 413 the connection is closed, but not at once: a client still sending would meet a reset
+// and could lose the answer before reading it. The rest of the body is read and dropped (never
+// kept) for at most this long or this much, as web servers' "lingering close" does, then the
+// connection is cut.
+const LINGER_MS = 2000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+
 const JSON_BODY_PATH = /^\/((v1|sandbox)\/api|me|sandbox\/inbox)(\/|$)/;
 const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
 
 type Limit = { bytes: number; refuse(res: ServerResponse): void };
+type Pushable = IncomingMessage & { push(chunk: Buffer | null): boolean };
 
 /**
  * Calls `next` once the request may go on to Next.js; otherwise answers 413 itself. A body whose
@@ -27,7 +35,7 @@ type Limit = { bytes: number; refuse(res: ServerResponse): void };
 export function withinBodyLimit(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const limit = limitFor(pathOf(req.url ?? "/"));
   const length = req.headers["content-length"];
-  if (length !== undefined) return Number(length) > limit.bytes ? refuse(res, limit) : next();
+  if (length !== undefined) return Number(length) > limit.bytes ? refuse(req, res, limit) : next();
   if (req.headers["transfer-encoding"] === undefined) return next();
   holdChunkedBody(req, res, limit, AsyncResource.bind(next));
 }
@@ -41,9 +49,8 @@ export function withinBodyLimit(req: IncomingMessage, res: ServerResponse, next:
 function holdChunkedBody(req: IncomingMessage, res: ServerResponse, limit: Limit, next: () => void): void {
   const held: Buffer[] = [];
   let size = 0;
-  const stream = req as IncomingMessage & { push(chunk: Buffer | null): boolean };
+  const stream = req as Pushable;
   stream.push = (chunk: Buffer | null) => {
-    if (size > limit.bytes) return false;
     if (chunk === null) {
       delete (stream as Partial<typeof stream>).push;
       for (const c of held) stream.push(c);
@@ -54,13 +61,29 @@ function holdChunkedBody(req: IncomingMessage, res: ServerResponse, limit: Limit
     size += chunk.byteLength;
     if (size <= limit.bytes) return held.push(chunk) > 0;
     held.length = 0;
-    refuse(res, limit);
-    return false;
+    refuse(req, res, limit);
+    return true;
   };
 }
 
-/** 413 with Connection: close: Node closes the connection once the answer is written, so the rest of the body is never read. */
-function refuse(res: ServerResponse, limit: Limit): void {
+/**
+ * 413 with Connection: close. What still arrives of the body is dropped as the parser hands it
+ * over (never buffered); once the answer is written the connection is half-closed and cut after
+ * LINGER_MS or LINGER_BYTES more, whichever comes first.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, limit: Limit): void {
+  const socket = req.socket as IncomingMessage["socket"] & { destroySoon?: () => void };
+  let dropped = 0;
+  (req as Pushable).push = (chunk: Buffer | null) => {
+    dropped += chunk?.byteLength ?? 0;
+    if (dropped > LINGER_BYTES) socket.destroy();
+    return true;
+  };
+  // Node calls destroySoon once a Connection: close answer is written (it would cut at once).
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
   res.setHeader("Connection", "close");
   res.setHeader("Cache-Control", "no-store");
   limit.refuse(res);
