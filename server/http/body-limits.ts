@@ -10,7 +10,7 @@ import { errorBody } from "./error-body";
 // sandbox inbox, which answer in its error body) takes the contract's 1 MiB; everything else
 // (the OAuth endpoints, sign-in, the console's and the driver site's forms, the consent post)
 // is a form of a few fields and takes 64 KiB.
-export const FORM_MAX_BODY_BYTES = 64 * 1024;
+const FORM_MAX_BODY_BYTES = 64 * 1024;
 
 // After a 413 the connection is closed, but not at once: a client still sending would meet a reset
 // and could lose the answer before reading it. The rest of the body is read and dropped (never
