@@ -13,6 +13,8 @@ import { setProcessPhase } from "@/server/fleet/process-state";
 import { stampClientAddress } from "@/server/request/client-address";
 import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
 import { answerDuplicateHost } from "@/server/http/host-header";
+import { withinBodyLimit } from "@/server/http/body-limits";
+import { requestTimeouts } from "@/server/http/request-timeouts";
 import { stampRequestId } from "@/server/http/request-id";
 import { logger, withLogContext } from "@/server/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/metrics/cluster";
@@ -123,7 +125,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
   await app.prepare();
   const handle = app.getRequestHandler();
   countRoutesOf(loadRouteTable({ distDir: await buildDir(root), publicDir: path.join(root, "public"), own: [METRICS_PATH] }));
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(requestTimeouts(config.REQUEST_TIMEOUT_SECONDS), (req, res) => {
     stampClientAddress(req);
     markDraining(res);
     observeRequest(req, res);
@@ -133,7 +135,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
       if (answerDuplicateHost(req, res)) return;
       if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
       if (answerBeforeNext(req, res)) return;
-      void handle(req, res);
+      withinBodyLimit(req, res, () => void handle(req, res));
     });
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {

@@ -90,6 +90,10 @@ const schema = databaseEnvSchema.extend({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   // On SIGTERM, how long requests in flight (and the worker's jobs) may take before they are cut.
   DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  // How long a client may take to send a request's headers, and the whole request with its body
+  // (server/http/request-timeouts.ts): past it the connection is answered 408 and closed, so slow
+  // senders cannot hold connections open. No honest client needs more than a few seconds.
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(3600).default(30),
   // Data points recorded more than this many days ago are deleted by the worker, hourly, in
   // batches (server/telemetry/retention.ts). Unset: kept for ever.
   DATA_POINT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),

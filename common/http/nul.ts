@@ -1,28 +1,35 @@
 import { validationError } from "./errors";
 
+type Node = { value: unknown; key: string | number; parent: Node | null; named: boolean };
+
 /**
  * The path of the first string in a parsed input (JSON body, query, path params, form fields)
  * that is `bad`, key or value, or undefined. PostgreSQL stores no 0x00 in text or jsonb, and jsonb
  * refuses an unpaired surrogate escape (\ud800), so such a value can never be saved or looked up:
  * it is refused as INVALID before anything reads it.
+ *
+ * A walk with a stack of its own, in document order, each node visited once and the path built
+ * only for the node found: linear in the input's size and safe at any depth (a recursive walk
+ * that copied the path at every level took half a minute over a 1 MiB body nested 2,000 deep).
  */
-function pathWhere(value: unknown, bad: (s: string) => boolean, at: (string | number)[] = []): (string | number)[] | undefined {
-  if (typeof value === "string") return bad(value) ? at : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = pathWhere(value[i], bad, [...at, i]);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, member] of Object.entries(value)) {
-      if (bad(key)) return [...at, key];
-      const found = pathWhere(member, bad, [...at, key]);
-      if (found) return found;
+function pathWhere(value: unknown, bad: (s: string) => boolean): (string | number)[] | undefined {
+  const stack: Node[] = [{ value, key: "", parent: null, named: false }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if ((node.named && bad(node.key as string)) || (typeof node.value === "string" && bad(node.value))) return pathOf(node);
+    if (Array.isArray(node.value)) {
+      for (let i = node.value.length - 1; i >= 0; i--) stack.push({ value: node.value[i], key: i, parent: node, named: false });
+    } else if (typeof node.value === "object" && node.value !== null) {
+      const entries = Object.entries(node.value);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: node, named: true });
     }
   }
   return undefined;
+}
+
+function pathOf(node: Node): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Node | null = node; at?.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
 
 const nulPath = (value: unknown) => pathWhere(value, (s) => s.includes("\u0000"));

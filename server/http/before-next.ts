@@ -24,6 +24,7 @@ const OAUTH_PATH = /^(\/sandbox)?\/oauth\/(authorize|token|revoke)\/?$/i;
 const AUTHORIZATION_PAGE = /^(\/sandbox)?\/oauth\/authorize\/?$/i;
 // The driver site's JSON routes answer in the API's error body too (server/http/with-driver.ts).
 export const JSON_PATH = /^\/((v1|sandbox)\/api|me)(\/|$)/;
+const ME_PATH = /^\/me(\/|$)/;
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 
@@ -44,8 +45,11 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
   const [path, query] = splitUrl(req.url ?? "/");
   if (!percentDecodable(path)) return badPercentEncoding(path, res);
   if (OAUTH_PATH.test(path)) req.url = path.toLowerCase() + query;
-  const resolved = API_PATH.test(path) ? resolve(path) : path;
+  const resolved = API_PATH.test(path) || ME_PATH.test(path) ? resolve(path) : path;
   if (API_PATH.test(path) && !API_PATH.test(resolved)) return pathNotFound(res);
+  // The driver site's JSON routes are all there is under /me: any other path there (`/me/x`, or
+  // `/me/vehicles/..`, which is `/me/`) is no page either, and answers as those routes do.
+  if (ME_PATH.test(path) && !driverRouteMethods(resolved)) return pathNotFound(res);
   if (resolved !== path) req.url = resolved + query;
   if (ROUTED.has(req.method ?? "")) return false;
   // Next.js resolves dot segments and empty segments before routing: so does the match below.

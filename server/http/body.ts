@@ -1,5 +1,6 @@
 import { ApiError } from "@/common/http/errors";
 import { refuseNul, refuseUnpairedSurrogate } from "@/common/http/nul";
+import { MAX_JSON_NESTING, nestsDeeperThan } from "./json-nesting";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -9,8 +10,9 @@ const isJsonType = (contentType: string | null) => {
 };
 
 // Reads a JSON body: 415 for another content type, 413 past 1 MiB (counted as it streams, so a
-// lying Content-Length cannot get more through), 400 for malformed JSON, and 400 naming the
-// first string (member name or value) holding U+0000, which PostgreSQL cannot store.
+// lying Content-Length cannot get more through), 400 for arrays and objects nested deeper than
+// 64 levels, 400 for malformed JSON, and 400 naming the first string (member name or value)
+// holding U+0000, which PostgreSQL cannot store.
 export async function readJsonBody(request: Request): Promise<unknown> {
   if (!isJsonType(request.headers.get("content-type"))) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
@@ -51,6 +53,8 @@ export async function readBodyText(request: Request, maxBytes: number, tooLarge:
 }
 
 function parseJson(text: string): unknown {
+  // Measured on the raw text before anything parses or walks it (docs/api.md#request-bodies).
+  if (nestsDeeperThan(text, MAX_JSON_NESTING)) throw tooDeep();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -66,5 +70,10 @@ function parseJson(text: string): unknown {
   if (/\\u[dD][89a-fA-F]/.test(text)) refuseUnpairedSurrogate(parsed, "request body");
   return parsed;
 }
+
+const tooDeep = () => {
+  const display = `The request body nests arrays and objects deeper than ${MAX_JSON_NESTING} levels.`;
+  return new ApiError("VALIDATION", display, [{ fieldName: "body", errorCode: "INVALID", errorDisplay: display }]);
+};
 
 const tooLarge = (headers: Record<string, string> = {}) => new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, [], headers);

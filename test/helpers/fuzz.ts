@@ -127,10 +127,20 @@ const hugeValue: fc.Arbitrary<unknown> = fc.constantFrom(raw(JSON.stringify("x".
 
 const limitNumber: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom(...LIMIT_NUMBERS), fc.double(), fc.integer());
 
-/** Arrays or objects nested 2 to 100,000 deep. */
-const deepNesting: fc.Arbitrary<unknown> = fc
-  .tuple(fc.constantFrom(2, 40, 1_000, 100_000), fc.boolean())
-  .map(([depth, arrays]) => raw(arrays ? `${"[".repeat(depth)}1${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`));
+// Deep nesting around a NUL or a lone surrogate once answered 500 (the check that looks for them
+// recursed past the stack) or held the process for half a minute (issue "Hardening II" 2, 3).
+const DEEP_LEAVES = ["1", '"\\u0000"', '"\\ud800"'];
+
+/** Arrays or objects nested 2 to 100,000 deep around a number, a NUL or a lone surrogate; or 200 arrays 2,000 deep and a NUL (800 KB). */
+const deepNesting: fc.Arbitrary<unknown> = fc.oneof(
+  {
+    weight: 9,
+    arbitrary: fc
+      .tuple(fc.constantFrom(2, 40, 64, 65, 1_000, 8_000, 100_000), fc.boolean(), fc.constantFrom(...DEEP_LEAVES))
+      .map(([depth, arrays, leaf]) => raw(arrays ? `${"[".repeat(depth)}${leaf}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${"}".repeat(depth)}`)),
+  },
+  { weight: 1, arbitrary: fc.constant(raw(`[${Array.from({ length: 200 }, () => `${"[".repeat(2000)}${"]".repeat(2000)}`).join(",")},"\\u0000"]`)) },
+);
 
 /** Any JSON value a hostile client might put where a field goes. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(

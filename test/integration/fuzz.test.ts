@@ -304,7 +304,8 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
       method: fc.oneof({ weight: 8, arbitrary: fc.constant("POST") }, { weight: 2, arbitrary: method }),
       form,
       duplicate: fc.boolean(),
-      encoding: fc.constantFrom("form", "form", "form", "json", "malformed"),
+      // "oversized": a form over the endpoints' 64 KiB limit (413 with invalid_request).
+      encoding: fc.constantFrom("form", "form", "form", "json", "malformed", "oversized"),
       basic: fc.option(fc.tuple(fc.constantFrom(ctx.app.sandbox.clientId, "", "a:b", "%00"), fc.constantFrom(ctx.app.sandbox.clientSecret, "", "wrong", "é")), { freq: 3, nil: undefined }),
       contentType,
     });
@@ -312,8 +313,9 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
       fc.asyncProperty(tokenRequest, async (r) => {
         const params = new URLSearchParams(r.form as Record<string, string>);
         if (r.duplicate && params.has("client_id")) params.append("client_id", "another");
-        const body = r.encoding === "form" ? params.toString() : r.encoding === "json" ? toJsonText(r.form) : "%zz&=&&a=%";
-        const headers: Record<string, string> = { "Content-Type": r.encoding === "form" ? "application/x-www-form-urlencoded" : r.contentType, "Content-Length": String(Buffer.byteLength(body)) };
+        const bodies = { form: () => params.toString(), json: () => toJsonText(r.form), malformed: () => "%zz&=&&a=%", oversized: () => `${params.toString()}&token=${"x".repeat(70_000)}` };
+        const body = bodies[r.encoding]();
+        const headers: Record<string, string> = { "Content-Type": r.encoding === "form" || r.encoding === "oversized" ? "application/x-www-form-urlencoded" : r.contentType, "Content-Length": String(Buffer.byteLength(body)) };
         if (r.basic) headers.Authorization = `Basic ${Buffer.from(`${r.basic[0]}:${r.basic[1]}`).toString("base64")}`;
         const req = { method: r.method, path: r.path, headers, body };
         await check(req, (res) => {
@@ -379,8 +381,7 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
         }
         const req = { method: r.method, path: r.route.path.replace("{id}", id), headers, body };
         await check(req, (res) => {
-          // A hostile id can make a path that is no JSON route (/me/vehicles/.. is /me): the site's answer, not the route's.
-          if (new URL(req.path, "http://x").pathname !== req.path && !/^application\/json/.test(String(res.headers["content-type"]))) return null;
+          // A hostile id that makes a path no JSON route has (/me/vehicles/.. is /me/) answers in the API's body too.
           if (r.method === "HEAD" || (r.method === "OPTIONS" && res.status === 204)) return null;
           if (!/^application\/json\b/.test(String(res.headers["content-type"]))) return `content-type ${String(res.headers["content-type"])}`;
           return res.status >= 400 ? apiErrorProblem(res) : null;
