@@ -2,7 +2,6 @@ import { and, asc, eq, getTableColumns, inArray, or, sql, type SQL } from "drizz
 import type { Executor } from "@/db/client";
 import { devices, vehicles, type Environment } from "@/db/schema";
 import { grantedAccountIds, type AccountScope } from "@/server/accounts/queries";
-import type { Page } from "@/common/http/paging";
 
 // Only what the API shows or the rules read: every list row maps each selected column, and the
 // vehicle list is the hottest read there is.
