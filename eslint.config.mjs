@@ -65,8 +65,9 @@ const config = [
   {
     // The hot paths, in postgres.js: each file here holds no drizzle query.
     files: [
-      // every API request: its token looked up
+      // every API request: its token authenticated and its buckets metered, in one statement
       "server/oauth/bearer.ts",
+      "server/rate-limits/buckets.ts",
       // ingest: one read and one write statement a batch (unnest over array parameters)
       "server/telemetry/ingest/*.ts",
       "server/notifications/ingest-queries.ts",
