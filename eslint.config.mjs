@@ -26,7 +26,12 @@ const config = [
     // protocol. Build SQL with drizzle's sql template or postgres.js's tagged templates and
     // fragments instead.
     rules: {
-      "no-restricted-syntax": ["error", { selector: "MemberExpression[property.name='unsafe']", message: "SQL as text only in the files eslint.config.mjs allows: use drizzle's sql`` or postgres.js's tagged template." }],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "MemberExpression[property.name='unsafe']", message: "SQL as text only in the files eslint.config.mjs allows: use drizzle's sql`` or postgres.js's tagged template." },
+        // drizzle's sql.raw() splices text into the statement: pass values as parameters instead.
+        { selector: "CallExpression[callee.object.name='sql'][callee.property.name='raw']", message: "No sql.raw(): pass values as parameters (an array as its text form, an interval with make_interval)." },
+      ],
     },
   },
   {
@@ -38,6 +43,61 @@ const config = [
       "test/unit/embedded-wire-server.test.ts",
     ],
     rules: { "no-restricted-syntax": "off" },
+  },
+  {
+    // One way to reach the database (docs/architecture.md#reaching-the-database): drizzle, the
+    // builder by default. postgres.js's tagged templates (rawSql(), the postgres package,
+    // db/fragments.ts) only in the files of the hot paths listed below, each file one mechanism.
+    files: ["app/**", "server/**", "worker/**", "common/**", "components/**", "scripts/**", "proxy.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "@/db/client", importNames: ["rawSql"], message: "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder." },
+            { name: "postgres", message: "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder." },
+            { name: "@/db/fragments", message: "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The hot paths, in postgres.js: each file here holds no drizzle query.
+    files: [
+      // every API request: its token authenticated and its buckets metered, in one statement
+      "server/oauth/bearer.ts",
+      "server/rate-limits/buckets.ts",
+      // ingest: one read and one write statement a batch (unnest over array parameters)
+      "server/telemetry/ingest/*.ts",
+      "server/notifications/ingest-queries.ts",
+      // the delivery worker: claim, leases, LISTEN, recording a batch
+      "server/delivery/claims.ts",
+      "server/delivery/queue.ts",
+      "server/delivery/attempts.ts",
+      "server/delivery/attempt-rollups.ts",
+      // the simulator's tick: one update for the batch of runs
+      "server/simulator/save-outcomes.ts",
+      // reads whose per-row mapping in drizzle cost most of the answer (bench:api, bench:reads)
+      "server/vehicles/list-vehicles.ts",
+      "server/telemetry/trip-data-sets.ts",
+      "server/driver/track-queries.ts",
+      // /metrics' gauges (not a hot path; left to the metrics work to move to drizzle)
+      "server/metrics/database-gauges.ts",
+      // benchmark routes built only into the benchmark's build
+      "app/bench/**",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "drizzle-orm", message: "A hot path's file speaks postgres.js alone: put drizzle queries in a file of their own." },
+            { name: "@/db/client", importNames: ["db"], message: "A hot path's file speaks postgres.js alone: put drizzle queries in a file of their own." },
+          ],
+        },
+      ],
+    },
   },
   {
     // Tests read arbitrary JSON answers and assert on them field by field.

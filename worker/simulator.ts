@@ -1,6 +1,7 @@
 import { logger } from "@/server/log";
 import { metrics } from "@/server/metrics/registry";
-import { advanceRun, claimDueRuns, nextDueAt, saveOutcomes, type Advanced, type Outcome } from "@/server/simulator/runner";
+import { advanceRun, claimDueRuns, nextDueAt, type Advanced, type Outcome } from "@/server/simulator/runner";
+import { saveOutcomes } from "@/server/simulator/save-outcomes";
 
 // The sandbox simulator's real-time loop: one loop per process, not a timer per vehicle. Each
 // turn claims due runs in batches (FOR UPDATE SKIP LOCKED plus a lease, so several processes can

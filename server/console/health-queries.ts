@@ -18,7 +18,8 @@ import { deliveryAttemptRollups, deliveryAttempts, deliveryJobs, notificationDel
 // no answer: timeout, refused connection, TLS or SSRF refusal). Latencies come as histograms
 // (bin → count, common/delivery/latency-histogram.ts); the caller reads p50 and p95 from them.
 
-const bounds = sql.raw(`array[${LATENCY_BIN_BOUNDS_MS.join(",")}]::int[]`);
+// The bins' bounds as one array parameter (its text form), not spliced into the statement.
+const bounds = sql`${`{${LATENCY_BIN_BOUNDS_MS.join(",")}}`}::int[]`;
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const [FINE, COARSE] = ROLLUP_BUCKET_SECONDS;
 
@@ -56,7 +57,7 @@ const emptyFigures = (): Figures => ({ attempts: 0, delivered: 0, failures: new 
 
 /** Sums the window's parts, per bucket of `strideSeconds` on the UTC grid (date_bin from the epoch), or all together. */
 async function sumParts(db: Executor, deliveryIds: number[], since: Date, strideSeconds: number | null): Promise<Map<number | null, Figures>> {
-  const bucket = strideSeconds === null ? sql`null::float8` : sql`(extract(epoch from date_bin(${sql.raw(`'${strideSeconds} seconds'`)}::interval, at, timestamptz 'epoch')) * 1000)::float8`;
+  const bucket = strideSeconds === null ? sql`null::float8` : sql`(extract(epoch from date_bin(make_interval(secs => ${strideSeconds}), at, timestamptz 'epoch')) * 1000)::float8`;
   const rows = (await db.execute(sql`
     with parts as (${windowParts(deliveryIds, since, strideSeconds === null || strideSeconds % COARSE === 0)})
     select ${bucket} as bucket, 'total' as kind, null as key, sum(attempts)::int as n, sum(delivered)::int as delivered from parts group by 1

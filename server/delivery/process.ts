@@ -5,7 +5,8 @@ import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
 import { sendHttpPost, type SendResult } from "./http-post";
 import { deliveryNetwork, type DeliveryNetwork } from "./https-client";
-import { extendLeases, loadForSending, releaseLeases, type Claimed } from "./queries";
+import { extendLeases, releaseLeases, type Claimed } from "./claims";
+import { loadForSending } from "./queries";
 import { decideRetry } from "./retry-policy";
 
 // One batch the queue claimed (at most 100 notification_deliveries rows, leased to this worker):

@@ -5,7 +5,7 @@ import { env } from "@/server/env";
 import { childLogger } from "@/server/log";
 import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
-import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./queries";
+import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./claims";
 
 // The delivery queue is the table delivery_jobs: one entry per PENDING notification_deliveries
 // row, written by the enqueue trigger in the inserting transaction (a committed notification

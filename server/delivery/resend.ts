@@ -1,6 +1,7 @@
-import type postgres from "postgres";
-import { rawSql } from "@/db/client";
-import { QUEUE_CHANNEL } from "./queries";
+import { and, count, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { db, type Tx } from "@/db/client";
+import { deliveryJobs, notificationDeliveries, notifications, subscriptionDeliveries, type Environment } from "@/db/schema";
+import { QUEUE_CHANNEL } from "./claims";
 
 // Sending finished notification_deliveries rows again (partner console). A row goes back to
 // PENDING with a fresh queue entry (delivery_jobs: due now, no attempts, no failing_since, as
@@ -15,44 +16,56 @@ const RESEND_LIMIT = 1000;
 export type Resent = { requeued: number; skippedInactive: number; more: boolean };
 
 export async function resendNotificationDeliveries({ notificationId }: { notificationId: number }): Promise<Resent> {
-  return rawSql().begin(async (sql) => {
-    const rows = await sql<{ id: string; active: boolean }[]>`
-      select nd.id, sd.active from notification_deliveries nd join subscription_deliveries sd on sd.id = nd.delivery_id
-      where nd.notification_id = ${notificationId} and nd.status <> 'PENDING'
-      order by nd.id for update of nd`;
-    const ids = rows.filter((r) => r.active).map((r) => Number(r.id));
-    await requeue(sql, ids);
+  return db().transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: notificationDeliveries.id, active: subscriptionDeliveries.active })
+      .from(notificationDeliveries)
+      .innerJoin(subscriptionDeliveries, eq(subscriptionDeliveries.id, notificationDeliveries.deliveryId))
+      .where(and(eq(notificationDeliveries.notificationId, notificationId), ne(notificationDeliveries.status, "PENDING")))
+      .orderBy(notificationDeliveries.id)
+      .for("update", { of: notificationDeliveries });
+    const ids = rows.filter((r) => r.active).map((r) => r.id);
+    await requeue(tx, ids);
     return { requeued: ids.length, skippedInactive: rows.length - ids.length, more: false };
   });
 }
 
 /** FAILED rows of the app's notifications made at or after `since`, oldest first, at most RESEND_LIMIT. */
-export async function resendFailedSince({ appId, environment, since }: { appId: number; environment: string; since: Date }): Promise<Resent> {
-  return rawSql().begin(async (sql) => {
-    const rows = await sql<{ id: string }[]>`
-      select nd.id from notification_deliveries nd
-        join notifications n on n.id = nd.notification_id
-        join subscription_deliveries sd on sd.id = nd.delivery_id
-      where n.app_id = ${appId} and n.environment = ${environment} and n.created_at >= ${since.toISOString()}::timestamptz
-        and nd.status = 'FAILED' and sd.active
-      order by nd.id limit ${RESEND_LIMIT + 1} for update of nd skip locked`;
-    const ids = rows.slice(0, RESEND_LIMIT).map((r) => Number(r.id));
-    await requeue(sql, ids);
-    const [inactive] = await sql<{ n: number }[]>`
-      select count(*)::int as n from notification_deliveries nd
-        join notifications n on n.id = nd.notification_id
-        join subscription_deliveries sd on sd.id = nd.delivery_id
-      where n.app_id = ${appId} and n.environment = ${environment} and n.created_at >= ${since.toISOString()}::timestamptz
-        and nd.status = 'FAILED' and not sd.active`;
+export async function resendFailedSince({ appId, environment, since }: { appId: number; environment: Environment; since: Date }): Promise<Resent> {
+  return db().transaction(async (tx) => {
+    const failed = (active: boolean) =>
+      and(
+        eq(notifications.appId, appId),
+        eq(notifications.environment, environment),
+        gte(notifications.createdAt, since),
+        eq(notificationDeliveries.status, "FAILED"),
+        eq(subscriptionDeliveries.active, active),
+      );
+    const rows = await tx
+      .select({ id: notificationDeliveries.id })
+      .from(notificationDeliveries)
+      .innerJoin(notifications, eq(notifications.id, notificationDeliveries.notificationId))
+      .innerJoin(subscriptionDeliveries, eq(subscriptionDeliveries.id, notificationDeliveries.deliveryId))
+      .where(failed(true))
+      .orderBy(notificationDeliveries.id)
+      .limit(RESEND_LIMIT + 1)
+      .for("update", { of: notificationDeliveries, skipLocked: true });
+    const ids = rows.slice(0, RESEND_LIMIT).map((r) => r.id);
+    await requeue(tx, ids);
+    const [inactive] = await tx
+      .select({ n: count() })
+      .from(notificationDeliveries)
+      .innerJoin(notifications, eq(notifications.id, notificationDeliveries.notificationId))
+      .innerJoin(subscriptionDeliveries, eq(subscriptionDeliveries.id, notificationDeliveries.deliveryId))
+      .where(failed(false));
     return { requeued: ids.length, skippedInactive: inactive?.n ?? 0, more: rows.length > RESEND_LIMIT };
   });
 }
 
-async function requeue(sql: postgres.TransactionSql, ids: number[]): Promise<void> {
+async function requeue(tx: Tx, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  const array = `{${ids.join(",")}}`;
-  await sql`update notification_deliveries set status = 'PENDING' where id = any(${array}::bigint[])`;
-  await sql`delete from delivery_jobs where notification_delivery_id = any(${array}::bigint[])`;
-  await sql`insert into delivery_jobs (notification_delivery_id) select unnest(${array}::bigint[])`;
-  await sql`select pg_notify(${QUEUE_CHANNEL}, '')`;
+  await tx.update(notificationDeliveries).set({ status: "PENDING" }).where(inArray(notificationDeliveries.id, ids));
+  await tx.delete(deliveryJobs).where(inArray(deliveryJobs.notificationDeliveryId, ids));
+  await tx.insert(deliveryJobs).values(ids.map((notificationDeliveryId) => ({ notificationDeliveryId })));
+  await tx.execute(sql`select pg_notify(${QUEUE_CHANNEL}, '')`);
 }

@@ -1,25 +1,22 @@
 import type { Environment } from "@/db/schema";
-import { bearerHash } from "@/server/oauth/bearer";
-import { giveBack, takeForAccessToken, takeFromBuckets } from "@/server/rate-limits/buckets";
+import { authenticateBearer, type Admission } from "@/server/oauth/bearer";
+import { giveBack } from "@/server/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/rate-limits/policies";
 import { rateLimitHeaders, refusal, type Verdict } from "@/server/rate-limits/verdict";
 import { clientAddress } from "@/server/request/client-address";
 import { ApiError } from "@/common/http/errors";
 
 // The API's rate limits (docs/api.md#rate-limits): every request with a working access token
-// takes one from its token's bucket and one from its client's, in one statement run beside the
-// token lookup; a batch of data sets is one request. A request without a working token (it will
-// be answered 401) takes one from its address's bucket instead, so a stream of guessed tokens is
-// paced too and every answer can say how its bucket stands.
+// takes one from its token's bucket and one from its client's, in the statement that looks the
+// token up (server/oauth/bearer.ts); a batch of data sets is one request. A request without a
+// working token (it will be answered 401) takes one from its address's bucket instead, so a
+// stream of guessed tokens is paced too and every answer can say how its bucket stands.
 
-/** The buckets this request drew on; none when limits are off. */
-export async function takeApiQuota(request: Request, environment: Environment): Promise<Verdict[]> {
+/** The request's principal (or the 401 it earns) and the buckets it drew on, in one statement. */
+export async function admitApiRequest(request: Request, environment: Environment): Promise<Admission> {
   const policies = rateLimitPolicies();
-  if (!policies) return [];
-  const accessHash = bearerHash(request.headers.get("authorization"));
-  const taken = accessHash ? await takeForAccessToken({ accessHash, environment, token: policies.apiToken, client: policies.apiClient }) : [];
-  if (taken.length > 0) return taken;
-  return takeFromBuckets([{ policy: policies.apiAddress, key: clientAddress(request.headers) }]);
+  const metering = policies && { token: policies.apiToken, client: policies.apiClient, address: policies.apiAddress, key: clientAddress(request.headers) };
+  return authenticateBearer({ authorization: request.headers.get("authorization"), environment, metering });
 }
 
 /** Throws 429 RATE_LIMITED when a bucket refused the request; the others get their request back, so a refused request counts nowhere. */

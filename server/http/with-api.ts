@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { authenticateBearer } from "@/server/oauth/bearer";
 import type { Principal } from "@/server/oauth/principal";
 import type { Environment } from "@/db/schema";
 import { readJsonBody } from "./body";
@@ -10,7 +9,7 @@ import { environmentFromSegment } from "./environment";
 import { ApiError, notFound } from "@/common/http/errors";
 import type { Operation } from "@/common/http/operation";
 import { pagingActions } from "@/common/http/paging";
-import { refuseOverLimit, takeApiQuota, withRateLimitHeaders } from "./rate-limit";
+import { admitApiRequest, refuseOverLimit, withRateLimitHeaders } from "./rate-limit";
 import { publicOrigin } from "@/server/request/public-origin";
 import type { ApiResult } from "./results";
 import { refuseNul } from "@/common/http/nul";
@@ -39,15 +38,13 @@ export function withApi<O extends Operation>(op: O, handler: (input: HandlerInpu
     try {
       const rawParams = await context.params;
       const environment = environmentFromSegment(typeof rawParams.env === "string" ? rawParams.env : undefined);
-      const authorization = request.headers.get("authorization");
-      // The rate limit's statement runs beside the token lookup; over the limit answers 429
-      // before anything else is looked at (docs/api.md#rate-limits).
-      const [taken, authenticated] = await Promise.allSettled([takeApiQuota(request, environment), authenticateBearer(authorization, environment)]);
-      if (taken.status === "rejected") throw taken.reason;
-      quota = taken.value;
+      // One statement looks the token up and meters the request; over the limit answers 429
+      // before anything else is looked at, a token that does not work 401 (docs/api.md#rate-limits).
+      const admission = await admitApiRequest(request, environment);
+      quota = admission.verdicts;
       await refuseOverLimit(quota);
-      if (authenticated.status === "rejected") throw authenticated.reason;
-      const principal = authenticated.value;
+      if (admission.refused) throw admission.refused;
+      const principal = admission.principal;
       if (op.auth === "client" && principal?.kind !== "client") {
         throw new ApiError("FORBIDDEN", "This call requires a client-credentials token.");
       }

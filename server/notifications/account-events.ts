@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { enqueueDeliveriesDrizzle } from "./pending-deliveries";
+import { enqueueDeliveries } from "./pending-deliveries";
 
 // Notifications that come from the API rather than from device data (docs/subscriptions.md): a vehicle
 // added to or deleted from an account (account scope), and an app's access revoked by a driver
@@ -34,7 +34,7 @@ async function notify(tx: Executor, m: Match): Promise<void> {
        where subs.notification_period <> 'ONETIME' or subs.id in (select id from claimed)
       returning id, subscription_id
     )
-    ${enqueueDeliveriesDrizzle()}`);
+    ${enqueueDeliveries(sql)}`);
 }
 
 // Apps that still have access to the account hear about its vehicles.

@@ -1,10 +1,8 @@
-import { sql as drizzleSql, type SQL } from "drizzle-orm";
-import type { Fragment, Sql } from "@/db/fragments";
 
 // The hand-off of new notifications to the delivery queue. Every path that makes notifications
-// (ingest, account events, test notifications) ends its statement with this insert, written
-// twice below, once per SQL mechanism of its callers (postgres.js for ingest, drizzle for the
-// rest), alike (test/unit/pending-deliveries.test.ts holds them to it).
+// (ingest, account events, test notifications) ends its statement with this insert. It is written
+// once, as a template without parameters that its caller's tag makes a piece of its statement:
+// postgres.js's `sql` on ingest's hot path, drizzle's `sql` elsewhere (docs/architecture.md#reaching-the-database).
 //
 // It inserts one PENDING notification_deliveries row per active delivery of each notification's
 // subscription, and that insert is the enqueue: the statement-level trigger
@@ -24,19 +22,15 @@ import type { Fragment, Sql } from "@/db/fragments";
 // server/subscriptions/queries.ts removes them, so two removals cannot deadlock with it
 // (docs/delivery.md#deliveries-changed-while-notifications-are-written).
 
+/** A tagged-template function: postgres.js's `sql` or drizzle's `sql`. */
+type Tag<T> = (strings: TemplateStringsArray) => T;
+
 /**
  * Enqueues the delivery of the notifications in the relation `n` (id, subscription_id) of the
- * statement this ends: a postgres.js fragment, for ingest's write.
+ * statement this ends, as a piece of the caller's statement built by its own tag:
+ * `enqueueDeliveries(sql)` with postgres.js's or drizzle's `sql`.
  */
-export const enqueueDeliveries = (sql: Sql): Fragment => sql`insert into notification_deliveries (notification_id, delivery_id)
-  select n.id, d.id from n join (
-    select sd.id, sd.subscription_id from subscription_deliveries sd
-     where sd.subscription_id = any(array(select distinct subscription_id from n)) and sd.active
-     order by sd.id
-       for key share) d on d.subscription_id = n.subscription_id`;
-
-/** The same, as a drizzle fragment. */
-export const enqueueDeliveriesDrizzle = (): SQL => drizzleSql`insert into notification_deliveries (notification_id, delivery_id)
+export const enqueueDeliveries = <T>(tag: Tag<T>): T => tag`insert into notification_deliveries (notification_id, delivery_id)
   select n.id, d.id from n join (
     select sd.id, sd.subscription_id from subscription_deliveries sd
      where sd.subscription_id = any(array(select distinct subscription_id from n)) and sd.active

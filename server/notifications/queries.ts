@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { notifications, subscriptions, type Environment } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
-import { enqueueDeliveriesDrizzle } from "./pending-deliveries";
+import { enqueueDeliveries } from "./pending-deliveries";
 import type { NotificationRow } from "./serialize";
 
 /** Which notifications a read covers: always one app's, narrowed by vehicle, account or subscription. */
@@ -58,7 +58,7 @@ export async function insertNotificationRow(db: Executor, values: typeof notific
 
 /** One pending delivery per active delivery of the subscription. */
 export async function queueDeliveries(db: Executor, notificationId: number, subscriptionId: number): Promise<void> {
-  await db.execute(sql`with n(id, subscription_id) as (values (${notificationId}::bigint, ${subscriptionId}::int)) ${enqueueDeliveriesDrizzle()}`);
+  await db.execute(sql`with n(id, subscription_id) as (values (${notificationId}::bigint, ${subscriptionId}::int)) ${enqueueDeliveries(sql)}`);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { db, rawSql } from "@/db/client";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { db, type Tx } from "@/db/client";
 import { dataPoints, vehicleDataStats, vehicles } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
 import { serializePoint } from "./serialize";
@@ -15,33 +15,42 @@ import { serializePoint } from "./serialize";
 type PointRow = { id: string; vehicle_id: number; data_set_id: string; recorded_at: string; key: string; value: string; tx_id: string };
 
 export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: number; accountId: number; limit: number }) {
-  return rawSql().begin(async (tx) => {
-    const [cursor] = await tx<{ tx_id: string; point_id: string }[]>`select tx_id::text, point_id::text from data_cursors where app_id = ${appId} and account_id = ${accountId} for update`;
+  return db().transaction(async (tx) => {
+    const [cursor] = await rows<{ tx_id: string; point_id: string }>(tx, sql`select tx_id::text, point_id::text from data_cursors where app_id = ${appId} and account_id = ${accountId} for update`);
 
     if (!cursor) {
       // The first call starts after everything already committed, not at the safe horizon: the
       // next call must not hand out points stored before this one (docs/device-data.md#reading). Only an ingest
       // still running at this very first call could fall behind the cursor.
-      const [last] = await tx<{ tx_id: string; id: string }[]>`
-        select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) order by p.tx_id desc, p.id desc limit 1`;
-      await tx`insert into data_cursors (app_id, account_id, tx_id, point_id) values (${appId}, ${accountId}, ${last?.tx_id ?? "0"}::xid8, ${last?.id ?? "0"})`;
+      const [last] = await rows<{ tx_id: string; id: string }>(
+        tx,
+        sql`select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) order by p.tx_id desc, p.id desc limit 1`,
+      );
+      await tx.execute(sql`insert into data_cursors (app_id, account_id, tx_id, point_id) values (${appId}, ${accountId}, ${last?.tx_id ?? "0"}::xid8, ${last?.id ?? "0"})`);
       return [];
     }
 
-    const rows = await tx<PointRow[]>`
+    const points = await rows<PointRow>(
+      tx,
+      sql`
       select p.id::text, p.vehicle_id, p.data_set_id::text, (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_at, p.key, p.value, p.tx_id::text
         from data_points p
        where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())
          and (p.tx_id, p.id) > (${cursor.tx_id}::xid8, ${cursor.point_id}::bigint)
-       order by p.tx_id, p.id limit ${limit}`;
-    const last = rows.at(-1);
-    if (last) await tx`update data_cursors set tx_id = ${last.tx_id}::xid8, point_id = ${last.id}, updated_at = now() where app_id = ${appId} and account_id = ${accountId}`;
-    return rows.map((r) => ({
+       order by p.tx_id, p.id limit ${limit}`,
+    );
+    const last = points.at(-1);
+    if (last) await tx.execute(sql`update data_cursors set tx_id = ${last.tx_id}::xid8, point_id = ${last.id}, updated_at = now() where app_id = ${appId} and account_id = ${accountId}`);
+    return points.map((r) => ({
       vehicleId: r.vehicle_id,
       ...serializePoint({ id: Number(r.id), dataSetId: Number(r.data_set_id), recordedAt: new Date(Number(r.recorded_at)), key: r.key, value: r.value }),
     }));
   });
 }
+
+// Statements on xid8 and the snapshot horizon, which the builder has no words for; the rows come
+// back as postgres.js returns them (int8 and xid8 cast to text, times as epoch ms).
+const rows = async <T>(tx: Tx, statement: SQL): Promise<T[]> => (await tx.execute(statement)) as unknown as T[];
 
 /** Without sinceLastCall: the account's points, newest first, paged. */
 export async function accountPoints({ accountId, page }: { accountId: number; page: Page }) {

@@ -4,7 +4,8 @@ import type { Principal } from "@/server/oauth/principal";
 import { getVisibleAccount } from "@/server/accounts/service";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { accountPoints, pointsSinceLastCall } from "./account-data";
-import { dataSetsOfTrips, findDataSet, findTrip, latestPerKey, listDataPoints, listDataSets, listTrips } from "./queries";
+import { findDataSet, findTrip, latestPerKey, listDataPoints, listDataSets, listTrips } from "./queries";
+import { dataSetsOfTrips } from "./trip-data-sets";
 import { serializePoint, serializeTrip } from "./serialize";
 
 // Reads of device data. Every one starts from a vehicle (or account) the caller may see, so a

@@ -39,7 +39,11 @@ export type IngestWrite = {
   /**
    * Set when the write goes on what an earlier ingest read (recent-reads.ts) rather than on a
    * read of its own: the write then also checks what the read would have, that the caller still
-   * sees the vehicle and the same subscriptions see it (the version covers the rest).
+   * sees the vehicle and the same subscriptions see it (the version covers the rest). Ownership
+   * is so decided once a request: by the request's own read, which the write then trusts through
+   * the version check, or here. The version check alone would not do on a recent read: it covers
+   * every change of the vehicle row (moved to another account, edited, deleted) but not an app's
+   * grant revoked since (account_grants), which the earlier read could not know of.
    */
   unread?: { scope: AccountScope; subscriptionsVersion: string };
 };
