@@ -2,7 +2,7 @@
 // draws them). Layers only point down:
 //
 //   app/ ──► components/ ──► common/          worker/ ──► server/
-//     └──────► server/http/ ──► server/<domain>/ ──► common/, db/
+//     └──────► server/http/ ──► server/surfaces/ ──► server/<domain>/ ──► server/platform/ ──► common/, db/
 //                                                 scripts/ ──► worker/, server/, db/
 //
 // components/ (React, much of it shipped to the browser) takes from server/ and db/ only types;
@@ -14,9 +14,11 @@ const runtime = (name, from, to, comment) => ({ name, severity: "error", comment
 
 const config = {
   forbidden: [
-    upward("db-is-the-bottom", "^db/", "^(app|server|common|components|worker|scripts)/", "db/ depends on nothing above it: configuration comes from db/config.ts, the seed lives in server/demo/."),
+    upward("db-is-the-bottom", "^db/", "^(app|server|common|components|worker|scripts)/", "db/ depends on nothing above it: configuration comes from db/config.ts, the seed lives in server/surfaces/demo/."),
     upward("server-not-up", "^server/", "^(app|components|worker|scripts)/", "server/ is the domain: routes, components, the worker and scripts call it, never the other way."),
     upward("domain-not-http", "^server/(?!http/|openapi/)", "^server/http/", "server/http/ is the edge (wrappers, error translation, the routes' glue) and sits above the domain: the domain throws the one error type and takes paging and field errors from common/http/. server/openapi/ describes that edge and may read it."),
+    runtime("platform-is-the-floor", "^server/platform/", "^server/(?!platform/)", "server/platform/ (env, log, metrics, fleet, request, security, rate-limits) is what every domain and surface stands on: it knows none of them (types only, e.g. the delivery attempt a metric counts)."),
+    upward("domains-not-surfaces", "^server/(?!surfaces/|http/)", "^server/surfaces/", "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves every surface and names none. The edge (server/http/) may reach a surface's session and forms."),
     upward("common-is-a-leaf", "^common/", "^(app|server|components|worker|scripts)/", "common/ is shared with the browser: it may only use packages and db/'s types."),
     runtime("common-only-types-from-db", "^common/", "^db/", "common/ is shared with the browser: db/'s types only."),
     runtime("components-only-types-from-server", "^components/", "^(server|db)/", "Client components reach the browser: take shared code from common/ and only types from server/ and db/."),

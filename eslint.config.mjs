@@ -11,12 +11,12 @@ const config = [
     rules: {
       // A leading underscore marks a value left out on purpose (e.g. `const { password: _p, ...rest }`).
       "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
-      // Configuration is read once, in server/env.ts (the database's own variables in db/config.ts, which it extends).
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read configuration through server/env.ts." }],
+      // Configuration is read once, in server/platform/env.ts (the database's own variables in db/config.ts, which it extends).
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read configuration through server/platform/env.ts." }],
     },
   },
   {
-    files: ["server/env.ts", "db/config.ts", "scripts/**", "test/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "drizzle.config.ts", "next.config.js", "bench/**"],
+    files: ["server/platform/env.ts", "db/config.ts", "scripts/**", "test/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "drizzle.config.ts", "next.config.js", "bench/**"],
     rules: { "no-restricted-properties": "off" },
   },
   {
@@ -67,7 +67,7 @@ const config = [
     files: [
       // every API request: its token authenticated and its buckets metered, in one statement
       "server/oauth/bearer.ts",
-      "server/rate-limits/buckets.ts",
+      "server/platform/rate-limits/buckets.ts",
       // ingest: one read and one write statement a batch (unnest over array parameters)
       "server/telemetry/ingest/*.ts",
       "server/notifications/ingest-queries.ts",
@@ -81,9 +81,9 @@ const config = [
       // reads whose per-row mapping in drizzle cost most of the answer (bench:api, bench:reads)
       "server/vehicles/list-vehicles.ts",
       "server/telemetry/trip-data-sets.ts",
-      "server/driver/track-queries.ts",
+      "server/surfaces/driver/track-queries.ts",
       // /metrics' gauges (not a hot path; left to the metrics work to move to drizzle)
-      "server/metrics/database-gauges.ts",
+      "server/platform/metrics/database-gauges.ts",
       // benchmark routes built only into the benchmark's build
       "app/bench/**",
     ],

@@ -3,7 +3,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { benchDatabase, loadAverage } from "./lib/setup";
 
-// `npm run bench:delivery-health`: the console's delivery health reads (server/console/health.ts,
+// `npm run bench:delivery-health`: the console's delivery health reads (server/surfaces/console/health.ts,
 // health-queries.ts) on a delivery with a million attempts, on PostgreSQL (a fresh database made
 // here and dropped at the end, or DATABASE_URL).
 //
@@ -32,12 +32,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const database = benchDatabase("wl_bench_health");
   console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
-  // Server modules read DATABASE_URL through server/env.ts, when first used: set it before importing them.
+  // Server modules read DATABASE_URL through server/platform/env.ts, when first used: set it before importing them.
   process.env.DATABASE_URL = database.url;
   const { prepareDatabase } = await import("../scripts/lib/database");
   const { db } = await import("../db/client");
-  const { backlogOf, seriesFigures, windowFigures } = await import("../server/console/health-queries");
-  const { healthOf, HEALTH_WINDOWS } = await import("../server/console/health");
+  const { backlogOf, seriesFigures, windowFigures } = await import("../server/surfaces/console/health-queries");
+  const { healthOf, HEALTH_WINDOWS } = await import("../server/surfaces/console/health");
   const { percentileOf, PERCENTILE_ERROR } = await import("../common/delivery/latency-histogram");
   const prepared = await prepareDatabase();
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });

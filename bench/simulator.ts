@@ -52,7 +52,7 @@ const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
   const database = benchDatabase("wl_bench_sim");
-  // This process's own database client (the loop) reads DATABASE_URL through server/env.ts.
+  // This process's own database client (the loop) reads DATABASE_URL through server/platform/env.ts.
   process.env.DATABASE_URL = database.url;
   console.log(`bench:simulator — ${VEHICLES} vehicles, a data set every ${PERIOD} s each, ${SECONDS} s measured; load average ${loadAverage()}`);
   const service = await launchService({ name: "bench-sim", databaseUrl: database.url, extraEnv: { SIMULATOR: "0", RATE_LIMITS: "off" } });

@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 
 // The database's own settings, read here so that db/ needs nothing from the app above it.
-// server/env.ts validates the whole configuration with a schema that extends this one, so a bad
+// server/platform/env.ts validates the whole configuration with a schema that extends this one, so a bad
 // DATABASE_URL is still reported at start-up with every other problem, and .env.example documents
 // both variables in one place.
 

@@ -55,7 +55,7 @@ test("a driver opens a trip from the vehicle page and replays it: track, start a
 });
 
 // Out of the box (`npm start`): the demo driver's van has a finished trip, recorded by the
-// simulator's instant mode at seed time, to replay. The demo data as server/demo/seed.ts seeds it.
+// simulator's instant mode at seed time, to replay. The demo data as server/surfaces/demo/seed.ts seeds it.
 const DEMO = { driver: { username: "demo.driver", password: "demo-password" }, van: { label: "Work van", vin: "1FTBR1Y8XLKA47219" } };
 
 test("the demo driver opens the van's seeded trip from its vehicle page and replays it", async ({ page }) => {

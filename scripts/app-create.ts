@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { createApp } from "@/server/apps/service";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import { prepareDatabase } from "./lib/database";
 
 // `npm run app:create -- --name "My app" [--owner "My company"] --redirect-uri https://…

@@ -1,6 +1,6 @@
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 import { deleteOldDataPoints } from "@/server/telemetry/retention";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import { prepareDatabase } from "./lib/database";
 
 // `npm run retention -- --days N [--batch ROWS]`: deletes data points older than N days once, in batches, and

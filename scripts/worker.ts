@@ -1,5 +1,5 @@
-import { env } from "@/server/env";
-import { logger } from "@/server/log";
+import { env } from "@/server/platform/env";
+import { logger } from "@/server/platform/log";
 import { startWorker } from "@/worker/index";
 import { prepareDatabase } from "./lib/database";
 

@@ -1,6 +1,6 @@
 import { startDeliveryQueue } from "@/server/delivery/queue";
-import { logger } from "@/server/log";
-import { env } from "@/server/env";
+import { logger } from "@/server/platform/log";
+import { env } from "@/server/platform/env";
 import { startRetention } from "./retention";
 import { startSimulator } from "./simulator";
 

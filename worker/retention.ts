@@ -1,4 +1,4 @@
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import { deleteOldDataPoints } from "@/server/telemetry/retention";
 
 // The data-retention job in the background worker: once at start, then every hour, data points

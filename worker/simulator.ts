@@ -1,5 +1,5 @@
-import { logger } from "@/server/log";
-import { metrics } from "@/server/metrics/registry";
+import { logger } from "@/server/platform/log";
+import { metrics } from "@/server/platform/metrics/registry";
 import { advanceRun, claimDueRuns, nextDueAt, type Advanced, type Outcome } from "@/server/simulator/runner";
 import { saveOutcomes } from "@/server/simulator/save-outcomes";
 

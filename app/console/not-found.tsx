@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { ConsoleHeader } from "@/components/console/console-header";
-import { getPartnerSession } from "@/server/console/session";
+import { getPartnerSession } from "@/server/surfaces/console/session";
 
 // An unknown console address (see [...missing]), or an app or notification that is not the partner's.
 export default async function ConsoleNotFound() {

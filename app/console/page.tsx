@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { getPartnerSession } from "@/server/console/session";
+import { getPartnerSession } from "@/server/surfaces/console/session";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { ConsoleHeader } from "@/components/console/console-header";
 import { PartnerAuthForm } from "@/components/console/partner-auth-form";
 import { Card, NarrowPage } from "@/components/ui/card";
 import { localPathOr } from "@/server/auth/local-path";
-import { getPartnerSession } from "@/server/console/session";
+import { getPartnerSession } from "@/server/surfaces/console/session";
 
 export type PartnerAuthSearchParams = Promise<Record<string, string | string[] | undefined>>;
 

@@ -3,9 +3,9 @@ import Link from "next/link";
 import { ConsoleHeader } from "@/components/console/console-header";
 import { CopyValue } from "@/components/console/copy-value";
 import { ApiReference } from "@/components/docs/api-reference";
-import { getPartnerSession } from "@/server/console/session";
-import { guideList } from "@/server/docs/guides";
-import { siteOrigin } from "@/server/docs/site-origin";
+import { getPartnerSession } from "@/server/surfaces/console/session";
+import { guideList } from "@/server/surfaces/docs/guides";
+import { siteOrigin } from "@/server/surfaces/docs/site-origin";
 import { REFERENCE_BUNDLE_PATH } from "@/server/openapi/reference-bundle";
 
 export const dynamic = "force-dynamic";

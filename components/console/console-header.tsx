@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { CollapsibleNav } from "@/components/ui/collapsible-nav";
-import type { PartnerSession } from "@/server/console/session";
+import type { PartnerSession } from "@/server/surfaces/console/session";
 import { PartnerSignOutButton } from "./partner-auth-form";
 
 const link = "inline-block min-h-11 content-center font-semibold text-blue-700 underline-offset-2 hover:underline";

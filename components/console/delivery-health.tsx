@@ -1,4 +1,4 @@
-import type { Health, HealthWindow } from "@/server/console/health";
+import type { Health, HealthWindow } from "@/server/surfaces/console/health";
 import { PERCENTILE_ERROR } from "@/common/delivery/latency-histogram";
 import { HealthCharts } from "./health-charts";
 

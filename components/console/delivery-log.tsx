@@ -1,6 +1,6 @@
-import type { DeliveryLog } from "@/server/console/deliveries";
+import type { DeliveryLog } from "@/server/surfaces/console/deliveries";
 import { formatDateTime } from "@/common/http/datetime";
-import type { DeliveryState } from "@/server/console/notifications";
+import type { DeliveryState } from "@/server/surfaces/console/notifications";
 
 const STATE_STYLE: Record<DeliveryState, string> = {
   PENDING: "bg-amber-100 text-amber-950",

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { SeriesPoint, StatusFailures } from "@/server/console/health";
+import type { SeriesPoint, StatusFailures } from "@/server/surfaces/console/health";
 
 // The delivery health page's charts (Recharts: docs/decisions.md). Each chart is a figure with a
 // caption; the same figures are in the tables beside them for screen readers and copying.

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { InboxRequestView } from "@/server/console/inbox";
+import type { InboxRequestView } from "@/server/surfaces/console/inbox";
 import { LocalTime } from "./local-time";
 
 const KEEP = 100;

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { VehicleRefView } from "@/server/console/vehicle-names";
+import type { VehicleRefView } from "@/server/surfaces/console/vehicle-names";
 
 // A vehicle as the console mentions it: its label (or name), its id beside it, linked to the vehicle
 // on the connected-accounts page. A vehicle deleted since keeps its id.

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { LazyVehicleMap } from "@/components/map/lazy";
 import type { Tiles } from "@/components/map/tiles";
-import type { DriverVehicle } from "@/server/driver/views";
+import type { DriverVehicle } from "@/server/surfaces/driver/views";
 import { formatAgo, formatWhen } from "./format";
 
 /** How often the map asks for positions: a data set shows up within this (plus a request). */

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import type { DriverVehicle } from "@/server/driver/views";
+import type { DriverVehicle } from "@/server/surfaces/driver/views";
 import { FormMessage } from "./form-message";
 import { formText, sendJson } from "./send";
 

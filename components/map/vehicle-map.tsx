@@ -5,7 +5,7 @@ import L from "leaflet";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { MapContainer, Marker, Tooltip, useMap } from "react-leaflet";
 import { formatWhen } from "@/components/driver/format";
-import type { DriverVehicle } from "@/server/driver/views";
+import type { DriverVehicle } from "@/server/surfaces/driver/views";
 import { vehicleIcon } from "./marker-icons";
 import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
 

@@ -66,7 +66,7 @@ export const deliveryAttempts = pgTable(
   (t) => [
     index("delivery_attempts_delivery_idx").on(t.notificationDeliveryId, t.id),
     index("delivery_attempts_notification_idx").on(t.notificationId, t.id),
-    // The console's delivery health (server/console/health-queries.ts): a delivery's attempts in a
+    // The console's delivery health (server/surfaces/console/health-queries.ts): a delivery's attempts in a
     // time window, read from the index alone (index-only scan; drizzle has no INCLUDE, so the
     // figures it needs are trailing key columns). docs/benchmarks.md#delivery-health.
     index("delivery_attempts_health_idx").on(t.deliveryId, t.attemptedAt, t.outcome, t.httpStatus, t.latencyMs),
@@ -74,7 +74,7 @@ export const deliveryAttempts = pgTable(
 );
 
 // The console's delivery health, rolled up (server/delivery/attempt-rollups.ts writes it in the
-// transaction that inserts the attempts; server/console/health-queries.ts reads it): per delivery
+// transaction that inserts the attempts; server/surfaces/console/health-queries.ts reads it): per delivery
 // and bucket, of 5 minutes and of 1 hour (bucket_seconds 300 and 3600, on the UTC grid; each
 // attempt counts in one bucket of each), the attempts (REDIRECTED legs aside), how many were
 // DELIVERED, the failures by HTTP status ({"500": 2, "none": 1}: "none" is no answer) and the

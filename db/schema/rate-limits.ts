@@ -1,6 +1,6 @@
 import { boolean, doublePrecision, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
-// Rate-limit buckets shared by every process (server/rate-limits/): one row per limited thing,
+// Rate-limit buckets shared by every process (server/platform/rate-limits/): one row per limited thing,
 // e.g. ("api-token", token id) or ("oauth-address", an IP). The row holds GCRA's "theoretical
 // arrival time": a bucket whose `tat` has passed is full, the same as no row, so stale rows can
 // be dropped at any time. The policy travels with each check (emission interval, burst) and is

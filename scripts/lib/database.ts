@@ -1,7 +1,7 @@
 import { closeDb, db } from "@/db/client";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { runMigrations } from "@/db/migrate";
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 
 // For processes that start on their own (the service, CLI scripts): make sure a database is
 // reachable (starting the embedded one when DATABASE_URL is unset and no other process serves

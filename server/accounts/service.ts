@@ -4,7 +4,7 @@ import type { Principal } from "@/server/oauth/principal";
 import { notFound, uniqueError } from "@/common/http/errors";
 import { uniqueViolation } from "@/db/errors";
 import type { Page } from "@/common/http/paging";
-import { hashPassword } from "@/server/security/passwords";
+import { hashPassword } from "@/server/platform/security/passwords";
 import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts, newAccountRow, updateAccountRow, type AccountScope } from "./queries";
 import type { CreateAccountInput, UpdateAccountInput } from "@/common/accounts/schemas";
 import { serializeAccount } from "./serialize";

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { db, type Executor, type Tx } from "@/db/client";
 import { appCredentials, appSigningSecrets, partnerApps, type Environment } from "@/db/schema";
 import { newSigningSecret } from "@/server/delivery/signing";
-import { randomToken, sha256 } from "@/server/security/secrets";
+import { randomToken, sha256 } from "@/server/platform/security/secrets";
 import { assertRedirectUris } from "./redirect-uris";
 
 export type NewAppInput = {

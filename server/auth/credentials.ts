@@ -2,7 +2,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { environments, type Environment } from "@/db/schema";
 import { findAccountByUsername } from "@/server/accounts/queries";
-import { hashPassword, verifyPassword } from "@/server/security/passwords";
+import { hashPassword, verifyPassword } from "@/server/platform/security/passwords";
 import { SignInRefused } from "@/common/auth/sign-in-errors";
 import { beginAttempt, forgiveAttempt, signInKeys } from "./throttle";
 

@@ -1,5 +1,5 @@
-import { env } from "@/server/env";
-import { requestOrigin } from "@/server/request/origin";
+import { env } from "@/server/platform/env";
+import { requestOrigin } from "@/server/platform/request/origin";
 import type { DriverSession } from "./session";
 import { sameToken, sessionHmac } from "./session-hmac";
 

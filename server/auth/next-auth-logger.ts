@@ -1,5 +1,5 @@
 import type { LoggerInstance } from "next-auth";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 
 /**
  * next-auth's logger (driver site and partner console) on ours. Its errors come as an Error or as

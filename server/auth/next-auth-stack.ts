@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import NextAuth, { type NextAuthOptions, type RequestInternal } from "next-auth";
-import { exportNextAuthOrigin } from "@/server/env";
-import { clientAddress } from "@/server/request/client-address";
-import { publicOrigin } from "@/server/request/public-origin";
+import { exportNextAuthOrigin } from "@/server/platform/env";
+import { clientAddress } from "@/server/platform/request/client-address";
+import { publicOrigin } from "@/server/platform/request/public-origin";
 import { nextAuthLogger } from "./next-auth-logger";
 import { sessionSecret } from "./session-secret";
 
 // What the two next-auth stacks share: the drivers' (options.ts, /api/auth) and the partners'
-// (server/console/auth-options.ts, /api/partner-auth). Each keeps its own providers, token shape
+// (server/surfaces/console/auth-options.ts, /api/partner-auth). Each keeps its own providers, token shape
 // and cookies; both have JWT sessions of the same lifetime under the one server secret, our own
 // sign-in page for errors too, a random `sid` per sign-in (the CSRF tokens bind to it:
 // session-hmac.ts) and 303 after a form post.

@@ -1,10 +1,10 @@
 import { db } from "@/db/client";
 import { insertAccount, newAccountRow } from "@/server/accounts/queries";
 import { uniqueViolation } from "@/db/errors";
-import { takeFromBuckets } from "@/server/rate-limits/buckets";
-import { rateLimitPolicies } from "@/server/rate-limits/policies";
-import { refusal } from "@/server/rate-limits/verdict";
-import { hashPassword } from "@/server/security/passwords";
+import { takeFromBuckets } from "@/server/platform/rate-limits/buckets";
+import { rateLimitPolicies } from "@/server/platform/rate-limits/policies";
+import { refusal } from "@/server/platform/rate-limits/verdict";
+import { hashPassword } from "@/server/platform/security/passwords";
 import { sessionUser, type SessionUser } from "./credentials";
 import { registrationInput, registrationProblems } from "@/common/auth/registration-form";
 import { SignInRefused } from "@/common/auth/sign-in-errors";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 
 const FILE = "auth-secret";
 

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
 import type { AttemptRecord } from "./attempts";
 import type { SendResult } from "./http-post";

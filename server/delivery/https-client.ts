@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import https from "node:https";
 import tls from "node:tls";
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 import { checkTarget, guardedLookup, parseAllowedHosts, TargetRefused, type Resolver, type TargetPolicy } from "./ssrf";
 
 // The one way deliveries reach the network: HTTPS POSTs through an agent whose certificate

@@ -1,6 +1,6 @@
-import { env } from "@/server/env";
-import { logger } from "@/server/log";
-import { recordDeliveries } from "@/server/metrics/record";
+import { env } from "@/server/platform/env";
+import { logger } from "@/server/platform/log";
+import { recordDeliveries } from "@/server/platform/metrics/record";
 import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
 import { sendHttpPost, type SendResult } from "./http-post";

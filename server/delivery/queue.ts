@@ -1,8 +1,8 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import { rawSql } from "@/db/client";
-import { env } from "@/server/env";
-import { childLogger } from "@/server/log";
+import { env } from "@/server/platform/env";
+import { childLogger } from "@/server/platform/log";
 import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
 import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./claims";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { driverRouteMethods } from "@/server/driver/route-methods";
+import { driverRouteMethods } from "@/server/surfaces/driver/route-methods";
 import { POST_ONLY } from "@/server/oauth/method-not-allowed";
 import { methodsAt } from "@/server/openapi/methods-at";
 import { ApiError } from "@/common/http/errors";

@@ -1,7 +1,7 @@
 import { ApiError } from "@/common/http/errors";
 import { isTokenShape } from "@/server/inbox/address";
 import { INBOX_MAX_BODY_BYTES, receiveInboxRequest } from "@/server/inbox/receive";
-import { CLIENT_ADDRESS_HEADER } from "@/server/request/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/server/platform/request/client-address";
 import { readBodyText } from "./body";
 import { withApiErrors } from "./with-api-errors";
 

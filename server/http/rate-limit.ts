@@ -1,9 +1,9 @@
 import type { Environment } from "@/db/schema";
 import { authenticateBearer, type Admission } from "@/server/oauth/bearer";
-import { giveBack } from "@/server/rate-limits/buckets";
-import { rateLimitPolicies } from "@/server/rate-limits/policies";
-import { rateLimitHeaders, refusal, type Verdict } from "@/server/rate-limits/verdict";
-import { clientAddress } from "@/server/request/client-address";
+import { giveBack } from "@/server/platform/rate-limits/buckets";
+import { rateLimitPolicies } from "@/server/platform/rate-limits/policies";
+import { rateLimitHeaders, refusal, type Verdict } from "@/server/platform/rate-limits/verdict";
+import { clientAddress } from "@/server/platform/request/client-address";
 import { ApiError } from "@/common/http/errors";
 
 // The API's rate limits (docs/api.md#rate-limits): every request with a working access token

@@ -1,6 +1,6 @@
 import { ApiError, UNAVAILABLE_RETRY_SECONDS } from "@/common/http/errors";
 import { databaseUnavailable } from "@/db/unavailable";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 
 // What a wrapper makes of whatever its handler threw. An error of the one type is a refusal,
 // answered as it is; the database out of reach (stopped, restarting) is an outage: the contract's

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 // Every HTTP request gets an id, answered in `X-Request-Id` and written on each log line of its
-// handling (server/log.ts), so a caller's report ("my request failed, id …") finds its log lines.
+// handling (server/platform/log.ts), so a caller's report ("my request failed, id …") finds its log lines.
 // A caller may choose it (a proxy or client that logs its own ids): a well-formed incoming
 // X-Request-Id is kept; anything else (missing, too long, characters a log or a header should not
 // carry, or the header sent twice) is replaced by a fresh UUID. docs/api.md#request-ids.

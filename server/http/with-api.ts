@@ -10,11 +10,11 @@ import { ApiError, notFound } from "@/common/http/errors";
 import type { Operation } from "@/common/http/operation";
 import { pagingActions } from "@/common/http/paging";
 import { admitApiRequest, refuseOverLimit, withRateLimitHeaders } from "./rate-limit";
-import { publicOrigin } from "@/server/request/public-origin";
+import { publicOrigin } from "@/server/platform/request/public-origin";
 import type { ApiResult } from "./results";
 import { refuseNul } from "@/common/http/nul";
 import { parseOrThrow } from "@/common/http/zod-errors";
-import type { Verdict } from "@/server/rate-limits/verdict";
+import type { Verdict } from "@/server/platform/rate-limits/verdict";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 

@@ -2,11 +2,11 @@ import { ApiError, validationError } from "@/common/http/errors";
 import { nulField } from "@/common/http/nul";
 import { toFieldErrors } from "@/common/http/zod-errors";
 import { crossSitePost } from "@/server/auth/csrf";
-import type { Action, ActionResult } from "@/server/console/actions";
-import { consoleCsrfMatches } from "@/server/console/csrf";
-import { notOwned } from "@/server/console/errors";
-import { getPartnerSession } from "@/server/console/session";
-import { logger } from "@/server/log";
+import type { Action, ActionResult } from "@/server/surfaces/console/actions";
+import { consoleCsrfMatches } from "@/server/surfaces/console/csrf";
+import { notOwned } from "@/server/surfaces/console/errors";
+import { getPartnerSession } from "@/server/surfaces/console/session";
+import { logger } from "@/server/platform/log";
 import { consoleFailure } from "./console-failure";
 import { isRefusal } from "./refusal";
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ApiError } from "@/common/http/errors";
-import { getPartnerSession, type PartnerSession } from "@/server/console/session";
-import { logger } from "@/server/log";
+import { getPartnerSession, type PartnerSession } from "@/server/surfaces/console/session";
+import { logger } from "@/server/platform/log";
 import { consoleFailure } from "./console-failure";
 import { isRefusal } from "./refusal";
 

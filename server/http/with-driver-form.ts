@@ -1,7 +1,7 @@
 import { ApiError } from "@/common/http/errors";
 import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import { isRefusal } from "./refusal";
 
 // The wrapper of the driver site's plain HTML form posts (the connected-apps page's Revoke): posts

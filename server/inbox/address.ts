@@ -1,4 +1,4 @@
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 
 // Where an app's sandbox inbox lives (docs/delivery.md#sandbox-inbox): `{origin}/sandbox/inbox/{token}` on this
 // service's own origin, PUBLIC_URL when set, else http://localhost:PORT (a laptop). The one URL the

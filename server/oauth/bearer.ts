@@ -2,10 +2,10 @@ import { rawSql } from "@/db/client";
 import type { Fragment, Sql } from "@/db/fragments";
 import type { Environment } from "@/db/schema";
 import { ApiError } from "@/common/http/errors";
-import { bucketRow, takeFrom, verdictsOf, type TakenRow } from "@/server/rate-limits/buckets";
-import type { Policy } from "@/server/rate-limits/policies";
-import type { Verdict } from "@/server/rate-limits/verdict";
-import { sha256 } from "@/server/security/secrets";
+import { bucketRow, takeFrom, verdictsOf, type TakenRow } from "@/server/platform/rate-limits/buckets";
+import type { Policy } from "@/server/platform/rate-limits/policies";
+import type { Verdict } from "@/server/platform/rate-limits/verdict";
+import { sha256 } from "@/server/platform/security/secrets";
 import { noteTokenUse } from "./last-use";
 import type { Principal } from "./principal";
 

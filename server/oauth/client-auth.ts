@@ -1,6 +1,6 @@
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { hashMatches } from "@/server/security/secrets";
+import { hashMatches } from "@/server/platform/security/secrets";
 import { findCredentialByClientId, type CredentialRow } from "./queries";
 import { nulField } from "@/common/http/nul";
 

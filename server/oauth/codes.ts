@@ -1,6 +1,6 @@
 import type { Executor } from "@/db/client";
 import { oauthCodes, type Environment } from "@/db/schema";
-import { randomToken, sha256 } from "@/server/security/secrets";
+import { randomToken, sha256 } from "@/server/platform/security/secrets";
 import { CODE_TTL_SECONDS } from "./lifetimes";
 
 // Issues a single-use authorization code (10 minutes) and stores only its hash. Account creation

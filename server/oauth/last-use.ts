@@ -1,5 +1,5 @@
 import { db } from "@/db/client";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import { touchGrantUse } from "./grant-queries";
 import type { Principal } from "./principal";
 import { createUseThrottle } from "./use-throttle";

@@ -1,5 +1,5 @@
 import type { Environment } from "@/db/schema";
-import { publicOrigin } from "@/server/request/public-origin";
+import { publicOrigin } from "@/server/platform/request/public-origin";
 
 // RFC 8414 authorization server metadata, one document per environment. The sandbox is its own
 // issuer, `<origin>/sandbox`, whose document lives at the path-inserted well-known URL

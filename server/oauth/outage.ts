@@ -1,6 +1,6 @@
 import { UNAVAILABLE_RETRY_SECONDS } from "@/common/http/errors";
 import { databaseUnavailable } from "@/db/unavailable";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 
 // The token and revocation endpoints' answer while the database is out of reach (stopped,
 // restarting): 503 with RFC 6749's temporarily_unavailable and a time to retry after, as the API

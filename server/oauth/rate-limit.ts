@@ -1,8 +1,8 @@
-import { clientAddress } from "@/server/request/client-address";
-import { logger } from "@/server/log";
-import { giveBack, takeFromBuckets, type Check } from "@/server/rate-limits/buckets";
-import { rateLimitPolicies } from "@/server/rate-limits/policies";
-import { rateLimitHeaders, refusal } from "@/server/rate-limits/verdict";
+import { clientAddress } from "@/server/platform/request/client-address";
+import { logger } from "@/server/platform/log";
+import { giveBack, takeFromBuckets, type Check } from "@/server/platform/rate-limits/buckets";
+import { rateLimitPolicies } from "@/server/platform/rate-limits/policies";
+import { rateLimitHeaders, refusal } from "@/server/platform/rate-limits/verdict";
 import { outageAnswer } from "./outage";
 
 // Rate limits of the token and revocation endpoints (docs/oauth.md#rate-limits). Each request is

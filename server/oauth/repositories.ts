@@ -14,7 +14,7 @@ import {
 } from "@jmondi/oauth2-server";
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { hashMatches, randomToken, sha256 } from "@/server/security/secrets";
+import { hashMatches, randomToken, sha256 } from "@/server/platform/security/secrets";
 import { ACCESS_TOKEN_TTL_SECONDS, CODE_TTL_SECONDS, REFRESH_TOKEN_GRACE_MS } from "./lifetimes";
 import {
   consumeCode,

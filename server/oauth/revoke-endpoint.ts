@@ -1,6 +1,6 @@
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import { sha256 } from "@/server/security/secrets";
+import { sha256 } from "@/server/platform/security/secrets";
 import { authenticateClient, mergeClientCredentials, nulFormField } from "./client-auth";
 import { findTokenByAccessHash, findTokenByRefreshHash, revokeFamily } from "./queries";
 import { withOAuthRateLimits, type OAuthAnswer } from "./rate-limit";

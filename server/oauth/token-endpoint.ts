@@ -2,8 +2,8 @@ import { ErrorType, OAuthRequest, isOAuthError, type OAuthException } from "@jmo
 import { db } from "@/db/client";
 import { databaseUnavailable } from "@/db/unavailable";
 import type { Environment } from "@/db/schema";
-import { logger } from "@/server/log";
-import { sha256 } from "@/server/security/secrets";
+import { logger } from "@/server/platform/log";
+import { sha256 } from "@/server/platform/security/secrets";
 import { makeAuthorizationServer } from "./authorization-server";
 import { ACCESS_TOKEN_TTL_SECONDS } from "./lifetimes";
 import { mergeClientCredentials, nulFormField } from "./client-auth";

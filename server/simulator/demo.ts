@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import { db } from "@/db/client";
 import { devices, simulationRuns, vehicles } from "@/db/schema";
 import { uniqueViolation } from "@/db/errors";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import type { Principal } from "@/server/oauth/principal";
 import { findTemplate, templateWay } from "./geometry";
 import { routeLength } from "./model";

@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from
 import { db } from "@/db/client";
 import { simulationRuns } from "@/db/schema";
 import { ApiError } from "@/common/http/errors";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import type { Principal } from "@/server/oauth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { MAX_BATCH, type DataSetInput } from "@/server/telemetry/schemas";

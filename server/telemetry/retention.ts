@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 
 // Data retention (DATA_POINT_RETENTION_DAYS): data points recorded more than N days ago are
 // deleted, vehicle by vehicle, in batches of BATCH rows, each batch one short statement (its own

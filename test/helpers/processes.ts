@@ -152,7 +152,7 @@ export async function launchService(opts: { name: string; databaseUrl?: string; 
   return running;
 }
 
-/** The service's logged errors (server/log.ts writes one JSON object a line), for benchmarks to report. */
+/** The service's logged errors (server/platform/log.ts writes one JSON object a line), for benchmarks to report. */
 export function loggedErrors(output: string): string[] {
   return output.split("\n").filter((line) => line.includes('"level":"error"'));
 }

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
-import { seriesFigures, windowFigures } from "@/server/console/health-queries";
+import { seriesFigures, windowFigures } from "@/server/surfaces/console/health-queries";
 import { percentileOf } from "@/common/delivery/latency-histogram";
 import { createSubscription, deliveryDatabase, insertNotifications, seedApp, startWorkerProcess, stopWorkerProcess, waitFor, type DeliveryDb, type WorkerProcess } from "../helpers/delivery-fixture";
 import { root } from "../helpers/processes";

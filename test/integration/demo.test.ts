@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchService, type RunningService } from "../helpers/processes";
-import { DEMO } from "@/server/demo/seed";
+import { DEMO } from "@/server/surfaces/demo/seed";
 import { parseDateTime } from "@/common/http/datetime";
 
 // What a newcomer sees after `npm start` (issue 7 point 6, and the "front door" issue): the demo

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError, errorStatus, notFound, uniqueError, validationError, type ErrorCode } from "@/common/http/errors";
 import { consoleFailure, somethingWentWrong } from "@/server/http/console-failure";
 import { errorBody } from "@/server/http/error-body";
-import { notOwned } from "@/server/console/errors";
+import { notOwned } from "@/server/surfaces/console/errors";
 
 // The one error type has two translations: to the contract's error body (the API, the driver site,
 // the sandbox inbox) and to the console's form errors. Both are pure; these pin what each answers.

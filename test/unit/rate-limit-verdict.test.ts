@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Policy } from "@/server/rate-limits/policies";
-import { rateLimitHeaders, refusal, remaining, resetSeconds, retryAfterSeconds, type Verdict } from "@/server/rate-limits/verdict";
+import type { Policy } from "@/server/platform/rate-limits/policies";
+import { rateLimitHeaders, refusal, remaining, resetSeconds, retryAfterSeconds, type Verdict } from "@/server/platform/rate-limits/verdict";
 
 // 1000 requests per 10 s: one request is 10 ms of the window.
 const perToken: Policy = { name: "per-token", scope: "api-token", quota: 1000, windowSeconds: 10, emissionMs: 10 };

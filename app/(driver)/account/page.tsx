@@ -4,8 +4,8 @@ import { DeleteAccount } from "@/components/driver/delete-account";
 import { PasswordForm } from "@/components/driver/password-form";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card, EnvironmentBadge } from "@/components/ui/card";
-import { getDriverAccount } from "@/server/driver/account";
-import { listDriverVehicles } from "@/server/driver/vehicles";
+import { getDriverAccount } from "@/server/surfaces/driver/account";
+import { listDriverVehicles } from "@/server/surfaces/driver/vehicles";
 import { requireDriver } from "../_lib/driver-page";
 
 export const dynamic = "force-dynamic";

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { csrfToken } from "@/server/auth/csrf";
 import { getDriverSession } from "@/server/auth/session";
-import { getDriverAccount } from "@/server/driver/account";
+import { getDriverAccount } from "@/server/surfaces/driver/account";
 import { idParam } from "@/common/http/fields";
 import { appName, listConnectedApps } from "@/server/oauth/connected-apps";
 

@@ -4,9 +4,9 @@ import { zoneOf } from "@/components/driver/format";
 import { LiveVehicles } from "@/components/driver/live-vehicles";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
-import { getDriverAccount } from "@/server/driver/account";
-import { tileConfig } from "@/server/driver/map-config";
-import { listDriverVehicles } from "@/server/driver/vehicles";
+import { getDriverAccount } from "@/server/surfaces/driver/account";
+import { tileConfig } from "@/server/surfaces/driver/map-config";
+import { listDriverVehicles } from "@/server/surfaces/driver/vehicles";
 import { requireDriver } from "../_lib/driver-page";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { migrationsApplied } from "@/server/fleet/migrations-applied";
+import { migrationsApplied } from "@/server/platform/fleet/migrations-applied";
 import { json } from "@/server/http/with-api";
 
 export const dynamic = "force-dynamic";

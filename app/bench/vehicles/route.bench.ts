@@ -1,5 +1,5 @@
 import { rawSql } from "@/db/client";
-import { sha256 } from "@/server/security/secrets";
+import { sha256 } from "@/server/platform/security/secrets";
 
 // GET /bench/vehicles — the baseline of `npm run bench:api`: the same token lookup and vehicle
 // query as GET /v1/api/vehicle/, as a bare route handler without our wrapper, validation or

@@ -4,8 +4,8 @@ import { ActionForm } from "@/components/console/action-form";
 import { AppForm } from "@/components/console/app-form";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { EmptyState, Section } from "@/components/console/states";
-import { listApps } from "@/server/console/apps";
-import { consolePage } from "@/server/console/pages";
+import { listApps } from "@/server/surfaces/console/apps";
+import { consolePage } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Apps" };

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Card, NarrowPage } from "@/components/ui/card";
-import { DEMO } from "@/server/demo/seed";
-import { env } from "@/server/env";
+import { DEMO } from "@/server/surfaces/demo/seed";
+import { env } from "@/server/platform/env";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Demo app callback", robots: { index: false } };
@@ -11,7 +11,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-// /demo/callback — the demo app's redirect URI (server/demo/seed.ts), so that a newcomer can try the
+// /demo/callback — the demo app's redirect URI (server/surfaces/demo/seed.ts), so that a newcomer can try the
 // authorization page with nothing but `npm start`: it shows what the app received and how to
 // exchange it. Exists only where the demo data is seeded.
 export default async function DemoCallbackPage({ searchParams }: Props) {

@@ -1,4 +1,4 @@
-import type { SimulatorOverview } from "@/server/console/simulator";
+import type { SimulatorOverview } from "@/server/surfaces/console/simulator";
 import type { SimulationOut } from "@/server/simulator/schemas";
 import { DataTable } from "../data-table";
 import { isoFromWire, LocalTime } from "../local-time";

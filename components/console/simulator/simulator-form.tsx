@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { FieldFrame } from "@/components/ui/field";
-import type { SimulatorOverview } from "@/server/console/simulator";
+import type { SimulatorOverview } from "@/server/surfaces/console/simulator";
 import { aria, control, FieldMessage } from "./controls";
 import type { PanelMessage } from "./use-simulator-post";
 

@@ -5,7 +5,7 @@ import { useCallback, useMemo, useState } from "react";
 import { LazySimulatorMap } from "@/components/map/lazy";
 import type { LatLon } from "@/components/map/simulator-map";
 import type { Tiles } from "@/components/map/tiles";
-import type { SimulatorOverview } from "@/server/console/simulator";
+import type { SimulatorOverview } from "@/server/surfaces/console/simulator";
 import { RunsTable } from "./runs-table";
 import { SaveRoute } from "./save-route";
 import { SimulatorForm, type Trip } from "./simulator-form";

@@ -12,7 +12,7 @@ import { lockVehicle, readForIngest, type IngestRead } from "./read";
 import { recentRead, rememberRead } from "./recent-reads";
 import { writeIngest, type Written } from "./write";
 import { groupable, writeInGroup } from "./write-groups";
-import { recordIngest } from "@/server/metrics/record";
+import { recordIngest } from "@/server/platform/metrics/record";
 
 // POST /vehicle/{id}/dataSet/ (one data set, or a batch of up to 500) and the simulator's posts,
 // for a principal the caller has already authenticated (withApi, like every route):

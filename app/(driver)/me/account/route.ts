@@ -1,4 +1,4 @@
-import { deleteDriverAccount, getDriverAccount, updateDriverAccount } from "@/server/driver/account";
+import { deleteDriverAccount, getDriverAccount, updateDriverAccount } from "@/server/surfaces/driver/account";
 import { withDriver, otherMethods } from "@/server/http/with-driver";
 
 // GET /me/account — the signed-in driver's account

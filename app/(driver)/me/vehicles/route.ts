@@ -1,5 +1,5 @@
 import { withDriver, otherMethods } from "@/server/http/with-driver";
-import { addDriverVehicle } from "@/server/driver/vehicles";
+import { addDriverVehicle } from "@/server/surfaces/driver/vehicles";
 
 // POST /me/vehicles — add a vehicle to the signed-in driver's account
 export const POST = withDriver(async ({ session, body }) => ({ vehicle: await addDriverVehicle(session, await body()) }), { write: true });

@@ -7,10 +7,10 @@ import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
 import { LazyPositionMap } from "@/components/map/lazy";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
-import { getDriverAccount } from "@/server/driver/account";
-import { tileConfig } from "@/server/driver/map-config";
-import { vehicleTitle } from "@/server/driver/views";
-import { getDriverVehicle, recentTrips } from "@/server/driver/vehicles";
+import { getDriverAccount } from "@/server/surfaces/driver/account";
+import { tileConfig } from "@/server/surfaces/driver/map-config";
+import { vehicleTitle } from "@/server/surfaces/driver/views";
+import { getDriverVehicle, recentTrips } from "@/server/surfaces/driver/vehicles";
 import { idOrNotFound, orNotFound, requireDriver } from "../../_lib/driver-page";
 
 export const dynamic = "force-dynamic";

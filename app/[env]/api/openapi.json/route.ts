@@ -1,10 +1,10 @@
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 import { environmentFromSegment } from "@/server/http/environment";
 import { notAllowedExcept } from "@/server/http/method-not-allowed";
 import { json } from "@/server/http/with-api";
 import { withApiErrors } from "@/server/http/with-api-errors";
 import { openApiDocument } from "@/server/openapi/document";
-import { publicOrigin } from "@/server/request/public-origin";
+import { publicOrigin } from "@/server/platform/request/public-origin";
 
 // GET /openapi.json — the OpenAPI 3.1 document of this environment (no token needed)
 export const GET = withApiErrors<{ env: string }>(async (_request, params) => {

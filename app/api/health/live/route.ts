@@ -1,4 +1,4 @@
-import { processPhase } from "@/server/fleet/process-state";
+import { processPhase } from "@/server/platform/fleet/process-state";
 import { json } from "@/server/http/with-api";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { processPhase } from "@/server/fleet/process-state";
-import { migrationsApplied } from "@/server/fleet/migrations-applied";
+import { processPhase } from "@/server/platform/fleet/process-state";
+import { migrationsApplied } from "@/server/platform/fleet/migrations-applied";
 import { json } from "@/server/http/with-api";
 
 export const dynamic = "force-dynamic";

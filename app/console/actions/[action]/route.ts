@@ -1,5 +1,5 @@
-import { consoleActions } from "@/server/console/actions";
+import { consoleActions } from "@/server/surfaces/console/actions";
 import { withConsoleAction } from "@/server/http/with-console-action";
 
-// POST /console/actions/{name} — every state-changing console form (server/console/actions.ts).
+// POST /console/actions/{name} — every state-changing console form (server/surfaces/console/actions.ts).
 export const POST = withConsoleAction(consoleActions);

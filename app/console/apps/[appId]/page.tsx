@@ -10,10 +10,10 @@ import { LocalTime } from "@/components/console/local-time";
 import { Notice, Section } from "@/components/console/states";
 import { EnvironmentBadge } from "@/components/ui/card";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
-import { appInbox } from "@/server/console/inbox";
+import { appInbox } from "@/server/surfaces/console/inbox";
 import { formatDateTime } from "@/common/http/datetime";
-import { appSigningSecrets } from "@/server/console/signing";
-import { consoleAppPage, pageId } from "@/server/console/pages";
+import { appSigningSecrets } from "@/server/surfaces/console/signing";
+import { consoleAppPage, pageId } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "App" };

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ConsoleHeader } from "@/components/console/console-header";
-import { getPartnerSession } from "@/server/console/session";
-import { guideList, renderGuide } from "@/server/docs/guides";
-import { siteOrigin } from "@/server/docs/site-origin";
+import { getPartnerSession } from "@/server/surfaces/console/session";
+import { guideList, renderGuide } from "@/server/surfaces/docs/guides";
+import { siteOrigin } from "@/server/surfaces/docs/site-origin";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { changeDriverPassword } from "@/server/driver/account";
+import { changeDriverPassword } from "@/server/surfaces/driver/account";
 import { withDriver, otherMethods } from "@/server/http/with-driver";
 
 // POST /me/account/password — change the password ({"currentPassword", "password"})

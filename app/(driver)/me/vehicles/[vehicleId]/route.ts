@@ -1,5 +1,5 @@
 import { withDriver, otherMethods, pathId } from "@/server/http/with-driver";
-import { deleteDriverVehicle, getDriverVehicle, updateDriverVehicle } from "@/server/driver/vehicles";
+import { deleteDriverVehicle, getDriverVehicle, updateDriverVehicle } from "@/server/surfaces/driver/vehicles";
 
 // GET /me/vehicles/{id} — one of the signed-in driver's vehicles
 export const GET = withDriver(async ({ session, params }) => ({ vehicle: await getDriverVehicle(session, pathId(params.vehicleId, "vehicle")) }), { write: false });

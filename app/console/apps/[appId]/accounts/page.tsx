@@ -6,8 +6,8 @@ import { DataTable } from "@/components/console/data-table";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Notice, Section } from "@/components/console/states";
-import { connectedAccounts } from "@/server/console/connected";
-import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { connectedAccounts } from "@/server/surfaces/console/connected";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connected accounts" };

@@ -6,8 +6,8 @@ import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header"
 import { HealthFigures } from "@/components/console/delivery-health";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Notice, Section } from "@/components/console/states";
-import { appDeliveryHealth, HEALTH_DELIVERY_LIMIT, HEALTH_WINDOWS, healthWindow, type HealthWindow } from "@/server/console/health";
-import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
+import { appDeliveryHealth, HEALTH_DELIVERY_LIMIT, HEALTH_WINDOWS, healthWindow, type HealthWindow } from "@/server/surfaces/console/health";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Delivery health" };

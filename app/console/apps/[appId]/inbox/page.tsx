@@ -6,8 +6,8 @@ import { SelectField, SubmitButton } from "@/components/console/fields";
 import { InboxLive } from "@/components/console/inbox-live";
 import { InboxUrl } from "@/components/console/inbox-url";
 import { Section } from "@/components/console/states";
-import { appInbox, appInboxRequests } from "@/server/console/inbox";
-import { consoleAppPage, pageId } from "@/server/console/pages";
+import { appInbox, appInboxRequests } from "@/server/surfaces/console/inbox";
+import { consoleAppPage, pageId } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sandbox inbox" };

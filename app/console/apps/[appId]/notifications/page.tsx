@@ -9,9 +9,9 @@ import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header"
 import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice, Section } from "@/components/console/states";
 import { VehicleRef } from "@/components/console/vehicle-ref";
-import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/console/notifications";
-import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
-import { vehicleNames } from "@/server/console/vehicle-names";
+import { DELIVERY_STATES, listAppNotifications, notificationFilters, NOTIFICATION_PAGE_SIZE } from "@/server/surfaces/console/notifications";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/surfaces/console/pages";
+import { vehicleNames } from "@/server/surfaces/console/vehicle-names";
 import { formatDateTime } from "@/common/http/datetime";
 import { EVENT_TYPE_NAMES } from "@/common/subscriptions/event-types";
 

@@ -3,9 +3,9 @@ import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { LocalTime } from "@/components/console/local-time";
 import { EmptyState, Notice } from "@/components/console/states";
-import { appOutbox } from "@/server/console/deliveries";
+import { appOutbox } from "@/server/surfaces/console/deliveries";
 import { formatDateTime } from "@/common/http/datetime";
-import { consoleAppPage, pageId } from "@/server/console/pages";
+import { consoleAppPage, pageId } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "E-mail outbox" };

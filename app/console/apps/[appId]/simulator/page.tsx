@@ -4,9 +4,9 @@ import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { SimulatorPanel } from "@/components/console/simulator/simulator-panel";
 import { EmptyState, Notice } from "@/components/console/states";
-import { tileConfig } from "@/server/driver/map-config";
-import { consoleAppPage, ownedOr404, pageId } from "@/server/console/pages";
-import { simulatorOverview } from "@/server/console/simulator";
+import { tileConfig } from "@/server/surfaces/driver/map-config";
+import { consoleAppPage, ownedOr404, pageId } from "@/server/surfaces/console/pages";
+import { simulatorOverview } from "@/server/surfaces/console/simulator";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sandbox simulator" };
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Sandbox simulator" };
 type Props = { params: Promise<{ appId: string }> };
 
 // /console/apps/{id}/simulator — drive one of the app's sandbox vehicles: clicked start and end,
-// a saved route or a template; watch the run and stop it (server/console/simulator.ts).
+// a saved route or a template; watch the run and stop it (server/surfaces/console/simulator.ts).
 export default async function SimulatorPage({ params }: Props) {
   const appId = pageId((await params).appId);
   const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/simulator`);

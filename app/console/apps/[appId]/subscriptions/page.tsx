@@ -8,11 +8,11 @@ import { InboxUrl } from "@/components/console/inbox-url";
 import { VehicleRef } from "@/components/console/vehicle-ref";
 import { EmptyState, Notice, Section } from "@/components/console/states";
 import { SubscriptionFields } from "@/components/console/subscription-form";
-import { connectedAccounts } from "@/server/console/connected";
-import { appInbox } from "@/server/console/inbox";
-import { vehicleNames } from "@/server/console/vehicle-names";
-import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/console/pages";
-import { listAppSubscriptions } from "@/server/console/subscriptions";
+import { connectedAccounts } from "@/server/surfaces/console/connected";
+import { appInbox } from "@/server/surfaces/console/inbox";
+import { vehicleNames } from "@/server/surfaces/console/vehicle-names";
+import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/surfaces/console/pages";
+import { listAppSubscriptions } from "@/server/surfaces/console/subscriptions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Subscriptions" };

@@ -4,11 +4,11 @@ import { formatDuration, formatMiles, formatMph, formatWhen, zoneOf } from "@/co
 import { TripReplay } from "@/components/driver/trip-replay";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
-import { getDriverAccount } from "@/server/driver/account";
-import { tileConfig } from "@/server/driver/map-config";
-import { getTripReplay } from "@/server/driver/trips";
-import { vehicleTitle } from "@/server/driver/views";
-import { getDriverVehicle } from "@/server/driver/vehicles";
+import { getDriverAccount } from "@/server/surfaces/driver/account";
+import { tileConfig } from "@/server/surfaces/driver/map-config";
+import { getTripReplay } from "@/server/surfaces/driver/trips";
+import { vehicleTitle } from "@/server/surfaces/driver/views";
+import { getDriverVehicle } from "@/server/surfaces/driver/vehicles";
 import { idOrNotFound, orNotFound, requireDriver } from "../../../../_lib/driver-page";
 
 export const dynamic = "force-dynamic";

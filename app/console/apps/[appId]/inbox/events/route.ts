@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getOwnedApp } from "@/server/console/apps";
-import { inboxEventStream } from "@/server/console/inbox-stream";
+import { getOwnedApp } from "@/server/surfaces/console/apps";
+import { inboxEventStream } from "@/server/surfaces/console/inbox-stream";
 import { withConsoleJson } from "@/server/http/with-console-json";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { appInboxRequests } from "@/server/console/inbox";
+import { appInboxRequests } from "@/server/surfaces/console/inbox";
 import { withConsoleJson } from "@/server/http/with-console-json";
 
 const ids = z.object({ appId: z.string().regex(/^\d{1,10}$/).transform(Number) });

@@ -8,10 +8,10 @@ import { DeliveryLogView } from "@/components/console/delivery-log";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Section } from "@/components/console/states";
 import { VehicleRef } from "@/components/console/vehicle-ref";
-import { notificationDeliveryLog } from "@/server/console/deliveries";
-import { appNotification } from "@/server/console/notifications";
-import { consoleAppPage, ownedOr404, pageId } from "@/server/console/pages";
-import { vehicleNames } from "@/server/console/vehicle-names";
+import { notificationDeliveryLog } from "@/server/surfaces/console/deliveries";
+import { appNotification } from "@/server/surfaces/console/notifications";
+import { consoleAppPage, ownedOr404, pageId } from "@/server/surfaces/console/pages";
+import { vehicleNames } from "@/server/surfaces/console/vehicle-names";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Notification" };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withConsoleJson } from "@/server/http/with-console-json";
-import { simulatorRunStatus } from "@/server/console/simulator";
+import { simulatorRunStatus } from "@/server/surfaces/console/simulator";
 
 const ids = z.object({ appId: z.string().regex(/^\d{1,10}$/).transform(Number), runId: z.string().regex(/^\d{1,10}$/).transform(Number) });
 

@@ -1,6 +1,6 @@
 import { rawSql } from "@/db/client";
 import type { Fragment, Sql } from "@/db/fragments";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import type { Policy } from "./policies";
 import type { Verdict } from "./verdict";
 

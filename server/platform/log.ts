@@ -1,7 +1,7 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pino, type Logger } from "pino";
-import { logLevel } from "@/server/env";
+import { logLevel } from "@/server/platform/env";
 
 // The one logger of the service, the worker and the scripts: pino, one JSON object a line on
 // stderr (stdout is what a command prints for people or programs: the start banner, the demo's

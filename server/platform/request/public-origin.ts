@@ -1,4 +1,4 @@
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 
 // The origin in every absolute URL the service writes (paging links, the OpenAPI servers, the
 // OAuth metadata, the docs' examples, next-auth's callback and redirect URLs): from configuration

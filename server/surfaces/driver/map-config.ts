@@ -1,4 +1,4 @@
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 
 export type TileConfig = { url: string; attribution: string };
 

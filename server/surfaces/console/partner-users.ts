@@ -5,7 +5,7 @@ import { partnerUsers } from "@/db/schema";
 import { beginAttempt, forgiveAttempt, ACCOUNT_POLICY, ADDRESS_POLICY, type ThrottleKey } from "@/server/auth/throttle";
 import { SignInRefused } from "@/common/auth/sign-in-errors";
 import { uniqueViolation } from "@/db/errors";
-import { hashPassword, verifyPassword } from "@/server/security/passwords";
+import { hashPassword, verifyPassword } from "@/server/platform/security/passwords";
 
 /** Who a partner session belongs to. `kind` is checked on every read of the session. */
 export type PartnerSessionUser = { id: string; kind: "partner"; partnerUserId: number; email: string; name: string };

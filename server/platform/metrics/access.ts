@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { env } from "@/server/env";
-import { clientAddress } from "@/server/request/client-address";
+import { env } from "@/server/platform/env";
+import { clientAddress } from "@/server/platform/request/client-address";
 
 // Who may read /metrics: loopback clients (a Prometheus or an agent on the same machine), and
 // others only with `Authorization: Bearer <METRICS_TOKEN>`. The address is the one the server

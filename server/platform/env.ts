@@ -35,7 +35,7 @@ const rateSpec = (fallback: string) =>
       return { quota, windowSeconds };
     });
 
-// The least level the logger writes (server/log.ts); "silent" writes nothing.
+// The least level the logger writes (server/platform/log.ts); "silent" writes nothing.
 const logLevelSchema = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
 
 // DATABASE_URL and DATA_DIR come from the database's own schema (db/config.ts), which db/ reads itself.
@@ -75,7 +75,7 @@ const schema = databaseEnvSchema.extend({
   // The simulator's real-time loop in this process (default on); off for processes that must not
   // drive runs (a benchmark that drives them itself).
   SIMULATOR: boolish,
-  // Rate limits (server/rate-limits/, docs/operations.md#rate-limits), shared by every process
+  // Rate limits (server/platform/rate-limits/, docs/operations.md#rate-limits), shared by every process
   // through the database. RATE_LIMITS=off switches them all off (the benchmarks do).
   RATE_LIMITS: boolish,
   RATE_LIMIT_API_TOKEN: rateSpec("1000/10s"),
@@ -140,7 +140,7 @@ export function logLevel(): z.infer<typeof logLevelSchema> {
 }
 
 // next-auth reads its own origin from process.env at request time, so the origin decision is
-// written there, once, from here: always the configured origin (server/request/public-origin.ts).
+// written there, once, from here: always the configured origin (server/platform/request/public-origin.ts).
 // Without NEXTAUTH_URL next-auth would take it from each request's X-Forwarded-Host or Host, and
 // build its callback and redirect URLs on whatever host a client names.
 export function exportNextAuthOrigin(origin: string): void {

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
-// The process's own metrics (prom-client), scraped at GET /metrics (server/metrics/scrape.ts).
+// The process's own metrics (prom-client), scraped at GET /metrics (server/platform/metrics/scrape.ts).
 // One set per process, kept on globalThis: the server entry point (HTTP requests), Next.js's
 // separately bundled route modules (ingest) and the worker (deliveries, simulator) all count
 // into the same objects. Under `npm start` with several processes the primary sums every

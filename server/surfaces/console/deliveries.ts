@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { subscriptions, type Environment } from "@/db/schema";
 import { resendFailedSince, resendNotificationDeliveries, type Resent } from "@/server/delivery/resend";
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 import { sendTestNotification } from "@/server/notifications/service";
 import { findOwnedApp } from "./app-queries";
 import { attemptsOf, deliveriesOfNotification, firstVehicleOf, OUTBOX_PAGE_SIZE, outboxOf } from "./delivery-queries";

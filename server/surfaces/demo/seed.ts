@@ -4,12 +4,12 @@ import { findCredentialByClientId } from "@/server/oauth/queries";
 import { insertAccount, insertGrant } from "@/server/accounts/queries";
 import { createApp } from "@/server/apps/service";
 import { accounts, partnerAppOwners, vehicles } from "@/db/schema";
-import { ensurePartnerUser } from "@/server/console/partner-users";
-import { hashPassword } from "@/server/security/passwords";
+import { ensurePartnerUser } from "@/server/surfaces/console/partner-users";
+import { hashPassword } from "@/server/platform/security/passwords";
 import { insertDevice, insertVehicle } from "@/server/vehicles/queries";
 import { decodeVin } from "@/server/vehicles/vin";
 import { ensureDemoRun, ensureDemoTrip } from "@/server/simulator/demo";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import { countSubscriptionsOfApp } from "@/server/subscriptions/queries";
 import { createSubscription } from "@/server/subscriptions/service";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { connection } from "next/server";
-import { publicOrigin } from "@/server/request/public-origin";
+import { publicOrigin } from "@/server/platform/request/public-origin";
 
 /** This site's origin for the docs' examples: the configured one (public-origin.ts), never the request's Host. */
 export async function siteOrigin(): Promise<string> {

@@ -1,5 +1,5 @@
 import CredentialsProvider from "next-auth/providers/credentials";
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 import { newSessionId, nextAuthStack, withClientAddress } from "@/server/auth/next-auth-stack";
 import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner-users";
 

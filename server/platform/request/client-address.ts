@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { env } from "@/server/env";
+import { env } from "@/server/platform/env";
 
 /** Set by scripts/start.ts on every request, replacing whatever a client sent under that name. */
 export const CLIENT_ADDRESS_HEADER = "x-wayline-client-address";

@@ -1,4 +1,4 @@
-import { env, type RateSpec } from "@/server/env";
+import { env, type RateSpec } from "@/server/platform/env";
 
 // The rate-limit policies (docs/operations.md#rate-limits), built from the configuration. A
 // policy is a bucket of `quota` requests refilled evenly over `windowSeconds` (GCRA): the

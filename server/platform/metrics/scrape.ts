@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { logger } from "@/server/log";
+import { logger } from "@/server/platform/log";
 import { metricsAllowed } from "./access";
 import { clusterMetrics } from "./cluster";
 import { databaseMetrics } from "./database-gauges";

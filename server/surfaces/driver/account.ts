@@ -5,7 +5,7 @@ import { serializeAccount } from "@/server/accounts/serialize";
 import { deleteAccount, getVisibleAccount, updateAccount } from "@/server/accounts/service";
 import { validationError } from "@/common/http/errors";
 import { parseOrThrow } from "@/common/http/zod-errors";
-import { verifyPassword } from "@/server/security/passwords";
+import { verifyPassword } from "@/server/platform/security/passwords";
 import { driverPrincipal } from "./principal";
 
 // The signed-in driver's own account, through the account service with the API's schemas, so a
