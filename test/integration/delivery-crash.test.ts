@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSubscription, deliveryDatabase, insertNotifications, seedApp, startWorkerProcess, stopWorkerProcess, waitFor, type DeliveryDb, type WorkerProcess } from "../helpers/delivery-fixture";
 import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchService, type RunningService } from "../helpers/processes";
 import { DEMO } from "@/server/demo/seed";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { request } from "../helpers/api";
 import { idleSockets, keepAliveAgent, send } from "../helpers/keep-alive";
