@@ -14,7 +14,7 @@ const alias = { "@": path.resolve(import.meta.dirname), "server-only": path.reso
 // every other file only talks to the suite's shared service and runs in parallel with the rest
 // (docs/testing.md#projects).
 const integrationDir = path.join(import.meta.dirname, "test", "integration");
-const STARTS_PROCESSES = /@module-tag processes\b|\b(launchService|startOwnService|startWorkerProcess|startWorker|deliveryDatabase|startService|spawn)\(/;
+const STARTS_PROCESSES = /@module-tag processes\b|\b(launchService|startOwnService|startWorkerProcess|startWorker|deliveryDatabase|startService|spawn|spawnSync|execFile|execFileSync)\(/;
 const integrationFiles = fs.readdirSync(integrationDir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts"));
 const processFiles = integrationFiles.filter((f) => STARTS_PROCESSES.test(fs.readFileSync(path.join(integrationDir, f), "utf8"))).map((f) => `test/integration/${f}`);
 
