@@ -2,6 +2,7 @@ import os from "node:os";
 import autocannon from "autocannon";
 import { launchService } from "../test/helpers/processes";
 import { benchDatabase, benchDriver } from "./lib/setup";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:api`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the production
 // build plus the bare baseline routes) on PostgreSQL. GET /v1/api/vehicle/ (an account with 50
@@ -25,6 +26,7 @@ const fmt = (name: string, r: Result) =>
   `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
 
 async function main() {
+  reportLoad("bench:api");
   const database = benchDatabase("wayline_bench");
   const service = await launchService({ name: "bench", databaseUrl: database.url, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;

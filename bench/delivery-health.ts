@@ -1,7 +1,7 @@
-import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { benchDatabase, loadAverage } from "./lib/setup";
+import { benchDatabase } from "./lib/setup";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:delivery-health`: the console's delivery health reads (server/surfaces/console/health.ts,
 // health-queries.ts) on a delivery with a million attempts, on PostgreSQL (a fresh database made
@@ -30,8 +30,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
+  reportLoad("bench:delivery-health");
   const database = benchDatabase("wl_bench_health");
-  console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
   // Server modules read DATABASE_URL through server/platform/env.ts, when first used: set it before importing them.
   process.env.DATABASE_URL = database.url;
   const { prepareDatabase } = await import("../scripts/lib/database");
@@ -205,7 +205,6 @@ async function main() {
     await pool.end();
     console.log(`\nwrite cost: ${WRITERS} connections × ${TXS} transactions of ${BATCH} attempts of one delivery (its rollup rows hot), transactions/s in two alternated rounds:`);
     console.log(`  without the rollup: ${rates.without!.map((r) => r.toFixed(0)).join(", ")}; with it: ${rates.with!.map((r) => r.toFixed(0)).join(", ")}`);
-    console.log(`\nload average at end: ${loadAverage()}`);
   } finally {
     await sql.end();
     await prepared.stop();

@@ -9,6 +9,7 @@ import { launchService, loggedErrors } from "../test/helpers/processes";
 import { startWorkerProcess, stopWorkerProcess } from "../test/helpers/delivery-fixture";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:delivery`: notification delivery on PostgreSQL (DATABASE_URL, or a fresh
 // database created here and dropped at the end). The service runs with WORKER=off and one
@@ -37,10 +38,10 @@ const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
+  reportLoad("bench:delivery");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-bench-delivery-"));
   const ca = ensureTestCa(path.join(dir, "ca"));
   const database = benchDatabase("wl_bench_delivery");
-  console.log(`load average before: ${loadAverage()}`);
 
   // The receiver: answers 200 at once, and notes when each webhook's request head arrived.
   const firstByte = new Map<string, number>();

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
+import { benchDatabase, benchDriver } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:ingest-cpu`: the CPU one single data-set POST costs, in node (the service's
 // process) and in PostgreSQL (the service pool's backends), read from /proc (Linux) around
@@ -62,11 +63,11 @@ async function post(base: string, auth: Record<string, string>, vehicles: number
 }
 
 async function main() {
+  reportLoad("bench:ingest-cpu");
   const database = benchDatabase("wayline_bench_cpu");
   const service = await launchService({ name: "bench-ingest-cpu", databaseUrl: database.url, extraEnv: { RATE_LIMITS: "off" } });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
-    console.log(`load average at start: ${loadAverage()}`);
     const driver = await benchDriver(service.baseUrl, service.env, "bench-ingest-cpu", { dataProvider: true });
     const vehicles: number[] = [];
     for (let i = 0; i < CONNECTIONS; i++) vehicles.push(await driver.newVehicle(`Bench ${i}`));
@@ -78,7 +79,6 @@ async function main() {
     const postgresMs = backends.reduce((sum, pid, i) => sum + ticks(pid) - before.postgres[i]!, 0) * 10;
     console.log(`single data-set POSTs: ${posts} in ${DURATION} s`);
     console.log(`CPU per post: node ${(nodeMs / posts).toFixed(3)} ms, PostgreSQL ${(postgresMs / posts).toFixed(3)} ms (${backends.length} backends)`);
-    console.log(`load average at end: ${loadAverage()}`);
   } finally {
     await sql.end();
     await service.stop();

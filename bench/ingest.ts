@@ -2,8 +2,9 @@ import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
+import { benchDatabase, benchDriver } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:ingest`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the
 // production build plus the bare baseline routes) on PostgreSQL (DATABASE_URL, or a fresh database
@@ -241,9 +242,9 @@ async function settle(sql: postgres.Sql) {
 
 
 async function main() {
+  reportLoad("bench:ingest");
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
-  console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
   const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
@@ -441,7 +442,6 @@ async function main() {
     } finally {
       await cluster.stop();
     }
-    console.log(`load average at end: ${loadAverage()}`);
   } finally {
     await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});
     await sql.end({ timeout: 5 });

@@ -1,8 +1,8 @@
-import os from "node:os";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
+import { benchDatabase, benchDriver } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:reads`: every device-data read endpoint (docs/device-data.md#reading) over HTTP, against the
 // production build on PostgreSQL (DATABASE_URL, or a fresh database created here and dropped at
@@ -195,9 +195,9 @@ async function explainFor(sql: postgres.Sql, name: string, vehicleId: number, ac
 }
 
 async function main() {
+  reportLoad("bench:reads");
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
-  console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
   const service = await launchService({ name: "bench-reads", databaseUrl, extraEnv: { RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
@@ -295,7 +295,6 @@ async function main() {
       console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the SQL behind ${i === 0 ? "the slowest" : "a miss"}, GET …/${miss.name}:`);
       for (const line of await explainFor(sql, miss.name, vehicleId, accountId, tripId, dataSetId)) console.log(line);
     }
-    console.log(`\nload average at end: ${loadAverage()}`);
   } finally {
     await sql.end({ timeout: 5 });
     await service.stop();

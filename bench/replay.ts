@@ -1,8 +1,8 @@
-import os from "node:os";
 import { chromium } from "playwright-core";
 import { launchService } from "../test/helpers/processes";
 import { wireTime } from "../test/helpers/telemetry";
-import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
+import { benchDatabase, benchDriver } from "./lib/setup";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:replay`: how long the driver site takes to draw a 24-hour trip of 17,000 points.
 // The production build on PostgreSQL (DATABASE_URL, or a fresh database dropped at the end); the
@@ -43,8 +43,8 @@ const stats = (xs: number[]) => {
 };
 
 async function main() {
+  reportLoad("bench:replay");
   const database = benchDatabase("wl_bench_replay");
-  console.log(`load average at start: ${loadAverage()} (${os.cpus().length} cores)`);
   const service = await launchService({ name: "bench-replay", databaseUrl: database.url, extraEnv: { RATE_LIMITS: "off" } });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   try {
@@ -99,7 +99,6 @@ async function main() {
     console.log(`\nTrip replay page, ${POINTS} points over 24 hours, production build, PostgreSQL, Chromium ${browser.version()}, ${RUNS} loads after a warm-up`);
     console.log(`server first byte (track read + render)   min ${fb.min.toFixed(0).padStart(5)} ms   p50 ${fb.p50.toFixed(0).padStart(5)} ms   max ${fb.max.toFixed(0).padStart(5)} ms   page ${bytes} bytes`);
     console.log(`track drawn on the map                     min ${dr.min.toFixed(0).padStart(5)} ms   p50 ${dr.p50.toFixed(0).padStart(5)} ms   max ${dr.max.toFixed(0).padStart(5)} ms   target < ${TARGET_MS} ms: ${dr.max < TARGET_MS ? "met" : "MISSED"}`);
-    console.log(`\nload average at end: ${loadAverage()}`);
     process.exitCode = dr.max < TARGET_MS ? 0 : 1;
   } finally {
     await browser.close();

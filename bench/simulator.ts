@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { launchService, runScript } from "../test/helpers/processes";
 import { benchDatabase, loadAverage } from "./lib/setup";
+import { reportLoad } from "./lib/load";
 
 // `npm run bench:simulator`: the sandbox simulator's real-time loop at fleet scale, on PostgreSQL
 // (DATABASE_URL, or a fresh database created here and dropped at the end).
@@ -51,6 +52,7 @@ const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
+  reportLoad("bench:simulator");
   const database = benchDatabase("wl_bench_sim");
   // This process's own database client (the loop) reads DATABASE_URL through server/platform/env.ts.
   process.env.DATABASE_URL = database.url;

@@ -1,13 +1,17 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-// `npm test`: type check, lint, production build, unit tests, integration tests (on PostgreSQL
-// when DATABASE_URL is given, then once more on the embedded default) and the Playwright
-// end-to-end tests. Ends with one line "N passed, N failed" over all of them; the checks
-// (type check, lint, build) count as one test each.
+// `npm test`: type check and lint (side by side: each keeps one core busy), production build,
+// unit tests, integration tests (on PostgreSQL when DATABASE_URL is given: every file; then on the
+// embedded default: the files tagged `embedded`), each pass in two projects (files on the shared
+// service in parallel, then the files that start processes of their own one at a time), and the
+// Playwright end-to-end tests. Ends with a table of the stages' times against their budgets
+// (docs/testing.md#time-budget) and one line "N passed, N failed" over all of them; the checks
+// (type check, lint, build) count as one test each. TEST_TIMINGS_FILE, when set, also receives
+// the stages' times (one "label<TAB>seconds<TAB>budget<TAB>ok|failed" line each) for CI's table.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-test-"));
@@ -16,23 +20,56 @@ const baseEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1
 
 let passed = 0;
 let failed = 0;
+const stages: { label: string; seconds: number; budget: number; ok: boolean }[] = [];
+const runStarted = Date.now();
 
-function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = baseEnv): boolean {
+function record(label: string, started: number, budget: number, ok: boolean) {
+  const seconds = (Date.now() - started) / 1000;
+  stages.push({ label, seconds, budget, ok });
+  console.log(`=== ${label}: ${ok ? "ok" : "failed"} in ${seconds.toFixed(1)} s ===`);
+}
+
+function run(label: string, budget: number, command: string, args: string[], env: NodeJS.ProcessEnv = baseEnv): boolean {
   console.log(`\n=== ${label} ===`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, env, stdio: "inherit" });
-  console.log(`=== ${label}: ${result.status === 0 ? "ok" : `failed (${result.status ?? result.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`);
+  record(label, started, budget, result.status === 0);
   return result.status === 0;
 }
 
-function check(label: string, command: string, args: string[]) {
-  if (run(label, command, args)) passed += 1;
+/** Runs checks side by side, each one's output printed whole when it ends; counts one test each. */
+async function checksSideBySide(checks: { label: string; budget: number; command: string; args: string[] }[]) {
+  console.log(`\n=== ${checks.map((c) => c.label).join(" and ")} (side by side) ===`);
+  await Promise.all(
+    checks.map(
+      ({ label, budget, command, args }) =>
+        new Promise<void>((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { cwd: root, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
+          let output = "";
+          child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+          child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+          child.on("close", (code) => {
+            console.log(`\n--- ${label}`);
+            process.stdout.write(output);
+            record(label, started, budget, code === 0);
+            if (code === 0) passed += 1;
+            else failed += 1;
+            resolve();
+          });
+        }),
+    ),
+  );
+}
+
+function check(label: string, budget: number, command: string, args: string[]) {
+  if (run(label, budget, command, args)) passed += 1;
   else failed += 1;
 }
 
-function vitest(label: string, project: string, env: NodeJS.ProcessEnv) {
-  const out = path.join(reports, `${project}-${passed + failed}.json`);
-  const ok = run(label, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
+function vitest(label: string, budget: number, args: string[], env: NodeJS.ProcessEnv) {
+  const out = path.join(reports, `${stages.length}.json`);
+  const ok = run(label, budget, bin("vitest"), ["run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
   countFrom(out, ok, (r: { numPassedTests: number; numFailedTests: number }) => [r.numPassedTests, r.numFailedTests]);
 }
 
@@ -48,23 +85,43 @@ function countFrom<T>(file: string, ok: boolean, read: (report: T) => [number, n
   }
 }
 
-// Route types first: tsc checks route handlers against them.
-check("type check", "sh", ["-c", `"${bin("next")}" typegen && "${bin("tsc")}" --noEmit`]);
-// npm run lint: eslint, then the arrows between folders (.dependency-cruiser.mjs).
-check("lint", "npm", ["run", "--silent", "lint"]);
-check("production build", bin("next"), ["build"]);
+// Budgets in seconds on a quiet 2-core machine (docs/testing.md#time-budget): a stage over its
+// budget is marked in the table, so the test that pushed it there is found while it is new.
+// Route types first (before both: knip reads them too): tsc checks route handlers against them. npm run lint: eslint, the arrows
+// between folders (.dependency-cruiser.mjs) and knip.
+const typegen = spawnSync(bin("next"), ["typegen"], { cwd: root, env: baseEnv, stdio: "inherit" });
+await checksSideBySide([
+  { label: "type check", budget: 60, command: "sh", args: ["-c", typegen.status === 0 ? `"${bin("tsc")}" --noEmit` : "echo 'next typegen failed'; exit 1"] },
+  { label: "lint", budget: 60, command: "npm", args: ["run", "--silent", "lint"] },
+]);
+// The one build of the run: every service the tests start finds it current (scripts/lib/build.ts).
+check("production build", 90, bin("next"), ["build"]);
 
-vitest("unit tests", "unit", baseEnv);
+vitest("unit tests", 20, ["--project", "unit"], baseEnv);
 const embeddedEnv = { ...baseEnv };
 delete embeddedEnv.DATABASE_URL;
-if (process.env.DATABASE_URL) vitest("integration tests on PostgreSQL (DATABASE_URL)", "integration", baseEnv);
-vitest("integration tests on the embedded database", "integration", embeddedEnv);
+if (process.env.DATABASE_URL) {
+  vitest("integration on PostgreSQL: shared service, in parallel", 150, ["--project", "integration"], baseEnv);
+  vitest("integration on PostgreSQL: own processes, one at a time", 150, ["--project", "integration-processes"], baseEnv);
+}
+vitest("integration on embedded (tag embedded): shared service", 40, ["--project", "integration", "--tags-filter=embedded"], embeddedEnv);
+vitest("integration on embedded (tag embedded): own processes", 100, ["--project", "integration-processes", "--tags-filter=embedded"], embeddedEnv);
 
 const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
 fs.rmSync(e2eReport, { force: true });
-const e2eOk = run("end-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"], baseEnv);
+const e2eOk = run("end-to-end tests (Playwright, Chromium)", 100, bin("playwright"), ["test"], baseEnv);
 countFrom(e2eReport, e2eOk, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [r.stats.expected + r.stats.flaky, r.stats.unexpected]);
 
 fs.rmSync(reports, { recursive: true, force: true });
+if (process.env.TEST_TIMINGS_FILE) fs.appendFileSync(process.env.TEST_TIMINGS_FILE, stages.map((s) => `${s.label}\t${s.seconds.toFixed(1)}\t${s.budget}\t${s.ok ? "ok" : "failed"}\n`).join(""));
+else printTable(stages);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
+
+function printTable(rows: typeof stages) {
+  const [one = 0, five = 0] = os.loadavg();
+  console.log(`\nStage times (load average now ${one.toFixed(2)}, ${five.toFixed(2)} over 5 min, ${os.cpus().length} cores; budgets hold on a quiet machine)`);
+  for (const s of rows) console.log(`  ${s.label.padEnd(58)} ${s.seconds.toFixed(1).padStart(7)} s  budget ${String(s.budget).padStart(4)} s${s.seconds > s.budget ? "  OVER" : ""}${s.ok ? "" : "  FAILED"}`);
+  // Wall time: type check and lint overlap.
+  console.log(`  ${"npm test in all".padEnd(58)} ${((Date.now() - runStarted) / 1000).toFixed(1).padStart(7)} s  budget  600 s`);
+}

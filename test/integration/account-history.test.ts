@@ -1,3 +1,4 @@
+// @module-tag processes
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../helpers/api";
 import { waitFor } from "../helpers/delivery-fixture";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { describe, expect, inject, it } from "vitest";
 import { runScript } from "../helpers/processes";
 import { clientToken, testSql, tokenRequest, uniqueName } from "../helpers/api";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { describe, expect, it } from "vitest";
 import { api, clientToken, createDriver, testSql, type Reply } from "../helpers/api";
 import { addVehicle, apps } from "../helpers/fixtures";

@@ -1,3 +1,5 @@
+// @module-tag embedded
+// @module-tag processes
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSubscription, deliveryDatabase, insertNotifications, seedApp, startWorkerProcess, stopWorkerProcess, waitFor, type DeliveryDb, type WorkerProcess } from "../helpers/delivery-fixture";
 import { startSmtpReceiver } from "../helpers/smtp-receiver";

@@ -1,3 +1,5 @@
+// @module-tag embedded
+// @module-tag processes
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSubscription, deliveryDatabase, insertNotifications, seedApp, startWorkerProcess, stopWorkerProcess, waitFor, type DeliveryDb, type WorkerProcess } from "../helpers/delivery-fixture";
 import { startHttpsReceiver, untrustedCertificate, verifyWebhook, type HttpsReceiver } from "../helpers/https-receiver";

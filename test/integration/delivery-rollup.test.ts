@@ -1,3 +1,5 @@
+// @module-tag embedded
+// @module-tag processes
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";

@@ -1,3 +1,5 @@
+// @module-tag embedded
+// @module-tag processes
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchService, type RunningService } from "../helpers/processes";
 import { DEMO } from "@/server/surfaces/demo/seed";

@@ -115,6 +115,11 @@ beforeAll(async () => {
  * version, xmin, which every insert and update moves): its accounts and their vehicles, devices, data
  * sets, data points, trips and data cursors; its subscriptions, deliveries, states and
  * notifications; its saved routes and simulations; its credentials, codes and tokens.
+ * Account grants are digested by their columns, all but last_used_at: the API stamps that once a
+ * minute for any accepted token (server/oauth/last-use.ts), also when the request it came with is
+ * then refused (a GET of another account's vehicle answered 404), and the stamp lands after the
+ * answer. It is bookkeeping of the token's use, not a write by the request; with xmin the digest
+ * moved whenever the minute came round during the run.
  */
 async function fingerprint(): Promise<string> {
   const app = ctx.appId;
@@ -124,7 +129,7 @@ async function fingerprint(): Promise<string> {
          cred as (select id from app_credentials where app_id = ${app})
     select md5(concat_ws('|',
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from accounts t where t.id in (select id from acc)),
-      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from account_grants t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(md5(string_agg(concat_ws(',', t.account_id, t.source, t.granted_at, t.revoked_at), ';' order by t.account_id)), '') from account_grants t where t.app_id = ${app}),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from vehicles t where t.id in (select id from veh)),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from devices t where t.vehicle_id in (select id from veh)),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from data_sets t where t.vehicle_id in (select id from veh)),
@@ -266,6 +271,18 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
     const res = await send({ method: "POST", path: "/sandbox/api/vehicle/", headers: { Authorization: `Bearer ${ctx.tokens.user}`, "Content-Type": "application/json", "Content-Length": String(body.length) }, body });
     expect(res.status, res.text).toBe(200);
     expect(await fingerprint()).not.toBe(before);
+  });
+
+  it("the row digest leaves out the last-use stamp (written once a minute for any accepted token, refused request or not) and sees every other change to a grant", async () => {
+    const before = await fingerprint();
+    // What server/oauth/grant-queries.ts's touchGrantUse writes when the minute has come round.
+    await testSql()`update account_grants set last_used_at = now() where app_id = ${ctx.appId}`;
+    expect(await fingerprint()).toBe(before);
+    await testSql()`update account_grants set granted_at = granted_at - interval '1 second' where app_id = ${ctx.appId}`;
+    const moved = await fingerprint();
+    await testSql()`update account_grants set granted_at = granted_at + interval '1 second' where app_id = ${ctx.appId}`;
+    expect(moved).not.toBe(before);
+    expect(await fingerprint()).toBe(before);
   });
 
   it.each(["sandbox", "production"] as Env[])("%s API: every operation of the OpenAPI document, hostile requests → no 5xx, the API's shapes, no write when refused", async (env) => {

@@ -1,3 +1,4 @@
+// @module-tag processes
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

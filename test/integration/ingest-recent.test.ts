@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { describe, expect, it } from "vitest";
 import { api, clientToken, createDriver, sha256, testSql } from "../helpers/api";
 import { addVehicle, apps, createPartnerApp, expectApiError } from "../helpers/fixtures";

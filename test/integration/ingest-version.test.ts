@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { describe, expect, inject, it } from "vitest";
 import { api, testSql } from "../helpers/api";
 import { driverWithVehicle } from "../helpers/telemetry";

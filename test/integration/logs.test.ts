@@ -1,3 +1,4 @@
+// @module-tag processes
 import fs from "node:fs";
 import path from "node:path";
 import postgres from "postgres";

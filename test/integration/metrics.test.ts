@@ -1,3 +1,5 @@
+// @module-tag embedded
+// @module-tag processes
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { request } from "../helpers/api";
 import { waitFor } from "../helpers/delivery-fixture";

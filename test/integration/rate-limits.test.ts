@@ -1,3 +1,4 @@
+// @module-tag processes
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newAccountBody, request, type Credentials, type Reply } from "../helpers/api";

@@ -1,3 +1,4 @@
+// @module-tag processes
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { request } from "../helpers/api";
 import { partnerAccount, startOwnService, type OwnService } from "../helpers/own-service";

@@ -1,3 +1,5 @@
+// @module-tag embedded
+// @module-tag processes
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { describe, expect, it } from "vitest";
 import { api, clientToken, createDriver, testSql, type Env } from "../helpers/api";
 import { hiddenFields } from "../helpers/browser";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { describe, expect, it } from "vitest";
 import { api, clientToken, testSql, type Env } from "../helpers/api";
 import { apps, expectApiError, DATE_TIME } from "../helpers/fixtures";

@@ -1,3 +1,4 @@
+// @module-tag embedded
 import postgres from "postgres";
 import { describe, expect, inject, it } from "vitest";
 import { api, testSql } from "../helpers/api";
