@@ -85,7 +85,12 @@ describe("delivery across worker crashes", () => {
     const [doomed, survivor] = await Promise.all([launch(), launch()]);
     receiver.route("/takeover", () => ({ status: 200, delayMs: 50 }));
     const ids = await burst("/takeover", 600, 100);
+    // Killed while it holds leases: once the burst is under way, and only at a moment the doomed
+    // worker has a batch claimed (two workers share the burst, but which claims when is the
+    // scheduler's choice, above all on the embedded database's one backend).
+    const leasedBy = async (pid: number) => Number((await db.sql<{ n: string }[]>`select count(*) as n from delivery_jobs where lease_owner like ${`%:${pid}:%`}`)[0]!.n);
     await waitFor(async () => receiver.on("/takeover").length >= 100 && true, { what: "the burst under way" });
+    await waitFor(async () => (await leasedBy(doomed!.pid)) > 0, { what: "the doomed worker holding leases", intervalMs: 20 });
     process.kill(doomed!.pid, "SIGKILL");
     await new Promise<void>((resolve) => (doomed!.child.exitCode !== null || doomed!.child.signalCode !== null ? resolve() : doomed!.child.once("exit", () => resolve())));
     // What the dead worker held: no one gives it back, no one restarts it.

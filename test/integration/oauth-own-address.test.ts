@@ -1,3 +1,4 @@
+// @module-tag processes
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scrape, total } from "../helpers/metrics-scrape";

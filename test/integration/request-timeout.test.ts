@@ -1,3 +1,4 @@
+// @module-tag processes
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freshDatabase } from "../helpers/fresh-database";
 import { launchService, type RunningService } from "../helpers/processes";
