@@ -1,0 +1,38 @@
+import { UNAVAILABLE_RETRY_SECONDS } from "@/common/http/errors";
+import { databaseUnavailable } from "@/db/unavailable";
+import { logger } from "@/server/platform/log";
+import type { OAuthError } from "@/server/oauth/oauth-error";
+
+// The OAuth endpoints' answers, built here only (docs/architecture.md#the-request-path). None may
+// be cached: they carry tokens and codes, or say what went wrong with them.
+
+export const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
+
+/** A JSON answer of the token and revocation endpoints. */
+export function oauthJson(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+// RFC 6749 §5.2 requires the challenge when the client tried HTTP Basic; it is sent for form
+// credentials too, so every invalid_client says how to authenticate.
+export function oauthErrorResponse({ status, error, description }: OAuthError): Response {
+  const challenge: Record<string, string> = error === "invalid_client" ? { "WWW-Authenticate": 'Basic realm="wayline"' } : {};
+  return oauthJson(status, { error, error_description: description }, challenge);
+}
+
+// Whatever the domain did not answer itself. The database out of reach (stopped, restarting): 503
+// with RFC 6749's temporarily_unavailable and a time to retry after, as the API answers 500
+// INTERNAL with Retry-After (docs/operations.md#a-database-restart). Anything else: 500 server_error.
+export function oauthFailure(error: unknown): Response {
+  const outage = databaseUnavailable(error);
+  if (outage) {
+    logger.warn({ cause: outage }, "database unavailable at an OAuth endpoint");
+    return oauthJson(
+      503,
+      { error: "temporarily_unavailable", error_description: "The service cannot reach its database right now. Retry in a moment." },
+      { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS) },
+    );
+  }
+  logger.error({ err: error }, "OAuth endpoint failed");
+  return oauthJson(500, { error: "server_error", error_description: "An unexpected error occurred." });
+}
