@@ -1,6 +1,29 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// SQL as text (postgres.js's unsafe(), which neither parameterises nor checks what it is given)
+// is confined to the files listed below: in the app, db/client.ts alone (it makes drizzle's
+// queries prepared); the rest are benchmarks (DDL, PostgreSQL's own rates) and tests of the wire
+// protocol. Build SQL with drizzle's sql template or postgres.js's tagged templates and
+// fragments instead.
+const sqlAsText = [
+  { selector: "MemberExpression[property.name='unsafe']", message: "SQL as text only in the files eslint.config.mjs allows: use drizzle's sql`` or postgres.js's tagged template." },
+  // drizzle's sql.raw() splices text into the statement: pass values as parameters instead.
+  { selector: "CallExpression[callee.object.name='sql'][callee.property.name='raw']", message: "No sql.raw(): pass values as parameters (an array as its text form, an interval with make_interval)." },
+];
+
+// HTTP answers are built at the edge only (docs/architecture.md#the-request-path): routes in app/
+// and their wrappers in server/http/. The domain returns values or throws its error (ApiError,
+// OAuthError), and says what an answer is to be (an authorization page's redirect or error page);
+// the edge turns that into a Response. The Response global is no import, so dependency-cruiser
+// cannot see it: this rule does.
+const edgeOnly = "Responses are built in server/http/ or app/ (docs/architecture.md#the-request-path): return a value or throw ApiError/OAuthError and let the route's wrapper answer.";
+const responsesAtTheEdge = [
+  { selector: "NewExpression[callee.name='Response']", message: edgeOnly },
+  { selector: "MemberExpression[object.name='Response']", message: edgeOnly },
+  { selector: "Identifier[name='NextResponse']", message: edgeOnly },
+];
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -20,18 +43,9 @@ const config = [
     rules: { "no-restricted-properties": "off" },
   },
   {
-    // SQL as text (postgres.js's unsafe(), which neither parameterises nor checks what it is given)
-    // is confined to the files listed below: in the app, db/client.ts alone (it makes drizzle's
-    // queries prepared); the rest are benchmarks (DDL, PostgreSQL's own rates) and tests of the wire
-    // protocol. Build SQL with drizzle's sql template or postgres.js's tagged templates and
-    // fragments instead.
+    // SQL as text: see sqlAsText above.
     rules: {
-      "no-restricted-syntax": [
-        "error",
-        { selector: "MemberExpression[property.name='unsafe']", message: "SQL as text only in the files eslint.config.mjs allows: use drizzle's sql`` or postgres.js's tagged template." },
-        // drizzle's sql.raw() splices text into the statement: pass values as parameters instead.
-        { selector: "CallExpression[callee.object.name='sql'][callee.property.name='raw']", message: "No sql.raw(): pass values as parameters (an array as its text form, an interval with make_interval)." },
-      ],
+      "no-restricted-syntax": ["error", ...sqlAsText],
     },
   },
   {
@@ -43,6 +57,12 @@ const config = [
       "test/unit/embedded-wire-server.test.ts",
     ],
     rules: { "no-restricted-syntax": "off" },
+  },
+  {
+    // Below the edge, no Response (responsesAtTheEdge above); the rule's SQL part still holds.
+    files: ["server/**", "common/**", "db/**", "worker/**", "components/**", "scripts/**"],
+    ignores: ["server/http/**", "db/client.ts"],
+    rules: { "no-restricted-syntax": ["error", ...sqlAsText, ...responsesAtTheEdge] },
   },
   {
     // One way to reach the database (docs/architecture.md#reaching-the-database): drizzle, the

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import NextAuth, { type NextAuthOptions, type RequestInternal } from "next-auth";
+import type { NextAuthOptions, RequestInternal } from "next-auth";
 import { exportNextAuthOrigin } from "@/server/platform/env";
 import { clientAddress } from "@/server/platform/request/client-address";
 import { publicOrigin } from "@/server/platform/request/public-origin";
@@ -10,7 +10,7 @@ import { sessionSecret } from "./session-secret";
 // (server/surfaces/console/auth-options.ts, /api/partner-auth). Each keeps its own providers, token shape
 // and cookies; both have JWT sessions of the same lifetime under the one server secret, our own
 // sign-in page for errors too, a random `sid` per sign-in (the CSRF tokens bind to it:
-// session-hmac.ts) and 303 after a form post.
+// session-hmac.ts) and 303 after a form post (their route handler: server/http/with-next-auth.ts).
 
 /** A session lasts this long from sign-in; signing in again starts a new one. */
 const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
@@ -44,15 +44,3 @@ export const withClientAddress =
   <U>(authorize: (credentials: Record<string, string> | undefined, address: string) => Promise<U>) =>
   (credentials: Record<string, string> | undefined, req: Pick<RequestInternal, "headers">) =>
     authorize(credentials, clientAddress(req.headers ?? {}));
-
-type Context = { params: Promise<{ nextauth: string[] }> };
-
-// A form post that next-auth answers with a redirect gets 303, the status that tells every
-// client to follow with a GET (next-auth says 302).
-export function nextAuthRoute(options: () => NextAuthOptions) {
-  return async function handler(request: Request, context: Context): Promise<Response> {
-    const response: Response = await NextAuth(options())(request, context);
-    if (request.method !== "POST" || response.status !== 302) return response;
-    return new Response(response.body, { status: 303, headers: response.headers });
-  };
-}

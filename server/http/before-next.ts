@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { driverRouteMethods } from "@/server/surfaces/driver/route-methods";
-import { POST_ONLY } from "@/server/oauth/method-not-allowed";
+import { POST_ONLY } from "./oauth-method-not-allowed";
 import { methodsAt } from "@/server/openapi/methods-at";
 import { ApiError } from "@/common/http/errors";
 import { errorBody } from "./error-body";

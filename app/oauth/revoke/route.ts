@@ -1,7 +1,7 @@
-import { handleRevocationRequest } from "@/server/oauth/revoke-endpoint";
+import { revocationEndpoint } from "@/app/oauth/_lib/endpoints";
 
 // POST /oauth/revoke — RFC 7009 token revocation for both environments: the client id decides
-export const POST = (request: Request) => handleRevocationRequest(request, null);
+export const POST = revocationEndpoint(null);
 
 // Any other method: 405 JSON with Allow: POST
-export { GET, PUT, PATCH, DELETE } from "@/server/oauth/method-not-allowed";
+export { GET, PUT, PATCH, DELETE } from "@/server/http/oauth-method-not-allowed";

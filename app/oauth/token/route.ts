@@ -1,7 +1,7 @@
-import { handleTokenRequest } from "@/server/oauth/token-endpoint";
+import { tokenEndpoint } from "@/app/oauth/_lib/endpoints";
 
 // POST /oauth/token — token endpoint for both environments: the client id decides (docs/api.md#environments-and-base-paths)
-export const POST = (request: Request) => handleTokenRequest(request, null);
+export const POST = tokenEndpoint(null);
 
 // Any other method: 405 JSON with Allow: POST
-export { GET, PUT, PATCH, DELETE } from "@/server/oauth/method-not-allowed";
+export { GET, PUT, PATCH, DELETE } from "@/server/http/oauth-method-not-allowed";

@@ -1,8 +1,8 @@
-import { nextAuthRoute } from "@/server/auth/next-auth-stack";
+import { withNextAuth } from "@/server/http/with-next-auth";
 import { partnerAuthOptions } from "@/server/surfaces/console/auth-options";
 
 // GET, POST /api/partner-auth/* — next-auth for the partner console (sign-in, sign-up, sign-out,
 // session, CSRF token), separate from the drivers' /api/auth. Redirects after a post are 303.
-const partnerAuth = nextAuthRoute(partnerAuthOptions);
+const partnerAuth = withNextAuth(partnerAuthOptions);
 
 export { partnerAuth as GET, partnerAuth as POST };

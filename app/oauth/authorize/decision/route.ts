@@ -1,4 +1,5 @@
-import { handleAuthorizationDecision } from "@/server/oauth/authorize/decision";
+import { withConsentForm } from "@/server/http/with-authorization-page";
+import { answerConsent } from "@/server/oauth/authorize/decision";
 
 // POST /oauth/authorize/decision — the consent form: allow or deny, answered with 303
-export const POST = (request: Request) => handleAuthorizationDecision(request);
+export const POST = withConsentForm(answerConsent);

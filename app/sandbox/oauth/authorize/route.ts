@@ -1,6 +1,7 @@
-import { handleAuthorizationRequest } from "@/server/oauth/authorize/endpoint";
+import { withAuthorizationRequest } from "@/server/http/with-authorization-page";
+import { answerAuthorizationRequest } from "@/server/oauth/authorize/answer-request";
 
 export const dynamic = "force-dynamic";
 
 // GET /sandbox/oauth/authorize (and /sandbox/OAuth/authorize) — for sandbox clients only
-export const GET = (request: Request) => handleAuthorizationRequest(request, "sandbox");
+export const GET = withAuthorizationRequest((query) => answerAuthorizationRequest(query, "sandbox"));

@@ -1,7 +1,7 @@
-import { handleTokenRequest } from "@/server/oauth/token-endpoint";
+import { tokenEndpoint } from "@/app/oauth/_lib/endpoints";
 
 // POST /sandbox/oauth/token — token endpoint for sandbox clients only
-export const POST = (request: Request) => handleTokenRequest(request, "sandbox");
+export const POST = tokenEndpoint("sandbox");
 
 // Any other method: 405 JSON with Allow: POST
-export { GET, PUT, PATCH, DELETE } from "@/server/oauth/method-not-allowed";
+export { GET, PUT, PATCH, DELETE } from "@/server/http/oauth-method-not-allowed";

@@ -1,9 +1,9 @@
 import { clientAddress } from "@/server/platform/request/client-address";
-import { logger } from "@/server/platform/log";
 import { giveBack, takeFromBuckets, type Check } from "@/server/platform/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/platform/rate-limits/policies";
 import { rateLimitHeaders, refusal } from "@/server/platform/rate-limits/verdict";
-import { outageAnswer } from "./outage";
+import type { ClientProof } from "@/server/oauth/oauth-error";
+import { oauthJson } from "./oauth-responses";
 
 // Rate limits of the token and revocation endpoints (docs/oauth.md#rate-limits). Each request is
 // charged to whoever it proved to be: to its client's bucket when the client authenticated (its
@@ -13,26 +13,17 @@ import { outageAnswer } from "./outage";
 // nothing of that app's budget, guesses are counted where they come from, and many honest
 // clients behind one address are never slowed. Both buckets are taken before the request is
 // looked at and the one not owed is given back after, so parallel requests cannot slip through
-// between check and count, and a request over either limit is refused before any work. The
-// database out of reach, here or in the endpoint's own work, is answered 503 temporarily_unavailable.
+// between check and count, and a request over either limit is refused before any work. A request
+// whose answer failed (thrown past `answer`: the database out of reach, a bug) keeps both.
 
-/** What the endpoint answered, and whether the request proved to be its client's. */
-export type OAuthAnswer = { response: Response; clientAuthenticated: boolean };
-
-export async function withOAuthRateLimits(request: Request, clientId: string | undefined, answer: () => Promise<OAuthAnswer>): Promise<Response> {
-  try {
-    return await limited(request, clientId, answer);
-  } catch (error) {
-    const outage = outageAnswer(error);
-    if (outage) return outage;
-    logger.error({ err: error }, "OAuth endpoint failed");
-    return Response.json({ error: "server_error", error_description: "An unexpected error occurred." }, { status: 500, headers: { "Cache-Control": "no-store", Pragma: "no-cache" } });
-  }
-}
-
-async function limited(request: Request, clientId: string | undefined, answer: () => Promise<OAuthAnswer>): Promise<Response> {
+/**
+ * The answer of `answer`, which sets `proof` as the request proves its client and answers every
+ * OAuth error itself; or 429 slow_down before it is called.
+ */
+export async function withinOAuthRateLimits(request: Request, clientId: string | undefined, answer: (proof: ClientProof) => Promise<Response>): Promise<Response> {
+  const proof: ClientProof = { clientAuthenticated: false };
   const policies = rateLimitPolicies();
-  if (!policies) return (await answer()).response;
+  if (!policies) return answer(proof);
   const address: Check = { policy: policies.oauthAddress, key: clientAddress(request.headers) };
   // Longer client ids are refused unlooked-up (client-auth.ts): no bucket of their own.
   const checks = clientId && clientId.length <= 200 ? [address, { policy: policies.oauthClient, key: clientId }] : [address];
@@ -40,13 +31,14 @@ async function limited(request: Request, clientId: string | undefined, answer: (
   const refused = refusal(verdicts);
   if (refused) {
     await giveBack(verdicts.filter((v) => v.allowed));
-    return Response.json(
+    return oauthJson(
+      429,
       { error: "slow_down", error_description: `Too many requests. Retry after ${refused.retryAfterSeconds} seconds.` },
-      { status: 429, headers: { "Cache-Control": "no-store", Pragma: "no-cache", "Retry-After": String(refused.retryAfterSeconds), ...rateLimitHeaders(verdicts) } },
+      { "Retry-After": String(refused.retryAfterSeconds), ...rateLimitHeaders(verdicts) },
     );
   }
-  const { response, clientAuthenticated } = await answer();
-  const owed = clientAuthenticated ? policies.oauthClient : policies.oauthAddress;
+  const response = await answer(proof);
+  const owed = proof.clientAuthenticated ? policies.oauthClient : policies.oauthAddress;
   await giveBack(verdicts.filter((v) => v.allowed && v.policy !== owed));
   return response;
 }
