@@ -137,7 +137,7 @@ describe("GET /eventFeed/", () => {
 
   test("a cursor older than EVENT_FEED_RETENTION_DAYS → 410 CURSOR_EXPIRED naming since; since= starts at a time", async () => {
     // A cursor issued 8 days ago, signed as the service signs (its key is derived from the secret in its data dir).
-    const secret = fs.readFileSync(path.join(inject("dataDir"), "auth-secret"), "utf8").trim();
+    const secret = process.env.NEXTAUTH_SECRET || fs.readFileSync(path.join(inject("dataDir"), "auth-secret"), "utf8").trim();
     const old = encodeFeedCursor({ position: { tx: "0", id: 0 }, issuedAt: new Date(Date.now() - 8 * 86_400_000), scope: { clientId: a.app.sandbox.clientId, environment: "sandbox" }, key: createHmac("sha256", secret).update("event-feed-key").digest("base64url") });
     const expired = await feed("sandbox", `?after=${encodeURIComponent(old)}`, a.client);
     expectApiError(expired, 410, "CURSOR_EXPIRED");
