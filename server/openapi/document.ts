@@ -186,6 +186,7 @@ export function openApiDocument(environment: Environment, origin: string) {
       { name: "Vehicle subscriptions" },
       { name: "Account subscriptions" },
       { name: "System subscriptions" },
+      { name: "Event feed", description: "The app's events in commit order, read by cursor: every event once, also while writes commit concurrently." },
       ...(environment === "sandbox" ? [{ name: "Simulator", description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0." }] : []),
     ],
     paths,
