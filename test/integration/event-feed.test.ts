@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { inject } from "vitest";
-import { api, clientToken, createDriver, type Env } from "../helpers/api";
+import { api, clientToken, createDriver, testSql, type Env } from "../helpers/api";
 import { createPartnerApp, expectApiError, expectFieldErrors } from "../helpers/fixtures";
 import type { TestApp } from "./global-setup";
 import { dataSet, waypoint, wireTime } from "../helpers/telemetry";
@@ -29,7 +29,7 @@ async function subscribedVehicle({ app, env }: App) {
   const vehicleId = created.body.vehicle.vehicleId as number;
   const sub = await api(env).post(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" }, driver.accessToken);
   expect(sub.status, sub.text).toBe(200);
-  return { token: driver.accessToken, vehicleId };
+  return { token: driver.accessToken, vehicleId, subscriptionId: sub.body.subscription.id as number };
 }
 
 let minute = 0;
@@ -194,5 +194,41 @@ describe("GET /eventFeed/ while many transactions commit", () => {
       // A vehicle's data sets are stored in its order: their ids rise with it, and so must the feed's.
       expect(order).toEqual([...order].sort((x, y) => x - y));
     }
+  });
+});
+
+// The mechanism, made deterministic (PostgreSQL only: the embedded database runs one transaction at a
+// time, so nothing there commits out of order): a transaction that made an event and stays open
+// while later ones commit holds the feed back, and its event comes first once it commits.
+describe.skipIf(inject("embedded"))("GET /eventFeed/ and a transaction that commits late", () => {
+  test("events of later transactions wait behind a running older one; then all come, the older first, none skipped", { timeout: 60_000 }, async () => {
+    const a = await freshApp();
+    const car = await subscribedVehicle(a);
+    let cursor = (await feed("sandbox", "", a.client)).body.nextCursor as string;
+    const sql = testSql();
+    const [owner] = await sql<{ app_id: number }[]>`select app_id from subscriptions where id = ${car.subscriptionId}`;
+    const appId = owner!.app_id;
+    let release!: () => void;
+    let inserted!: (id: number) => void;
+    const held = new Promise<void>((r) => (release = r));
+    const lateId = new Promise<number>((r) => (inserted = r));
+    // As a slow ingest would: the notification is written, its transaction not yet committed.
+    const late = sql.begin(async (tx) => {
+      const [row] = await tx<{ id: string }[]>`insert into notifications (environment, subscription_id, app_id, vehicle_id, type, event_at, body)
+        values ('sandbox', ${car.subscriptionId}, ${appId}, ${car.vehicleId}, 'WAYPOINT', now(), ${tx.json({ minimumTime: 0, notificationPeriod: "CONTINUOUS", creatorClientId: a.app.sandbox.clientId })}) returning id::text`;
+      inserted(Number(row!.id));
+      await held;
+    });
+    const first = await lateId;
+    const sets = await post("sandbox", car.token, car.vehicleId, 3);
+    const waiting = await feed("sandbox", `?after=${encodeURIComponent(cursor)}`, a.client);
+    expect(waiting.status, waiting.text).toBe(200);
+    expect(waiting.body.events).toEqual([]);
+    cursor = waiting.body.nextCursor;
+    release();
+    await late;
+    const { events } = await readAll("sandbox", a.client, "", cursor);
+    expect(events.map((e) => e.id)).toEqual([first, ...events.slice(1).map((e) => e.id)]);
+    expect(events.slice(1).map((e) => e.dataSetId)).toEqual(sets.map((s) => s.id));
   });
 });
