@@ -10,6 +10,8 @@ export const errorStatus = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CANNOTPERSIST: 409,
+  /** An event-feed cursor older than the feed keeps (docs/event-feed.md). */
+  CURSOR_EXPIRED: 410,
   TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -21,8 +21,11 @@ export type Operation<
   body?: B;
   /** What the OpenAPI document shows for the body, where the parsing schema cannot say it. */
   bodyDoc?: z.ZodType;
-  /** The envelope member and its schema; "result" for DELETE's {"result":"OK"}. */
-  response: { key: string; schema: z.ZodType; list?: boolean } | "result";
+  /**
+   * The envelope member and its schema; "result" for DELETE's {"result":"OK"}. `members`: more
+   * envelope members beside it (the event feed's nextCursor); totalRecords is then the page's size.
+   */
+  response: { key: string; schema: z.ZodType; list?: boolean; members?: Record<string, z.ZodType> } | "result";
 };
 
 export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(op: Operation<P, Q, B>): Operation<P, Q, B> {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, timestamp } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { partnerApps } from "./apps";
 import { environmentEnum } from "./environment";
@@ -96,6 +96,9 @@ export const subscriptionStates = pgTable(
   (t) => [primaryKey({ columns: [t.subscriptionId, t.vehicleId] })],
 );
 
+// A PostgreSQL transaction id, carried as text (as in telemetry.ts).
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
 // One notification per event and subscription (docs/subscriptions.md#notifications). vehicle_id is not a foreign key:
 // the notifications of account subscriptions (VEHICLECREATED, VEHICLEDELETED, an account-wide WAYPOINT's)
 // outlive the vehicle they name; vehicle deletion removes those of the vehicle's own subscriptions.
@@ -130,8 +133,15 @@ export const notifications = pgTable(
     test: boolean("test").notNull().default(false),
     /** The receiver's last HTTP status (0 until an HTTP_POST delivery answered). */
     httpStatusCode: integer("http_status_code").notNull().default(0),
+    /**
+     * The transaction that made it (docs/event-feed.md): the event feed hands out only events of
+     * transactions older than every one still running, in (tx_id, id) order. Null on the rows made
+     * before the feed existed (the column came without rewriting the table); read as '0'.
+     */
+    txId: xid8("tx_id").default(sql`pg_current_xact_id()`),
   },
   (t) => [
+    index("notifications_feed_idx").on(t.appId, t.environment, sql`coalesce(${t.txId}, '0'::xid8)`, t.id),
     index("notifications_subscription_idx").on(t.subscriptionId, t.eventAt, t.id),
     index("notifications_vehicle_idx").on(t.vehicleId, t.appId, t.eventAt, t.id),
     index("notifications_account_idx").on(t.accountId, t.appId, t.eventAt, t.id),

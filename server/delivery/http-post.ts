@@ -26,7 +26,8 @@ const MAX_LEGS = 5;
 
 export async function sendHttpPost({ ids, delivery, notification, secrets, network, now = () => new Date() }: { ids: Ids; delivery: DeliveryRow; notification: NotificationRow; secrets: string[]; network: DeliveryNetwork; now?: () => Date }): Promise<SendResult> {
   const attempts: AttemptRecord[] = [];
-  const body = JSON.stringify(serializeNotification(notification, { delivered: true }));
+  const event = serializeNotification(notification, { delivered: true });
+  const body = JSON.stringify(event);
   const oauth2Parsed = delivery.oauth2 ? oauth2Schema.safeParse(delivery.oauth2) : null;
   if (oauth2Parsed && !oauth2Parsed.success) {
     return { outcome: { kind: "deactivate", reason: `oauth2 map incomplete at ${now().toISOString()}` }, attempts, lastStatus: null };
@@ -40,7 +41,7 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
 
   for (let leg = 0; leg < MAX_LEGS; leg++) {
     const attemptedAt = now();
-    const signed = signWebhook({ id: String(notification.id), timestamp: Math.floor(attemptedAt.getTime() / 1000), body, secrets });
+    const signed = signWebhook({ id: event.eventId, timestamp: Math.floor(attemptedAt.getTime() / 1000), body, secrets });
     const headers: Record<string, string> = {
       ...extraHeaders,
       "content-type": "application/json",

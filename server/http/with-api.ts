@@ -93,6 +93,8 @@ function envelope(op: Operation, result: ApiResult, url: () => URL): Record<stri
       return { [key]: result.value, totalRecords: result.totalRecords, actions: [] };
     case "list":
       return { [key]: result.items, totalRecords: result.total, actions: pagingActions(url(), result.page, result.total) };
+    case "cursorPage":
+      return { [key]: result.items, ...result.members, totalRecords: result.items.length, actions: [] };
   }
 }
 

@@ -21,6 +21,8 @@ export function serializeNotification(row: NotificationRow, { delivered = false 
   const { minimumTime, notificationPeriod, creatorClientId, ...recorded } = body;
   return {
     id: row.id,
+    // The event's one id: the webhook-id of its deliveries and the event feed's eventId.
+    eventId: String(row.id),
     subscriptionId: row.subscriptionId,
     accountId: row.accountId,
     vehicleId: row.vehicleId,

@@ -49,7 +49,7 @@ const errorSchema = {
       required: ["httpStatus", "errorCode", "detail", "errorDisplay", "fieldErrors"],
       properties: {
         httpStatus: { type: "integer" },
-        errorCode: { type: "string", enum: ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"] },
+        errorCode: { type: "string", enum: ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "CURSOR_EXPIRED", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"] },
         detail: { type: "string" },
         errorDisplay: { type: "string" },
         fieldErrors: {
@@ -69,7 +69,8 @@ const pagingAction = z.object({ name: z.enum(["next", "previous"]), uri: z.url()
 /** The 200 body of an operation, envelope included, as a zod schema (the document's schema and the examples' test). */
 export function responseSchema(op: Operation): z.ZodType {
   if (op.response === "result") return z.object({ result: z.literal("OK"), totalRecords: z.literal(1), actions: z.array(pagingAction).max(0) });
-  const { key, schema, list } = op.response;
+  const { key, schema, list, members } = op.response;
+  if (members) return z.object({ [key]: z.array(schema), ...members, totalRecords: z.number().int().describe("Records on this page"), actions: z.array(pagingAction).max(0) });
   return z.object({
     [key]: list ? z.array(schema) : schema,
     totalRecords: list ? z.number().int().describe("Records matching the query, over all pages") : z.number().int().nullable(),
@@ -127,7 +128,7 @@ function introduction(environment: Environment, origin: string): string {
     "",
     "## Errors",
     "",
-    "Every error has the body `{\"error\":{\"httpStatus\",\"errorCode\",\"detail\",\"errorDisplay\",\"fieldErrors\":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL` (with `Retry-After` when the database is out of reach for the moment: retry then). The OAuth endpoints answer RFC 6749 errors instead.",
+    "Every error has the body `{\"error\":{\"httpStatus\",\"errorCode\",\"detail\",\"errorDisplay\",\"fieldErrors\":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 410 `CURSOR_EXPIRED` (an event-feed cursor older than the feed keeps), 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL` (with `Retry-After` when the database is out of reach for the moment: retry then). The OAuth endpoints answer RFC 6749 errors instead.",
     "",
     "## Guides",
     "",
@@ -185,6 +186,7 @@ export function openApiDocument(environment: Environment, origin: string) {
       { name: "Vehicle subscriptions" },
       { name: "Account subscriptions" },
       { name: "System subscriptions" },
+      { name: "Event feed", description: "The app's events in commit order, read by cursor: every event once, also while writes commit concurrently." },
       ...(environment === "sandbox" ? [{ name: "Simulator", description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0." }] : []),
     ],
     paths,

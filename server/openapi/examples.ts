@@ -3,7 +3,7 @@ import { accountOut, createAccountBody, createdAccountOut, updateAccountBody } f
 import { EVENT_TYPES, type EventType } from "@/common/subscriptions/event-types";
 import type { Operation } from "@/common/http/operation";
 import { savedRouteBody, savedRouteOut, simulationBody, simulationOut, templateOut } from "@/server/simulator/schemas";
-import { notificationOut, subscriptionBody, subscriptionOut } from "@/server/subscriptions/schemas";
+import { feedEventOut, notificationOut, subscriptionBody, subscriptionOut } from "@/server/subscriptions/schemas";
 import { translateValue } from "@/server/telemetry/keys";
 import { dataSetOut, dataSetPostBody, tripOut, vehiclePointOut } from "@/server/telemetry/schemas";
 import { createVehicleBody, updateVehicleBody, vehicleOut } from "@/server/vehicles/schemas";
@@ -22,6 +22,7 @@ const CLIENT_ID = "app_7Hq2mX9pLw";
 const WEBHOOK_URL = "https://partner.example/webhooks/wayline";
 const AT = "20261124T141503+0000";
 const COLUMBUS = { latitude: 39.9612, longitude: -82.9988 };
+const FEED_CURSOR = "1.MTAyNDgzOTIuOTAyMTEuMTc5NTU4MDg4MTM1Nw.q4Xb0tY8mH3yq2Zc6E1dJf9KpLw7sVnRa5gUeBoCiTM";
 const ATTRIBUTION = "© OpenStreetMap contributors, ODbL 1.0";
 
 const account = {
@@ -149,6 +150,7 @@ function notification(scope: Scope) {
   const data = type === "AUTHORIZATIONSTATUS" ? { authorizationStatus: "AUTHORIZED" } : { ignitionStatus: "ON" };
   return {
     id: 90211,
+    eventId: "90211",
     subscriptionId: SUBSCRIPTION_ID,
     accountId: ACCOUNT_ID,
     vehicleId: scope === "SYSTEM" ? null : VEHICLE_ID,
@@ -177,6 +179,7 @@ const members = new Map<z.ZodType, (op: Operation) => unknown>([
   [vehiclePointOut, () => ({ ...point(880412, "GEN_SPEED", "34.2"), vehicleId: VEHICLE_ID })],
   [subscriptionOut, (op) => subscription(scopeOf(op.path))],
   [notificationOut, (op) => notification(scopeOf(op.path))],
+  [feedEventOut, () => ({ ...notification("VEHICLE"), httpStatusCode: 0, cursor: FEED_CURSOR })],
   [simulationOut, () => simulation],
   [savedRouteOut, () => savedRoute],
   [templateOut, () => template],
@@ -207,7 +210,7 @@ const params: Record<string, (op: Operation) => string | number> = {
   templateId: () => "columbus-downtown-loop",
 };
 
-const queries: Record<string, unknown> = { searchLimit: 50, searchOffset: 0, sortOrder: "desc", key: "GEN_SPEED", mostRecentOnly: false, startTime: "20261101T000000+0000", endTime: AT, includeData: false, sinceLastCall: false, accountId: ACCOUNT_ID };
+const queries: Record<string, unknown> = { searchLimit: 50, searchOffset: 0, sortOrder: "desc", key: "GEN_SPEED", mostRecentOnly: false, startTime: "20261101T000000+0000", endTime: AT, includeData: false, sinceLastCall: false, accountId: ACCOUNT_ID, after: FEED_CURSOR, eventType: "IGNITIONSTATUS" };
 
 export type OperationExample = { params: Record<string, string | number>; query: Record<string, unknown>; body?: unknown; response: Record<string, unknown> };
 
@@ -239,7 +242,9 @@ export function operationExample(op: Operation): OperationExample {
     const make = members.get(op.response.schema);
     if (!make) throw missing("the response");
     const member = make(op);
-    response = op.response.list
+    response = op.response.members
+      ? { [op.response.key]: [member], nextCursor: FEED_CURSOR, totalRecords: 1, actions: [] }
+      : op.response.list
       ? { [op.response.key]: [member], totalRecords: 1, actions: [] }
       : { [op.response.key]: member, totalRecords: null, actions: [] };
   }

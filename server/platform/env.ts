@@ -97,6 +97,9 @@ const schema = databaseEnvSchema.extend({
   // Data points recorded more than this many days ago are deleted by the worker, hourly, in
   // batches (server/telemetry/retention.ts). Unset: kept for ever.
   DATA_POINT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  // GET /eventFeed/ keeps at least this many days: a cursor issued longer ago is refused (410
+  // CURSOR_EXPIRED) and the client restarts with ?since= (docs/event-feed.md).
+  EVENT_FEED_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(7),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),

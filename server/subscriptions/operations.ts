@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { bigIdParam, idParam } from "@/common/http/fields";
+import { bigIdParam } from "@/common/http/fields";
 import { operation, type Operation } from "@/common/http/operation";
 import { pagingQuery } from "@/common/http/paging";
 import { EVENT_TYPE_NAMES, eventTypeOf } from "@/common/subscriptions/event-types";
-import { notificationOut, subscriptionBody, subscriptionOut } from "./schemas";
+import { feedEventOut, notificationOut, subscriptionBody, subscriptionOut } from "./schemas";
+import { dateTime, idParam, integerish, optional } from "@/common/http/fields";
 
 // Subscription and notification operations (docs/subscriptions.md) under the three prefixes. Each
 // prefix gets the same set; the router (router.ts) picks one from the path.
@@ -111,8 +112,33 @@ export const testNotificationOperation = operation({
   response: { key: "notification", schema: notificationOut },
 });
 
+// GET /eventFeed/ (docs/event-feed.md). An unknown event type is a 400 here: a query value, not a path.
+const feedEventType = z
+  .string()
+  .transform((s, ctx) => eventTypeOf(s) ?? (ctx.addIssue({ code: "custom", message: "Unknown event type." }), z.NEVER))
+  .meta({ description: "Only events of this type, any letter case", enum: EVENT_TYPE_NAMES });
+
+export const eventFeedOperation = operation({
+  method: "GET",
+  path: "/eventFeed/",
+  tag: "Event feed",
+  summary: "The app's events in commit order, paged by cursor",
+  description:
+    "Pass each answer's `nextCursor` as `after` on the next call to see every event once, whatever commits concurrently; per vehicle, events keep the order of the data sets that caused them. Without `after`: from `since`, or from the oldest event kept. A cursor older than the feed keeps (EVENT_FEED_RETENTION_DAYS, at least 7 days) answers 410 `CURSOR_EXPIRED`: restart with `since`. A user token sees its own account's events only.",
+  auth: "any",
+  query: z.object({
+    after: optional(z.string().max(200)).describe("The nextCursor (or an event's cursor) of an earlier answer"),
+    since: optional(dateTime).describe("Without after: start at the events made at or after this time"),
+    searchLimit: integerish.pipe(z.number().int().min(1).max(1000)).default(100),
+    eventType: optional(feedEventType),
+    vehicleId: optional(idParam).describe("Only this vehicle's events"),
+  }),
+  response: { key: "events", schema: feedEventOut, list: true, members: { nextCursor: z.string().describe("Pass as after on the next call") } },
+});
+
 export const eventOperations: Operation[] = [
   ...Object.values(subscriptionOperations).flatMap((ops) => Object.values(ops) as Operation[]),
   ...Object.values(notificationOperations).flatMap((ops) => Object.values(ops) as Operation[]),
   testNotificationOperation,
+  eventFeedOperation,
 ];

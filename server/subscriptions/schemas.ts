@@ -194,6 +194,7 @@ export const subscriptionOut = z
 export const notificationOut = z
   .object({
     id: z.number().int(),
+    eventId: z.string().describe("The event's id: the webhook-id of its deliveries and its id in the event feed"),
     subscriptionId: z.number().int(),
     accountId: z.number().int().nullable(),
     vehicleId: z.number().int().nullable(),
@@ -213,3 +214,6 @@ export const notificationOut = z
   .describe(
     "Plus the type's recorded values: recordedWaypoint {timestamp, latitude, longitude}, recordedBoundaryCondition, ignitionStatus, thresholdVoltage/recordedVoltage, dataKey/thresholdValue/relationship/recordedValue, troubleCodes, authorizationStatus, and recordedEvent for the momentary events (true when a data set carried it; false in STATECHANGE's notification that it stopped arriving).",
   );
+
+// An event of GET /eventFeed/: the body its webhook carries, plus its position in the feed.
+export const feedEventOut = notificationOut.extend({ cursor: z.string().describe("This event's position: pass as after to read on from it") });

@@ -250,7 +250,7 @@ export const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]+/g, (c) => perc
 /** A query value: hostile text, percent-encoded so it arrives as written (NUL included). */
 export const queryValue = fc.oneof(hostileString.map((s) => percentEncode(s.slice(0, 3_000))), fc.constantFrom("%00", "%", "%ZZ", "%ED%A0%80", "%C0%AE", "-1", "0", "1e308", "9007199254740993", "true", "yes", "asc", "DESC", "", "a&b", "%26"));
 
-const ERROR_CODES = new Set(["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"]);
+const ERROR_CODES = new Set(["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "CURSOR_EXPIRED", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"]);
 const FIELD_CODES = new Set(["REQUIRED", "INVALID", "TOO_LONG", "UNIQUE"]);
 
 /** What is wrong with an answer in the API's error shape (docs/api.md#errors), or null. */

@@ -112,6 +112,7 @@ describe("momentary event types: what each period notifies", () => {
     expect(notifications).toEqual([
       {
         id: expect.any(Number),
+        eventId: String(notifications[0]?.id),
         subscriptionId: sub.id,
         accountId: account.id,
         vehicleId,

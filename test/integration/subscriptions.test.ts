@@ -243,6 +243,7 @@ describe("notifications from data sets", () => {
     const first = all.find((n) => n._type === "WAYPOINT")!;
     expect(first).toEqual({
       id: expect.any(Number),
+      eventId: String(first.id),
       subscriptionId: waypoints.id,
       accountId: account.id,
       vehicleId,

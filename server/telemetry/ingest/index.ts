@@ -37,16 +37,25 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
   let outcome = (await ingestOnRecentRead(request)) ?? (await ingestOnce(request));
   if ("changed" in outcome) {
     const vehicleId = outcome.changed;
-    outcome = await rawSql().begin(async (tx) => {
-      await lockVehicle(tx, vehicleId);
-      return ingestOnce({ ...request, ref: String(vehicleId) }, { tx });
-    });
+    outcome = await underVehicleLock(vehicleId, (tx) => ingestOnce({ ...request, ref: String(vehicleId) }, { tx }));
     if ("changed" in outcome) throw new Error("the vehicle changed under its own row lock");
   }
   rememberRead(request.scope, vehicleRef, outcome.after);
 
   const duplicates = outcome.duplicateIds.length ? await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds }) : [];
   return [...outcome.fresh, ...duplicates].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
+}
+
+// The slow path's transaction, begun again while its id came out older than the vehicle's last
+// writer's (read.ts, lockVehicle): rare, and a new transaction's id is newer than every committed one.
+async function underVehicleLock(vehicleId: number, work: (tx: Sql) => Promise<Outcome>): Promise<Outcome> {
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await rawSql().begin(async (tx) => {
+      if (!(await lockVehicle(tx, vehicleId)) && attempt < 3) return null;
+      return work(tx);
+    });
+    if (outcome) return outcome;
+  }
 }
 
 type IngestRequest = { principal: Principal; scope: AccountScope; ref: string; sets: DataSetInput[] };

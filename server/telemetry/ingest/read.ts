@@ -120,7 +120,13 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
   };
 }
 
-/** Locks the vehicle row until the transaction ends: the slow path, after a write found it changed. */
-export async function lockVehicle(tx: Sql, vehicleId: number): Promise<void> {
-  await tx`select 1 from vehicles where id = ${vehicleId} for update`;
+/**
+ * Locks the vehicle row until the transaction ends: the slow path, after a write found it changed.
+ * False when this transaction's id is older than that of the row's last writer: the lock may draw
+ * the id before it waits, and the event feed orders a vehicle's events by transaction id
+ * (docs/event-feed.md#order), so the caller starts again in a new transaction, whose id is newer.
+ */
+export async function lockVehicle(tx: Sql, vehicleId: number): Promise<boolean> {
+  const [row] = await tx<{ in_order: boolean }[]>`select age(xmin) >= 0 as in_order from vehicles where id = ${vehicleId} for update`;
+  return row?.in_order ?? true;
 }
