@@ -1,3 +1,5 @@
+// @module-tag processes
+// @module-tag embedded
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../helpers/api";
 import { verifyWebhook } from "../helpers/https-receiver";

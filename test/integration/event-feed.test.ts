@@ -1,3 +1,4 @@
+// @module-tag embedded
 import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
