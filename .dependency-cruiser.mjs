@@ -9,23 +9,90 @@
 // what the browser shares with the server (schemas, formatters, constants) lives in common/, which
 // itself depends on nothing of ours but db/'s types. Modules that must never reach the browser also
 // import "server-only", so `next build` fails on a client import that slips past these rules.
-const upward = (name, from, to, comment) => ({ name, severity: "error", comment, from: { path: from }, to: { path: to } });
-const runtime = (name, from, to, comment) => ({ name, severity: "error", comment, from: { path: from }, to: { path: to, dependencyTypesNot: ["type-only"] } });
+const upward = (name, from, to, comment) => ({
+  name,
+  severity: "error",
+  comment,
+  from: { path: from },
+  to: { path: to },
+});
+const runtime = (name, from, to, comment) => ({
+  name,
+  severity: "error",
+  comment,
+  from: { path: from },
+  to: { path: to, dependencyTypesNot: ["type-only"] },
+});
 
 const config = {
   forbidden: [
-    upward("db-is-the-bottom", "^db/", "^(app|server|common|components|worker|scripts)/", "db/ depends on nothing above it: configuration comes from db/config.ts, the seed lives in server/surfaces/demo/."),
-    upward("server-not-up", "^server/", "^(app|components|worker|scripts)/", "server/ is the domain: routes, components, the worker and scripts call it, never the other way."),
-    upward("domain-not-http", "^server/(?!http/|openapi/)", "^server/http/", "server/http/ is the edge (wrappers, error translation, the routes' glue) and sits above the domain: the domain throws the one error type and takes paging and field errors from common/http/. server/openapi/ describes that edge and may read it."),
-    runtime("platform-is-the-floor", "^server/platform/", "^server/(?!platform/)", "server/platform/ (env, log, metrics, fleet, request, security, rate-limits) is what every domain and surface stands on: it knows none of them (types only, e.g. the delivery attempt a metric counts)."),
-    upward("domains-not-surfaces", "^server/(?!surfaces/|http/)", "^server/surfaces/", "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves every surface and names none. The edge (server/http/) may reach a surface's session and forms."),
-    upward("common-is-a-leaf", "^common/", "^(app|server|components|worker|scripts)/", "common/ is shared with the browser: it may only use packages and db/'s types."),
+    upward(
+      "db-is-the-bottom",
+      "^db/",
+      "^(app|server|common|components|worker|scripts)/",
+      "db/ depends on nothing above it: configuration comes from db/config.ts, the seed lives in server/surfaces/demo/.",
+    ),
+    upward(
+      "server-not-up",
+      "^server/",
+      "^(app|components|worker|scripts)/",
+      "server/ is the domain: routes, components, the worker and scripts call it, never the other way.",
+    ),
+    upward(
+      "domain-not-http",
+      "^server/(?!http/|openapi/)",
+      "^server/http/",
+      "server/http/ is the edge (wrappers, error translation, the routes' glue) and sits above the domain: the domain throws the one error type and takes paging and field errors from common/http/. server/openapi/ describes that edge and may read it.",
+    ),
+    runtime(
+      "platform-is-the-floor",
+      "^server/platform/",
+      "^server/(?!platform/)",
+      "server/platform/ (env, log, metrics, fleet, request, security, rate-limits) is what every domain and surface stands on: it knows none of them (types only, e.g. the delivery attempt a metric counts).",
+    ),
+    upward(
+      "domains-not-surfaces",
+      "^server/(?!surfaces/|http/)",
+      "^server/surfaces/",
+      "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves every surface and names none. The edge (server/http/) may reach a surface's session and forms.",
+    ),
+    upward(
+      "common-is-a-leaf",
+      "^common/",
+      "^(app|server|components|worker|scripts)/",
+      "common/ is shared with the browser: it may only use packages and db/'s types.",
+    ),
     runtime("common-only-types-from-db", "^common/", "^db/", "common/ is shared with the browser: db/'s types only."),
-    runtime("components-only-types-from-server", "^components/", "^(server|db)/", "Client components reach the browser: take shared code from common/ and only types from server/ and db/."),
-    upward("components-not-app", "^components/", "^(app|worker|scripts)/", "components/ is used by app/, not the other way."),
-    upward("worker-not-app", "^worker/", "^(app|components|scripts)/", "The worker runs server/ code, never the site's routes or components."),
-    upward("app-not-scripts", "^app/", "^(worker|scripts)/", "Routes do not start processes: scripts/start.ts starts the worker beside Next."),
-    upward("product-not-tests", "^(app|server|db|common|components|worker|scripts)/", "^(test|e2e|bench)/", "Tests and benchmarks use the product, never the other way."),
+    runtime(
+      "components-only-types-from-server",
+      "^components/",
+      "^(server|db)/",
+      "Client components reach the browser: take shared code from common/ and only types from server/ and db/.",
+    ),
+    upward(
+      "components-not-app",
+      "^components/",
+      "^(app|worker|scripts)/",
+      "components/ is used by app/, not the other way.",
+    ),
+    upward(
+      "worker-not-app",
+      "^worker/",
+      "^(app|components|scripts)/",
+      "The worker runs server/ code, never the site's routes or components.",
+    ),
+    upward(
+      "app-not-scripts",
+      "^app/",
+      "^(worker|scripts)/",
+      "Routes do not start processes: scripts/start.ts starts the worker beside Next.",
+    ),
+    upward(
+      "product-not-tests",
+      "^(app|server|db|common|components|worker|scripts)/",
+      "^(test|e2e|bench)/",
+      "Tests and benchmarks use the product, never the other way.",
+    ),
     {
       name: "no-cycles",
       severity: "error",
@@ -40,7 +107,11 @@ const config = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".tsx", ".js", ".mjs", ".d.ts"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".d.ts"],
+    },
   },
 };
 

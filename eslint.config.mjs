@@ -7,9 +7,16 @@ import nextTs from "eslint-config-next/typescript";
 // protocol. Build SQL with drizzle's sql template or postgres.js's tagged templates and
 // fragments instead.
 const sqlAsText = [
-  { selector: "MemberExpression[property.name='unsafe']", message: "SQL as text only in the files eslint.config.mjs allows: use drizzle's sql`` or postgres.js's tagged template." },
+  {
+    selector: "MemberExpression[property.name='unsafe']",
+    message:
+      "SQL as text only in the files eslint.config.mjs allows: use drizzle's sql`` or postgres.js's tagged template.",
+  },
   // drizzle's sql.raw() splices text into the statement: pass values as parameters instead.
-  { selector: "CallExpression[callee.object.name='sql'][callee.property.name='raw']", message: "No sql.raw(): pass values as parameters (an array as its text form, an interval with make_interval)." },
+  {
+    selector: "CallExpression[callee.object.name='sql'][callee.property.name='raw']",
+    message: "No sql.raw(): pass values as parameters (an array as its text form, an interval with make_interval).",
+  },
 ];
 
 // HTTP answers are built at the edge only (docs/architecture.md#the-request-path): routes in app/
@@ -17,7 +24,8 @@ const sqlAsText = [
 // OAuthError), and says what an answer is to be (an authorization page's redirect or error page);
 // the edge turns that into a Response. The Response global is no import, so dependency-cruiser
 // cannot see it: this rule does.
-const edgeOnly = "Responses are built in server/http/ or app/ (docs/architecture.md#the-request-path): return a value or throw ApiError/OAuthError and let the route's wrapper answer.";
+const edgeOnly =
+  "Responses are built in server/http/ or app/ (docs/architecture.md#the-request-path): return a value or throw ApiError/OAuthError and let the route's wrapper answer.";
 const responsesAtTheEdge = [
   { selector: "NewExpression[callee.name='Response']", message: edgeOnly },
   { selector: "MemberExpression[object.name='Response']", message: edgeOnly },
@@ -28,18 +36,44 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", ".next-bench/**", "node_modules/**", ".data/**", "db/migrations/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+    ignores: [
+      ".next/**",
+      ".next-bench/**",
+      "node_modules/**",
+      ".data/**",
+      "db/migrations/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+    ],
   },
   {
     rules: {
       // A leading underscore marks a value left out on purpose (e.g. `const { password: _p, ...rest }`).
-      "@typescript-eslint/no-unused-vars": ["warn", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "warn",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       // Configuration is read once, in server/platform/env.ts (the database's own variables in db/config.ts, which it extends).
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read configuration through server/platform/env.ts." }],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through server/platform/env.ts." },
+      ],
     },
   },
   {
-    files: ["server/platform/env.ts", "db/config.ts", "scripts/**", "test/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "drizzle.config.ts", "next.config.js", "bench/**"],
+    files: [
+      "server/platform/env.ts",
+      "db/config.ts",
+      "scripts/**",
+      "test/**",
+      "e2e/**",
+      "playwright.config.ts",
+      "vitest.config.ts",
+      "drizzle.config.ts",
+      "next.config.js",
+      "bench/**",
+    ],
     rules: { "no-restricted-properties": "off" },
   },
   {
@@ -74,9 +108,22 @@ const config = [
         "error",
         {
           paths: [
-            { name: "@/db/client", importNames: ["rawSql"], message: "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder." },
-            { name: "postgres", message: "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder." },
-            { name: "@/db/fragments", message: "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder." },
+            {
+              name: "@/db/client",
+              importNames: ["rawSql"],
+              message:
+                "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder.",
+            },
+            {
+              name: "postgres",
+              message:
+                "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder.",
+            },
+            {
+              name: "@/db/fragments",
+              message:
+                "postgres.js only on the hot paths eslint.config.mjs lists (docs/architecture.md#reaching-the-database): use drizzle's builder.",
+            },
           ],
         },
       ],
@@ -112,8 +159,15 @@ const config = [
         "error",
         {
           paths: [
-            { name: "drizzle-orm", message: "A hot path's file speaks postgres.js alone: put drizzle queries in a file of their own." },
-            { name: "@/db/client", importNames: ["db"], message: "A hot path's file speaks postgres.js alone: put drizzle queries in a file of their own." },
+            {
+              name: "drizzle-orm",
+              message: "A hot path's file speaks postgres.js alone: put drizzle queries in a file of their own.",
+            },
+            {
+              name: "@/db/client",
+              importNames: ["db"],
+              message: "A hot path's file speaks postgres.js alone: put drizzle queries in a file of their own.",
+            },
           ],
         },
       ],

@@ -12,7 +12,16 @@ const chromium = {
 };
 
 /** Specs the phone project runs too: those whose pages are checked for their layout. */
-const PHONE_LAYOUT_SPECS = ["console-health", "console-human", "console-partner", "docs-reference", "driver-a11y", "driver-map", "home", "site-polish"].map((name) => `**/${name}.spec.ts`);
+const PHONE_LAYOUT_SPECS = [
+  "console-health",
+  "console-human",
+  "console-partner",
+  "docs-reference",
+  "driver-a11y",
+  "driver-map",
+  "home",
+  "site-polish",
+].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({
   testDir: "e2e",

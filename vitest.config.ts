@@ -5,7 +5,10 @@ import { defineConfig } from "vitest/config";
 // `server-only` throws unless resolved with the react-server condition, which only Next's server
 // bundles set; tests import server modules directly, so it resolves to the package's empty module
 // (as scripts/lib/server-only.mjs does for the npm scripts).
-const alias = { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js") };
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+};
 
 // Which integration files start processes of their own (an app server, a worker, a PostgreSQL
 // database, a CLI run against a data dir): those that say so with `// @module-tag processes`, and
@@ -14,9 +17,14 @@ const alias = { "@": path.resolve(import.meta.dirname), "server-only": path.reso
 // every other file only talks to the suite's shared service and runs in parallel with the rest
 // (docs/testing.md#projects).
 const integrationDir = path.join(import.meta.dirname, "test", "integration");
-const STARTS_PROCESSES = /@module-tag processes\b|\b(launchService|startOwnService|startWorkerProcess|startWorker|deliveryDatabase|startService|spawn|spawnSync|execFile|execFileSync)\(/;
-const integrationFiles = fs.readdirSync(integrationDir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts"));
-const processFiles = integrationFiles.filter((f) => STARTS_PROCESSES.test(fs.readFileSync(path.join(integrationDir, f), "utf8"))).map((f) => `test/integration/${f}`);
+const STARTS_PROCESSES =
+  /@module-tag processes\b|\b(launchService|startOwnService|startWorkerProcess|startWorker|deliveryDatabase|startService|spawn|spawnSync|execFile|execFileSync)\(/;
+const integrationFiles = fs
+  .readdirSync(integrationDir, { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts"));
+const processFiles = integrationFiles
+  .filter((f) => STARTS_PROCESSES.test(fs.readFileSync(path.join(integrationDir, f), "utf8")))
+  .map((f) => `test/integration/${f}`);
 
 // Parallel files on the shared service: TEST_WORKERS (default 2, measured in docs/testing.md).
 const workers = Number(process.env.TEST_WORKERS) || 2;
@@ -33,18 +41,36 @@ export default defineConfig({
   resolve: { alias },
   test: {
     tags: [
-      { name: "embedded", description: "exercises what differs on the embedded database: its wire server, NOTIFY, ingest, delivery, migrations, the front door" },
-      { name: "processes", description: "starts processes of its own: runs in the integration-processes project, one file at a time" },
+      {
+        name: "embedded",
+        description:
+          "exercises what differs on the embedded database: its wire server, NOTIFY, ingest, delivery, migrations, the front door",
+      },
+      {
+        name: "processes",
+        description: "starts processes of its own: runs in the integration-processes project, one file at a time",
+      },
     ],
     projects: [
       { resolve: { alias }, test: { name: "unit", include: ["test/unit/**/*.test.ts"], testTimeout: 30_000 } },
       {
         resolve: { alias },
-        test: { name: "integration", include: ["test/integration/**/*.test.ts"], exclude: processFiles, maxWorkers: workers, ...integration },
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          exclude: processFiles,
+          maxWorkers: workers,
+          ...integration,
+        },
       },
       {
         resolve: { alias },
-        test: { name: "integration-processes", include: processFiles.length > 0 ? processFiles : ["test/integration/none"], fileParallelism: false, ...integration },
+        test: {
+          name: "integration-processes",
+          include: processFiles.length > 0 ? processFiles : ["test/integration/none"],
+          fileParallelism: false,
+          ...integration,
+        },
       },
     ],
   },

@@ -13,7 +13,10 @@ const browser = await chromium.launch({
 try {
   const context = await browser.newContext();
   // Nothing leaves the machine (the map's tiles included): the map must show markers without them.
-  await context.route((url) => !/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(url.href), (route) => route.abort("blockedbyclient"));
+  await context.route(
+    (url) => !/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(url.href),
+    (route) => route.abort("blockedbyclient"),
+  );
   const page = await context.newPage();
   const response = await page.goto(link);
   if (response?.status() !== 200) throw new Error(`${link} answered ${response?.status()}`);
@@ -23,7 +26,9 @@ try {
   await page.waitForURL(/\/map$/, { timeout: 30_000 });
   const marker = page.locator(".leaflet-marker-icon [data-vehicle-id][data-latitude]").first();
   await marker.waitFor({ state: "visible", timeout: 60_000 });
-  console.log(`front door: signed in as ${username} at ${link}; the map shows a marker for vehicle ${await marker.getAttribute("data-vehicle-id")}`);
+  console.log(
+    `front door: signed in as ${username} at ${link}; the map shows a marker for vehicle ${await marker.getAttribute("data-vehicle-id")}`,
+  );
 } finally {
   await browser.close();
 }

@@ -15,7 +15,11 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
           <p role="alert" className="text-slate-700">
             Wayline could not show this page. It has been logged{error.digest ? ` (reference ${error.digest})` : ""}.
           </p>
-          <button type="button" onClick={reset} className="min-h-11 self-start rounded-lg bg-blue-700 px-4 text-sm font-semibold text-white hover:bg-blue-800">
+          <button
+            type="button"
+            onClick={reset}
+            className="min-h-11 self-start rounded-lg bg-blue-700 px-4 text-sm font-semibold text-white hover:bg-blue-800"
+          >
             Try again
           </button>
         </main>

@@ -6,7 +6,13 @@ export const metadata: Metadata = {
   title: { default: "Wayline", template: "%s · Wayline" },
   description: "Connected-vehicle platform: your cars on a map, and an API for the apps you trust.",
   // Named here, so no browser has to guess /favicon.ico (which is there too, for those that do).
-  icons: { icon: [{ url: "/icon.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "16x16 32x32 48x48" }], apple: "/apple-touch-icon.png" },
+  icons: {
+    icon: [
+      { url: "/icon.svg", type: "image/svg+xml" },
+      { url: "/favicon.ico", sizes: "16x16 32x32 48x48" },
+    ],
+    apple: "/apple-touch-icon.png",
+  },
 };
 
 export const viewport: Viewport = { themeColor: "#1d4ed8" };

@@ -17,8 +17,8 @@ export default async function HomePage() {
           <p className="text-sm font-semibold uppercase tracking-wide text-blue-700">Wayline</p>
           <h1 className="text-4xl font-bold tracking-tight">Your vehicles, where they are.</h1>
           <p className="text-lg text-slate-700">
-            In-vehicle devices report position, odometer and running state. Drivers see their cars on a map; the apps they trust get
-            access through OAuth 2.0 and receive vehicle events as webhooks or e-mail.
+            In-vehicle devices report position, odometer and running state. Drivers see their cars on a map; the apps
+            they trust get access through OAuth 2.0 and receive vehicle events as webhooks or e-mail.
           </p>
         </header>
         <section aria-labelledby="developers" className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
@@ -51,7 +51,8 @@ export default async function HomePage() {
               <code className="rounded bg-slate-100 px-1">/oauth/revoke</code>
             </li>
             <li>
-              Server metadata (RFC 8414): <code className="rounded bg-slate-100 px-1">/.well-known/oauth-authorization-server</code> (add{" "}
+              Server metadata (RFC 8414):{" "}
+              <code className="rounded bg-slate-100 px-1">/.well-known/oauth-authorization-server</code> (add{" "}
               <code className="rounded bg-slate-100 px-1">/sandbox</code> for the sandbox)
             </li>
             <li>

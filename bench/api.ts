@@ -19,7 +19,13 @@ type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: n
 
 async function load(opts: autocannon.Options): Promise<Result> {
   const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
 }
 
 const fmt = (name: string, r: Result) =>
@@ -28,7 +34,11 @@ const fmt = (name: string, r: Result) =>
 async function main() {
   reportLoad("bench:api");
   const database = benchDatabase("wayline_bench");
-  const service = await launchService({ name: "bench", databaseUrl: database.url, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" } });
+  const service = await launchService({
+    name: "bench",
+    databaseUrl: database.url,
+    extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" },
+  });
   const { baseUrl: base, env } = service;
   try {
     const driver = await benchDriver(base, env, "bench-api");
@@ -44,7 +54,12 @@ async function main() {
 
     const ours = await load({ url: `${base}/v1/api/vehicle/`, headers: auth });
     const bare = await load({ url: `${base}/bench/vehicles`, headers: auth });
-    const grants = await load({ url: `${base}/oauth/token`, method: "POST", headers: form, body: "grant_type=client_credentials" });
+    const grants = await load({
+      url: `${base}/oauth/token`,
+      method: "POST",
+      headers: form,
+      body: "grant_type=client_credentials",
+    });
 
     console.log(`\nGET vehicle list, ${DURATION} s each, ${CONNECTIONS} connections, PostgreSQL, production build`);
     console.log(fmt("GET /v1/api/vehicle/ (wrapper)", ours));
@@ -58,25 +73,54 @@ async function main() {
     // database (a driver and 50 vehicles of its own), measured in slices one, all, all, one (a
     // steady drift of the machine then weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({ name: "bench-cores", databaseUrl: database.url, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
+    const cluster = await launchService({
+      name: "bench-cores",
+      databaseUrl: database.url,
+      extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) },
+    });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-api-cores");
       for (let i = 0; i < 50; i++) await clusterDriver.newVehicle(`Vehicle ${i}`);
       const sides = {
-        one: { list: { url: `${base}/v1/api/vehicle/`, headers: auth }, grant: { url: `${base}/oauth/token`, headers: form } },
-        all: { list: { url: `${cluster.baseUrl}/v1/api/vehicle/`, headers: clusterDriver.auth }, grant: { url: `${cluster.baseUrl}/oauth/token`, headers: clusterDriver.form } },
+        one: {
+          list: { url: `${base}/v1/api/vehicle/`, headers: auth },
+          grant: { url: `${base}/oauth/token`, headers: form },
+        },
+        all: {
+          list: { url: `${cluster.baseUrl}/v1/api/vehicle/`, headers: clusterDriver.auth },
+          grant: { url: `${cluster.baseUrl}/oauth/token`, headers: clusterDriver.form },
+        },
       };
       // Each process of the cluster warms up on its own, and V8 takes a route to full speed over
       // many seconds of load on a busy machine (probe here: a fresh cluster ran at a quarter of
       // its later rate after 6 s of load).
       await autocannon({ ...warm, duration: 20, ...sides.all.list });
-      await autocannon({ ...warm, duration: 10, ...sides.all.grant, method: "POST", body: "grant_type=client_credentials" });
+      await autocannon({
+        ...warm,
+        duration: 10,
+        ...sides.all.grant,
+        method: "POST",
+        body: "grant_type=client_credentials",
+      });
       const order = ["one", "all", "all", "one"] as const;
       const slices = { list: [] as { side: string; r: Result }[], grant: [] as { side: string; r: Result }[] };
-      for (const side of order) slices.list.push({ side, r: await load({ ...sides[side].list, duration: DURATION / 2 }) });
-      for (const side of order) slices.grant.push({ side, r: await load({ ...sides[side].grant, method: "POST", body: "grant_type=client_credentials", duration: DURATION / 2 }) });
-      const of = (list: { side: string; r: Result }[], side: string) => combine(list.filter((x) => x.side === side).map((x) => x.r));
-      console.log(`\nOne process and all cores (${cores} HTTP processes), same database, slices of ${DURATION / 2} s in the order ${order.join(", ")}`);
+      for (const side of order)
+        slices.list.push({ side, r: await load({ ...sides[side].list, duration: DURATION / 2 }) });
+      for (const side of order)
+        slices.grant.push({
+          side,
+          r: await load({
+            ...sides[side].grant,
+            method: "POST",
+            body: "grant_type=client_credentials",
+            duration: DURATION / 2,
+          }),
+        });
+      const of = (list: { side: string; r: Result }[], side: string) =>
+        combine(list.filter((x) => x.side === side).map((x) => x.r));
+      console.log(
+        `\nOne process and all cores (${cores} HTTP processes), same database, slices of ${DURATION / 2} s in the order ${order.join(", ")}`,
+      );
       const rows = [
         ["GET /v1/api/vehicle/", of(slices.list, "one"), of(slices.list, "all")],
         ["POST /oauth/token", of(slices.grant, "one"), of(slices.grant, "all")],
@@ -98,7 +142,13 @@ async function main() {
 /** Slices of one side as one: requests over their total time; p50 the slices' mean, p99 the highest. */
 function combine(results: Result[]): Result {
   const sum = (k: keyof Result) => results.reduce((n, r) => n + r[k], 0);
-  return { rps: sum("rps") / results.length, p50: Math.round(sum("p50") / results.length), p99: Math.max(...results.map((r) => r.p99)), errors: sum("errors"), non2xx: sum("non2xx") };
+  return {
+    rps: sum("rps") / results.length,
+    p50: Math.round(sum("p50") / results.length),
+    p99: Math.max(...results.map((r) => r.p99)),
+    errors: sum("errors"),
+    non2xx: sum("non2xx"),
+  };
 }
 
 main().catch((error) => {

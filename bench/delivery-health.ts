@@ -80,22 +80,36 @@ async function main() {
       where notification_delivery_id in ${sql(pending.slice(0, PENDING_ROWS / 2).map((p) => p.id))}`;
     await sql`vacuum analyze notification_deliveries`;
     await sql`vacuum analyze delivery_attempts`;
-    const sizeOf = async (table: string) => (await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size(${table}::regclass)) as size`)[0]!.size;
-    console.log(`fixture: ${ATTEMPTS.toLocaleString("en-US")} attempts for delivery ${a} over ${SPREAD_DAYS} d, ${NOISE.toLocaleString("en-US")} for delivery ${b}, ${PENDING_ROWS} pending; delivery_attempts ${await sizeOf("delivery_attempts")}; ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const sizeOf = async (table: string) =>
+      (await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size(${table}::regclass)) as size`)[0]!
+        .size;
+    console.log(
+      `fixture: ${ATTEMPTS.toLocaleString("en-US")} attempts for delivery ${a} over ${SPREAD_DAYS} d, ${NOISE.toLocaleString("en-US")} for delivery ${b}, ${PENDING_ROWS} pending; delivery_attempts ${await sizeOf("delivery_attempts")}; ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     // The rollup, filled as the backfill migration fills it on an existing database.
     t0 = performance.now();
     await sql`truncate delivery_attempt_rollups`;
     await sql.file(path.join(process.cwd(), "db/migrations/0021_delivery_attempt_rollups_backfill.sql"));
     await sql`vacuum analyze delivery_attempt_rollups`;
-    const [{ rows } = { rows: 0 }] = await sql<{ rows: number }[]>`select count(*)::int as rows from delivery_attempt_rollups`;
-    console.log(`rollup backfilled in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${rows.toLocaleString("en-US")} rows, ${await sizeOf("delivery_attempt_rollups")}`);
+    const [{ rows } = { rows: 0 }] = await sql<
+      { rows: number }[]
+    >`select count(*)::int as rows from delivery_attempt_rollups`;
+    console.log(
+      `rollup backfilled in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${rows.toLocaleString("en-US")} rows, ${await sizeOf("delivery_attempt_rollups")}`,
+    );
 
     // --- the reads ----------------------------------------------------------------------------
     const now = new Date();
     const ago = (s: number) => new Date(now.getTime() - s * 1000);
     const week = ago(604_800);
-    type Exact = { attempts: number; delivered: number; p50: number | null; p95: number | null; failures: Record<string, number> };
+    type Exact = {
+      attempts: number;
+      delivered: number;
+      p50: number | null;
+      p95: number | null;
+      failures: Record<string, number>;
+    };
     // The exact figures of one window, from delivery_attempts alone (the page's reads before the rollup).
     const exact = async (ids: number[], since: Date): Promise<Exact> => {
       const [totals] = await sql<{ attempts: number; delivered: number; p: [number, number] | null }[]>`
@@ -105,14 +119,26 @@ async function main() {
       const failures = await sql<{ status: string; n: number }[]>`
         select coalesce(http_status::text, 'none') as status, count(*)::int as n
         from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome not in ('REDIRECTED', 'DELIVERED') group by 1`;
-      return { attempts: totals!.attempts, delivered: totals!.delivered, p50: totals!.p?.[0] ?? null, p95: totals!.p?.[1] ?? null, failures: Object.fromEntries(failures.map((f) => [f.status, f.n])) };
+      return {
+        attempts: totals!.attempts,
+        delivered: totals!.delivered,
+        p50: totals!.p?.[0] ?? null,
+        p95: totals!.p?.[1] ?? null,
+        failures: Object.fromEntries(failures.map((f) => [f.status, f.n])),
+      };
     };
     const exactSeries = (ids: number[], since: Date, stride: number) => sql`
         select date_bin(${`${stride} seconds`}::interval, attempted_at, ${since.toISOString()}::timestamptz) as bucket, count(*), percentile_disc(array[0.5, 0.95]) within group (order by latency_ms)
         from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome <> 'REDIRECTED' group by 1`;
     const fromRollup = async (ids: number[], since: Date): Promise<Exact> => {
       const f = await windowFigures(db(), { deliveryIds: ids, since });
-      return { attempts: f.attempts, delivered: f.delivered, p50: percentileOf(f.latency, 0.5), p95: percentileOf(f.latency, 0.95), failures: Object.fromEntries(f.failures) };
+      return {
+        attempts: f.attempts,
+        delivered: f.delivered,
+        p50: percentileOf(f.latency, 0.5),
+        p95: percentileOf(f.latency, 0.95),
+        failures: Object.fromEntries(f.failures),
+      };
     };
 
     const time = async (label: string, queries: [string, () => Promise<unknown>][]) => {
@@ -125,7 +151,11 @@ async function main() {
           await run();
           ms.push(performance.now() - t0);
         }
-        console.log(`  ${name.padEnd(56)} ${median(ms).toFixed(1).padStart(8)} ${Math.max(...ms).toFixed(1).padStart(8)}`);
+        console.log(
+          `  ${name.padEnd(56)} ${median(ms).toFixed(1).padStart(8)} ${Math.max(...ms)
+            .toFixed(1)
+            .padStart(8)}`,
+        );
       }
     };
     const one = [a];
@@ -141,14 +171,36 @@ async function main() {
       ["window 1 h: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: ago(3600) })],
       ["window 24 h: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: ago(86_400) })],
       ["window 7 d: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: week })],
-      ["series 1 h (5 min buckets)", () => seriesFigures(db(), { deliveryIds: one, since: ago(3600), strideSeconds: HEALTH_WINDOWS["1h"].strideSeconds })],
-      ["series 24 h (1 h buckets)", () => seriesFigures(db(), { deliveryIds: one, since: ago(86_400), strideSeconds: HEALTH_WINDOWS["24h"].strideSeconds })],
-      ["series 7 d (6 h buckets)", () => seriesFigures(db(), { deliveryIds: one, since: week, strideSeconds: HEALTH_WINDOWS["7d"].strideSeconds })],
+      [
+        "series 1 h (5 min buckets)",
+        () =>
+          seriesFigures(db(), {
+            deliveryIds: one,
+            since: ago(3600),
+            strideSeconds: HEALTH_WINDOWS["1h"].strideSeconds,
+          }),
+      ],
+      [
+        "series 24 h (1 h buckets)",
+        () =>
+          seriesFigures(db(), {
+            deliveryIds: one,
+            since: ago(86_400),
+            strideSeconds: HEALTH_WINDOWS["24h"].strideSeconds,
+          }),
+      ],
+      [
+        "series 7 d (6 h buckets)",
+        () => seriesFigures(db(), { deliveryIds: one, since: week, strideSeconds: HEALTH_WINDOWS["7d"].strideSeconds }),
+      ],
       ["backlog", () => backlogOf(db(), { deliveryIds: one })],
       ["one delivery, window 24 h (5 queries, parallel)", () => healthOf(one, "24h", now)],
       ["one delivery, window 7 d (5 queries, parallel)", () => healthOf(one, "7d", now)],
       ["app (both deliveries), window 7 d (5 queries, parallel)", () => healthOf(both, "7d", now)],
-      ["whole page, window 7 d: app + each delivery (15 queries)", () => Promise.all([healthOf(both, "7d", now), healthOf([a], "7d", now), healthOf([b], "7d", now)])],
+      [
+        "whole page, window 7 d: app + each delivery (15 queries)",
+        () => Promise.all([healthOf(both, "7d", now), healthOf([a], "7d", now), healthOf([b], "7d", now)]),
+      ],
     ]);
 
     // The same figures both ways: counts equal, percentiles within the histogram's bound.
@@ -160,14 +212,22 @@ async function main() {
       ["app 7 d", both, week],
     ] as const) {
       const [x, r] = [await exact([...ids], since), await fromRollup([...ids], since)];
-      const countsEqual = x.attempts === r.attempts && x.delivered === r.delivered && JSON.stringify(Object.entries(x.failures).sort()) === JSON.stringify(Object.entries(r.failures).sort());
-      const within = (e: number | null, v: number | null) => e !== null && v !== null && Math.abs(v - e) <= 0.05 * e + 0.5;
-      console.log(`  ${name.padEnd(8)} attempts ${x.attempts}/${r.attempts} delivered ${x.delivered}/${r.delivered} failures ${JSON.stringify(x.failures)}/${JSON.stringify(r.failures)} p50 ${x.p50}/${r.p50} p95 ${x.p95}/${r.p95}: ${countsEqual && within(x.p50, r.p50) && within(x.p95, r.p95) ? "agree" : "DIFFER"}`);
+      const countsEqual =
+        x.attempts === r.attempts &&
+        x.delivered === r.delivered &&
+        JSON.stringify(Object.entries(x.failures).sort()) === JSON.stringify(Object.entries(r.failures).sort());
+      const within = (e: number | null, v: number | null) =>
+        e !== null && v !== null && Math.abs(v - e) <= 0.05 * e + 0.5;
+      console.log(
+        `  ${name.padEnd(8)} attempts ${x.attempts}/${r.attempts} delivered ${x.delivered}/${r.delivered} failures ${JSON.stringify(x.failures)}/${JSON.stringify(r.failures)} p50 ${x.p50}/${r.p50} p95 ${x.p95}/${r.p95}: ${countsEqual && within(x.p50, r.p50) && within(x.p95, r.p95) ? "agree" : "DIFFER"}`,
+      );
     }
 
     const plan = await sql<{ "QUERY PLAN": string }[]>`
       explain (analyze, buffers) select count(*) from delivery_attempt_rollups r, jsonb_each_text(r.latency) where delivery_id = ${a} and bucket_seconds = 3600 and bucket_start >= ${week.toISOString()}::timestamptz`;
-    console.log(`\nplan of the 7-day histogram's scan (hour rows):\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
+    console.log(
+      `\nplan of the 7-day histogram's scan (hour rows):\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`,
+    );
 
     // --- the write cost ---------------------------------------------------------------------
     // The rollup's price on the write path: WRITERS connections at once each commit batches of
@@ -177,7 +237,9 @@ async function main() {
     const WRITERS = 4;
     const BATCH = 50;
     const TXS = Number(process.env.BENCH_WRITE_TXS ?? 150);
-    const [{ nd } = { nd: 0 }] = await sql<{ nd: number }[]>`select id as nd from notification_deliveries where delivery_id = ${a} limit 1`;
+    const [{ nd } = { nd: 0 }] = await sql<
+      { nd: number }[]
+    >`select id as nd from notification_deliveries where delivery_id = ${a} limit 1`;
     const pool = postgres(database.url, { max: WRITERS, onnotice: () => {} });
     const writeRun = async (rollup: boolean) => {
       const started = performance.now();
@@ -185,11 +247,23 @@ async function main() {
         Array.from({ length: WRITERS }, async () => {
           for (let i = 0; i < TXS; i++) {
             await pool.begin(async (tx) => {
-              const rows = await tx<{ attempted_at: Date; outcome: string; http_status: number | null; latency_ms: number }[]>`
+              const rows = await tx<
+                { attempted_at: Date; outcome: string; http_status: number | null; latency_ms: number }[]
+              >`
                 insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms)
                 select ${nd}, 1, ${a}, now(), 'https://a.example/hook', case when g % 10 = 0 then 'RETRY' else 'DELIVERED' end, case when g % 10 = 0 then 500 else 200 end, 20 + g * 37 % 1981
                 from generate_series(1, ${BATCH}) g returning attempted_at, outcome, http_status, latency_ms`;
-              if (rollup) await recordAttemptRollups(tx, rows.map((r) => ({ deliveryId: a, attemptedAt: r.attempted_at, outcome: r.outcome, httpStatus: r.http_status, latencyMs: r.latency_ms })));
+              if (rollup)
+                await recordAttemptRollups(
+                  tx,
+                  rows.map((r) => ({
+                    deliveryId: a,
+                    attemptedAt: r.attempted_at,
+                    outcome: r.outcome,
+                    httpStatus: r.http_status,
+                    latencyMs: r.latency_ms,
+                  })),
+                );
             });
           }
         }),
@@ -203,8 +277,12 @@ async function main() {
       rates.with!.push(await writeRun(true));
     }
     await pool.end();
-    console.log(`\nwrite cost: ${WRITERS} connections × ${TXS} transactions of ${BATCH} attempts of one delivery (its rollup rows hot), transactions/s in two alternated rounds:`);
-    console.log(`  without the rollup: ${rates.without!.map((r) => r.toFixed(0)).join(", ")}; with it: ${rates.with!.map((r) => r.toFixed(0)).join(", ")}`);
+    console.log(
+      `\nwrite cost: ${WRITERS} connections × ${TXS} transactions of ${BATCH} attempts of one delivery (its rollup rows hot), transactions/s in two alternated rounds:`,
+    );
+    console.log(
+      `  without the rollup: ${rates.without!.map((r) => r.toFixed(0)).join(", ")}; with it: ${rates.with!.map((r) => r.toFixed(0)).join(", ")}`,
+    );
   } finally {
     await sql.end();
     await prepared.stop();

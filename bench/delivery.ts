@@ -34,7 +34,8 @@ const VEHICLES = 200;
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 30_000);
 const BATCH = 500;
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
@@ -46,27 +47,37 @@ async function main() {
   // The receiver: answers 200 at once, and notes when each webhook's request head arrived.
   const firstByte = new Map<string, number>();
   let received = 0;
-  const receiver = https.createServer({ key: fs.readFileSync(path.join(ca.dir, "server.key")), cert: fs.readFileSync(path.join(ca.dir, "server.pem")) }, (req, res) => {
-    const at = performance.now() + performance.timeOrigin;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received++;
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { vehicleId: number; recordedWaypoint: { timestamp: string } };
-        const key = `${body.vehicleId}|${body.recordedWaypoint.timestamp}`;
-        if (!firstByte.has(key)) firstByte.set(key, at);
-      } catch {
-        // not ours
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end("{}");
-    });
-  });
+  const receiver = https.createServer(
+    { key: fs.readFileSync(path.join(ca.dir, "server.key")), cert: fs.readFileSync(path.join(ca.dir, "server.pem")) },
+    (req, res) => {
+      const at = performance.now() + performance.timeOrigin;
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        received++;
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+            vehicleId: number;
+            recordedWaypoint: { timestamp: string };
+          };
+          const key = `${body.vehicleId}|${body.recordedWaypoint.timestamp}`;
+          if (!firstByte.has(key)) firstByte.set(key, at);
+        } catch {
+          // not ours
+        }
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{}");
+      });
+    },
+  );
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const receiverUrl = `https://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
 
-  const service = await launchService({ name: "bench-delivery", databaseUrl: database.url, extraEnv: { WORKER: "off", DELIVERY_CA_FILE: ca.certFile, DELIVERY_RETRY_SCALE: "1", RATE_LIMITS: "off" } });
+  const service = await launchService({
+    name: "bench-delivery",
+    databaseUrl: database.url,
+    extraEnv: { WORKER: "off", DELIVERY_CA_FILE: ca.certFile, DELIVERY_RETRY_SCALE: "1", RATE_LIMITS: "off" },
+  });
   const workerEnv = { ...service.env, DELIVERY_CA_FILE: ca.certFile, DELIVERY_RETRY_SCALE: "1", WORKER: "on" };
   let worker = startWorkerProcess(workerEnv);
   try {
@@ -75,7 +86,11 @@ async function main() {
     const vehicles: number[] = [];
     for (let i = 0; i < VEHICLES; i++) {
       const id = await driver.newVehicle(`Delivery bench ${i}`);
-      const sub = await fetch(`${service.baseUrl}/v1/api/vehicle/${id}/eventSubscription/WAYPOINT/`, { method: "POST", headers: { ...driver.auth, "Content-Type": "application/json" }, body: JSON.stringify({ postUrl: receiverUrl }) });
+      const sub = await fetch(`${service.baseUrl}/v1/api/vehicle/${id}/eventSubscription/WAYPOINT/`, {
+        method: "POST",
+        headers: { ...driver.auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ postUrl: receiverUrl }),
+      });
       if (sub.status !== 200) throw new Error(`subscription: ${sub.status} ${await sub.text()}`);
       vehicles.push(id);
     }
@@ -87,10 +102,20 @@ async function main() {
       const n = counters.get(vehicle) ?? 0;
       counters.set(vehicle, n + 1);
       const at = new Date(start + n * 1000);
-      return { set: dataSet(at, "RUNNING", [waypoint(39.5 + (n % 1000) * 1e-5, -83)]), stamp: at.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000") };
+      return {
+        set: dataSet(at, "RUNNING", [waypoint(39.5 + (n % 1000) * 1e-5, -83)]),
+        stamp: at
+          .toISOString()
+          .replace(/[-:]/g, "")
+          .replace(/\.\d{3}Z$/, "+0000"),
+      };
     };
     const post = (vehicle: number, body: unknown) =>
-      fetch(`${service.baseUrl}/v1/api/vehicle/${vehicle}/dataSet/`, { method: "POST", headers: { ...driver.auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${service.baseUrl}/v1/api/vehicle/${vehicle}/dataSet/`, {
+        method: "POST",
+        headers: { ...driver.auth, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
 
     // (a) latency at 200 data sets/s
     const committed = new Map<string, number>();
@@ -124,8 +149,11 @@ async function main() {
     await Promise.all(inFlight);
     const sendSeconds = (performance.now() - t0) / 1000;
     const deadline = Date.now() + 30_000;
-    while ([...committed.keys()].some((k) => !firstByte.has(k)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    const latencies = [...committed].map(([k, at]) => (firstByte.has(k) ? Math.max(0, firstByte.get(k)! - at) : Infinity)).sort((a, b) => a - b);
+    while ([...committed.keys()].some((k) => !firstByte.has(k)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
+    const latencies = [...committed]
+      .map(([k, at]) => (firstByte.has(k) ? Math.max(0, firstByte.get(k)! - at) : Infinity))
+      .sort((a, b) => a - b);
     const missing = latencies.filter((l) => l === Infinity).length;
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
@@ -140,7 +168,10 @@ async function main() {
           .filter((k) => b + k < batches)
           .map(async (k) => {
             const vehicle = vehicles[(b + k) % VEHICLES]!;
-            const res = await post(vehicle, Array.from({ length: BATCH }, () => nextSet(vehicle).set));
+            const res = await post(
+              vehicle,
+              Array.from({ length: BATCH }, () => nextSet(vehicle).set),
+            );
             if (res.status !== 200) throw new Error(`batch: ${res.status} ${await res.text()}`);
           }),
       );
@@ -167,8 +198,12 @@ async function main() {
     // (c) enqueue cost, with no worker running (the rows are removed afterwards)
     await stopWorkerProcess(worker);
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-    const [{ delivery_id: deliveryId } = { delivery_id: 0 }] = await sql<{ delivery_id: number }[]>`select delivery_id from notification_deliveries limit 1`;
-    const notificationIds = (await sql<{ id: string }[]>`select id from notifications order by id limit 1000`).map((r) => r.id);
+    const [{ delivery_id: deliveryId } = { delivery_id: 0 }] = await sql<
+      { delivery_id: number }[]
+    >`select delivery_id from notification_deliveries limit 1`;
+    const notificationIds = (await sql<{ id: string }[]>`select id from notifications order by id limit 1000`).map(
+      (r) => r.id,
+    );
     const insertRate = async () => {
       const statements = 20;
       const t = performance.now();
@@ -178,7 +213,9 @@ async function main() {
       return (statements * notificationIds.length) / ((performance.now() - t) / 1000);
     };
     // Alternated, best of three each: the table grows and caches warm as it goes.
-    const firstId = Number((await sql<{ n: string }[]>`select coalesce(max(id), 0) as n from notification_deliveries`)[0]!.n);
+    const firstId = Number(
+      (await sql<{ n: string }[]>`select coalesce(max(id), 0) as n from notification_deliveries`)[0]!.n,
+    );
     const entriesBefore = Number((await sql<{ n: string }[]>`select count(*) as n from delivery_jobs`)[0]!.n);
     let withTrigger = 0;
     let withoutTrigger = 0;
@@ -188,7 +225,8 @@ async function main() {
       withoutTrigger = Math.max(withoutTrigger, await insertRate());
       await sql`alter table notification_deliveries enable trigger notification_deliveries_enqueue`;
     }
-    const jobsAdded = (Number((await sql<{ n: string }[]>`select count(*) as n from delivery_jobs`)[0]!.n) - entriesBefore) / 3;
+    const jobsAdded =
+      (Number((await sql<{ n: string }[]>`select count(*) as n from delivery_jobs`)[0]!.n) - entriesBefore) / 3;
     // Their queue entries go with them (ON DELETE CASCADE).
     await sql`delete from notification_deliveries where id > ${firstId}`;
     await sql.end();
@@ -203,7 +241,9 @@ bench:delivery on PostgreSQL, ${os.cpus().length} cores, load average after: ${l
 `);
     // Any 500 is a bug to chase, not noise: show what the service logged for it.
     const errors = loggedErrors(service.output());
-    console.log(errors.length ? `service errors (${errors.length}):\n${errors.slice(0, 5).join("\n")}` : "service errors: none");
+    console.log(
+      errors.length ? `service errors (${errors.length}):\n${errors.slice(0, 5).join("\n")}` : "service errors: none",
+    );
   } finally {
     await stopWorkerProcess(worker);
     await service.stop();

@@ -27,7 +27,13 @@ const clock = new Map<number, number>();
 const nextSet = (vehicle: number) => {
   const n = clock.get(vehicle) ?? 0;
   clock.set(vehicle, n + 1);
-  return JSON.stringify(dataSet(new Date(start + n * 1000), "RUNNING", [waypoint(39.5 + n * 1e-5, -83), { key: "GEN_SPEED", value: 20 + (n % 50) }, { key: "GEN_HEADING", value: n % 360 }]));
+  return JSON.stringify(
+    dataSet(new Date(start + n * 1000), "RUNNING", [
+      waypoint(39.5 + n * 1e-5, -83),
+      { key: "GEN_SPEED", value: 20 + (n % 50) },
+      { key: "GEN_HEADING", value: n % 360 },
+    ]),
+  );
 };
 
 /** Posts for `seconds`, each connection leasing a vehicle no other request is using (as bench/ingest.ts); the 2xx count. */
@@ -58,27 +64,38 @@ async function post(base: string, auth: Record<string, string>, vehicles: number
   // Every answer must be a stored data set: CPU spent on refusals (a 429 from a rate limit left
   // on, say) would make the figure per post meaningless.
   const refused = result.non2xx + result.errors + result.timeouts;
-  if (refused > 0) throw new Error(`${refused} of ${result.requests.total} posts were not answered 2xx: the figure would not be per stored post`);
+  if (refused > 0)
+    throw new Error(
+      `${refused} of ${result.requests.total} posts were not answered 2xx: the figure would not be per stored post`,
+    );
   return result["2xx"];
 }
 
 async function main() {
   reportLoad("bench:ingest-cpu");
   const database = benchDatabase("wayline_bench_cpu");
-  const service = await launchService({ name: "bench-ingest-cpu", databaseUrl: database.url, extraEnv: { RATE_LIMITS: "off" } });
+  const service = await launchService({
+    name: "bench-ingest-cpu",
+    databaseUrl: database.url,
+    extraEnv: { RATE_LIMITS: "off" },
+  });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
     const driver = await benchDriver(service.baseUrl, service.env, "bench-ingest-cpu", { dataProvider: true });
     const vehicles: number[] = [];
     for (let i = 0; i < CONNECTIONS; i++) vehicles.push(await driver.newVehicle(`Bench ${i}`));
     await post(service.baseUrl, driver.auth, vehicles, 10);
-    const backends = (await sql`select pid from pg_stat_activity where application_name = 'wayline'`).map((r) => Number(r.pid));
+    const backends = (await sql`select pid from pg_stat_activity where application_name = 'wayline'`).map((r) =>
+      Number(r.pid),
+    );
     const before = { node: ticks(service.pid), postgres: backends.map(ticks) };
     const posts = await post(service.baseUrl, driver.auth, vehicles, DURATION);
     const nodeMs = (ticks(service.pid) - before.node) * 10;
     const postgresMs = backends.reduce((sum, pid, i) => sum + ticks(pid) - before.postgres[i]!, 0) * 10;
     console.log(`single data-set POSTs: ${posts} in ${DURATION} s`);
-    console.log(`CPU per post: node ${(nodeMs / posts).toFixed(3)} ms, PostgreSQL ${(postgresMs / posts).toFixed(3)} ms (${backends.length} backends)`);
+    console.log(
+      `CPU per post: node ${(nodeMs / posts).toFixed(3)} ms, PostgreSQL ${(postgresMs / posts).toFixed(3)} ms (${backends.length} backends)`,
+    );
   } finally {
     await sql.end();
     await service.stop();

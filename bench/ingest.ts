@@ -56,18 +56,55 @@ const TARGET_SUBSCRIBED_RATIO = 0.7;
 // line from 39.5,-83, with GEN_SPEED 20–69 and GEN_HEADING).
 const MIXED_SUBSCRIPTIONS: [string, Record<string, unknown>][] = [
   ["WAYPOINT", { notificationPeriod: "CONTINUOUS" }],
-  ["GEOFENCE", { notificationPeriod: "STATECHANGE", origin: { latitude: 39.5, longitude: -83 }, radius: 0.5, boundaryCondition: "INSIDE" }],
-  ["GEOFENCE", { notificationPeriod: "INITIALSTATE", origin: { latitude: 39.6, longitude: -82.9 }, radius: 2, boundaryCondition: "OUTSIDE", ignitionStatus: "ON" }],
+  [
+    "GEOFENCE",
+    {
+      notificationPeriod: "STATECHANGE",
+      origin: { latitude: 39.5, longitude: -83 },
+      radius: 0.5,
+      boundaryCondition: "INSIDE",
+    },
+  ],
+  [
+    "GEOFENCE",
+    {
+      notificationPeriod: "INITIALSTATE",
+      origin: { latitude: 39.6, longitude: -82.9 },
+      radius: 2,
+      boundaryCondition: "OUTSIDE",
+      ignitionStatus: "ON",
+    },
+  ],
   ["IGNITIONSTATUS", { notificationPeriod: "STATECHANGE" }],
   ["LOWBATTERY", { notificationPeriod: "INITIALSTATE" }],
-  ["NUMERICDATAKEY", { notificationPeriod: "STATECHANGE", dataKey: "GEN_SPEED", thresholdValue: 60, relationship: "ABOVE" }],
-  ["TIMEOFDAY", { notificationPeriod: "INITIALSTATE", startTime: "06:00", endTime: "22:00", daysOfWeek: ["MON", "TUE", "WED", "THU", "FRI"] }],
+  [
+    "NUMERICDATAKEY",
+    { notificationPeriod: "STATECHANGE", dataKey: "GEN_SPEED", thresholdValue: 60, relationship: "ABOVE" },
+  ],
+  [
+    "TIMEOFDAY",
+    {
+      notificationPeriod: "INITIALSTATE",
+      startTime: "06:00",
+      endTime: "22:00",
+      daysOfWeek: ["MON", "TUE", "WED", "THU", "FRI"],
+    },
+  ],
   ["TROUBLECODE", { notificationPeriod: "CONTINUOUS" }],
   ["VEHICLEHARSHDECEL", { notificationPeriod: "CONTINUOUS", minimumTime: 5 }],
   ["VEHICLETOWED", { notificationPeriod: "CONTINUOUS" }],
 ];
 
-type Result = { rps: number; p50: number; p99: number; ok: number; errors: number; non2xx: number; seconds: number; minRps: number };
+type Result = {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  errors: number;
+  non2xx: number;
+  seconds: number;
+  minRps: number;
+};
 
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 const fmt = (name: string, r: Result) =>
@@ -85,7 +122,11 @@ const nextTime = (vehicle: number) => {
 const runningSet = (vehicle: number) => {
   const { at, n } = nextTime(vehicle);
   const step = n % 100_000;
-  return dataSet(at, "RUNNING", [waypoint(39.5 + step * 1e-5, -83 + step * 1e-5), { key: "GEN_SPEED", value: 20 + (n % 50) }, { key: "GEN_HEADING", value: n % 360 }]);
+  return dataSet(at, "RUNNING", [
+    waypoint(39.5 + step * 1e-5, -83 + step * 1e-5),
+    { key: "GEN_SPEED", value: 20 + (n % 50) },
+    { key: "GEN_HEADING", value: n % 360 },
+  ]);
 };
 
 /**
@@ -94,7 +135,15 @@ const runningSet = (vehicle: number) => {
  * timestamps arrive in order. (autocannon resets a connection's context before each request, so
  * the lease travels in the context from setupRequest to onResponse of the same request.)
  */
-async function leased(opts: { url: string; connections: number; duration: number; vehicles: number[]; headers: Record<string, string>; path: (v: number) => string; body: (v: number) => string }): Promise<Result & { overbooked: number; sent: number }> {
+async function leased(opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  vehicles: number[];
+  headers: Record<string, string>;
+  path: (v: number) => string;
+  body: (v: number) => string;
+}): Promise<Result & { overbooked: number; sent: number }> {
   const free = [...opts.vehicles];
   let overbooked = 0;
   let sent = 0;
@@ -192,7 +241,13 @@ async function postgresUnnestRate(sql: postgres.Sql, schema: string, vehicleIds:
         );
         const setId = new Map(ids.map((r) => [Number(r.at), String(r.id)]));
         const rows = sets.flatMap((d, i) => [
-          [setId.get(d.getTime())!, "0", d.toISOString(), "GEN_WAYPOINT", `${(39.5 + i * 1e-5).toFixed(6)},${(-83 + i * 1e-5).toFixed(6)}`],
+          [
+            setId.get(d.getTime())!,
+            "0",
+            d.toISOString(),
+            "GEN_WAYPOINT",
+            `${(39.5 + i * 1e-5).toFixed(6)},${(-83 + i * 1e-5).toFixed(6)}`,
+          ],
           [setId.get(d.getTime())!, "1", d.toISOString(), "GEN_SPEED", String(20 + (i % 50))],
           [setId.get(d.getTime())!, "2", d.toISOString(), "GEN_HEADING", String(i % 360)],
         ]);
@@ -219,7 +274,8 @@ async function postgresUnnestRate(sql: postgres.Sql, schema: string, vehicleIds:
   await Promise.all(vehicleIds.map((v) => worker(v, Date.now() + seconds * 1000)));
   const elapsed = (performance.now() - began) / 1000;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  const pct = (p: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
   return { pointsPerSecond: points / elapsed, batches, p50: pct(50), p99: pct(99) };
 }
 
@@ -233,19 +289,23 @@ async function settle(sql: postgres.Sql) {
   let stable = 0;
   for (let i = 0; i < 100 && stable < 2; i++) {
     await new Promise((r) => setTimeout(r, 300));
-    const [row] = await sql`select (select count(*) from pg_stat_activity where application_name = 'wayline' and state <> 'idle')::int as active,
+    const [row] =
+      await sql`select (select count(*) from pg_stat_activity where application_name = 'wayline' and state <> 'idle')::int as active,
       (select coalesce(max(id), 0) from data_sets)::text as top`;
     stable = row!.active === 0 && row!.top === last ? stable + 1 : 0;
     last = row!.top as string;
   }
 }
 
-
 async function main() {
   reportLoad("bench:ingest");
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
-  const service = await launchService({ name: "bench-ingest", databaseUrl, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" } });
+  const service = await launchService({
+    name: "bench-ingest",
+    databaseUrl,
+    extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" },
+  });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
   const scratch = `bench_scratch_${process.pid}`;
@@ -272,13 +332,27 @@ async function main() {
     }
 
     // One request through each path first: the bench is worthless if these fail.
-    const probe = await fetch(`${base}/v1/api/vehicle/${singles[0]}/dataSet/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(runningSet(singles[0]!)) });
+    const probe = await fetch(`${base}/v1/api/vehicle/${singles[0]}/dataSet/`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify(runningSet(singles[0]!)),
+    });
     if (probe.status !== 200) throw new Error(`probe POST dataSet: ${probe.status} ${await probe.text()}`);
-    const bareProbe = await fetch(`${base}/bench/ingest?vehicle=${singles[0]}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(runningSet(singles[0]!)) });
+    const bareProbe = await fetch(`${base}/bench/ingest?vehicle=${singles[0]}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(runningSet(singles[0]!)),
+    });
     if (bareProbe.status !== 200) throw new Error(`probe bare route: ${bareProbe.status} ${await bareProbe.text()}`);
 
     // (a) single data sets
-    const single = { url: base, connections: SINGLE_CONNECTIONS, vehicles: singles, headers: auth, body: (v: number) => JSON.stringify(runningSet(v)) };
+    const single = {
+      url: base,
+      connections: SINGLE_CONNECTIONS,
+      vehicles: singles,
+      headers: auth,
+      body: (v: number) => JSON.stringify(runningSet(v)),
+    };
     const ourPath = (v: number) => `/v1/api/vehicle/${v}/dataSet/`;
     const barePath = (v: number) => `/bench/ingest?vehicle=${v}`;
     // Between runs, settle(): what one run left in flight must not load the next.
@@ -292,7 +366,12 @@ async function main() {
     // in one hour), and in this order a steady drift weighs on both sides alike, where one slice
     // of each put all of it on one side.
     const slices: Slice[] = [];
-    for (const [side, path] of [["ours", ourPath], ["bare", barePath], ["bare", barePath], ["ours", ourPath]] as const) {
+    for (const [side, path] of [
+      ["ours", ourPath],
+      ["bare", barePath],
+      ["bare", barePath],
+      ["ours", ourPath],
+    ] as const) {
       slices.push({ side, result: await leased({ ...single, duration: DURATION / 2, path }) });
       await settle(sql);
     }
@@ -302,7 +381,14 @@ async function main() {
 
     // (b) batches of 500
     const batchBody = (v: number) => JSON.stringify(Array.from({ length: BATCH }, () => runningSet(v)));
-    const batch = { url: base, connections: BATCH_CONNECTIONS, vehicles: batchers, headers: auth, body: batchBody, path: ourPath };
+    const batch = {
+      url: base,
+      connections: BATCH_CONNECTIONS,
+      vehicles: batchers,
+      headers: auth,
+      body: batchBody,
+      path: ourPath,
+    };
     console.log(`Warming up (b), ${WARMUP} s…`);
     const warmBatches = await leased({ ...batch, duration: WARMUP });
     await settle(sql);
@@ -338,26 +424,45 @@ async function main() {
         (select count(*) from (select vehicle_id from trips where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])} group by vehicle_id having count(*) <> 1) t)::int as odd_trips`;
     // A request is stored if it was answered 2xx; one still in flight when its run ended may or
     // may not have reached the service whole. So: answered <= stored <= sent, for every count.
-    const runs = { ours: [warmOurs, ...sliced("ours")], bare: [warmBare, ...sliced("bare")], batches: [warmBatches, batches], subscribed: [warmSubscribed, withSubs] };
+    const runs = {
+      ours: [warmOurs, ...sliced("ours")],
+      bare: [warmBare, ...sliced("bare")],
+      batches: [warmBatches, batches],
+      subscribed: [warmSubscribed, withSubs],
+    };
     const sum = (rs: { ok: number; sent: number }[], k: "ok" | "sent") => rs.reduce((n, r) => n + r[k], 0);
     const range = (k: "ok" | "sent") => {
       const ourSets = 1 + sum(runs.ours, k); // + the probe
       const bareSets = 1 + sum(runs.bare, k);
       const batchSets = sum(runs.batches, k) * BATCH;
       const subscribedSets = sum(runs.subscribed, k) * BATCH;
-      return { singleSets: ourSets + bareSets, batchSets, subscribedSets, points: (ourSets + batchSets + subscribedSets) * POINTS_PER_SET };
+      return {
+        singleSets: ourSets + bareSets,
+        batchSets,
+        subscribedSets,
+        points: (ourSets + batchSets + subscribedSets) * POINTS_PER_SET,
+      };
     };
     const [low, high] = [range("ok"), range("sent")];
-    const between = (what: string, n: number, k: "singleSets" | "batchSets" | "subscribedSets" | "points") => (n >= low[k] && n <= high[k] ? [] : [`${what}: ${n} stored, ${low[k]} answered, ${high[k]} sent`]);
+    const between = (what: string, n: number, k: "singleSets" | "batchSets" | "subscribedSets" | "points") =>
+      n >= low[k] && n <= high[k] ? [] : [`${what}: ${n} stored, ${low[k]} answered, ${high[k]} sent`];
 
-    console.log(`\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`);
+    console.log(
+      `\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`,
+    );
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/", ours));
     console.log(fmt("POST /bench/ingest (bare, one INSERT)", bare));
-    console.log(`  slices of ${DURATION / 2} s, in order: ${slices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s (p50: mean of the slices, p99: the higher)`);
+    console.log(
+      `  slices of ${DURATION / 2} s, in order: ${slices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s (p50: mean of the slices, p99: the higher)`,
+    );
     const ratio = ours.rps / bare.rps;
-    console.log(`ratio ours/bare: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}): ${met(ratio >= TARGET_RATIO)}`);
+    console.log(
+      `ratio ours/bare: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}): ${met(ratio >= TARGET_RATIO)}`,
+    );
 
-    console.log(`\n(b) batches of ${BATCH} data sets x ${POINTS_PER_SET} data points, ${DURATION} s, ${BATCH_CONNECTIONS} connections over ${BATCH_CONNECTIONS} vehicles`);
+    console.log(
+      `\n(b) batches of ${BATCH} data sets x ${POINTS_PER_SET} data points, ${DURATION} s, ${BATCH_CONNECTIONS} connections over ${BATCH_CONNECTIONS} vehicles`,
+    );
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500]", batches));
     console.log(
       `data points/s through the API: ${apiPoints.toFixed(0)} (lowest second ${minPoints.toFixed(0)}) (target >= ${TARGET_POINTS}): ${met(apiPoints >= TARGET_POINTS)}   ` +
@@ -369,7 +474,9 @@ async function main() {
     );
     console.log(`API / PostgreSQL alone: ${(apiPoints / pg.pointsPerSecond).toFixed(2)}`);
 
-    console.log(`\n(c) the batches of (b) on ${BATCH_CONNECTIONS} vehicles with ${MIXED_SUBSCRIPTIONS.length} subscriptions each (mixed types and periods, one HTTP_POST delivery each)`);
+    console.log(
+      `\n(c) the batches of (b) on ${BATCH_CONNECTIONS} vehicles with ${MIXED_SUBSCRIPTIONS.length} subscriptions each (mixed types and periods, one HTTP_POST delivery each)`,
+    );
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500] + subs", withSubs));
     const subscribedRatio = subscribedPoints / apiPoints;
     console.log(
@@ -377,16 +484,30 @@ async function main() {
         `ratio with/without subscriptions: ${subscribedRatio.toFixed(2)} (target >= ${TARGET_SUBSCRIBED_RATIO.toFixed(2)}): ${met(subscribedRatio >= TARGET_SUBSCRIBED_RATIO)}`,
     );
 
-    const overbooked = [warmOurs, warmBare, ...slices.map((x) => x.result), warmBatches, batches, warmSubscribed, withSubs].reduce((n, r) => n + r.overbooked, 0);
+    const overbooked = [
+      warmOurs,
+      warmBare,
+      ...slices.map((x) => x.result),
+      warmBatches,
+      batches,
+      warmSubscribed,
+      withSubs,
+    ].reduce((n, r) => n + r.overbooked, 0);
     const problems = [
       ...between("(a) data sets", stored!.single_sets, "singleSets"),
       ...between("(b) data sets", stored!.batch_sets, "batchSets"),
       ...between("(c) data sets", stored!.subscribed_sets, "subscribedSets"),
       // WAYPOINT is CONTINUOUS and every set has a waypoint: one notification per stored set.
-      ...(stored!.waypoint_notes !== stored!.subscribed_sets ? [`(c) ${stored!.waypoint_notes} WAYPOINT notifications for ${stored!.subscribed_sets} data sets`] : []),
-      ...(stored!.pending !== stored!.notes ? [`(c) ${stored!.pending} pending deliveries for ${stored!.notes} notifications`] : []),
+      ...(stored!.waypoint_notes !== stored!.subscribed_sets
+        ? [`(c) ${stored!.waypoint_notes} WAYPOINT notifications for ${stored!.subscribed_sets} data sets`]
+        : []),
+      ...(stored!.pending !== stored!.notes
+        ? [`(c) ${stored!.pending} pending deliveries for ${stored!.notes} notifications`]
+        : []),
       ...between("data points", stored!.points, "points"),
-      ...(stored!.kept_points !== stored!.points ? [`vehicle_data_stats says ${stored!.kept_points} data points, the table has ${stored!.points}`] : []),
+      ...(stored!.kept_points !== stored!.points
+        ? [`vehicle_data_stats says ${stored!.kept_points} data points, the table has ${stored!.points}`]
+        : []),
       ...(stored!.odd_trips ? [`${stored!.odd_trips} vehicles do not have exactly one trip`] : []),
       ...(overbooked ? [`${overbooked} requests shared a vehicle after a timeout`] : []),
     ];
@@ -398,16 +519,32 @@ async function main() {
     // same database, with vehicles of its own; (a) and (b) again, in slices one, all, all, one
     // (these machines drift within a minute: in this order a steady drift weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({ name: "bench-ingest-cores", databaseUrl, extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) } });
+    const cluster = await launchService({
+      name: "bench-ingest-cores",
+      databaseUrl,
+      extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) },
+    });
     try {
-      const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", { dataProvider: true });
+      const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", {
+        dataProvider: true,
+      });
       const clusterSingles: number[] = [];
       for (let i = 0; i < SINGLE_CONNECTIONS; i++) clusterSingles.push(await clusterDriver.newVehicle(`Cores ${i}`));
       const clusterBatchers: number[] = [];
-      for (let i = 0; i < BATCH_CONNECTIONS; i++) clusterBatchers.push(await clusterDriver.newVehicle(`Cores ${100 + i}`));
+      for (let i = 0; i < BATCH_CONNECTIONS; i++)
+        clusterBatchers.push(await clusterDriver.newVehicle(`Cores ${100 + i}`));
       const sides = {
         one: { single: { ...single, path: ourPath }, batch },
-        all: { single: { ...single, url: cluster.baseUrl, headers: clusterDriver.auth, vehicles: clusterSingles, path: ourPath }, batch: { ...batch, url: cluster.baseUrl, headers: clusterDriver.auth, vehicles: clusterBatchers } },
+        all: {
+          single: {
+            ...single,
+            url: cluster.baseUrl,
+            headers: clusterDriver.auth,
+            vehicles: clusterSingles,
+            path: ourPath,
+          },
+          batch: { ...batch, url: cluster.baseUrl, headers: clusterDriver.auth, vehicles: clusterBatchers },
+        },
       };
       // Each process warms up on its own: twice the single process's warm-up.
       console.log(`\nAll cores: warming up the cluster, ${2 * SINGLE_WARMUP} s…`);
@@ -426,16 +563,26 @@ async function main() {
         batchSlices.push({ side, result: await leased({ ...sides[side].batch, duration: DURATION / 2 }) });
         await settle(sql);
       }
-      const of = (slices: typeof singleSlices, side: "one" | "all") => combine(slices.filter((x) => x.side === side).map((x) => x.result));
-      const [singleOne, singleAll, batchOne, batchAll] = [of(singleSlices, "one"), of(singleSlices, "all"), of(batchSlices, "one"), of(batchSlices, "all")];
+      const of = (slices: typeof singleSlices, side: "one" | "all") =>
+        combine(slices.filter((x) => x.side === side).map((x) => x.result));
+      const [singleOne, singleAll, batchOne, batchAll] = [
+        of(singleSlices, "one"),
+        of(singleSlices, "all"),
+        of(batchSlices, "one"),
+        of(batchSlices, "all"),
+      ];
       const points = (r: Result) => (r.ok * BATCH * POINTS_PER_SET) / r.seconds;
-      console.log(`\nOne process and all cores (${cores} HTTP processes), same database, slices of ${DURATION / 2} s in the order ${order.join(", ")}`);
+      console.log(
+        `\nOne process and all cores (${cores} HTTP processes), same database, slices of ${DURATION / 2} s in the order ${order.join(", ")}`,
+      );
       console.log(fmt("(a) single POSTs, 1 process", singleOne));
       console.log(fmt(`(a) single POSTs, ${cores} processes`, singleAll));
       console.log(`  slices: ${singleSlices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s`);
       console.log(fmt("(b) batches of 500, 1 process", batchOne));
       console.log(fmt(`(b) batches of 500, ${cores} processes`, batchAll));
-      console.log(`  slices: ${batchSlices.map((x) => `${x.side} ${points(x.result).toFixed(0)}`).join(", ")} data points/s`);
+      console.log(
+        `  slices: ${batchSlices.map((x) => `${x.side} ${points(x.result).toFixed(0)}`).join(", ")} data points/s`,
+      );
       console.log(
         `all cores / one process: single POSTs ${(singleAll.rps / singleOne.rps).toFixed(2)}×; batches ${points(batchAll).toFixed(0)} against ${points(batchOne).toFixed(0)} data points/s (${(points(batchAll) / points(batchOne)).toFixed(2)}×)`,
       );

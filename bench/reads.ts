@@ -47,11 +47,28 @@ function seedTrip(k: number, t0: number) {
   for (let j = 0; j < SETS_PER_TRIP; j++) {
     const ignition = j === 0 ? "ON" : j === SETS_PER_TRIP - 1 ? "OFF" : "RUNNING";
     const wp = `${lat(j)},${lon(j)}`;
-    const second: [string, string] = ignition === "ON" ? ["GEN_VOLTAGE", "13.9"] : ignition === "OFF" ? ["GEN_TRIP_MILEAGE", String(mileage)] : ["GEN_SPEED", String(20 + (j % 40))];
-    sets.push({ at: start + j * STEP_MS, ignition, points: [["GEN_WAYPOINT", wp], second, ["GEN_HEADING", String((k + j) % 360)]] });
+    const second: [string, string] =
+      ignition === "ON"
+        ? ["GEN_VOLTAGE", "13.9"]
+        : ignition === "OFF"
+          ? ["GEN_TRIP_MILEAGE", String(mileage)]
+          : ["GEN_SPEED", String(20 + (j % 40))];
+    sets.push({
+      at: start + j * STEP_MS,
+      ignition,
+      points: [["GEN_WAYPOINT", wp], second, ["GEN_HEADING", String((k + j) % 360)]],
+    });
   }
   const end = start + (SETS_PER_TRIP - 1) * STEP_MS;
-  const trip = { start, end, mileage, startLat: lat(0), startLon: lon(0), endLat: lat(SETS_PER_TRIP - 1), endLon: lon(SETS_PER_TRIP - 1) };
+  const trip = {
+    start,
+    end,
+    mileage,
+    startLat: lat(0),
+    startLon: lon(0),
+    endLat: lat(SETS_PER_TRIP - 1),
+    endLon: lon(SETS_PER_TRIP - 1),
+  };
   return { sets, trip };
 }
 
@@ -73,7 +90,13 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
           vehicleId,
           tx.array(trips.map((t) => iso(t.start))),
           tx.array(trips.map((t) => iso(t.end))),
-          ...[trips.map((t) => t.mileage), trips.map((t) => t.startLat), trips.map((t) => t.startLon), trips.map((t) => t.endLat), trips.map((t) => t.endLon)].map((a) => tx.array(a.map(String))),
+          ...[
+            trips.map((t) => t.mileage),
+            trips.map((t) => t.startLat),
+            trips.map((t) => t.startLon),
+            trips.map((t) => t.endLat),
+            trips.map((t) => t.endLon),
+          ].map((a) => tx.array(a.map(String))),
         ] as never[],
       );
       const tripId = new Map(tripRows.map((r) => [Number(r.start), String(r.id)]));
@@ -82,10 +105,17 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
         `insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id)
          select 'production', $1, s.at, s.ignition, s.trip from unnest($2::timestamptz[], $3::text[], $4::bigint[]) as s(at, ignition, trip)
          returning id, (extract(epoch from recorded_at) * 1000)::float8 as at`,
-        [vehicleId, tx.array(all.map((s) => iso(s.at))), tx.array(all.map((s) => s.ignition)), tx.array(all.map((s) => s.trip))] as never[],
+        [
+          vehicleId,
+          tx.array(all.map((s) => iso(s.at))),
+          tx.array(all.map((s) => s.ignition)),
+          tx.array(all.map((s) => s.trip)),
+        ] as never[],
       );
       const setId = new Map(setRows.map((r) => [Number(r.at), String(r.id)]));
-      const rows = all.flatMap((s) => s.points.map(([key, value], pos) => [setId.get(s.at)!, String(pos), iso(s.at), key, value]));
+      const rows = all.flatMap((s) =>
+        s.points.map(([key, value], pos) => [setId.get(s.at)!, String(pos), iso(s.at), key, value]),
+      );
       await tx.unsafe(
         `insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
          select $1, p.set_id, p.pos, p.at, p.key, p.value from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)`,
@@ -142,11 +172,21 @@ async function time(name: string, url: string, headers: Record<string, string>, 
 
 // The SQL behind each read (as server/telemetry/queries.ts and account-data.ts build it), for
 // EXPLAIN when one misses. $ids are filled from the same rows the endpoint would read.
-async function explainFor(sql: postgres.Sql, name: string, vehicleId: number, accountId: number, tripId: number, dataSetId: number): Promise<string[]> {
+async function explainFor(
+  sql: postgres.Sql,
+  name: string,
+  vehicleId: number,
+  accountId: number,
+  tripId: number,
+  dataSetId: number,
+): Promise<string[]> {
   const v = vehicleId;
   const idsOf = async (q: string) => (await sql.unsafe(q)).map((r) => String(r.id)).join(",") || "0";
   const statements: Record<string, () => Promise<string[]>> = {
-    "trip/": async () => [`select * from trips where vehicle_id = ${v} order by start_time desc limit 50 offset 0`, `select count(*) from trips where vehicle_id = ${v}`],
+    "trip/": async () => [
+      `select * from trips where vehicle_id = ${v} order by start_time desc limit 50 offset 0`,
+      `select count(*) from trips where vehicle_id = ${v}`,
+    ],
     "trip/?includeData=true": async () => {
       const trips = await idsOf(`select id from trips where vehicle_id = ${v} order by start_time desc limit 50`);
       const sets = await idsOf(`select id from data_sets where trip_id in (${trips})`);
@@ -158,18 +198,28 @@ async function explainFor(sql: postgres.Sql, name: string, vehicleId: number, ac
     },
     "trip/{id}": async () => {
       const sets = await idsOf(`select id from data_sets where trip_id = ${tripId}`);
-      return [`select * from data_sets where trip_id in (${tripId}) order by recorded_at desc`, `select * from data_points where data_set_id in (${sets}) order by data_set_id, position`];
+      return [
+        `select * from data_sets where trip_id in (${tripId}) order by recorded_at desc`,
+        `select * from data_points where data_set_id in (${sets}) order by data_set_id, position`,
+      ];
     },
     "dataSet/": async () => {
       const sets = await idsOf(`select id from data_sets where vehicle_id = ${v} order by recorded_at desc limit 50`);
-      return [`select * from data_sets where vehicle_id = ${v} order by recorded_at desc limit 50 offset 0`, `select * from data_points where data_set_id in (${sets}) order by data_set_id, position`];
+      return [
+        `select * from data_sets where vehicle_id = ${v} order by recorded_at desc limit 50 offset 0`,
+        `select * from data_points where data_set_id in (${sets}) order by data_set_id, position`,
+      ];
     },
     "dataSet/{id}": async () => [
       `select * from data_sets where vehicle_id = ${v} and id in (${dataSetId}) order by recorded_at`,
       `select * from data_points where data_set_id in (${dataSetId}) order by data_set_id, position`,
     ],
-    "data/": async () => [`select * from data_points where vehicle_id = ${v} order by recorded_at desc, id desc limit 50 offset 0`],
-    "data/?key=GEN_SPEED": async () => [`select * from data_points where vehicle_id = ${v} and key = 'GEN_SPEED' order by recorded_at desc, id desc limit 50 offset 0`],
+    "data/": async () => [
+      `select * from data_points where vehicle_id = ${v} order by recorded_at desc, id desc limit 50 offset 0`,
+    ],
+    "data/?key=GEN_SPEED": async () => [
+      `select * from data_points where vehicle_id = ${v} and key = 'GEN_SPEED' order by recorded_at desc, id desc limit 50 offset 0`,
+    ],
     "data/?mostRecentOnly=true": async () => [
       `select p.id from vehicle_key_stats k cross join lateral (select id from data_points where vehicle_id = k.vehicle_id and key = k.key order by recorded_at desc, id desc limit 1) p where k.vehicle_id = ${v}`,
     ],
@@ -186,10 +236,22 @@ async function explainFor(sql: postgres.Sql, name: string, vehicleId: number, ac
   const out: string[] = [];
   for (const text of await build()) {
     const plan = (await sql.unsafe(`explain (analyze, buffers) ${text}`)).map((r) => r["QUERY PLAN"] as string);
-    const indexes = [...new Set(plan.flatMap((l) => [...l.matchAll(/(?:Index Scan|Index Only Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\w+)/g)].map((m) => m[1]!)))];
+    const indexes = [
+      ...new Set(
+        plan.flatMap((l) =>
+          [...l.matchAll(/(?:Index Scan|Index Only Scan|Bitmap Index Scan)(?: Backward)? (?:using|on) (\w+)/g)].map(
+            (m) => m[1]!,
+          ),
+        ),
+      ),
+    ];
     // Long IN lists are cut: the plan's shape is what matters.
     const cut = (l: string) => (l.length > 200 ? `${l.slice(0, 200)}…` : l);
-    out.push(cut(text.replace(/\s+/g, " ")), ...plan.map((l) => cut(`    ${l}`)), `  indexes used: ${indexes.join(", ") || "none (sequential scan)"}`);
+    out.push(
+      cut(text.replace(/\s+/g, " ")),
+      ...plan.map((l) => cut(`    ${l}`)),
+      `  indexes used: ${indexes.join(", ") || "none (sequential scan)"}`,
+    );
   }
   return out;
 }
@@ -205,23 +267,51 @@ async function main() {
     const driver = await benchDriver(base, env, "bench-reads", { dataProvider: true });
     const { auth } = driver;
     const vehicleId = await driver.newVehicle("A million points");
-    const [{ account_id: accountId }] = (await sql`select account_id from vehicles where id = ${vehicleId}`) as unknown as [{ account_id: number }];
+    const [{ account_id: accountId }] =
+      (await sql`select account_id from vehicles where id = ${vehicleId}`) as unknown as [{ account_id: number }];
 
     // History: TRIPS trips, ending two trips' time before now; the HTTP tail fits after it.
     const t0 = Math.floor((Date.now() - (TRIPS + 2) * TRIP_EVERY_MS) / 1000) * 1000;
     console.log(`Seeding ${TRIPS} trips x ${SETS_PER_TRIP} data sets x 3 data points with postgres.js unnest…`);
     const seededAt = performance.now();
     const seeded = await seed(sql, vehicleId, t0);
-    console.log(`  ${seeded.sets} data sets, ${seeded.points} data points in ${((performance.now() - seededAt) / 1000).toFixed(1)} s`);
+    console.log(
+      `  ${seeded.sets} data sets, ${seeded.points} data points in ${((performance.now() - seededAt) / 1000).toFixed(1)} s`,
+    );
 
     // The newest trip through the real ingest endpoint, one batch.
     const tailStart = t0 + TRIPS * TRIP_EVERY_MS;
-    const tail = [dataSet(new Date(tailStart), "ON", [waypoint(40.1, -82.9), { key: "GEN_VOLTAGE", value: 13.9 }, { key: "GEN_HEADING", value: 90 }])];
-    for (let j = 1; j <= SETS_PER_TRIP - 1; j++) tail.push(dataSet(new Date(tailStart + j * STEP_MS), "RUNNING", [waypoint(40.1 + j * 0.0001, -82.9 + j * 0.0001), { key: "GEN_SPEED", value: 30 }, { key: "GEN_HEADING", value: 90 }]));
-    tail.push(dataSet(new Date(tailStart + SETS_PER_TRIP * STEP_MS), "OFF", [waypoint(40.1 + SETS_PER_TRIP * 0.0001, -82.9 + SETS_PER_TRIP * 0.0001), { key: "GEN_TRIP_MILEAGE", value: 12.5 }, { key: "GEN_HEADING", value: 90 }]));
-    const posted = await fetch(`${base}/v1/api/vehicle/${vehicleId}/dataSet/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(tail) });
+    const tail = [
+      dataSet(new Date(tailStart), "ON", [
+        waypoint(40.1, -82.9),
+        { key: "GEN_VOLTAGE", value: 13.9 },
+        { key: "GEN_HEADING", value: 90 },
+      ]),
+    ];
+    for (let j = 1; j <= SETS_PER_TRIP - 1; j++)
+      tail.push(
+        dataSet(new Date(tailStart + j * STEP_MS), "RUNNING", [
+          waypoint(40.1 + j * 0.0001, -82.9 + j * 0.0001),
+          { key: "GEN_SPEED", value: 30 },
+          { key: "GEN_HEADING", value: 90 },
+        ]),
+      );
+    tail.push(
+      dataSet(new Date(tailStart + SETS_PER_TRIP * STEP_MS), "OFF", [
+        waypoint(40.1 + SETS_PER_TRIP * 0.0001, -82.9 + SETS_PER_TRIP * 0.0001),
+        { key: "GEN_TRIP_MILEAGE", value: 12.5 },
+        { key: "GEN_HEADING", value: 90 },
+      ]),
+    );
+    const posted = await fetch(`${base}/v1/api/vehicle/${vehicleId}/dataSet/`, {
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify(tail),
+    });
     if (posted.status !== 200) throw new Error(`ingest tail: ${posted.status} ${(await posted.text()).slice(0, 500)}`);
-    console.log(`  + ${tail.length} data sets (${tail.length * 3} data points) through POST /v1/api/vehicle/{id}/dataSet/`);
+    console.log(
+      `  + ${tail.length} data sets (${tail.length * 3} data points) through POST /v1/api/vehicle/{id}/dataSet/`,
+    );
 
     // What ingest keeps beside the rows must agree with the rows.
     const [c] = await sql`select
@@ -245,18 +335,23 @@ async function main() {
       c!.trips !== TRIPS + 1 && `${c!.trips} trips, expected ${TRIPS + 1}`,
       c!.open_trips !== 0 && `${c!.open_trips} open trips`,
       c!.loose_sets !== 0 && `${c!.loose_sets} data sets outside a trip`,
-      Math.abs(c!.trip_miles - c!.vehicle_miles) > 1e-6 && `vehicle mileage ${c!.vehicle_miles} != trips' ${c!.trip_miles}`,
+      Math.abs(c!.trip_miles - c!.vehicle_miles) > 1e-6 &&
+        `vehicle mileage ${c!.vehicle_miles} != trips' ${c!.trip_miles}`,
       c!.running !== false && "vehicle still running",
       c!.last_data_ok !== true && "vehicle last_data_at is not its newest data set",
     ].filter(Boolean);
-    console.log(`  check: ${problems.length ? problems.join("; ") : `${c!.points} data points, ${c!.sets} data sets, ${c!.trips} trips; counters, mileage and state agree with the rows`}`);
+    console.log(
+      `  check: ${problems.length ? problems.join("; ") : `${c!.points} data points, ${c!.sets} data sets, ${c!.trips} trips; counters, mileage and state agree with the rows`}`,
+    );
     if (problems.length) throw new Error("seeded data is inconsistent");
 
     console.log("VACUUM ANALYZE…");
     await sql`vacuum analyze trips, data_sets, data_points, vehicle_data_stats, vehicle_key_stats, vehicles`;
 
-    const [trip] = await sql`select id from trips where vehicle_id = ${vehicleId} order by start_time desc offset 10 limit 1`;
-    const [set] = await sql`select id from data_sets where vehicle_id = ${vehicleId} order by recorded_at desc offset 5000 limit 1`;
+    const [trip] =
+      await sql`select id from trips where vehicle_id = ${vehicleId} order by start_time desc offset 10 limit 1`;
+    const [set] =
+      await sql`select id from data_sets where vehicle_id = ${vehicleId} order by recorded_at desc offset 5000 limit 1`;
     const tripId = Number(trip!.id);
     const dataSetId = Number(set!.id);
     const vehicleUrl = `${base}/v1/api/vehicle/${vehicleId}`;
@@ -283,16 +378,29 @@ async function main() {
     ];
     for (const [name, url, target] of endpoints) results.push(await time(name, url, auth, target ?? true));
 
-    console.log(`\nReads of a vehicle with ${c!.points} data points (${c!.sets} data sets, ${c!.trips} trips), PostgreSQL, production build, ${SAMPLES} sequential requests each`);
+    console.log(
+      `\nReads of a vehicle with ${c!.points} data points (${c!.sets} data sets, ${c!.trips} trips), PostgreSQL, production build, ${SAMPLES} sequential requests each`,
+    );
     for (const r of results) {
-      const verdict = r.target ? `(target < ${TARGET_MS} ms): ${r.p99 < TARGET_MS ? "met" : r.p50 < TARGET_MS ? "MISSED at p99" : "MISSED"}` : "(not a target)";
-      console.log(`GET /vehicle/{id}/${r.name}`.replace("/vehicle/{id}/account/", "/account/").padEnd(56) + `p50 ${r.p50.toFixed(1).padStart(7)} ms   p99 ${r.p99.toFixed(1).padStart(7)} ms   ${String(r.bytes).padStart(9)} bytes   ${verdict}`);
+      const verdict = r.target
+        ? `(target < ${TARGET_MS} ms): ${r.p99 < TARGET_MS ? "met" : r.p50 < TARGET_MS ? "MISSED at p99" : "MISSED"}`
+        : "(not a target)";
+      console.log(
+        `GET /vehicle/{id}/${r.name}`.replace("/vehicle/{id}/account/", "/account/").padEnd(56) +
+          `p50 ${r.p50.toFixed(1).padStart(7)} ms   p99 ${r.p99.toFixed(1).padStart(7)} ms   ${String(r.bytes).padStart(9)} bytes   ${verdict}`,
+      );
     }
     const missed = results.filter((r) => r.target && r.p99 >= TARGET_MS).sort((a, b) => b.p99 - a.p99);
-    console.log(missed.length ? `\n${missed.length} of ${results.filter((r) => r.target).length} reads missed the target.` : `\nEvery read met the target.`);
+    console.log(
+      missed.length
+        ? `\n${missed.length} of ${results.filter((r) => r.target).length} reads missed the target.`
+        : `\nEvery read met the target.`,
+    );
     // The slowest first, then every other miss: a miss can have a different cause each.
     for (const [i, miss] of missed.entries()) {
-      console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the SQL behind ${i === 0 ? "the slowest" : "a miss"}, GET …/${miss.name}:`);
+      console.log(
+        `\nEXPLAIN (ANALYZE, BUFFERS) of the SQL behind ${i === 0 ? "the slowest" : "a miss"}, GET …/${miss.name}:`,
+      );
       for (const line of await explainFor(sql, miss.name, vehicleId, accountId, tripId, dataSetId)) console.log(line);
     }
   } finally {

@@ -30,7 +30,11 @@ function trip(t0: number) {
     const lon = -83.0 + i * 0.00003 + 0.01 * Math.cos(i / 230);
     const datum = [
       { timestamp: wireTime(at), key: "GEN_WAYPOINT", value: `${lat.toFixed(6)},${lon.toFixed(6)}` },
-      { timestamp: wireTime(at), key: ignition === "OFF" ? "GEN_TRIP_MILEAGE" : "GEN_SPEED", value: ignition === "OFF" ? 350 : 20 + (i % 45) },
+      {
+        timestamp: wireTime(at),
+        key: ignition === "OFF" ? "GEN_TRIP_MILEAGE" : "GEN_SPEED",
+        value: ignition === "OFF" ? 350 : 20 + (i % 45),
+      },
     ];
     sets.push({ timestamp: wireTime(at), ignitionStatus: ignition, datum });
   }
@@ -45,29 +49,49 @@ const stats = (xs: number[]) => {
 async function main() {
   reportLoad("bench:replay");
   const database = benchDatabase("wl_bench_replay");
-  const service = await launchService({ name: "bench-replay", databaseUrl: database.url, extraEnv: { RATE_LIMITS: "off" } });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  const service = await launchService({
+    name: "bench-replay",
+    databaseUrl: database.url,
+    extraEnv: { RATE_LIMITS: "off" },
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
   try {
     const base = service.baseUrl;
     const driver = await benchDriver(base, service.env, "bench-replay", { dataProvider: true });
     const vehicleId = await driver.newVehicle("Long-haul truck");
-    const me = (await (await fetch(`${base}/v1/api/account/`, { headers: driver.auth })).json()) as { account: { username: string }[] };
+    const me = (await (await fetch(`${base}/v1/api/account/`, { headers: driver.auth })).json()) as {
+      account: { username: string }[];
+    };
     const username = me.account[0]!.username;
 
-    console.log(`Posting a 24-hour trip of ${POINTS} data sets (2 points each) through POST /v1/api/vehicle/{id}/dataSet/…`);
+    console.log(
+      `Posting a 24-hour trip of ${POINTS} data sets (2 points each) through POST /v1/api/vehicle/{id}/dataSet/…`,
+    );
     const sets = trip(Date.now() - SPAN_MS - 3_600_000);
     const posted = performance.now();
     for (let i = 0; i < sets.length; i += 500) {
-      const res = await fetch(`${base}/v1/api/vehicle/${vehicleId}/dataSet/`, { method: "POST", headers: { ...driver.auth, "Content-Type": "application/json" }, body: JSON.stringify(sets.slice(i, i + 500)) });
+      const res = await fetch(`${base}/v1/api/vehicle/${vehicleId}/dataSet/`, {
+        method: "POST",
+        headers: { ...driver.auth, "Content-Type": "application/json" },
+        body: JSON.stringify(sets.slice(i, i + 500)),
+      });
       if (res.status !== 200) throw new Error(`data sets: ${res.status} ${await res.text()}`);
     }
     console.log(`  in ${((performance.now() - posted) / 1000).toFixed(1)} s`);
-    const trips = (await (await fetch(`${base}/v1/api/vehicle/${vehicleId}/trip/`, { headers: driver.auth })).json()) as { trip: { id: number }[] };
+    const trips = (await (
+      await fetch(`${base}/v1/api/vehicle/${vehicleId}/trip/`, { headers: driver.auth })
+    ).json()) as { trip: { id: number }[] };
     if (trips.trip.length !== 1) throw new Error(`expected one trip, got ${trips.trip.length}`);
     const path = `/vehicles/${vehicleId}/trips/${trips.trip[0]!.id}`;
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.route((url) => !/^http:\/\/127\.0\.0\.1:\d+\//.test(url.href), (route) => route.abort("blockedbyclient"));
+    await context.route(
+      (url) => !/^http:\/\/127\.0\.0\.1:\d+\//.test(url.href),
+      (route) => route.abort("blockedbyclient"),
+    );
     const page = await context.newPage();
     await page.goto(`${base}/login?environment=production&callbackUrl=${encodeURIComponent(path)}`);
     await page.getByLabel("Username").fill(username);
@@ -96,9 +120,15 @@ async function main() {
 
     const fb = stats(firstByte);
     const dr = stats(drawn);
-    console.log(`\nTrip replay page, ${POINTS} points over 24 hours, production build, PostgreSQL, Chromium ${browser.version()}, ${RUNS} loads after a warm-up`);
-    console.log(`server first byte (track read + render)   min ${fb.min.toFixed(0).padStart(5)} ms   p50 ${fb.p50.toFixed(0).padStart(5)} ms   max ${fb.max.toFixed(0).padStart(5)} ms   page ${bytes} bytes`);
-    console.log(`track drawn on the map                     min ${dr.min.toFixed(0).padStart(5)} ms   p50 ${dr.p50.toFixed(0).padStart(5)} ms   max ${dr.max.toFixed(0).padStart(5)} ms   target < ${TARGET_MS} ms: ${dr.max < TARGET_MS ? "met" : "MISSED"}`);
+    console.log(
+      `\nTrip replay page, ${POINTS} points over 24 hours, production build, PostgreSQL, Chromium ${browser.version()}, ${RUNS} loads after a warm-up`,
+    );
+    console.log(
+      `server first byte (track read + render)   min ${fb.min.toFixed(0).padStart(5)} ms   p50 ${fb.p50.toFixed(0).padStart(5)} ms   max ${fb.max.toFixed(0).padStart(5)} ms   page ${bytes} bytes`,
+    );
+    console.log(
+      `track drawn on the map                     min ${dr.min.toFixed(0).padStart(5)} ms   p50 ${dr.p50.toFixed(0).padStart(5)} ms   max ${dr.max.toFixed(0).padStart(5)} ms   target < ${TARGET_MS} ms: ${dr.max < TARGET_MS ? "met" : "MISSED"}`,
+    );
     process.exitCode = dr.max < TARGET_MS ? 0 : 1;
   } finally {
     await browser.close();

@@ -23,8 +23,18 @@ const WARMUP = 10;
 const TARGET_RATE = VEHICLES / PERIOD;
 const TARGET_P99 = 1000;
 
-async function call<T = unknown>(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${path}`, { method, headers: { ...headers, ...(body ? { "Content-Type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+async function call<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json()) as T;
   if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -32,12 +42,14 @@ async function call<T = unknown>(base: string, method: string, path: string, hea
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
 }
 
 function machineBusy(): { busy: number; total: number } {
@@ -48,7 +60,8 @@ function machineBusy(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
@@ -56,8 +69,14 @@ async function main() {
   const database = benchDatabase("wl_bench_sim");
   // This process's own database client (the loop) reads DATABASE_URL through server/platform/env.ts.
   process.env.DATABASE_URL = database.url;
-  console.log(`bench:simulator — ${VEHICLES} vehicles, a data set every ${PERIOD} s each, ${SECONDS} s measured; load average ${loadAverage()}`);
-  const service = await launchService({ name: "bench-sim", databaseUrl: database.url, extraEnv: { SIMULATOR: "0", RATE_LIMITS: "off" } });
+  console.log(
+    `bench:simulator — ${VEHICLES} vehicles, a data set every ${PERIOD} s each, ${SECONDS} s measured; load average ${loadAverage()}`,
+  );
+  const service = await launchService({
+    name: "bench-sim",
+    databaseUrl: database.url,
+    extraEnv: { SIMULATOR: "0", RATE_LIMITS: "off" },
+  });
   let simulator: { stop(): Promise<void> } | null = null;
   try {
     const { baseUrl: base, env } = service;
@@ -65,19 +84,43 @@ async function main() {
     const { graphFor } = await import("../server/simulator/routing");
     const { NETWORKS } = await import("../server/simulator/networks");
     const graph = graphFor(NETWORKS[0]!);
-    console.log(`routing graph (Columbus): built in ${graph.buildMs} ms, ${(graph.heapBytes / 2 ** 20).toFixed(0)} MiB of heap, ${graph.vertices} vertices`);
+    console.log(
+      `routing graph (Columbus): built in ${graph.buildMs} ms, ${(graph.heapBytes / 2 ** 20).toFixed(0)} MiB of heap, ${graph.vertices} vertices`,
+    );
 
-    const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench-simulator", "--json"], env)).stdout) as { sandbox: { clientId: string; clientSecret: string } };
-    const basic = { Authorization: `Basic ${Buffer.from(`${app.sandbox.clientId}:${app.sandbox.clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" };
-    const token = async (body: string) => ((await (await fetch(`${base}/sandbox/oauth/token`, { method: "POST", headers: basic, body })).json()) as { access_token: string }).access_token;
+    const app = JSON.parse((await runScript("app-create.ts", ["--name", "bench-simulator", "--json"], env)).stdout) as {
+      sandbox: { clientId: string; clientSecret: string };
+    };
+    const basic = {
+      Authorization: `Basic ${Buffer.from(`${app.sandbox.clientId}:${app.sandbox.clientSecret}`).toString("base64")}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+    };
+    const token = async (body: string) =>
+      (
+        (await (await fetch(`${base}/sandbox/oauth/token`, { method: "POST", headers: basic, body })).json()) as {
+          access_token: string;
+        }
+      ).access_token;
     const client = { Authorization: `Bearer ${await token("grant_type=client_credentials")}` };
-    const { account } = await call<{ account: { accessToken: { code: string } } }>(base, "POST", "/sandbox/api/account/", client, { firstName: "Fleet", lastName: "Bench", username: `fleet.${Date.now()}`, password: "bench-password" });
-    const user = { Authorization: `Bearer ${await token(`grant_type=authorization_code&code=${account.accessToken.code}`)}` };
+    const { account } = await call<{ account: { accessToken: { code: string } } }>(
+      base,
+      "POST",
+      "/sandbox/api/account/",
+      client,
+      { firstName: "Fleet", lastName: "Bench", username: `fleet.${Date.now()}`, password: "bench-password" },
+    );
+    const user = {
+      Authorization: `Bearer ${await token(`grant_type=authorization_code&code=${account.accessToken.code}`)}`,
+    };
 
     const vehicleIds: number[] = new Array(VEHICLES);
     let t = Date.now();
     await pool([...Array(VEHICLES).keys()], 16, async (_, i) => {
-      vehicleIds[i] = (await call<{ vehicle: { vehicleId: number } }>(base, "POST", "/sandbox/api/vehicle/", user, { label: `Fleet ${i}` })).vehicle.vehicleId;
+      vehicleIds[i] = (
+        await call<{ vehicle: { vehicleId: number } }>(base, "POST", "/sandbox/api/vehicle/", user, {
+          label: `Fleet ${i}`,
+        })
+      ).vehicle.vehicleId;
     });
     console.log(`${VEHICLES} vehicles created in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
@@ -100,9 +143,17 @@ async function main() {
     await pool(vehicleIds, 16, async (id, i) => {
       const wait = t + (i * PERIOD * 1000) / VEHICLES - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      await call(base, "POST", `/sandbox/api/vehicle/${id}/simulation/`, user, { mode: "realtime", templateId: "columbus-downtown-loop", collectionPeriod: PERIOD, repeat: true, seed: i + 1 });
+      await call(base, "POST", `/sandbox/api/vehicle/${id}/simulation/`, user, {
+        mode: "realtime",
+        templateId: "columbus-downtown-loop",
+        collectionPeriod: PERIOD,
+        repeat: true,
+        seed: i + 1,
+      });
     });
-    console.log(`${VEHICLES} real-time runs started in ${((Date.now() - t) / 1000).toFixed(1)} s; warming up ${WARMUP} s`);
+    console.log(
+      `${VEHICLES} real-time runs started in ${((Date.now() - t) / 1000).toFixed(1)} s; warming up ${WARMUP} s`,
+    );
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
 
     const cpu0 = process.cpuUsage();

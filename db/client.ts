@@ -32,7 +32,9 @@ function resolveUrl(): { url: string; embedded: boolean } {
     const { url } = JSON.parse(fs.readFileSync(file, "utf8")) as { url: string };
     return { url, embedded: true };
   } catch {
-    throw new Error(`DATABASE_URL is not set and no embedded database is running (${file} missing): start the service with npm start.`);
+    throw new Error(
+      `DATABASE_URL is not set and no embedded database is running (${file} missing): start the service with npm start.`,
+    );
   }
 }
 

@@ -32,7 +32,11 @@ export function databaseUnavailable(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (CONNECTION_CODES.has(code) || SERVER_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return code;
+    if (
+      typeof code === "string" &&
+      (CONNECTION_CODES.has(code) || SERVER_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))
+    )
+      return code;
     current = (current as { cause?: unknown }).cause;
   }
   return null;

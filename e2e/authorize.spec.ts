@@ -37,7 +37,10 @@ async function waitForCallback(page: Page) {
   return callback.received.at(-1)!;
 }
 
-test("a driver registers on the authorization page, allows the app, and its callback gets a code that exchanges for working tokens", async ({ page, request }) => {
+test("a driver registers on the authorization page, allows the app, and its callback gets a code that exchanges for working tokens", async ({
+  page,
+  request,
+}) => {
   await page.goto(authorizePath("first-visit"));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Sign in to continue to ${appName}`);
   await page.getByRole("button", { name: "Create account" }).click();
@@ -75,7 +78,9 @@ test("a driver registers on the authorization page, allows the app, and its call
   expect((await me.json()).account[0].username).toBe(driver.username);
 });
 
-test("coming back later, the driver signs in and is sent straight to the app, without being asked again", async ({ page }) => {
+test("coming back later, the driver signs in and is sent straight to the app, without being asked again", async ({
+  page,
+}) => {
   await page.goto(authorizePath("second-visit", "/sandbox/OAuth/authorize"));
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Sign in to continue to");
   await page.getByLabel("Username").fill(driver.username);
@@ -94,7 +99,9 @@ test("a wrong password is shown on the form, and nothing is sent to the app", as
   await page.getByLabel("Username").fill(driver.username);
   await page.getByLabel("Password").fill("not-my-password");
   await page.locator("form").getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("form").getByRole("alert")).toHaveText("That username and password do not match a sandbox account.");
+  await expect(page.locator("form").getByRole("alert")).toHaveText(
+    "That username and password do not match a sandbox account.",
+  );
   await shot(page, "wrong-password");
   expect(callback.received.length).toBe(before);
 });
@@ -149,7 +156,9 @@ test("the connected-apps page revokes the app, and its tokens stop working at on
   const item = page.getByRole("listitem").filter({ hasText: appName });
   await expect(item).toContainText("Allowed by you");
   await shot(page, "connected-apps");
-  expect((await request.get("/sandbox/api/account/", { headers: { Authorization: `Bearer ${accessToken}` } })).status()).toBe(200);
+  expect(
+    (await request.get("/sandbox/api/account/", { headers: { Authorization: `Bearer ${accessToken}` } })).status(),
+  ).toBe(200);
 
   await item.getByRole("button", { name: /^Revoke / }).click();
   await expect(page.getByRole("status")).toContainText("no longer has access to your account");

@@ -16,7 +16,9 @@ test("Copy puts the value on the clipboard and says Copied", async ({ page, cont
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
 });
 
-test("without a clipboard (a console served over plain http) Copy says it did not copy and selects the value", async ({ page }) => {
+test("without a clipboard (a console served over plain http) Copy says it did not copy and selects the value", async ({
+  page,
+}) => {
   // Browsers leave navigator.clipboard undefined outside secure contexts; the test origin is
   // loopback (secure), so the page gets what a plain-http origin would.
   await page.addInitScript(() => void delete (Navigator.prototype as { clipboard?: unknown }).clipboard);

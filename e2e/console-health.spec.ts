@@ -24,9 +24,12 @@ test.afterAll(async () => {
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-const tab = (page: Page, name: string) => page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name, exact: true });
+const tab = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name, exact: true });
 
-test("the Delivery health tab charts an app's attempts, latency and failures, with its backlog and state", async ({ page }, testInfo) => {
+test("the Delivery health tab charts an app's attempts, latency and failures, with its backlog and state", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(180_000);
   const { service: svc, receiver } = service;
   const errors = pageErrors(page);
@@ -34,7 +37,9 @@ test("the Delivery health tab charts an app's attempts, latency and failures, wi
 
   await page.goto(`${consoleUrl}/sign-up`);
   await page.getByLabel("Your name").fill("Hana Health");
-  await page.getByLabel("E-mail").fill(`health.${testInfo.project.name}.${Date.now().toString(36)}.${process.pid}@partner.example`);
+  await page
+    .getByLabel("E-mail")
+    .fill(`health.${testInfo.project.name}.${Date.now().toString(36)}.${process.pid}@partner.example`);
   await page.getByLabel("Password").fill("e2e-partner-password");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Your apps" })).toBeVisible();
@@ -73,20 +78,26 @@ test("the Delivery health tab charts an app's attempts, latency and failures, wi
   const sent: number[] = [];
   // Each from the subscriptions page, reached by its tab (a client-side navigation: the form is live).
   const sendTest = async () => {
-    await page.getByTestId(`subscription-${subscriptionId}`).getByRole("button", { name: "Send a test notification" }).click();
+    await page
+      .getByTestId(`subscription-${subscriptionId}`)
+      .getByRole("button", { name: "Send a test notification" })
+      .click();
     sent.push(Number((await page.getByTestId("value-notificationId").textContent())!.trim()));
     await page.getByRole("button", { name: "Done" }).click();
     await expect(page.getByRole("heading", { level: 1, name: `Notification ${sent.at(-1)}` })).toBeVisible();
     await tab(page, "Subscriptions").click();
     await expect(page.getByRole("heading", { level: 1, name: "Subscriptions" })).toBeVisible();
   };
-  const answered = (id: number, status: number) => receiver.answered.some((a) => a.notificationId === id && a.status === status);
+  const answered = (id: number, status: number) =>
+    receiver.answered.some((a) => a.notificationId === id && a.status === status);
   await sendTest();
   await sendTest();
   await expect.poll(() => sent.every((id) => answered(id, 200)), { timeout: 30_000 }).toBe(true);
   receiver.answerWith(500);
   await sendTest();
-  await expect.poll(() => receiver.answered.filter((a) => a.status === 500).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => receiver.answered.filter((a) => a.status === 500).length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(2);
   receiver.answerWith(200);
   await expect.poll(() => answered(sent[2]!, 200), { timeout: 30_000 }).toBe(true);
   const mine = () => receiver.answered.filter((a) => sent.includes(a.notificationId));
@@ -128,7 +139,9 @@ test("the Delivery health tab charts an app's attempts, latency and failures, wi
 
   await page.getByRole("navigation", { name: "Window" }).getByRole("link", { name: "Last 7 days" }).click();
   await expect(page).toHaveURL(/window=7d/);
-  await expect(page.getByRole("navigation", { name: "Window" }).getByRole("link", { name: "Last 7 days" })).toHaveAttribute("aria-current", "true");
+  await expect(
+    page.getByRole("navigation", { name: "Window" }).getByRole("link", { name: "Last 7 days" }),
+  ).toHaveAttribute("aria-current", "true");
   await expect(page.getByTestId("health-app-attempts-chart").locator("svg.recharts-surface").first()).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -12,7 +12,9 @@ test.beforeEach(async ({ context }) => keepOnLoopback(context));
 async function signUpWithApp(page: Page, who: string, appName: string) {
   await page.goto("/console/sign-up");
   await page.getByLabel("Your name").fill("Hugo Partner");
-  await page.getByLabel("E-mail").fill(`${who}.${Date.now().toString(36)}.${process.pid}.${test.info().project.name}@partner.example`);
+  await page
+    .getByLabel("E-mail")
+    .fill(`${who}.${Date.now().toString(36)}.${process.pid}.${test.info().project.name}@partner.example`);
   await page.getByLabel("Password").fill("e2e-partner-password");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("No apps yet")).toBeVisible();
@@ -74,23 +76,45 @@ test("the simulator is a tab of the app, and Watch selects the run's vehicle", a
 test.describe("in New York", () => {
   test.use({ timezoneId: "America/New_York", locale: "en-US" });
 
-  test("times show in the partner's time zone with how long ago, and the wire value on hover and copy", async ({ page, baseURL }) => {
+  test("times show in the partner's time zone with how long ago, and the wire value on hover and copy", async ({
+    page,
+    baseURL,
+  }) => {
     await signUpWithApp(page, "tz", "Time Fleet");
     await page.getByRole("button", { name: "Done" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Time Fleet" })).toBeVisible();
     const inboxUrl = (await page.getByTestId("value-Inbox URL").textContent())!.trim();
-    await page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name: "Sandbox inbox", exact: true }).click();
+    await page
+      .getByRole("navigation", { name: "App sections" })
+      .getByRole("link", { name: "Sandbox inbox", exact: true })
+      .click();
     await expect(page.getByTestId("inbox-status")).toContainText("New requests appear here as they arrive.");
-    expect((await fetch(inboxUrl.replace(/^http:\/\/localhost:\d+/, baseURL!), { method: "POST", body: "what time is it" })).status).toBe(200);
+    expect(
+      (await fetch(inboxUrl.replace(/^http:\/\/localhost:\d+/, baseURL!), { method: "POST", body: "what time is it" }))
+        .status,
+    ).toBe(200);
 
     const time = page.getByRole("list", { name: "Requests received" }).locator("time").first();
     await expect(time).toBeVisible();
     const iso = (await time.getAttribute("datetime"))!;
     const wire = (await time.getAttribute("data-wire"))!;
     // The wire value is the same moment, as the API writes it.
-    expect(wire).toBe(`${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}+0000`);
-    const local = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short" }).format(new Date(iso));
-    await expect(time).toHaveText(new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} · (just now|\\d+ (sec|min)\\. ago)$`));
+    expect(wire).toBe(
+      `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}+0000`,
+    );
+    const local = new Intl.DateTimeFormat("en-US", {
+      timeZone: "America/New_York",
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      second: "2-digit",
+      timeZoneName: "short",
+    }).format(new Date(iso));
+    await expect(time).toHaveText(
+      new RegExp(`^${local.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} · (just now|\\d+ (sec|min)\\. ago)$`),
+    );
     await expect(time).toHaveAttribute("title", `${wire} (exact, as the API sends it)`);
     // Copying the shown time puts the wire value on the clipboard.
     const copied = await time.evaluate((el) => {

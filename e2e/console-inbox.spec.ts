@@ -11,7 +11,11 @@ import { keepOnLoopback } from "./support/driver";
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-test("a request posted to the inbox URL appears on the open inbox page, its signature verified", async ({ page, context, baseURL }, testInfo) => {
+test("a request posted to the inbox URL appears on the open inbox page, its signature verified", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL }).catch(() => undefined);
   const email = `inbox.${Date.now().toString(36)}.${process.pid}.${testInfo.project.name}@partner.example`;
   await page.goto("/console/sign-up");
@@ -40,7 +44,9 @@ test("a request posted to the inbox URL appears on the open inbox page, its sign
 
   await page.getByRole("link", { name: "Sandbox inbox" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox inbox" })).toBeVisible();
-  await expect(page.getByTestId("inbox-status")).toContainText("No requests yet. New requests appear here as they arrive.");
+  await expect(page.getByTestId("inbox-status")).toContainText(
+    "No requests yet. New requests appear here as they arrive.",
+  );
   await expectAccessible(page);
   // A mark on this document: still there after the request shows, so the page was not reloaded.
   await page.evaluate(() => ((window as unknown as { inboxMark: string }).inboxMark = "same page"));
@@ -50,7 +56,12 @@ test("a request posted to the inbox URL appears on the open inbox page, its sign
     const id = `msg_${Date.now()}`;
     const res = await fetch(inboxUrl.replace(/^http:\/\/localhost:\d+/, baseURL!), {
       method: "POST",
-      headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(id, now, body) },
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": id,
+        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+        "webhook-signature": new Webhook(secret).sign(id, now, body),
+      },
       body,
     });
     return res.status;
@@ -75,12 +86,17 @@ test("a request posted to the inbox URL appears on the open inbox page, its sign
   await expect(page.getByRole("combobox", { name: "The inbox answers" })).toHaveValue("500");
   await page.evaluate(() => ((window as unknown as { inboxMark: string }).inboxMark = "after save"));
   expect(await post(JSON.stringify({ _type: "IGNITION" }))).toBe(500);
-  await expect(page.getByRole("list", { name: "Requests received" }).getByRole("listitem").first()).toContainText("answered 500");
+  await expect(page.getByRole("list", { name: "Requests received" }).getByRole("listitem").first()).toContainText(
+    "answered 500",
+  );
   await expect(page.getByTestId("inbox-status")).toContainText("2 requests");
   expect(await page.evaluate(() => (window as unknown as { inboxMark?: string }).inboxMark)).toBe("after save");
 });
 
-test("without EventSource the inbox page polls, and a request still appears without reload", async ({ page, baseURL }, testInfo) => {
+test("without EventSource the inbox page polls, and a request still appears without reload", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   await page.addInitScript(() => void delete (window as { EventSource?: unknown }).EventSource);
   const email = `inbox-poll.${Date.now().toString(36)}.${process.pid}.${testInfo.project.name}@partner.example`;
   await page.goto("/console/sign-up");
@@ -98,7 +114,11 @@ test("without EventSource the inbox page polls, and a request still appears with
   await page.getByRole("link", { name: "Sandbox inbox" }).first().click();
   await expect(page.getByTestId("inbox-status")).toContainText("Checking for new requests every 2 seconds.");
   await page.evaluate(() => ((window as unknown as { inboxMark: string }).inboxMark = "same page"));
-  const res = await fetch(inboxUrl.replace(/^http:\/\/localhost:\d+/, baseURL!), { method: "POST", headers: { "content-type": "text/plain" }, body: "polled request" });
+  const res = await fetch(inboxUrl.replace(/^http:\/\/localhost:\d+/, baseURL!), {
+    method: "POST",
+    headers: { "content-type": "text/plain" },
+    body: "polled request",
+  });
   expect(res.status).toBe(200);
   const first = page.getByRole("list", { name: "Requests received" }).getByRole("listitem").first();
   await expect(first).toContainText("polled request");

@@ -38,14 +38,21 @@ async function copied(page: Page, key: string): Promise<string> {
 }
 
 /** The first webhook (after `from`) matching `match`, once the receiver has it. */
-async function webhook(answered: Answered[], what: string, match: (a: Answered) => boolean, from = 0): Promise<Answered> {
+async function webhook(
+  answered: Answered[],
+  what: string,
+  match: (a: Answered) => boolean,
+  from = 0,
+): Promise<Answered> {
   await expect.poll(() => answered.slice(from).some(match), { message: what, timeout: 30_000 }).toBe(true);
   return answered.slice(from).find(match)!;
 }
 
 /** The whole second of a webhook's event time (the simulator stamps data sets with wall-clock seconds). */
 function eventSecond(a: Answered): number {
-  const at = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\+0000$/.exec((JSON.parse(a.request.body) as { eventTimestamp: string }).eventTimestamp);
+  const at = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\+0000$/.exec(
+    (JSON.parse(a.request.body) as { eventTimestamp: string }).eventTimestamp,
+  );
   if (!at) throw new Error(`unexpected eventTimestamp in ${a.request.body}`);
   const [, y, mo, d, h, mi, se] = at.map(Number);
   return Date.UTC(y!, mo! - 1, d, h, mi, se) / 1000;
@@ -60,11 +67,19 @@ async function untilShown(page: Page, check: () => Promise<void>) {
 }
 
 /** A tab of the app's section navigation (another "Notifications" link may be on the page). */
-const tab = (page: Page, name: string) => page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name, exact: true });
+const tab = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name, exact: true });
 
-const attemptRows = (page: Page): Locator => page.getByRole("region", { name: /^Attempts of delivery / }).getByRole("row").filter({ has: page.getByRole("cell") });
+const attemptRows = (page: Page): Locator =>
+  page
+    .getByRole("region", { name: /^Attempts of delivery / })
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell") });
 
-test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactivate with a 410 and come back after reactivation", async ({ page, context }, testInfo) => {
+test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactivate with a 410 and come back after reactivation", async ({
+  page,
+  context,
+}, testInfo) => {
   test.setTimeout(150_000);
   const { service, receiver } = journey;
   const consoleUrl = `${service.baseUrl}/console`;
@@ -164,7 +179,12 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   // Deliveries arrive, signed with the app's secret, and the console's log shows them delivered.
   const first = await webhook(receiver.answered, "a delivered WAYPOINT", (a) => a.status === 200);
   const firstBody = verifyWebhook(signingSecret, first.request) as Record<string, unknown>;
-  expect(firstBody).toMatchObject({ id: first.notificationId, _type: "WAYPOINT", vehicleId, subscriptionId: Number(subscriptionId) });
+  expect(firstBody).toMatchObject({
+    id: first.notificationId,
+    _type: "WAYPOINT",
+    vehicleId,
+    subscriptionId: Number(subscriptionId),
+  });
   // The simulator is a tab of the app: the others are one click away.
   await tab(page, "Notifications").click();
   await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
@@ -182,7 +202,14 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   expect(shown, `notification ${shownId} answered 200 by the receiver`).toBeDefined();
   expect(verifyWebhook(signingSecret, shown!.request)).toMatchObject({ id: shownId, _type: "WAYPOINT", vehicleId });
   const shownRow = page.getByTestId(`notification-${shownId}`);
-  await expect(shownRow.getByRole("cell")).toHaveText([String(shownId), "WAYPOINT", new RegExp(`#${vehicleId}$`), /ago|just now/, "200", "delivered"]);
+  await expect(shownRow.getByRole("cell")).toHaveText([
+    String(shownId),
+    "WAYPOINT",
+    new RegExp(`#${vehicleId}$`),
+    /ago|just now/,
+    "200",
+    "delivered",
+  ]);
   // The event time in the partner's time zone; the exact wire value on hover.
   await expect(shownRow.locator("time")).toHaveAttribute("data-wire", /^\d{8}T\d{6}\+0000$/);
   await shot(page, "journey-07-notifications");
@@ -205,7 +232,10 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   const retried = await webhook(
     receiver.answered,
     "a notification answered 500 twice",
-    (a) => a.status === 500 && receiver.answered.slice(failFrom).filter((b) => b.notificationId === a.notificationId && b.status === 500).length >= 2,
+    (a) =>
+      a.status === 500 &&
+      receiver.answered.slice(failFrom).filter((b) => b.notificationId === a.notificationId && b.status === 500)
+        .length >= 2,
     failFrom,
   );
   const tries = receiver.answered.filter((a) => a.notificationId === retried.notificationId);
@@ -252,8 +282,16 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expectAccessible(page);
   // A retry of an older notification could also arrive now: only a data set driven after the
   // click (its event time is a later second) shows that new notifications are delivered again.
-  const back = await webhook(receiver.answered, "a WAYPOINT of a data set after the reactivation", (a) => a.status === 200 && eventSecond(a) > reactivatedFrom);
-  expect(verifyWebhook(signingSecret, back.request)).toMatchObject({ id: back.notificationId, _type: "WAYPOINT", vehicleId });
+  const back = await webhook(
+    receiver.answered,
+    "a WAYPOINT of a data set after the reactivation",
+    (a) => a.status === 200 && eventSecond(a) > reactivatedFrom,
+  );
+  expect(verifyWebhook(signingSecret, back.request)).toMatchObject({
+    id: back.notificationId,
+    _type: "WAYPOINT",
+    vehicleId,
+  });
   await page.goto(`${appUrl}/notifications/${back.notificationId}`);
   const backRows = attemptRows(page);
   await untilShown(page, async () => expect(backRows.first()).toContainText("DELIVERED"));
@@ -263,5 +301,8 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expectAccessible(page);
 
   expect(errors).toEqual([]);
-  testInfo.annotations.push({ type: "receiver", description: `${receiver.answered.length} webhooks: ${["200", "500", "410"].map((s) => `${receiver.answered.filter((a) => String(a.status) === s).length}×${s}`).join(", ")}` });
+  testInfo.annotations.push({
+    type: "receiver",
+    description: `${receiver.answered.length} webhooks: ${["200", "500", "410"].map((s) => `${receiver.answered.filter((a) => String(a.status) === s).length}×${s}`).join(", ")}`,
+  });
 });

@@ -9,7 +9,11 @@ import { expectAccessible } from "./support/accessible";
 
 test.describe.configure({ mode: "serial" });
 
-const partner = { name: "Erin Partner", email: `e2e.${Date.now().toString(36)}.${process.pid}@partner.example`, password: "e2e-partner-password" };
+const partner = {
+  name: "Erin Partner",
+  email: `e2e.${Date.now().toString(36)}.${process.pid}@partner.example`,
+  password: "e2e-partner-password",
+};
 let appUrl = "";
 let sandbox = { clientId: "", clientSecret: "" };
 let vehicleId = "";
@@ -32,8 +36,14 @@ async function revealed(page: Page, key: string) {
   return (await page.getByTestId(`value-${key}`).textContent())!.trim();
 }
 
-async function clientToken(request: APIRequestContext, path: string, creds: { clientId: string; clientSecret: string }) {
-  const res = await request.post(path, { form: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret } });
+async function clientToken(
+  request: APIRequestContext,
+  path: string,
+  creds: { clientId: string; clientSecret: string },
+) {
+  const res = await request.post(path, {
+    form: { grant_type: "client_credentials", client_id: creds.clientId, client_secret: creds.clientSecret },
+  });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -42,7 +52,11 @@ test.beforeAll(({}, testInfo) => {
   partner.email = partner.email.replace("@", `.${testInfo.project.name}@`);
 });
 
-test("a partner signs up and creates an app whose copied sandbox credentials get a real token", async ({ page, request, context }) => {
+test("a partner signs up and creates an app whose copied sandbox credentials get a real token", async ({
+  page,
+  request,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => undefined);
   await page.goto("/console");
   await expect(page).toHaveURL(/\/console\/sign-in/);
@@ -75,7 +89,10 @@ test("a partner signs up and creates an app whose copied sandbox credentials get
   await expectAccessible(page);
 });
 
-test("confirming the obligations issues production credentials that work at /oauth/token", async ({ page, request }) => {
+test("confirming the obligations issues production credentials that work at /oauth/token", async ({
+  page,
+  request,
+}) => {
   await signIn(page, appUrl);
   await page.getByRole("button", { name: "Confirm and get production credentials" }).click();
   await expect(page.getByText("Confirm this obligation to get production credentials.").first()).toBeVisible();
@@ -92,7 +109,9 @@ test("confirming the obligations issues production credentials that work at /oau
   await expect(page.getByTestId("production-credentials")).toContainText(production.clientId);
 });
 
-test("a sandbox test account and a vehicle in two clicks, then a WAYPOINT subscription on the vehicle", async ({ page }) => {
+test("a sandbox test account and a vehicle in two clicks, then a WAYPOINT subscription on the vehicle", async ({
+  page,
+}) => {
   await signIn(page, appUrl);
   await page.getByRole("link", { name: "Connected accounts" }).click();
   await expect(page.getByText("No sandbox accounts yet")).toBeVisible();
@@ -112,9 +131,18 @@ test("a sandbox test account and a vehicle in two clicks, then a WAYPOINT subscr
   await expect(page.getByText("No sandbox subscriptions yet")).toBeVisible();
   await expect(page.getByLabel("Scope")).toHaveValue("VEHICLE");
   await page.getByLabel("Event type").selectOption("IGNITIONSTATUS");
-  await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["STATECHANGE", "INITIALSTATE", "ONETIME"]);
+  await expect(page.getByLabel("Notification period").locator("option")).toHaveText([
+    "STATECHANGE",
+    "INITIALSTATE",
+    "ONETIME",
+  ]);
   await page.getByLabel("Event type").selectOption("VEHICLEHARSHACCEL");
-  await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["CONTINUOUS", "INITIALSTATE", "STATECHANGE", "ONETIME"]);
+  await expect(page.getByLabel("Notification period").locator("option")).toHaveText([
+    "CONTINUOUS",
+    "INITIALSTATE",
+    "STATECHANGE",
+    "ONETIME",
+  ]);
   await page.getByLabel("Event type").selectOption("WAYPOINT");
   await expect(page.getByLabel("Notification period").locator("option")).toHaveText(["CONTINUOUS", "ONETIME"]);
   await page.getByLabel("Delivery").selectOption("HTTP_POST");
@@ -133,10 +161,17 @@ test("a sandbox test account and a vehicle in two clicks, then a WAYPOINT subscr
 
 test("a data set posted through the real API shows up as a notification, with its JSON", async ({ page, request }) => {
   const token = await clientToken(request, "/sandbox/oauth/token", sandbox);
-  const at = new Date(Date.now() - 60_000).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
+  const at = new Date(Date.now() - 60_000)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "+0000");
   const posted = await request.post(`/sandbox/api/vehicle/${vehicleId}/dataSet/`, {
     headers: { Authorization: `Bearer ${token}` },
-    data: { timestamp: at, ignitionStatus: "RUNNING", datum: [{ timestamp: at, key: "GEN_WAYPOINT", value: "39.9612,-82.9988" }] },
+    data: {
+      timestamp: at,
+      ignitionStatus: "RUNNING",
+      datum: [{ timestamp: at, key: "GEN_WAYPOINT", value: "39.9612,-82.9988" }],
+    },
   });
   expect(posted.status()).toBe(200);
 
@@ -158,7 +193,9 @@ test("a data set posted through the real API shows up as a notification, with it
   await expect(attempts).toContainText("pending");
   await expect(attempts).toContainText("No attempt yet.");
   await page.getByRole("button", { name: "Resend" }).click();
-  await expect(page.getByRole("form", { name: "Resend this notification" }).getByRole("alert")).toContainText("Nothing to resend");
+  await expect(page.getByRole("form", { name: "Resend this notification" }).getByRole("alert")).toContainText(
+    "Nothing to resend",
+  );
 });
 
 test("a test notification from the subscriptions page; the delivery filter finds it pending", async ({ page }) => {
@@ -209,7 +246,9 @@ test("the API reference is public", async ({ page }) => {
   // Its search, schemas, try-it and axe checks are in docs-reference.spec.ts.
   await page.goto("/docs");
   await expect(page.getByRole("heading", { name: "Wayline API reference" })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Guides" }).getByRole("link", { name: "Quickstart" })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Guides" }).getByRole("link", { name: "Quickstart" }),
+  ).toBeVisible();
   await shot(page, "docs");
 });
 

@@ -15,7 +15,9 @@ async function clickMap(page: Page, fx: number, fy: number) {
   await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
 }
 
-test("a partner clicks start and end on the simulator map, runs a sandbox vehicle at 60×, watches it move and stops it", async ({ page }, testInfo) => {
+test("a partner clicks start and end on the simulator map, runs a sandbox vehicle at 60×, watches it move and stops it", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   const errors = pageErrors(page);
   const email = `sim.${Date.now().toString(36)}.${process.pid}.${testInfo.project.name}@partner.example`;
@@ -39,7 +41,10 @@ test("a partner clicks start and end on the simulator map, runs a sandbox vehicl
   const vehicleId = (await page.getByTestId("value-vehicleId").textContent())!.trim();
   await page.getByRole("button", { name: "Done" }).click();
 
-  await page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name: "Simulator", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "App sections" })
+    .getByRole("link", { name: "Simulator", exact: true })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox simulator" })).toBeVisible();
   await expect(page.getByTestId("road-attribution")).toContainText("© OpenStreetMap contributors, ODbL 1.0");
   await expect(page.getByLabel("Sandbox vehicle")).toHaveValue(vehicleId);
@@ -71,7 +76,9 @@ test("a partner clicks start and end on the simulator map, runs a sandbox vehicl
   const firstLat = await marker.getAttribute("data-latitude");
   const firstProgress = Number(await watched.getAttribute("data-progress"));
   await expect(marker).not.toHaveAttribute("data-latitude", firstLat!, { timeout: 15_000 });
-  await expect.poll(async () => Number(await watched.getAttribute("data-progress")), { timeout: 15_000 }).toBeGreaterThan(firstProgress);
+  await expect
+    .poll(async () => Number(await watched.getAttribute("data-progress")), { timeout: 15_000 })
+    .toBeGreaterThan(firstProgress);
   await expect(page.getByTestId("simulator-map")).not.toHaveAttribute("data-route-points", "0");
   await shot(page, "console-simulator-running");
   await expectAccessible(page);
@@ -81,7 +88,9 @@ test("a partner clicks start and end on the simulator map, runs a sandbox vehicl
   await expect(watched).toContainText("Stopped");
   await expect(page.getByRole("table")).toContainText("stopped");
   // Nothing widens the page past the screen (the runs table scrolls inside its own box).
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
   await shot(page, "console-simulator-stopped");
   expect(errors).toEqual([]);
 });

@@ -23,7 +23,9 @@ test("the printed demo sign-in works on the first try and shows the demo car on 
   await page.getByLabel("Password").fill(password);
   await page.getByRole("form", { name: "Sign in" }).getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === "/map");
-  await expect(page.locator(".leaflet-marker-icon [data-vehicle-id][data-latitude]").first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator(".leaflet-marker-icon [data-vehicle-id][data-latitude]").first()).toBeVisible({
+    timeout: 30_000,
+  });
   await shot(page, "demo-map");
 
   // Signed out, the sign-in page without any parameter remembers the sandbox.
@@ -44,7 +46,10 @@ test.describe("before the page's script runs", () => {
 
   test("a submitted sign-in never puts the password in the address", async ({ page, context }) => {
     await keepOnLoopback(context);
-    for (const [path, user, secret] of [["/login?environment=sandbox", "Username", "Password"], ["/console/sign-in", "E-mail", "Password"]] as const) {
+    for (const [path, user, secret] of [
+      ["/login?environment=sandbox", "Username", "Password"],
+      ["/console/sign-in", "E-mail", "Password"],
+    ] as const) {
       await page.goto(path);
       await page.getByLabel(user).fill("someone");
       await page.getByLabel(secret).fill("not-in-the-url-1");

@@ -14,14 +14,23 @@ const LOOPBACK = /^(https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/|data:|b
 async function sandboxToken(): Promise<string> {
   const { sandbox } = await createPartnerApp(`E2E reference ${process.pid}`, "http://127.0.0.1:9/callback");
   const basic = `Basic ${Buffer.from(`${sandbox.clientId}:${sandbox.clientSecret}`).toString("base64")}`;
-  const token = await fetch(`${baseUrl()}/sandbox/oauth/token`, { method: "POST", headers: { Authorization: basic, "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+  const token = await fetch(`${baseUrl()}/sandbox/oauth/token`, {
+    method: "POST",
+    headers: { Authorization: basic, "Content-Type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials",
+  });
   expect(token.status).toBe(200);
   const accessToken = ((await token.json()) as { access_token: string }).access_token;
   // One account for the app, so the list the reference fetches has a row to show.
   const account = await fetch(`${baseUrl()}/sandbox/api/account/`, {
     method: "POST",
     headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ firstName: "Grace", lastName: "Hopper", username: `grace.${process.pid}.${Date.now()}`, password: "correct-horse-battery" }),
+    body: JSON.stringify({
+      firstName: "Grace",
+      lastName: "Hopper",
+      username: `grace.${process.pid}.${Date.now()}`,
+      password: "correct-horse-battery",
+    }),
   });
   expect(account.status).toBe(200);
   return accessToken;
@@ -29,17 +38,31 @@ async function sandboxToken(): Promise<string> {
 
 // Violations in the renderer's own markup (Scalar 1.43.8) that our configuration cannot change:
 // reported upstream-style in docs/decisions.md. Anything else, in the renderer or around it, fails.
-const RENDERER_KNOWN = new Set(["aria-allowed-attr", "aria-required-children", "button-name", "scrollable-region-focusable"]);
+const RENDERER_KNOWN = new Set([
+  "aria-allowed-attr",
+  "aria-required-children",
+  "button-name",
+  "scrollable-region-focusable",
+]);
 
 async function expectReferenceAccessible(page: Page) {
   await expect(page).toHaveTitle(/\S/);
   const serious = (v: { impact?: string | null }) => v.impact === "serious" || v.impact === "critical";
   type Violation = { id: string; nodes: { target: unknown[]; failureSummary?: string }[] };
-  const describe = (v: Violation) => `${v.id}: ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`).join(" | ")}`;
+  const describe = (v: Violation) =>
+    `${v.id}: ${v.nodes
+      .slice(0, 4)
+      .map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`)
+      .join(" | ")}`;
   const around = await new AxeBuilder({ page }).exclude(".scalar-app").analyze();
   expect(around.violations.filter(serious).map(describe)).toEqual([]);
   const inside = await new AxeBuilder({ page }).include(".scalar-app").analyze();
-  expect(inside.violations.filter(serious).filter((v) => !RENDERER_KNOWN.has(v.id)).map(describe)).toEqual([]);
+  expect(
+    inside.violations
+      .filter(serious)
+      .filter((v) => !RENDERER_KNOWN.has(v.id))
+      .map(describe),
+  ).toEqual([]);
 }
 
 function offLoopback(page: Page): string[] {
@@ -52,7 +75,9 @@ function offLoopback(page: Page): string[] {
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-test("the reference: search an operation, read its response schema and example, try it against the sandbox", async ({ page }) => {
+test("the reference: search an operation, read its response schema and example, try it against the sandbox", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const token = await sandboxToken();
   const offsite = offLoopback(page);
@@ -90,7 +115,10 @@ test("the reference: search an operation, read its response schema and example, 
   // Try it: the token goes in the reference's Authentication box, Test Request opens the client,
   // Send reaches the sandbox of this origin.
   await section.getByRole("button", { name: /Test Request/ }).click();
-  const client = page.locator(".scalar-client, [role=dialog]").filter({ has: page.getByRole("button", { name: /^Send/ }) }).first();
+  const client = page
+    .locator(".scalar-client, [role=dialog]")
+    .filter({ has: page.getByRole("button", { name: /^Send/ }) })
+    .first();
   await expect(client.getByText(`${baseUrl()}/sandbox/api`).first()).toBeVisible();
   await client.getByPlaceholder("Token").first().fill(token);
   await client.getByRole("button", { name: /^Send/ }).first().click();
@@ -100,7 +128,9 @@ test("the reference: search an operation, read its response schema and example, 
   expect(offsite).toEqual([]);
 });
 
-test("a guide is readable: its code scrolls sideways rather than breaking, and the page passes axe", async ({ page }) => {
+test("a guide is readable: its code scrolls sideways rather than breaking, and the page passes axe", async ({
+  page,
+}) => {
   const offsite = offLoopback(page);
   await page.goto("/docs/guides/quickstart");
   await expect(page.getByRole("heading", { level: 1, name: "Quickstart" })).toBeVisible();

@@ -11,7 +11,12 @@ async function expectNoSeriousViolations(page: Page, name: string) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ page: name, id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
+    .map((v) => ({
+      page: name,
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
+    }));
   expect(serious).toEqual([]);
 }
 
@@ -65,7 +70,9 @@ test("the empty map page of a new account has no serious or critical axe violati
   await expectNoSeriousViolations(page, "/map (empty)");
 });
 
-test("the site is usable by keyboard: the navigation, the vehicle list's buttons and the map's markers take focus visibly", async ({ page }) => {
+test("the site is usable by keyboard: the navigation, the vehicle list's buttons and the map's markers take focus visibly", async ({
+  page,
+}) => {
   const { driver, car } = await driverWithTrip("keys");
   await signIn(page, driver);
   await expect(page.locator(`[data-vehicle-id="${car}"][data-latitude]`)).toBeVisible();
@@ -115,7 +122,9 @@ test.describe("on a 375-pixel phone", () => {
     await expect(page.getByRole("list", { name: "Your vehicles" })).toContainText("Axe car");
     await page.getByRole("button", { name: "Menu" }).click();
     await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     const map = (await page.getByTestId("vehicle-map").boundingBox())!;
     expect(map.width).toBeLessThanOrEqual(375);

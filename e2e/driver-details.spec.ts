@@ -8,7 +8,9 @@ import { dataSet, keepOnLoopback, newDriver, pageErrors, shot, signIn } from "./
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-test("connected apps: the app that created the account is listed with what it can do and when it last used its access", async ({ page }) => {
+test("connected apps: the app that created the account is listed with what it can do and when it last used its access", async ({
+  page,
+}) => {
   const errors = pageErrors(page);
   const driver = await newDriver("apps");
   // The app uses its token after this instant: the page's last use must come from that call
@@ -38,20 +40,27 @@ test("connected apps: the app that created the account is listed with what it ca
   }).toPass({ timeout: 30_000 });
   await expect(lastUsed).toHaveText(/^(just now|\d+ min ago)$/);
   // The account's time zone is America/New_York: the exact time beside it, and on hover.
-  await expect(app.locator('[data-field="last-used"]')).toContainText(/\(\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T\)/);
+  await expect(app.locator('[data-field="last-used"]')).toContainText(
+    /\(\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T\)/,
+  );
   await expect(lastUsed).toHaveAttribute("title", /E[SD]T$/);
   await expectAccessible(page);
   await shot(page, "driver-connected-apps");
   expect(errors).toEqual([]);
 });
 
-test("the vehicle page shows the last position on a small map, with the marker there; a vehicle without one says so", async ({ page }) => {
+test("the vehicle page shows the last position on a small map, with the marker there; a vehicle without one says so", async ({
+  page,
+}) => {
   const errors = pageErrors(page);
   const driver = await newDriver("minimap");
   const car = await driver.addVehicle("Mapped car");
   const bare = await driver.addVehicle("Unplaced car");
   const now = Date.now();
-  await driver.post(car, [dataSet(new Date(now - 120_000), "ON", 39.96, -83.0), dataSet(new Date(now - 60_000), "RUNNING", 39.9612, -82.9987, 20)]);
+  await driver.post(car, [
+    dataSet(new Date(now - 120_000), "ON", 39.96, -83.0),
+    dataSet(new Date(now - 60_000), "RUNNING", 39.9612, -82.9987, 20),
+  ]);
 
   await signIn(page, driver, `/vehicles/${car}`);
   await expect(page.getByRole("heading", { level: 2, name: "Last position" })).toBeVisible();
@@ -71,13 +80,17 @@ test("the vehicle page shows the last position on a small map, with the marker t
     expect(Math.abs(dot.x + dot.width / 2 - (area.x + area.width / 2))).toBeLessThanOrEqual(3);
     expect(Math.abs(dot.y + dot.height / 2 - (area.y + area.height / 2))).toBeLessThanOrEqual(3);
   }).toPass({ timeout: 10_000 });
-  await expect(page.locator('[data-field="Last position"]')).toContainText(/^39\.96120, -82\.99870, reported \d+ min ago \(\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T\)$/);
+  await expect(page.locator('[data-field="Last position"]')).toContainText(
+    /^39\.96120, -82\.99870, reported \d+ min ago \(\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M E[SD]T\)$/,
+  );
   await expectAccessible(page);
   await shot(page, "driver-vehicle-position");
 
   await page.goto(`/vehicles/${bare}`);
   await expect(page.getByRole("heading", { level: 1, name: "Unplaced car" })).toBeVisible();
-  await expect(page.locator('[data-field="Last position"]')).toHaveText("No position yet. The map shows where the vehicle is once its device reports a location.");
+  await expect(page.locator('[data-field="Last position"]')).toHaveText(
+    "No position yet. The map shows where the vehicle is once its device reports a location.",
+  );
   await expect(page.getByTestId("position-map")).toHaveCount(0);
   await expectAccessible(page);
   expect(errors).toEqual([]);

@@ -6,7 +6,8 @@ import { baseUrl, keepOnLoopback, newDriver, shot, signIn } from "./support/driv
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-const apiGet = (path: string, token: string) => fetch(`${baseUrl()}/sandbox/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+const apiGet = (path: string, token: string) =>
+  fetch(`${baseUrl()}/sandbox/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
 
 test("a driver edits a vehicle: a bad VIN is shown on its field, a good edit is saved", async ({ page }) => {
   const driver = await newDriver("edit");
@@ -51,7 +52,9 @@ test("a driver deletes a vehicle after a confirmation that says all its data goe
   expect((await apiGet(`/vehicle/${car}`, driver.token)).status).toBe(404);
 });
 
-test("a driver edits the account: field errors inline, the time zone picked from a searchable list, the change saved", async ({ page }) => {
+test("a driver edits the account: field errors inline, the time zone picked from a searchable list, the change saved", async ({
+  page,
+}) => {
   const driver = await newDriver("account");
   await signIn(page, driver, "/account");
 
@@ -71,7 +74,12 @@ test("a driver edits the account: field errors inline, the time zone picked from
   await expect(page.getByText("Your account is saved.")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Site" })).toContainText("Danielle Driver");
   const stored = await (await apiGet(`/account/${driver.accountId}`, driver.token)).json();
-  expect(stored.account).toMatchObject({ firstName: "Danielle", email: "dana.new@example.com", timeZone: "Europe/Berlin", preferredContact: "SMS" });
+  expect(stored.account).toMatchObject({
+    firstName: "Danielle",
+    email: "dana.new@example.com",
+    timeZone: "Europe/Berlin",
+    preferredContact: "SMS",
+  });
   await shot(page, "driver-account-saved");
 
   await page.getByLabel("Current password").fill(driver.password);

@@ -7,12 +7,17 @@ import { dataSet, keepOnLoopback, markerCentre, newDriver, shot, signIn } from "
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-test("a driver signs in and sees each vehicle's marker where it last was, with the list beside the map", async ({ page }) => {
+test("a driver signs in and sees each vehicle's marker where it last was, with the list beside the map", async ({
+  page,
+}) => {
   const driver = await newDriver("map");
   const west = await driver.addVehicle("West car");
   const east = await driver.addVehicle("East car");
   const now = Date.now();
-  await driver.post(west, [dataSet(new Date(now - 120_000), "ON", 39.96, -83.0), dataSet(new Date(now - 60_000), "OFF", 39.96, -83.0)]);
+  await driver.post(west, [
+    dataSet(new Date(now - 120_000), "ON", 39.96, -83.0),
+    dataSet(new Date(now - 60_000), "OFF", 39.96, -83.0),
+  ]);
   await driver.post(east, [dataSet(new Date(now - 60_000), "RUNNING", 39.9, -82.9, 30)]);
 
   await signIn(page, driver);
@@ -49,7 +54,9 @@ test("a driver signs in and sees each vehicle's marker where it last was, with t
   await shot(page, "driver-map");
 });
 
-test("a vehicle's marker moves within 5 seconds of its device posting a data set, without a reload, and Follow keeps it centred", async ({ page }) => {
+test("a vehicle's marker moves within 5 seconds of its device posting a data set, without a reload, and Follow keeps it centred", async ({
+  page,
+}) => {
   const driver = await newDriver("live");
   const car = await driver.addVehicle("Moving car");
   const t0 = Date.now() - 600_000;

@@ -10,13 +10,25 @@ test.beforeEach(async ({ context }) => keepOnLoopback(context));
 function trip(start: number, points: number): DataSet[] {
   const sets: DataSet[] = [];
   for (let i = 0; i < points; i++) {
-    sets.push(dataSet(new Date(start + i * 10_000), i === 0 ? "ON" : "RUNNING", 39.96 + i * 0.0005, -83.0 + i * 0.0005, i === 0 ? 0 : 36));
+    sets.push(
+      dataSet(
+        new Date(start + i * 10_000),
+        i === 0 ? "ON" : "RUNNING",
+        39.96 + i * 0.0005,
+        -83.0 + i * 0.0005,
+        i === 0 ? 0 : 36,
+      ),
+    );
   }
-  sets.push(dataSet(new Date(start + points * 10_000), "OFF", 39.96 + (points - 1) * 0.0005, -83.0 + (points - 1) * 0.0005, 0));
+  sets.push(
+    dataSet(new Date(start + points * 10_000), "OFF", 39.96 + (points - 1) * 0.0005, -83.0 + (points - 1) * 0.0005, 0),
+  );
   return sets;
 }
 
-test("a driver opens a trip from the vehicle page and replays it: track, start and end, play, pause, scrub, speeds, totals", async ({ page }) => {
+test("a driver opens a trip from the vehicle page and replays it: track, start and end, play, pause, scrub, speeds, totals", async ({
+  page,
+}) => {
   const driver = await newDriver("replay");
   const car = await driver.addVehicle("Replay car");
   await driver.post(car, trip(Date.now() - 3 * 3_600_000, 60));
@@ -56,7 +68,10 @@ test("a driver opens a trip from the vehicle page and replays it: track, start a
 
 // Out of the box (`npm start`): the demo driver's van has a finished trip, recorded by the
 // simulator's instant mode at seed time, to replay. The demo data as server/surfaces/demo/seed.ts seeds it.
-const DEMO = { driver: { username: "demo.driver", password: "demo-password" }, van: { label: "Work van", vin: "1FTBR1Y8XLKA47219" } };
+const DEMO = {
+  driver: { username: "demo.driver", password: "demo-password" },
+  van: { label: "Work van", vin: "1FTBR1Y8XLKA47219" },
+};
 
 test("the demo driver opens the van's seeded trip from its vehicle page and replays it", async ({ page }) => {
   await signIn(page, DEMO.driver);

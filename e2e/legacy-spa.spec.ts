@@ -16,7 +16,8 @@ let driver: Driver;
 
 test.beforeAll(async ({}, testInfo) => {
   spa = await startLegacySpa(baseUrl());
-  app = (await createPartnerApp(`Legacy SPA ${Date.now().toString(36)} ${testInfo.project.name}`, spa.redirectUri)).sandbox;
+  app = (await createPartnerApp(`Legacy SPA ${Date.now().toString(36)} ${testInfo.project.name}`, spa.redirectUri))
+    .sandbox;
   spa.useClientId(app.clientId);
   driver = await newDriver("spa");
 });
@@ -25,7 +26,10 @@ test.afterAll(async () => {
   await spa?.close();
 });
 
-test("the implicit grant ends at #/authorized?access_token=…: the page extracts the token and it works against GET /sandbox/api/account/", async ({ page, request }) => {
+test("the implicit grant ends at #/authorized?access_token=…: the page extracts the token and it works against GET /sandbox/api/account/", async ({
+  page,
+  request,
+}) => {
   await page.goto(spa.url);
   await page.getByRole("link", { name: "Sign in with Wayline" }).click();
   // Until the page has loaded (and the sign-in form is hydrated), a submit would be the browser's own.
@@ -58,9 +62,16 @@ test("the implicit grant ends at #/authorized?access_token=…: the page extract
   expect(spa.requests.every((path) => !path.includes("access_token"))).toBe(true);
 });
 
-test("a code requested for the fragment URI stops on Wayline's error page and never reaches the app", async ({ page }) => {
+test("a code requested for the fragment URI stops on Wayline's error page and never reaches the app", async ({
+  page,
+}) => {
   const served = spa.requests.length;
-  const query = new URLSearchParams({ client_id: app.clientId, redirect_uri: spa.redirectUri, response_type: "code", state: "code-please" });
+  const query = new URLSearchParams({
+    client_id: app.clientId,
+    redirect_uri: spa.redirectUri,
+    response_type: "code",
+    state: "code-please",
+  });
   const res = await page.goto(`/sandbox/OAuth/authorize?${query}`);
   expect(res?.status()).toBe(400);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("This link is not valid");

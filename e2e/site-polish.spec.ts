@@ -9,7 +9,8 @@ import { baseUrl, dataSet, keepOnLoopback, newDriver, shot, signIn } from "./sup
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
 type Box = { x: number; y: number; width: number; height: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
  * Every response of the page with a status of 400 or more (refused tiles never get a response),
@@ -40,7 +41,10 @@ async function headerLink(nav: Locator, name: string) {
 
 const demoPartner = { email: "demo.partner@wayline.example", password: "demo-password" };
 
-test("the main pages request nothing that is missing, and name an icon and a web manifest that are served", async ({ page, request }) => {
+test("the main pages request nothing that is missing, and name an icon and a web manifest that are served", async ({
+  page,
+  request,
+}) => {
   const failed = errorResponses(page);
   const driver = await newDriver("assets");
   const car = await driver.addVehicle("Asset car");
@@ -67,7 +71,11 @@ test("the main pages request nothing that is missing, and name an icon and a web
   expect(body.theme_color).toBe("#1d4ed8");
   expect(body.icons.length).toBeGreaterThanOrEqual(2);
   // Browsers that ask for /favicon.ico anyway, and iOS's home-screen icon, find them too.
-  const icons = [...body.icons.map((i) => ({ src: i.src, type: i.type })), { src: "/favicon.ico", type: "image/" }, { src: "/apple-touch-icon.png", type: "image/png" }];
+  const icons = [
+    ...body.icons.map((i) => ({ src: i.src, type: i.type })),
+    { src: "/favicon.ico", type: "image/" },
+    { src: "/apple-touch-icon.png", type: "image/png" },
+  ];
   for (const icon of icons) {
     const res = await request.get(icon.src);
     expect(res.status(), icon.src).toBe(200);
@@ -76,7 +84,9 @@ test("the main pages request nothing that is missing, and name an icon and a web
   }
 });
 
-test("an unknown driver-site address answers 404 with the site's navigation and a way home, signed out and signed in", async ({ page }) => {
+test("an unknown driver-site address answers 404 with the site's navigation and a way home, signed out and signed in", async ({
+  page,
+}) => {
   const missing = `/no-such-page-${Date.now().toString(36)}`;
   expect((await page.goto(missing))?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
@@ -100,13 +110,17 @@ test("an unknown driver-site address answers 404 with the site's navigation and 
   await page.waitForURL((url) => url.pathname === "/map");
 });
 
-test("an unknown console address answers 404 with the console's navigation and a way back, signed out and signed in", async ({ page }) => {
+test("an unknown console address answers 404 with the console's navigation and a way back, signed out and signed in", async ({
+  page,
+}) => {
   for (const missing of ["/console/no-such-page", "/console/apps/1/no-such-tab"]) {
     expect((await page.goto(missing))?.status(), missing).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
     // The console's header, not the driver site's.
     await expect(page.getByRole("navigation", { name: "Site" })).toHaveCount(0);
-    await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: /partner console/ })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: /partner console/ }),
+    ).toBeVisible();
   }
   await expectAccessible(page);
   await page.getByRole("main").getByRole("link", { name: "Go to the console" }).click();
@@ -128,12 +142,16 @@ test("an unknown console address answers 404 with the console's navigation and a
 test.describe("on a 375-pixel phone", () => {
   test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
 
-  test("the driver site's links are behind a Menu button, which opens by touch or keyboard, closes on Escape, and a link in it navigates", async ({ page }) => {
+  test("the driver site's links are behind a Menu button, which opens by touch or keyboard, closes on Escape, and a link in it navigates", async ({
+    page,
+  }) => {
     await signIn(page, await newDriver("menu"));
     const nav = page.getByRole("navigation", { name: "Site" });
     const menu = nav.getByRole("button", { name: "Menu" });
     const panel = page.locator(`#${await menu.getAttribute("aria-controls")}`);
-    const links = ["API reference", "Partner console", "Map", "Account", "Connected apps"].map((name) => nav.getByRole("link", { name, exact: true }));
+    const links = ["API reference", "Partner console", "Map", "Account", "Connected apps"].map((name) =>
+      nav.getByRole("link", { name, exact: true }),
+    );
 
     await expect(menu).toHaveAttribute("aria-expanded", "false");
     await expect(panel).toBeHidden();
@@ -163,7 +181,9 @@ test.describe("on a 375-pixel phone", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
     await expect(nav.getByRole("button", { name: "Menu" })).toHaveAttribute("aria-expanded", "false");
     await expect(nav.getByRole("link", { name: "Map", exact: true })).toBeHidden();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
   });
 
@@ -186,7 +206,9 @@ test.describe("on a 375-pixel phone", () => {
   });
 });
 
-test("each vehicle's marker shows its label beside it, the missing-tiles notice covers none of them, and the road data is credited once", async ({ page }) => {
+test("each vehicle's marker shows its label beside it, the missing-tiles notice covers none of them, and the road data is credited once", async ({
+  page,
+}) => {
   const driver = await newDriver("labels");
   const west = await driver.addVehicle("West label car");
   const east = await driver.addVehicle("East label car");
@@ -201,7 +223,10 @@ test("each vehicle's marker shows its label beside it, the missing-tiles notice 
   const noticeBox = (await notice.boundingBox())!;
   const mapArea = (await page.getByTestId("vehicle-map").locator(".leaflet-container").boundingBox())!;
 
-  for (const [id, label] of [[west, "West label car"], [east, "East label car"]] as const) {
+  for (const [id, label] of [
+    [west, "West label car"],
+    [east, "East label car"],
+  ] as const) {
     const marker = page.locator(`[data-vehicle-id="${id}"][data-latitude]`);
     const text = page.locator(`[data-vehicle-label="${id}"]`);
     await expect(marker).toBeVisible();

@@ -10,14 +10,23 @@ const PUBLIC = path.join(import.meta.dirname, "..", "public");
 const svg = fs.readFileSync(path.join(PUBLIC, "icon.svg"), "utf8");
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox"],
+  });
   const page = await browser.newPage();
   const png = async (size: number) => {
     await page.setViewportSize({ width: size, height: size });
-    await page.setContent(`<style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`);
+    await page.setContent(
+      `<style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`,
+    );
     return page.screenshot({ omitBackground: true });
   };
-  for (const [file, size] of [["icon-192.png", 192], ["icon-512.png", 512], ["apple-touch-icon.png", 180]] as const) {
+  for (const [file, size] of [
+    ["icon-192.png", 192],
+    ["icon-512.png", 512],
+    ["apple-touch-icon.png", 180],
+  ] as const) {
     fs.writeFileSync(path.join(PUBLIC, file), await png(size));
   }
   // An ICO may hold PNG images as they are: a 6-byte header, one 16-byte entry each, the PNGs.

@@ -6,7 +6,19 @@
 //   node scripts/lock-platforms.mjs
 import fs from "node:fs";
 
-const OS = ["android", "darwin", "freebsd", "linux", "win32", "openharmony", "openbsd", "netbsd", "sunos", "aix", "wasi"];
+const OS = [
+  "android",
+  "darwin",
+  "freebsd",
+  "linux",
+  "win32",
+  "openharmony",
+  "openbsd",
+  "netbsd",
+  "sunos",
+  "aix",
+  "wasi",
+];
 const CPU = ["arm64", "x64", "arm", "ia32", "loong64", "ppc64", "riscv64", "s390x", "mips64el", "wasm32"];
 
 const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));

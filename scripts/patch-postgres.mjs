@@ -143,7 +143,9 @@ for (const dir of dirs) {
       if (text.includes(patch.patched)) continue;
       const at = text.indexOf(patch.original);
       if (at < 0 || text.indexOf(patch.original, at + 1) >= 0) {
-        console.error(`patch-postgres: ${path.relative(root, file)} does not hold, once, the code the patch "${patch.what}" fixes; check whether the installed postgres version still needs it`);
+        console.error(
+          `patch-postgres: ${path.relative(root, file)} does not hold, once, the code the patch "${patch.what}" fixes; check whether the installed postgres version still needs it`,
+        );
         process.exit(1);
       }
       text = text.replace(patch.original, patch.patched);
@@ -155,4 +157,5 @@ for (const dir of dirs) {
     fs.renameSync(aside, file);
   }
 }
-if (changed) console.log(`patch-postgres: applied ${changed} patch(es) to postgres.js (see scripts/patch-postgres.mjs)`);
+if (changed)
+  console.log(`patch-postgres: applied ${changed} patch(es) to postgres.js (see scripts/patch-postgres.mjs)`);

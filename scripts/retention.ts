@@ -12,8 +12,10 @@ async function main() {
   const days = at >= 0 ? Number(process.argv[at + 1]) : env().DATA_POINT_RETENTION_DAYS;
   const batchAt = process.argv.indexOf("--batch");
   const batch = batchAt >= 0 ? Number(process.argv[batchAt + 1]) : undefined;
-  if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1)) throw new Error("--batch takes a whole number of rows, at least 1.");
-  if (!days || !Number.isInteger(days) || days < 1) throw new Error("Give --days N (a whole number of days, at least 1) or set DATA_POINT_RETENTION_DAYS.");
+  if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1))
+    throw new Error("--batch takes a whole number of rows, at least 1.");
+  if (!days || !Number.isInteger(days) || days < 1)
+    throw new Error("Give --days N (a whole number of days, at least 1) or set DATA_POINT_RETENTION_DAYS.");
   const database = await prepareDatabase();
   try {
     const result = await deleteOldDataPoints({ days, batch });

@@ -58,7 +58,9 @@ async function main() {
     const shownHost = config.HOST === "127.0.0.1" || config.HOST === "0.0.0.0" ? "localhost" : config.HOST;
     const base = `http://${shownHost}:${port}`;
     const where = database.embeddedUrl ? `embedded, ${config.dataDir}` : "DATABASE_URL";
-    console.log(`\nWayline is running at ${base}  (database: ${where}; ${processes === 1 ? "1 process" : `${processes} HTTP processes`})`);
+    console.log(
+      `\nWayline is running at ${base}  (database: ${where}; ${processes === 1 ? "1 process" : `${processes} HTTP processes`})`,
+    );
     if (config.seedDemo) printDemo(base);
   };
 
@@ -97,10 +99,15 @@ async function main() {
   onStopSignal(async () => {
     stopping = true;
     const children = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    const exited = Promise.all(children.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once("exit", () => resolve())))));
+    const exited = Promise.all(
+      children.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once("exit", () => resolve())))),
+    );
     for (const w of children) w.process.kill("SIGTERM");
     // Each child bounds its own drain; past that (and a margin) it is killed.
-    const kill = setTimeout(() => children.forEach((w) => w.isDead() || w.process.kill("SIGKILL")), drainMs(config) + 5000);
+    const kill = setTimeout(
+      () => children.forEach((w) => w.isDead() || w.process.kill("SIGKILL")),
+      drainMs(config) + 5000,
+    );
     await Promise.all([exited, worker.stop({ withinMs: drainMs(config) })]);
     clearTimeout(kill);
     await database.stop();
@@ -124,7 +131,9 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
   const app = next({ dev, dir: root, hostname: config.HOST, port: config.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
-  countRoutesOf(loadRouteTable({ distDir: await buildDir(root), publicDir: path.join(root, "public"), own: [METRICS_PATH] }));
+  countRoutesOf(
+    loadRouteTable({ distDir: await buildDir(root), publicDir: path.join(root, "public"), own: [METRICS_PATH] }),
+  );
   const server = http.createServer(requestTimeouts(config.REQUEST_TIMEOUT_SECONDS), (req, res) => {
     stampClientAddress(req);
     markDraining(res);
@@ -152,7 +161,8 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
     port,
     async drain() {
       const finished = await drainServer(server, drainMs(config));
-      if (!finished) logger.info({ seconds: config.DRAIN_TIMEOUT_SECONDS }, "drain timed out: the requests still open were cut");
+      if (!finished)
+        logger.info({ seconds: config.DRAIN_TIMEOUT_SECONDS }, "drain timed out: the requests still open were cut");
       await app.close?.();
     },
   };

@@ -29,7 +29,13 @@ function record(label: string, started: number, budget: number, ok: boolean) {
   console.log(`=== ${label}: ${ok ? "ok" : "failed"} in ${seconds.toFixed(1)} s ===`);
 }
 
-function run(label: string, budget: number, command: string, args: string[], env: NodeJS.ProcessEnv = baseEnv): boolean {
+function run(
+  label: string,
+  budget: number,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = baseEnv,
+): boolean {
   console.log(`\n=== ${label} ===`);
   const started = Date.now();
   const result = spawnSync(command, args, { cwd: root, env, stdio: "inherit" });
@@ -69,7 +75,13 @@ function check(label: string, budget: number, command: string, args: string[]) {
 
 function vitest(label: string, budget: number, args: string[], env: NodeJS.ProcessEnv) {
   const out = path.join(reports, `${stages.length}.json`);
-  const ok = run(label, budget, bin("vitest"), ["run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], env);
+  const ok = run(
+    label,
+    budget,
+    bin("vitest"),
+    ["run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+    env,
+  );
   countFrom(out, ok, (r: { numPassedTests: number; numFailedTests: number }) => [r.numPassedTests, r.numFailedTests]);
 }
 
@@ -91,7 +103,12 @@ function countFrom<T>(file: string, ok: boolean, read: (report: T) => [number, n
 // between folders (.dependency-cruiser.mjs) and knip.
 const typegen = spawnSync(bin("next"), ["typegen"], { cwd: root, env: baseEnv, stdio: "inherit" });
 await checksSideBySide([
-  { label: "type check", budget: 60, command: "sh", args: ["-c", typegen.status === 0 ? `"${bin("tsc")}" --noEmit` : "echo 'next typegen failed'; exit 1"] },
+  {
+    label: "type check",
+    budget: 60,
+    command: "sh",
+    args: ["-c", typegen.status === 0 ? `"${bin("tsc")}" --noEmit` : "echo 'next typegen failed'; exit 1"],
+  },
   { label: "lint", budget: 60, command: "npm", args: ["run", "--silent", "lint"] },
 ]);
 // The one build of the run: every service the tests start finds it current (scripts/lib/build.ts).
@@ -102,26 +119,55 @@ const embeddedEnv = { ...baseEnv };
 delete embeddedEnv.DATABASE_URL;
 if (process.env.DATABASE_URL) {
   vitest("integration on PostgreSQL: shared service, in parallel", 150, ["--project", "integration"], baseEnv);
-  vitest("integration on PostgreSQL: own processes, one at a time", 150, ["--project", "integration-processes"], baseEnv);
+  vitest(
+    "integration on PostgreSQL: own processes, one at a time",
+    150,
+    ["--project", "integration-processes"],
+    baseEnv,
+  );
 }
-vitest("integration on embedded (tag embedded): shared service", 40, ["--project", "integration", "--tags-filter=embedded"], embeddedEnv);
-vitest("integration on embedded (tag embedded): own processes", 100, ["--project", "integration-processes", "--tags-filter=embedded"], embeddedEnv);
+vitest(
+  "integration on embedded (tag embedded): shared service",
+  40,
+  ["--project", "integration", "--tags-filter=embedded"],
+  embeddedEnv,
+);
+vitest(
+  "integration on embedded (tag embedded): own processes",
+  100,
+  ["--project", "integration-processes", "--tags-filter=embedded"],
+  embeddedEnv,
+);
 
 const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
 fs.rmSync(e2eReport, { force: true });
 const e2eOk = run("end-to-end tests (Playwright, Chromium)", 100, bin("playwright"), ["test"], baseEnv);
-countFrom(e2eReport, e2eOk, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [r.stats.expected + r.stats.flaky, r.stats.unexpected]);
+countFrom(e2eReport, e2eOk, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [
+  r.stats.expected + r.stats.flaky,
+  r.stats.unexpected,
+]);
 
 fs.rmSync(reports, { recursive: true, force: true });
-if (process.env.TEST_TIMINGS_FILE) fs.appendFileSync(process.env.TEST_TIMINGS_FILE, stages.map((s) => `${s.label}\t${s.seconds.toFixed(1)}\t${s.budget}\t${s.ok ? "ok" : "failed"}\n`).join(""));
+if (process.env.TEST_TIMINGS_FILE)
+  fs.appendFileSync(
+    process.env.TEST_TIMINGS_FILE,
+    stages.map((s) => `${s.label}\t${s.seconds.toFixed(1)}\t${s.budget}\t${s.ok ? "ok" : "failed"}\n`).join(""),
+  );
 else printTable(stages);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
 
 function printTable(rows: typeof stages) {
   const [one = 0, five = 0] = os.loadavg();
-  console.log(`\nStage times (load average now ${one.toFixed(2)}, ${five.toFixed(2)} over 5 min, ${os.cpus().length} cores; budgets hold on a quiet machine)`);
-  for (const s of rows) console.log(`  ${s.label.padEnd(58)} ${s.seconds.toFixed(1).padStart(7)} s  budget ${String(s.budget).padStart(4)} s${s.seconds > s.budget ? "  OVER" : ""}${s.ok ? "" : "  FAILED"}`);
+  console.log(
+    `\nStage times (load average now ${one.toFixed(2)}, ${five.toFixed(2)} over 5 min, ${os.cpus().length} cores; budgets hold on a quiet machine)`,
+  );
+  for (const s of rows)
+    console.log(
+      `  ${s.label.padEnd(58)} ${s.seconds.toFixed(1).padStart(7)} s  budget ${String(s.budget).padStart(4)} s${s.seconds > s.budget ? "  OVER" : ""}${s.ok ? "" : "  FAILED"}`,
+    );
   // Wall time: type check and lint overlap.
-  console.log(`  ${"npm test in all".padEnd(58)} ${((Date.now() - runStarted) / 1000).toFixed(1).padStart(7)} s  budget  600 s`);
+  console.log(
+    `  ${"npm test in all".padEnd(58)} ${((Date.now() - runStarted) / 1000).toFixed(1).padStart(7)} s  budget  600 s`,
+  );
 }

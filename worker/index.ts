@@ -11,7 +11,10 @@ import { startSimulator } from "./simulator";
 //
 // stop() lets the work in hand finish; given `withinMs` (a drain's bound), it waits no longer
 // than that, then gives back the deliveries still leased so that another worker sends them now.
-export async function startWorker(parts: { delivery: boolean; simulator: boolean }): Promise<{ stop(options?: { withinMs?: number }): Promise<void> }> {
+export async function startWorker(parts: {
+  delivery: boolean;
+  simulator: boolean;
+}): Promise<{ stop(options?: { withinMs?: number }): Promise<void> }> {
   const delivery = parts.delivery ? await startDeliveryQueue() : null;
   if (delivery) logger.info({ workerId: delivery.workerId }, "delivery worker started");
   const simulator = parts.simulator ? startSimulator() : null;

@@ -11,7 +11,8 @@ const PAUSE_MS = 50;
 export function startRetention(days: number): { stop(): Promise<void> } {
   let stopping = false;
   let running: Promise<unknown> = Promise.resolve();
-  const pause = () => (stopping ? Promise.reject(new Error("stopping")) : new Promise<void>((resolve) => setTimeout(resolve, PAUSE_MS)));
+  const pause = () =>
+    stopping ? Promise.reject(new Error("stopping")) : new Promise<void>((resolve) => setTimeout(resolve, PAUSE_MS));
   const run = () => {
     running = deleteOldDataPoints({ days, pause }).catch((error: unknown) => {
       if (!stopping) logger.error({ err: error }, "data retention job failed");

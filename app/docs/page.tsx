@@ -36,14 +36,23 @@ export default async function DocsPage({ searchParams }: Props) {
             </h1>
             <nav aria-label="Guides" className="flex flex-wrap gap-x-4 text-sm">
               {guideList().map((g) => (
-                <Link key={g.slug} href={`/docs/guides/${g.slug}`} className="inline-block min-h-11 content-center font-semibold text-blue-700 underline">
+                <Link
+                  key={g.slug}
+                  href={`/docs/guides/${g.slug}`}
+                  className="inline-block min-h-11 content-center font-semibold text-blue-700 underline"
+                >
                   {g.title}
                 </Link>
               ))}
             </nav>
             <nav aria-label="Environment" className="flex flex-wrap gap-2 text-sm">
               {(["sandbox", "production"] as const).map((e) => (
-                <Link key={e} href={`/docs?env=${e}`} aria-current={e === environment ? "true" : undefined} className={`min-h-11 content-center rounded-full px-3 font-semibold ${e === environment ? "bg-slate-900 text-white" : "bg-white text-slate-800 ring-1 ring-slate-300"}`}>
+                <Link
+                  key={e}
+                  href={`/docs?env=${e}`}
+                  aria-current={e === environment ? "true" : undefined}
+                  className={`min-h-11 content-center rounded-full px-3 font-semibold ${e === environment ? "bg-slate-900 text-white" : "bg-white text-slate-800 ring-1 ring-slate-300"}`}
+                >
                   {e === "sandbox" ? "Sandbox" : "Production"}
                 </Link>
               ))}
@@ -56,7 +65,12 @@ export default async function DocsPage({ searchParams }: Props) {
               <CopyValue label="curl" value={tokenCurl} />
             </dl>
             <p className="text-sm text-slate-700">
-              Get a token with your app&apos;s credentials (from the <Link className="text-blue-700 underline" href="/console">partner console</Link>), then use it in the reference&apos;s Authentication box to try any operation against the {environment === "sandbox" ? "sandbox" : "production API"}.
+              Get a token with your app&apos;s credentials (from the{" "}
+              <Link className="text-blue-700 underline" href="/console">
+                partner console
+              </Link>
+              ), then use it in the reference&apos;s Authentication box to try any operation against the{" "}
+              {environment === "sandbox" ? "sandbox" : "production API"}.
             </p>
           </div>
         </section>

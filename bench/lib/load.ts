@@ -11,7 +11,10 @@ const BUSY_PER_CORE = 0.75;
 function loadLine(when: string): { line: string; busy: boolean } {
   const [one = 0, five = 0, fifteen = 0] = os.loadavg();
   const limit = BUSY_PER_CORE * os.cpus().length;
-  return { line: `load average at ${when}: ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)} (1, 5, 15 min; ${os.cpus().length} cores, busy above ${limit.toFixed(1)})`, busy: one > limit };
+  return {
+    line: `load average at ${when}: ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)} (1, 5, 15 min; ${os.cpus().length} cores, busy above ${limit.toFixed(1)})`,
+    busy: one > limit,
+  };
 }
 
 /** Prints the load now and again when the process exits, with a warning when the machine was busy. */
@@ -22,7 +25,9 @@ export function reportLoad(name: string): void {
     const end = loadLine("end");
     console.log(`${name}: ${end.line}`);
     if (start.busy || end.busy) {
-      console.log(`${name}: WARNING: the machine was busy (load above ${(BUSY_PER_CORE * os.cpus().length).toFixed(1)} at the ${[start.busy && "start", end.busy && "end"].filter(Boolean).join(" and ")}): other work ran beside this benchmark, its figures are not comparable with a quiet run's`);
+      console.log(
+        `${name}: WARNING: the machine was busy (load above ${(BUSY_PER_CORE * os.cpus().length).toFixed(1)} at the ${[start.busy && "start", end.busy && "end"].filter(Boolean).join(" and ")}): other work ran beside this benchmark, its figures are not comparable with a quiet run's`,
+      );
     }
   });
 }

@@ -10,7 +10,10 @@ export function benchDatabase(prefix: string): { url: string; drop(): void } {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: () => {} };
   const name = `${prefix}_${Date.now()}`;
   execFileSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", name]);
-  return { url: `postgres://postgres@127.0.0.1:5432/${name}`, drop: () => execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", name]) };
+  return {
+    url: `postgres://postgres@127.0.0.1:5432/${name}`,
+    drop: () => execFileSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", name]),
+  };
 }
 
 export type BenchDriver = {
@@ -28,29 +31,57 @@ async function json<T>(res: Response, what: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-export async function benchDriver(base: string, env: ServiceEnv, name: string, opts: { dataProvider?: boolean } = {}): Promise<BenchDriver> {
-  const app = JSON.parse((await runScript("app-create.ts", ["--name", name, ...(opts.dataProvider ? ["--data-provider"] : []), "--json"], env)).stdout) as {
+export async function benchDriver(
+  base: string,
+  env: ServiceEnv,
+  name: string,
+  opts: { dataProvider?: boolean } = {},
+): Promise<BenchDriver> {
+  const app = JSON.parse(
+    (
+      await runScript(
+        "app-create.ts",
+        ["--name", name, ...(opts.dataProvider ? ["--data-provider"] : []), "--json"],
+        env,
+      )
+    ).stdout,
+  ) as {
     production: { clientId: string; clientSecret: string };
   };
   const basic = `Basic ${Buffer.from(`${app.production.clientId}:${app.production.clientSecret}`).toString("base64")}`;
   const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
   const token = (body: string) => fetch(`${base}/oauth/token`, { method: "POST", headers: form, body });
 
-  const { access_token: clientToken } = await json<{ access_token: string }>(await token("grant_type=client_credentials"), "client_credentials");
+  const { access_token: clientToken } = await json<{ access_token: string }>(
+    await token("grant_type=client_credentials"),
+    "client_credentials",
+  );
   const { account } = await json<{ account: { id: number; accessToken: { code: string } } }>(
     await fetch(`${base}/v1/api/account/`, {
       method: "POST",
       headers: { Authorization: `Bearer ${clientToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ firstName: "Bench", lastName: "Driver", username: `${name}.${Date.now()}`, password: "bench-password" }),
+      body: JSON.stringify({
+        firstName: "Bench",
+        lastName: "Driver",
+        username: `${name}.${Date.now()}`,
+        password: "bench-password",
+      }),
     }),
     "account create",
   );
-  const { access_token: userToken } = await json<{ access_token: string }>(await token(`grant_type=authorization_code&code=${account.accessToken.code}`), "code exchange");
+  const { access_token: userToken } = await json<{ access_token: string }>(
+    await token(`grant_type=authorization_code&code=${account.accessToken.code}`),
+    "code exchange",
+  );
   const auth = { Authorization: `Bearer ${userToken}` };
   const newVehicle = async (label: string) =>
     (
       await json<{ vehicle: { vehicleId: number } }>(
-        await fetch(`${base}/v1/api/vehicle/`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ label }) }),
+        await fetch(`${base}/v1/api/vehicle/`, {
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/json" },
+          body: JSON.stringify({ label }),
+        }),
         "vehicle create",
       )
     ).vehicle.vehicleId;
@@ -58,4 +89,8 @@ export async function benchDriver(base: string, env: ServiceEnv, name: string, o
 }
 
 /** The machine's load averages, printed around each run: these machines are shared. */
-export const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");

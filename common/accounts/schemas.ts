@@ -23,9 +23,6 @@ const username = text(100).pipe(
 const password = z.string().min(8, "Must be at least 8 characters.").max(200, "Must be at most 200 characters.");
 const name = text(100).pipe(z.string().min(1, "Must not be empty."));
 
-
-
-
 export const createAccountBody = z.object({
   firstName: name,
   lastName: name,
@@ -69,7 +66,9 @@ export const accountOut = z.object({
 });
 
 export const createdAccountOut = accountOut.extend({
-  accessToken: z.object({ code: z.string().describe("Authorization code for the new account, single use, valid 10 minutes.") }),
+  accessToken: z.object({
+    code: z.string().describe("Authorization code for the new account, single use, valid 10 minutes."),
+  }),
 });
 
 export type AccountOut = z.infer<typeof accountOut>;

@@ -10,16 +10,22 @@ const ENVIRONMENTS = ["production", "sandbox"] as const satisfies readonly Envir
 
 // The account's preferred way of contact must be one it can be reached by.
 function contactProblems(account: { preferredContact?: unknown; email?: unknown; phone?: unknown }): FieldProblem[] {
-  const contact = typeof account.preferredContact === "string" ? account.preferredContact.trim().toUpperCase() : undefined;
+  const contact =
+    typeof account.preferredContact === "string" ? account.preferredContact.trim().toUpperCase() : undefined;
   const given = (value: unknown) => typeof value === "string" && value.trim() !== "";
-  if (contact === "EMAIL" && !given(account.email)) return [{ fieldName: "email", message: "Needed, since you prefer to be contacted by e-mail." }];
-  if ((contact === "PHONE" || contact === "SMS") && !given(account.phone)) return [{ fieldName: "phone", message: "Needed, since you prefer to be contacted by phone." }];
+  if (contact === "EMAIL" && !given(account.email))
+    return [{ fieldName: "email", message: "Needed, since you prefer to be contacted by e-mail." }];
+  if ((contact === "PHONE" || contact === "SMS") && !given(account.phone))
+    return [{ fieldName: "phone", message: "Needed, since you prefer to be contacted by phone." }];
   return [];
 }
 
-export const registrationInput = createAccountBody.extend({ environment: z.enum(ENVIRONMENTS) }).superRefine((account, ctx) => {
-  for (const problem of contactProblems(account)) ctx.addIssue({ code: "custom", path: [problem.fieldName], message: problem.message });
-});
+export const registrationInput = createAccountBody
+  .extend({ environment: z.enum(ENVIRONMENTS) })
+  .superRefine((account, ctx) => {
+    for (const problem of contactProblems(account))
+      ctx.addIssue({ code: "custom", path: [problem.fieldName], message: problem.message });
+  });
 
 /** Every problem at once, per field (zod skips the contact rule while other fields fail, so it is added here). */
 export function registrationProblems(raw: unknown): FieldProblem[] {

@@ -11,10 +11,11 @@
  * backfilled the rollup (0021_delivery_attempt_rollups_backfill.sql) has the same list.
  */
 export const LATENCY_BIN_BOUNDS_MS = [
-  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 18, 20, 22, 24, 26, 29, 31, 35, 38, 42, 46, 50, 55, 61, 67, 73, 81, 89, 98, 107, 118, 130, 143, 157, 172, 190, 208, 229,
-  252, 277, 305, 335, 369, 406, 446, 491, 540, 594, 653, 718, 790, 869, 956, 1052, 1157, 1272, 1400, 1539, 1693, 1863, 2049, 2254, 2479, 2727, 3000, 3299, 3629, 3992, 4391,
-  4831, 5314, 5845, 6429, 7072, 7779, 8557, 9413, 10354, 11389, 12528, 13781, 15159, 16675, 18342, 20177, 22194, 24414, 26855, 29540, 32494, 35744, 39318, 43250, 47575,
-  52332, 57566, 63322, 69654, 76620, 84281, 92710, 101980, 112178, 123396,
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 18, 20, 22, 24, 26, 29, 31, 35, 38, 42, 46, 50, 55, 61, 67, 73, 81,
+  89, 98, 107, 118, 130, 143, 157, 172, 190, 208, 229, 252, 277, 305, 335, 369, 406, 446, 491, 540, 594, 653, 718, 790,
+  869, 956, 1052, 1157, 1272, 1400, 1539, 1693, 1863, 2049, 2254, 2479, 2727, 3000, 3299, 3629, 3992, 4391, 4831, 5314,
+  5845, 6429, 7072, 7779, 8557, 9413, 10354, 11389, 12528, 13781, 15159, 16675, 18342, 20177, 22194, 24414, 26855,
+  29540, 32494, 35744, 39318, 43250, 47575, 52332, 57566, 63322, 69654, 76620, 84281, 92710, 101980, 112178, 123396,
 ] as const;
 
 /** What the page and the docs say about p50/p95 read from the histogram. */
@@ -42,7 +43,10 @@ export function binEstimate(bin: number): number {
 
 /** The p-th percentile (0 < p ≤ 1) as percentile_disc defines it (the ⌈p·n⌉-th smallest), estimated from bin counts; null when empty. */
 export function percentileOf(histogram: Map<string, number>, p: number): number | null {
-  const bins = [...histogram].map(([k, n]) => [Number(k), n] as const).filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
+  const bins = [...histogram]
+    .map(([k, n]) => [Number(k), n] as const)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => a[0] - b[0]);
   const total = bins.reduce((s, [, n]) => s + n, 0);
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil(p * total));

@@ -52,7 +52,8 @@ export const clearable = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null ? undefined : v), z.union([z.literal("").transform(() => null), schema]).optional());
 
 /** On update: null is ignored and the field cannot be cleared. */
-export const keep = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+export const keep = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 /** Ids of high-volume rows (trips, data sets, data points) go past 2^31. */
 export const bigIdParam = integerish.pipe(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER));

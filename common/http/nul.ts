@@ -15,12 +15,15 @@ type Node = { value: unknown; key: string | number; parent: Node | null; named: 
 function pathWhere(value: unknown, bad: (s: string) => boolean): (string | number)[] | undefined {
   const stack: Node[] = [{ value, key: "", parent: null, named: false }];
   for (let node = stack.pop(); node; node = stack.pop()) {
-    if ((node.named && bad(node.key as string)) || (typeof node.value === "string" && bad(node.value))) return pathOf(node);
+    if ((node.named && bad(node.key as string)) || (typeof node.value === "string" && bad(node.value)))
+      return pathOf(node);
     if (Array.isArray(node.value)) {
-      for (let i = node.value.length - 1; i >= 0; i--) stack.push({ value: node.value[i], key: i, parent: node, named: false });
+      for (let i = node.value.length - 1; i >= 0; i--)
+        stack.push({ value: node.value[i], key: i, parent: node, named: false });
     } else if (typeof node.value === "object" && node.value !== null) {
       const entries = Object.entries(node.value);
-      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: node, named: true });
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i]![1], key: entries[i]![0], parent: node, named: true });
     }
   }
   return undefined;
@@ -41,8 +44,18 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 export function refuseUnpairedSurrogate(value: unknown, what: string): void {
   const path = pathWhere(value, (s) => UNPAIRED_SURROGATE.test(s));
   if (!path) return;
-  const fieldName = path.map((p) => String(p).replace(new RegExp(UNPAIRED_SURROGATE, "g"), "\uFFFD")).join(".") || "body";
-  throw validationError([{ fieldName, errorCode: "INVALID", errorDisplay: `${fieldName} must not contain an unpaired surrogate (\\uD800–\\uDFFF), which is no character.` }], `The ${what} has invalid fields.`);
+  const fieldName =
+    path.map((p) => String(p).replace(new RegExp(UNPAIRED_SURROGATE, "g"), "\uFFFD")).join(".") || "body";
+  throw validationError(
+    [
+      {
+        fieldName,
+        errorCode: "INVALID",
+        errorDisplay: `${fieldName} must not contain an unpaired surrogate (\\uD800–\\uDFFF), which is no character.`,
+      },
+    ],
+    `The ${what} has invalid fields.`,
+  );
 }
 
 /** The name of the first field that holds U+0000, as an error names it (a NUL in a name shown as \u0000), or undefined. */
@@ -55,5 +68,8 @@ export function nulField(value: unknown): string | undefined {
 export function refuseNul(value: unknown, what: string): void {
   const fieldName = nulField(value);
   if (!fieldName) return;
-  throw validationError([{ fieldName, errorCode: "INVALID", errorDisplay: `${fieldName} must not contain the NUL character (U+0000).` }], `The ${what} has invalid fields.`);
+  throw validationError(
+    [{ fieldName, errorCode: "INVALID", errorDisplay: `${fieldName} must not contain the NUL character (U+0000).` }],
+    `The ${what} has invalid fields.`,
+  );
 }

@@ -28,6 +28,8 @@ export type Operation<
   response: { key: string; schema: z.ZodType; list?: boolean; members?: Record<string, z.ZodType> } | "result";
 };
 
-export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(op: Operation<P, Q, B>): Operation<P, Q, B> {
+export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  op: Operation<P, Q, B>,
+): Operation<P, Q, B> {
   return op;
 }

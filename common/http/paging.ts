@@ -20,7 +20,9 @@ export function pagingActions(requestUrl: URL, page: Page, total: number): Pagin
     return url.toString();
   };
   const actions: PagingAction[] = [];
-  if (page.offset + page.limit < total) actions.push({ name: "next", uri: at(page.offset + page.limit), methods: null, inputs: null });
-  if (page.offset > 0) actions.push({ name: "previous", uri: at(Math.max(0, page.offset - page.limit)), methods: null, inputs: null });
+  if (page.offset + page.limit < total)
+    actions.push({ name: "next", uri: at(page.offset + page.limit), methods: null, inputs: null });
+  if (page.offset > 0)
+    actions.push({ name: "previous", uri: at(Math.max(0, page.offset - page.limit)), methods: null, inputs: null });
   return actions;
 }

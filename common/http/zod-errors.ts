@@ -13,7 +13,11 @@ function isMissing(issue: z.core.$ZodIssue): boolean {
   if (!("input" in issue)) return false;
   if (issue.code === "invalid_union" && "discriminator" in issue && typeof issue.discriminator === "string") {
     const object = issue.input;
-    return typeof object === "object" && object !== null && (object as Record<string, unknown>)[issue.discriminator] === undefined;
+    return (
+      typeof object === "object" &&
+      object !== null &&
+      (object as Record<string, unknown>)[issue.discriminator] === undefined
+    );
   }
   return issue.input === undefined;
 }
@@ -23,7 +27,8 @@ export function toFieldErrors(error: z.ZodError, prefix: (string | number)[] = [
   return error.issues.map((issue) => {
     const fieldName = [...prefix, ...issue.path].map(String).join(".") || "body";
     if (isMissing(issue)) return { fieldName, errorCode: "REQUIRED", errorDisplay: `${fieldName} is required.` };
-    if (issue.code === "too_big" && issue.origin === "string") return { fieldName, errorCode: "TOO_LONG", errorDisplay: issue.message };
+    if (issue.code === "too_big" && issue.origin === "string")
+      return { fieldName, errorCode: "TOO_LONG", errorDisplay: issue.message };
     return { fieldName, errorCode: "INVALID", errorDisplay: issue.message };
   });
 }

@@ -77,7 +77,8 @@ const MEANING: Record<NotificationPeriod, string> = {
     "when the criteria become met and when they stop being met, with the recorded values (for a momentary event: on a data set carrying it after one without it, and on a data set without it after one with it, recorded with recordedEvent false)",
   INITIALSTATE:
     "when the criteria become met; re-arms once they stop (for a momentary event: on a data set carrying it after one without it; `INITIAL` is an accepted alias)",
-  ONETIME: "the first time the criteria are met (for a momentary event: the first data set carrying it), then the subscription is deleted",
+  ONETIME:
+    "the first time the criteria are met (for a momentary event: the first data set carrying it), then the subscription is deleted",
 };
 
 /** The OpenAPI description of notificationPeriod: the meanings, and the periods of every type. */

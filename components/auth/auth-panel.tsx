@@ -16,7 +16,13 @@ type Props = {
 };
 
 // Sign in or create an account, in one environment: a sandbox account signs in to the sandbox.
-export function AuthPanel({ environment, defaultEnvironment = "production", continueTo, loginHint, initialMode = "sign-in" }: Props) {
+export function AuthPanel({
+  environment,
+  defaultEnvironment = "production",
+  continueTo,
+  loginHint,
+  initialMode = "sign-in",
+}: Props) {
   const [mode, setMode] = useState(initialMode);
   const [chosen, setChosen] = useState<Environment>(environment ?? defaultEnvironment);
   const active = environment ?? chosen;
@@ -44,7 +50,13 @@ export function AuthPanel({ environment, defaultEnvironment = "production", cont
           <div className="flex gap-4">
             {(["production", "sandbox"] as const).map((value) => (
               <label key={value} className="flex min-h-11 items-center gap-2 text-sm">
-                <input type="radio" name="environment" value={value} checked={chosen === value} onChange={() => setChosen(value)} />
+                <input
+                  type="radio"
+                  name="environment"
+                  value={value}
+                  checked={chosen === value}
+                  onChange={() => setChosen(value)}
+                />
                 {value === "production" ? "Production" : "Sandbox (test accounts)"}
               </label>
             ))}

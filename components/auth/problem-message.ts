@@ -7,7 +7,9 @@ export function problemMessage(problem: SignInProblem, environmentName: string):
     case "invalid_credentials":
       return (
         `That username and password do not match a ${environmentName} account.` +
-        (problem.waitSeconds > 0 ? ` Too many failed attempts: wait ${describeWait(problem.waitSeconds)} before trying again.` : "")
+        (problem.waitSeconds > 0
+          ? ` Too many failed attempts: wait ${describeWait(problem.waitSeconds)} before trying again.`
+          : "")
       );
     case "throttled":
       return `Too many failed sign-ins. Try again in ${describeWait(problem.retryAfterSeconds)}.`;

@@ -13,14 +13,34 @@ import { rememberEnvironment } from "@/common/auth/sign-in-environment";
 
 type Props = { environment: "production" | "sandbox"; continueTo: string };
 
-const FIELDS = ["firstName", "lastName", "username", "password", "email", "phone", "zipcode", "timeZone", "preferredContact"] as const;
+const FIELDS = [
+  "firstName",
+  "lastName",
+  "username",
+  "password",
+  "email",
+  "phone",
+  "zipcode",
+  "timeZone",
+  "preferredContact",
+] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
 // The fields of a new account (docs/api.md#accounts-and-vehicles), checked as the driver goes
 // with the same schema the server uses; the server's answer (a taken username) lands on the same fields. On success
 // next-auth's "registration" provider has created the account and signed the driver in.
 export function RegistrationForm({ environment, continueTo }: Props) {
-  const [values, setValues] = useState<Values>({ firstName: "", lastName: "", username: "", password: "", email: "", phone: "", zipcode: "", timeZone: "", preferredContact: "EMAIL" });
+  const [values, setValues] = useState<Values>({
+    firstName: "",
+    lastName: "",
+    username: "",
+    password: "",
+    email: "",
+    phone: "",
+    zipcode: "",
+    timeZone: "",
+    preferredContact: "EMAIL",
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [checked, setChecked] = useState(false);
   const [pending, setPending] = useState(false);
@@ -35,7 +55,8 @@ export function RegistrationForm({ environment, continueTo }: Props) {
     return sent;
   };
 
-  const check = (v: Values) => Object.fromEntries(registrationProblems({ ...filled(v), environment }).map((p) => [p.fieldName, p.message]));
+  const check = (v: Values) =>
+    Object.fromEntries(registrationProblems({ ...filled(v), environment }).map((p) => [p.fieldName, p.message]));
 
   function change(name: keyof Values, value: string) {
     const next = { ...values, [name]: value };
@@ -54,21 +75,34 @@ export function RegistrationForm({ environment, continueTo }: Props) {
       return;
     }
     setPending(true);
-    const result = await signIn("registration", { redirect: false, ...filled(values), environment, callbackUrl: continueTo }).catch(() => null);
+    const result = await signIn("registration", {
+      redirect: false,
+      ...filled(values),
+      environment,
+      callbackUrl: continueTo,
+    }).catch(() => null);
     if (result && !result.error && result.ok && !result.url?.includes("csrf=true")) {
       rememberEnvironment(environment);
       window.location.assign(continueTo);
       return;
     }
     setPending(false);
-    const problem = !result ? null : result.url?.includes("csrf=true") ? ({ kind: "expired" } as const) : readSignInProblem(result.error);
+    const problem = !result
+      ? null
+      : result.url?.includes("csrf=true")
+        ? ({ kind: "expired" } as const)
+        : readSignInProblem(result.error);
     if (problem?.kind === "fields") {
       const fromServer = Object.fromEntries(problem.fieldErrors.map((p) => [p.fieldName, p.message]));
       setErrors(fromServer);
       focusFirst(fromServer);
       return;
     }
-    setMessage(problem ? problemMessage(problem, environment) : "Creating the account failed. Check your connection and try again.");
+    setMessage(
+      problem
+        ? problemMessage(problem, environment)
+        : "Creating the account failed. Check your connection and try again.",
+    );
   }
 
   function focusFirst(found: Record<string, string>) {
@@ -76,23 +110,58 @@ export function RegistrationForm({ environment, continueTo }: Props) {
     if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
   }
 
-  const field = (name: keyof Values) => ({ name, value: values[name], error: errors[name], onChange: (e: { target: { value: string } }) => change(name, e.target.value) });
+  const field = (name: keyof Values) => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    onChange: (e: { target: { value: string } }) => change(name, e.target.value),
+  });
 
   return (
-    <form ref={formRef} method="post" onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label="Create an account">
+    <form
+      ref={formRef}
+      method="post"
+      onSubmit={submit}
+      className="flex flex-col gap-4"
+      noValidate
+      aria-label="Create an account"
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="First name" autoComplete="given-name" required {...field("firstName")} />
         <Field label="Last name" autoComplete="family-name" required {...field("lastName")} />
       </div>
-      <Field label="Username" autoComplete="username" required autoCapitalize="none" spellCheck={false} hint="3 to 100 letters, digits and . _ @ + -" {...field("username")} />
-      <Field label="Password" type="password" autoComplete="new-password" required hint="At least 8 characters." {...field("password")} />
+      <Field
+        label="Username"
+        autoComplete="username"
+        required
+        autoCapitalize="none"
+        spellCheck={false}
+        hint="3 to 100 letters, digits and . _ @ + -"
+        {...field("username")}
+      />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint="At least 8 characters."
+        {...field("password")}
+      />
       <Field label="E-mail" type="email" autoComplete="email" {...field("email")} />
       <Field label="Phone" type="tel" autoComplete="tel" {...field("phone")} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Zip code" autoComplete="postal-code" hint="Where you mainly drive." {...field("zipcode")} />
-        <TimeZoneField listId="registration-time-zones" hint="Type to search, e.g. America/Chicago. Empty: this device's time zone." {...field("timeZone")} />
+        <TimeZoneField
+          listId="registration-time-zones"
+          hint="Type to search, e.g. America/Chicago. Empty: this device's time zone."
+          {...field("timeZone")}
+        />
       </div>
-      <PreferredContactField value={values.preferredContact} onChange={(e) => change("preferredContact", e.target.value)} error={errors.preferredContact} />
+      <PreferredContactField
+        value={values.preferredContact}
+        onChange={(e) => change("preferredContact", e.target.value)}
+        error={errors.preferredContact}
+      />
       {message ? (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
           {message}

@@ -36,14 +36,28 @@ export function SignInForm({ environment, continueTo, loginHint }: Props) {
       window.location.assign(continueTo);
       return;
     }
-    const problem = !result ? null : result.url?.includes("csrf=true") ? ({ kind: "expired" } as const) : readSignInProblem(result.error);
-    setMessage(problem ? problemMessage(problem, environment) : "Signing in failed. Check your connection and try again.");
+    const problem = !result
+      ? null
+      : result.url?.includes("csrf=true")
+        ? ({ kind: "expired" } as const)
+        : readSignInProblem(result.error);
+    setMessage(
+      problem ? problemMessage(problem, environment) : "Signing in failed. Check your connection and try again.",
+    );
     setPending(false);
   }
 
   return (
     <form method="post" onSubmit={submit} className="flex flex-col gap-4" noValidate aria-label="Sign in">
-      <Field name="username" label="Username" autoComplete="username" required defaultValue={loginHint} autoCapitalize="none" spellCheck={false} />
+      <Field
+        name="username"
+        label="Username"
+        autoComplete="username"
+        required
+        defaultValue={loginHint}
+        autoCapitalize="none"
+        spellCheck={false}
+      />
       <Field name="password" label="Password" type="password" autoComplete="current-password" required />
       {message ? (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">

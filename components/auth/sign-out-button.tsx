@@ -4,7 +4,15 @@ import { signOut } from "next-auth/react";
 import { useState } from "react";
 
 // next-auth's sign-out (a POST with its CSRF token), then a full navigation to `then`.
-export function SignOutButton({ then = "/login", label = "Sign out", className = "" }: { then?: string; label?: string; className?: string }) {
+export function SignOutButton({
+  then = "/login",
+  label = "Sign out",
+  className = "",
+}: {
+  then?: string;
+  label?: string;
+  className?: string;
+}) {
   const [pending, setPending] = useState(false);
   return (
     <button

@@ -30,7 +30,17 @@ type Reveal = { redirect: string; reveal?: Record<string, string | number> };
 // shows field errors next to their fields and the form's error above the buttons, and on success
 // either shows what the server reveals once or follows the server's redirect. Without JavaScript
 // the same form posts normally and the server answers 303.
-export function ActionForm({ action, csrfToken, children, className = "", label, revealTitle, revealNote, confirm, refreshOnReveal = false }: Props) {
+export function ActionForm({
+  action,
+  csrfToken,
+  children,
+  className = "",
+  label,
+  revealTitle,
+  revealNote,
+  confirm,
+  refreshOnReveal = false,
+}: Props) {
   const router = useRouter();
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -44,8 +54,13 @@ export function ActionForm({ action, csrfToken, children, className = "", label,
     setPending(true);
     setMessage(null);
     try {
-      const response = await fetch(`/console/actions/${action}`, { method: "POST", body: new FormData(form), headers: { Accept: "application/json" } });
-      const body = (await response.json().catch(() => null)) as (Reveal & { error?: string; fieldErrors?: { fieldName: string; errorDisplay: string }[] }) | null;
+      const response = await fetch(`/console/actions/${action}`, {
+        method: "POST",
+        body: new FormData(form),
+        headers: { Accept: "application/json" },
+      });
+      const body = (await response.json().catch(() => null)) as
+        (Reveal & { error?: string; fieldErrors?: { fieldName: string; errorDisplay: string }[] }) | null;
       if (!response.ok || !body) {
         setErrors(Object.fromEntries((body?.fieldErrors ?? []).map((e) => [e.fieldName, e.errorDisplay])));
         setMessage(body?.error ?? `The request failed (${response.status}).`);
@@ -71,7 +86,15 @@ export function ActionForm({ action, csrfToken, children, className = "", label,
 
   return (
     <ErrorsContext.Provider value={errors}>
-      <form method="post" action={`/console/actions/${action}`} onSubmit={submit} className={className} aria-label={label} aria-busy={pending} noValidate>
+      <form
+        method="post"
+        action={`/console/actions/${action}`}
+        onSubmit={submit}
+        className={className}
+        aria-label={label}
+        aria-busy={pending}
+        noValidate
+      >
         <input type="hidden" name="csrfToken" value={csrfToken} />
         <fieldset disabled={pending} className="contents">
           {children}
@@ -96,7 +119,15 @@ export function ActionForm({ action, csrfToken, children, className = "", label,
               <CopyValue key={key} label={key} value={String(value)} />
             ))}
           </dl>
-          <button type="button" className="mt-3 min-h-11 rounded-lg bg-emerald-800 px-4 text-sm font-semibold text-white hover:bg-emerald-900" onClick={() => { setRevealed(null); router.push(revealed.redirect); router.refresh(); }}>
+          <button
+            type="button"
+            className="mt-3 min-h-11 rounded-lg bg-emerald-800 px-4 text-sm font-semibold text-white hover:bg-emerald-900"
+            onClick={() => {
+              setRevealed(null);
+              router.push(revealed.redirect);
+              router.refresh();
+            }}
+          >
             Done
           </button>
         </div>

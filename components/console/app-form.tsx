@@ -10,7 +10,12 @@ export function AppForm({ values, submitLabel }: { values?: Values; submitLabel:
   return (
     <>
       <TextField name="name" label="App name" required maxLength={80} defaultValue={values?.name} />
-      <TextField name="ownerName" label="Publisher (shown on the consent screen)" maxLength={80} defaultValue={values?.ownerName ?? ""} />
+      <TextField
+        name="ownerName"
+        label="Publisher (shown on the consent screen)"
+        maxLength={80}
+        defaultValue={values?.ownerName ?? ""}
+      />
       <TextArea
         name="redirectUris"
         label="Redirect URIs (one per line)"
@@ -18,7 +23,12 @@ export function AppForm({ values, submitLabel }: { values?: Values; submitLabel:
         defaultValue={values?.redirectUris.join("\n")}
         hint="https URIs, app schemes (myapp://callback) and loopback http (http://127.0.0.1:8080/cb) work in both environments; other http URIs only in the sandbox. A URI with a fragment (http://127.0.0.1:8080/#/authorized) receives tokens only (response_type=token)."
       />
-      <SelectField name="clientType" label="Client type" defaultValue={values?.isPublic ? "public" : "confidential"} hint="Public clients (mobile, single-page apps) cannot keep a secret: they authenticate by client id alone and must use PKCE.">
+      <SelectField
+        name="clientType"
+        label="Client type"
+        defaultValue={values?.isPublic ? "public" : "confidential"}
+        hint="Public clients (mobile, single-page apps) cannot keep a secret: they authenticate by client id alone and must use PKCE."
+      >
         <option value="confidential">Confidential (server-side, keeps a secret)</option>
         <option value="public">Public (mobile or browser app, PKCE)</option>
       </SelectField>

@@ -18,7 +18,19 @@ export type AppTab = (typeof TABS)[number]["key"];
 const SANDBOX_ONLY = new Set<AppTab>(["overview", "simulator", "inbox"]);
 
 // The app's sections, and (on the data pages) the environment switch.
-export function AppTabs({ appId, appName, current, environment, hasProduction }: { appId: number; appName: string; current: AppTab; environment?: Environment; hasProduction?: boolean }) {
+export function AppTabs({
+  appId,
+  appName,
+  current,
+  environment,
+  hasProduction,
+}: {
+  appId: number;
+  appName: string;
+  current: AppTab;
+  environment?: Environment;
+  hasProduction?: boolean;
+}) {
   const q = environment && current !== "overview" ? `?env=${environment}` : "";
   return (
     <div className="flex flex-col gap-3">

@@ -13,10 +13,16 @@ export type ConsoleHeaderSession = PartnerSession | null | "unknown";
 export function ConsoleHeader({ session }: { session: ConsoleHeaderSession }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
-      <nav aria-label="Console" className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-4 py-2">
+      <nav
+        aria-label="Console"
+        className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-2 px-4 py-2"
+      >
         <Link href="/console" className="min-h-11 content-center text-base font-bold tracking-tight text-slate-900">
           Wayline <span className="font-normal text-slate-600">partner console</span>
         </Link>

@@ -11,7 +11,12 @@ type Outcome = "copied" | "failed" | null;
 function useCopy(value: string, shown: () => HTMLElement | null): [Outcome, () => Promise<void>] {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const copy = async () => {
-    const written = navigator.clipboard ? await navigator.clipboard.writeText(value).then(() => true, () => false) : false;
+    const written = navigator.clipboard
+      ? await navigator.clipboard.writeText(value).then(
+          () => true,
+          () => false,
+        )
+      : false;
     setOutcome(written ? "copied" : "failed");
     if (written) setTimeout(() => setOutcome(null), 1500);
     else {
@@ -31,7 +36,11 @@ export function CopyValue({ label, value }: { label: string; value: string }) {
     <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:gap-3">
       <dt className="w-32 shrink-0 text-sm font-medium text-slate-700">{label}</dt>
       <dd className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
-        <code ref={shown} className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200" data-testid={`value-${label}`}>
+        <code
+          ref={shown}
+          className="min-w-0 flex-1 break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-200"
+          data-testid={`value-${label}`}
+        >
           {value}
         </code>
         <button

@@ -8,10 +8,35 @@ export type Column<T> = { key: string; header: ReactNode; cell: (row: T) => Reac
 
 type RowAttributes = { id?: string; className?: string; "data-testid"?: string };
 
-export function DataTable<T>({ label, caption, columns, rows, rowKey, rowAttributes, minWidth = "36rem", framed = false, className = "" }: { label: string; caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string | number; rowAttributes?: (row: T) => RowAttributes; minWidth?: string; framed?: boolean; className?: string }) {
+export function DataTable<T>({
+  label,
+  caption,
+  columns,
+  rows,
+  rowKey,
+  rowAttributes,
+  minWidth = "36rem",
+  framed = false,
+  className = "",
+}: {
+  label: string;
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string | number;
+  rowAttributes?: (row: T) => RowAttributes;
+  minWidth?: string;
+  framed?: boolean;
+  className?: string;
+}) {
   return (
     // The region itself scrolls (no wrapper between it and the page's layout), so a wide table never widens the page.
-    <div className={`overflow-x-auto ${framed ? "rounded-xl border border-slate-200 bg-white" : ""} ${className}`} tabIndex={0} role="region" aria-label={label}>
+    <div
+      className={`overflow-x-auto ${framed ? "rounded-xl border border-slate-200 bg-white" : ""} ${className}`}
+      tabIndex={0}
+      role="region"
+      aria-label={label}
+    >
       <table className="w-full text-left text-sm" style={{ minWidth }}>
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -27,7 +52,11 @@ export function DataTable<T>({ label, caption, columns, rows, rowKey, rowAttribu
           {rows.map((row) => {
             const attributes = rowAttributes?.(row) ?? {};
             return (
-              <tr key={rowKey(row)} {...attributes} className={`border-b border-slate-100 align-top ${attributes.className ?? ""}`}>
+              <tr
+                key={rowKey(row)}
+                {...attributes}
+                className={`border-b border-slate-100 align-top ${attributes.className ?? ""}`}
+              >
                 {columns.map((c) => (
                   <td key={c.key} className={`px-3 py-2 ${c.className ?? ""}`}>
                     {c.cell(row)}

@@ -20,7 +20,17 @@ function age(seconds: number): string {
   return `${Math.floor(h / 24)} d ${h % 24} h`;
 }
 
-export function HealthFigures({ testId, health, window, strideSeconds }: { testId: string; health: Health; window: HealthWindow; strideSeconds: number }) {
+export function HealthFigures({
+  testId,
+  health,
+  window,
+  strideSeconds,
+}: {
+  testId: string;
+  health: Health;
+  window: HealthWindow;
+  strideSeconds: number;
+}) {
   const { backlog } = health;
   return (
     <div className="flex flex-col gap-4" data-testid={testId}>
@@ -30,27 +40,48 @@ export function HealthFigures({ testId, health, window, strideSeconds }: { testI
           <caption className="sr-only">Attempts, success rate and latency per window</caption>
           <thead className="text-slate-700">
             <tr>
-              <th scope="col" className="py-1 pr-3 font-semibold">Window</th>
-              <th scope="col" className="py-1 pr-3 font-semibold">Attempts</th>
-              <th scope="col" className="py-1 pr-3 font-semibold">Success rate</th>
-              <th scope="col" className="py-1 pr-3 font-semibold" title={`Median latency, from a latency histogram: ${PERCENTILE_ERROR} of the exact value`}>
+              <th scope="col" className="py-1 pr-3 font-semibold">
+                Window
+              </th>
+              <th scope="col" className="py-1 pr-3 font-semibold">
+                Attempts
+              </th>
+              <th scope="col" className="py-1 pr-3 font-semibold">
+                Success rate
+              </th>
+              <th
+                scope="col"
+                className="py-1 pr-3 font-semibold"
+                title={`Median latency, from a latency histogram: ${PERCENTILE_ERROR} of the exact value`}
+              >
                 p50 latency
               </th>
-              <th scope="col" className="py-1 pr-3 font-semibold" title={`95th percentile latency, from a latency histogram: ${PERCENTILE_ERROR} of the exact value`}>
+              <th
+                scope="col"
+                className="py-1 pr-3 font-semibold"
+                title={`95th percentile latency, from a latency histogram: ${PERCENTILE_ERROR} of the exact value`}
+              >
                 p95 latency
               </th>
             </tr>
           </thead>
           <tbody>
             {health.totals.map((t) => (
-              <tr key={t.window} data-window={t.window} className={`border-t border-slate-200 ${t.window === window ? "bg-blue-50" : ""}`}>
+              <tr
+                key={t.window}
+                data-window={t.window}
+                className={`border-t border-slate-200 ${t.window === window ? "bg-blue-50" : ""}`}
+              >
                 <th scope="row" className="py-1 pr-3 font-medium">
                   {WINDOW_LABELS[t.window]}
                 </th>
                 <td className="py-1 pr-3 tabular-nums" data-cell="attempts">
                   {t.attempts.toLocaleString("en-US")}
                 </td>
-                <td className={`py-1 pr-3 tabular-nums ${t.successRate !== null && t.successRate < 0.95 ? "font-semibold text-red-800" : ""}`} data-cell="success">
+                <td
+                  className={`py-1 pr-3 tabular-nums ${t.successRate !== null && t.successRate < 0.95 ? "font-semibold text-red-800" : ""}`}
+                  data-cell="success"
+                >
                   {percent(t.successRate)}
                 </td>
                 <td className="py-1 pr-3 tabular-nums" data-cell="p50">
@@ -77,7 +108,11 @@ export function HealthFigures({ testId, health, window, strideSeconds }: { testI
         <div className="flex gap-2">
           <dt className="text-slate-700">Oldest pending</dt>
           <dd className="font-semibold" data-cell="oldest">
-            {backlog.oldestPendingAgeSeconds === null ? "none waiting" : <span title={backlog.oldestPendingAt ?? undefined}>{age(backlog.oldestPendingAgeSeconds)} ago</span>}
+            {backlog.oldestPendingAgeSeconds === null ? (
+              "none waiting"
+            ) : (
+              <span title={backlog.oldestPendingAt ?? undefined}>{age(backlog.oldestPendingAgeSeconds)} ago</span>
+            )}
           </dd>
         </div>
         <div className="flex gap-2">

@@ -9,7 +9,11 @@ const STATE_STYLE: Record<DeliveryState, string> = {
 };
 
 export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
-  return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_STYLE[state]}`}>{state.toLowerCase()}</span>;
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_STYLE[state]}`}>
+      {state.toLowerCase()}
+    </span>
+  );
 }
 
 import { DataTable } from "./data-table";
@@ -30,7 +34,11 @@ export function DeliveryLogView({ deliveries }: { deliveries: DeliveryLog }) {
             <span className="break-all">{d.type === "EMAIL" ? d.recipient : d.postUrl}</span>
             <DeliveryStateBadge state={d.status} />
             {d.active ? null : <span className="text-red-900">delivery deactivated: {d.deactivationReason}</span>}
-            {d.status === "PENDING" && d.nextAttemptAt ? <span className="text-slate-700">next attempt {time(d.nextAttemptAt)} (after {d.failures} failed)</span> : null}
+            {d.status === "PENDING" && d.nextAttemptAt ? (
+              <span className="text-slate-700">
+                next attempt {time(d.nextAttemptAt)} (after {d.failures} failed)
+              </span>
+            ) : null}
           </p>
           {d.attempts.length === 0 ? (
             <p className="mt-2 text-sm text-slate-700">No attempt yet.</p>
@@ -48,7 +56,12 @@ export function DeliveryLogView({ deliveries }: { deliveries: DeliveryLog }) {
                 { key: "target", header: "Target", className: "break-all", cell: (a) => a.target },
                 { key: "outcome", header: "Outcome", className: "font-mono", cell: (a) => a.outcome },
                 { key: "http", header: "HTTP", className: "font-mono", cell: (a) => a.httpStatus ?? "—" },
-                { key: "latency", header: "Latency", className: "font-mono whitespace-nowrap", cell: (a) => `${a.latencyMs} ms` },
+                {
+                  key: "latency",
+                  header: "Latency",
+                  className: "font-mono whitespace-nowrap",
+                  cell: (a) => `${a.latencyMs} ms`,
+                },
                 { key: "answer", header: "Error and response", cell: (a) => <AttemptDetail attempt={a} /> },
               ]}
             />
@@ -66,10 +79,16 @@ function AttemptDetail({ attempt: a }: { attempt: Attempt }) {
   return (
     <>
       {a.error ? <p className="text-red-900">{a.error}</p> : null}
-      {a.responseExcerpt ? <pre className="mt-1 max-h-40 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap">{a.responseExcerpt}</pre> : null}
+      {a.responseExcerpt ? (
+        <pre className="mt-1 max-h-40 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap">
+          {a.responseExcerpt}
+        </pre>
+      ) : null}
       {a.requestHeaders || a.signedContent ? (
         <details className="mt-1">
-          <summary className="min-h-11 cursor-pointer content-center text-blue-700 underline">Request headers{a.signedContent ? " and signed string" : ""}</summary>
+          <summary className="min-h-11 cursor-pointer content-center text-blue-700 underline">
+            Request headers{a.signedContent ? " and signed string" : ""}
+          </summary>
           {/* The headers as sent, one per line as on the wire; the body is the one shown above. */}
           <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">
             {a.requestHeaders
@@ -80,8 +99,12 @@ function AttemptDetail({ attempt: a }: { attempt: Attempt }) {
           </pre>
           {a.signedContent ? (
             <>
-              <p className="mt-1 text-xs text-slate-700">Signed string (webhook-id.webhook-timestamp.body, byte for byte):</p>
-              <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">{a.signedContent}</pre>
+              <p className="mt-1 text-xs text-slate-700">
+                Signed string (webhook-id.webhook-timestamp.body, byte for byte):
+              </p>
+              <pre className="mt-1 max-h-60 overflow-auto rounded bg-slate-100 p-2 text-xs whitespace-pre-wrap break-all">
+                {a.signedContent}
+              </pre>
             </>
           ) : null}
         </details>

@@ -1,6 +1,17 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { SeriesPoint, StatusFailures } from "@/server/surfaces/console/health";
 
 // The delivery health page's charts (Recharts: docs/decisions.md). Each chart is a figure with a
@@ -27,7 +38,17 @@ function Figure({ id, caption, children }: { id: string; caption: string; childr
   );
 }
 
-export function HealthCharts({ testId, series, failures, strideSeconds }: { testId: string; series: SeriesPoint[]; failures: StatusFailures[]; strideSeconds: number }) {
+export function HealthCharts({
+  testId,
+  series,
+  failures,
+  strideSeconds,
+}: {
+  testId: string;
+  series: SeriesPoint[];
+  failures: StatusFailures[];
+  strideSeconds: number;
+}) {
   const data = series.map((p) => ({ ...p, label: bucketLabel(p.at, strideSeconds) }));
   return (
     <div className="flex flex-wrap gap-4">
@@ -53,14 +74,30 @@ export function HealthCharts({ testId, series, failures, strideSeconds }: { test
             <YAxis tick={tick} />
             <Tooltip />
             <Legend />
-            <Line dataKey="p50Ms" name="p50" stroke={P50} dot={{ r: 3, fill: P50 }} connectNulls={false} isAnimationActive={false} />
-            <Line dataKey="p95Ms" name="p95" stroke={P95} dot={{ r: 3, fill: P95 }} connectNulls={false} isAnimationActive={false} />
+            <Line
+              dataKey="p50Ms"
+              name="p50"
+              stroke={P50}
+              dot={{ r: 3, fill: P50 }}
+              connectNulls={false}
+              isAnimationActive={false}
+            />
+            <Line
+              dataKey="p95Ms"
+              name="p95"
+              stroke={P95}
+              dot={{ r: 3, fill: P95 }}
+              connectNulls={false}
+              isAnimationActive={false}
+            />
           </LineChart>
         </ResponsiveContainer>
       </Figure>
       <Figure id={`${testId}-failures-chart`} caption="Failures by status">
         {failures.length === 0 ? (
-          <p className="flex h-full items-center justify-center rounded-lg bg-slate-50 text-sm text-slate-700">No failures in this window.</p>
+          <p className="flex h-full items-center justify-center rounded-lg bg-slate-50 text-sm text-slate-700">
+            No failures in this window.
+          </p>
         ) : (
           <ResponsiveContainer width="100%" height="100%">
             <BarChart data={failures} layout="vertical" margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>

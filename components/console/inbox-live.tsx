@@ -34,7 +34,9 @@ export function InboxLive({ appId, initial }: { appId: number; initial: InboxReq
       if (poll || stopped) return;
       setMode("polling");
       poll = setInterval(async () => {
-        const res = await fetch(`/console/apps/${appId}/inbox/requests?after=${last.current}`, { headers: { Accept: "application/json" } }).catch(() => null);
+        const res = await fetch(`/console/apps/${appId}/inbox/requests?after=${last.current}`, {
+          headers: { Accept: "application/json" },
+        }).catch(() => null);
         if (res?.ok) add(((await res.json()) as { requests: InboxRequestView[] }).requests);
       }, POLL_MS);
     };
@@ -69,8 +71,14 @@ export function InboxLive({ appId, initial }: { appId: number; initial: InboxReq
   return (
     <div className="flex flex-col gap-3">
       <p role="status" className="text-sm text-slate-700" data-testid="inbox-status">
-        {requests.length === 0 ? "No requests yet." : `${requests.length} request${requests.length === 1 ? "" : "s"}, newest first.`}{" "}
-        {mode === "live" ? "New requests appear here as they arrive." : mode === "polling" ? "Checking for new requests every 2 seconds." : "Connecting…"}
+        {requests.length === 0
+          ? "No requests yet."
+          : `${requests.length} request${requests.length === 1 ? "" : "s"}, newest first.`}{" "}
+        {mode === "live"
+          ? "New requests appear here as they arrive."
+          : mode === "polling"
+            ? "Checking for new requests every 2 seconds."
+            : "Connecting…"}
       </p>
       <ol className="flex flex-col gap-3" aria-label="Requests received">
         {requests.map((r) => (
@@ -90,20 +98,32 @@ function prettyBody(body: string): string {
 }
 
 function InboxRequest({ request: r }: { request: InboxRequestView }) {
-  const verdict = r.signatureValid === null ? { text: "Not signed", tone: "bg-slate-100 text-slate-900 ring-slate-300" } : r.signatureValid ? { text: "Signature verifies", tone: "bg-green-50 text-green-900 ring-green-300" } : { text: "Signature does not verify", tone: "bg-red-50 text-red-900 ring-red-300" };
+  const verdict =
+    r.signatureValid === null
+      ? { text: "Not signed", tone: "bg-slate-100 text-slate-900 ring-slate-300" }
+      : r.signatureValid
+        ? { text: "Signature verifies", tone: "bg-green-50 text-green-900 ring-green-300" }
+        : { text: "Signature does not verify", tone: "bg-red-50 text-red-900 ring-red-300" };
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`inbox-request-${r.id}`}>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <span className="font-mono font-semibold">{r.method}</span>
         <LocalTime iso={r.receivedAt} wire={r.receivedAtWire} />
-        <span className="rounded-full bg-slate-100 px-2 py-0.5 font-semibold text-slate-900 ring-1 ring-slate-300">answered {r.answerStatus}</span>
-        <span className={`rounded-full px-2 py-0.5 font-semibold ring-1 ${verdict.tone}`} data-testid="signature-verdict">
+        <span className="rounded-full bg-slate-100 px-2 py-0.5 font-semibold text-slate-900 ring-1 ring-slate-300">
+          answered {r.answerStatus}
+        </span>
+        <span
+          className={`rounded-full px-2 py-0.5 font-semibold ring-1 ${verdict.tone}`}
+          data-testid="signature-verdict"
+        >
           {verdict.text}
         </span>
       </div>
       <p className="mt-1 text-sm text-slate-700">{r.signatureNote}</p>
       <details className="mt-2">
-        <summary className="min-h-11 cursor-pointer content-center text-sm font-semibold text-slate-900">Headers ({r.headers.length})</summary>
+        <summary className="min-h-11 cursor-pointer content-center text-sm font-semibold text-slate-900">
+          Headers ({r.headers.length})
+        </summary>
         <dl className="grid gap-x-3 gap-y-1 text-sm sm:grid-cols-[14rem_1fr]">
           {r.headers.map(([name, value]) => (
             <div key={name} className="contents">
@@ -113,7 +133,11 @@ function InboxRequest({ request: r }: { request: InboxRequestView }) {
           ))}
         </dl>
       </details>
-      <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-3 text-sm whitespace-pre-wrap break-all" tabIndex={0} aria-label={`Body of request ${r.id}`}>
+      <pre
+        className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-3 text-sm whitespace-pre-wrap break-all"
+        tabIndex={0}
+        aria-label={`Body of request ${r.id}`}
+      >
         {prettyBody(r.body)}
       </pre>
     </li>

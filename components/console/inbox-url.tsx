@@ -9,7 +9,8 @@ export function InboxUrl({ appId, url, showLink = true }: { appId: number; url: 
         <CopyValue label="Inbox URL" value={url} />
       </dl>
       <p className="text-sm text-slate-700">
-        A webhook receiver of your own on this service, for sandbox subscriptions (HTTP_POST): paste it as the postUrl and watch deliveries arrive, with their signature checked.
+        A webhook receiver of your own on this service, for sandbox subscriptions (HTTP_POST): paste it as the postUrl
+        and watch deliveries arrive, with their signature checked.
         {showLink ? (
           <>
             {" "}

@@ -17,7 +17,15 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 // dateStyle and timeStyle cannot be combined with timeZoneName: the parts are spelled out.
-const LOCAL_FORMAT: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short" };
+const LOCAL_FORMAT: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZoneName: "short",
+};
 
 function relativeTime(at: Date, now: Date, locale?: string): string {
   const diff = at.getTime() - now.getTime();
@@ -27,7 +35,8 @@ function relativeTime(at: Date, now: Date, locale?: string): string {
 }
 
 /** 20261125T010203+0000 (the API's DateTime, always UTC on output) as an ISO string. */
-export const isoFromWire = (wire: string): string => `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}T${wire.slice(9, 11)}:${wire.slice(11, 13)}:${wire.slice(13, 15)}Z`;
+export const isoFromWire = (wire: string): string =>
+  `${wire.slice(0, 4)}-${wire.slice(4, 6)}-${wire.slice(6, 8)}T${wire.slice(9, 11)}:${wire.slice(11, 13)}:${wire.slice(13, 15)}Z`;
 
 // One clock for every time on the page, ticking every 30 s while any is shown. On the server (and
 // while hydrating) there is no clock: null.
@@ -53,7 +62,11 @@ function subscribe(listener: () => void) {
 }
 
 export function LocalTime({ iso, wire, className = "" }: { iso: string; wire: string; className?: string }) {
-  const nowAt = useSyncExternalStore(subscribe, () => nowMs, () => null);
+  const nowAt = useSyncExternalStore(
+    subscribe,
+    () => nowMs,
+    () => null,
+  );
   const now = nowAt === null ? null : new Date(nowAt);
   const at = new Date(iso);
   const shown = now

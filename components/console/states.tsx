@@ -10,10 +10,26 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 }
 
 export function Notice({ tone = "info", children }: { tone?: "info" | "warn"; children: ReactNode }) {
-  return <div className={`rounded-lg px-4 py-3 text-sm ${tone === "warn" ? "bg-amber-50 text-amber-950 ring-1 ring-amber-200" : "bg-blue-50 text-blue-950 ring-1 ring-blue-200"}`}>{children}</div>;
+  return (
+    <div
+      className={`rounded-lg px-4 py-3 text-sm ${tone === "warn" ? "bg-amber-50 text-amber-950 ring-1 ring-amber-200" : "bg-blue-50 text-blue-950 ring-1 ring-blue-200"}`}
+    >
+      {children}
+    </div>
+  );
 }
 
-export function Section({ title, id, children, actions }: { title: string; id: string; children: ReactNode; actions?: ReactNode }) {
+export function Section({
+  title,
+  id,
+  children,
+  actions,
+}: {
+  title: string;
+  id: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
       <div className="flex flex-wrap items-center justify-between gap-2">

@@ -7,9 +7,14 @@ import { SelectField, SubmitButton, TextField } from "./fields";
 type Target = { id: number; label: string };
 type Props = { vehicles: Target[]; accounts: Target[] };
 
-const SCOPE_LABEL: Record<Scope, string> = { VEHICLE: "One vehicle", ACCOUNT: "Every vehicle of an account", SYSTEM: "The whole app (system)" };
+const SCOPE_LABEL: Record<Scope, string> = {
+  VEHICLE: "One vehicle",
+  ACCOUNT: "Every vehicle of an account",
+  SYSTEM: "The whole app (system)",
+};
 const DAYS = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"] as const;
-const typesFor = (scope: Scope) => (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => (EVENT_TYPES[t].scopes as readonly Scope[]).includes(scope));
+const typesFor = (scope: Scope) =>
+  (Object.keys(EVENT_TYPES) as EventType[]).filter((t) => (EVENT_TYPES[t].scopes as readonly Scope[]).includes(scope));
 
 // Only valid combinations are offered: the types of the chosen scope, the periods of the chosen
 // type (common/subscriptions/event-types.ts), and the criteria fields of that type. The server
@@ -26,7 +31,11 @@ export function SubscriptionFields({ vehicles, accounts }: Props) {
     <div className="grid gap-4 sm:grid-cols-2">
       <SelectField name="scope" label="Scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
         {(["VEHICLE", "ACCOUNT", "SYSTEM"] as const).map((s) => (
-          <option key={s} value={s} disabled={(s === "VEHICLE" && !vehicles.length) || (s === "ACCOUNT" && !accounts.length)}>
+          <option
+            key={s}
+            value={s}
+            disabled={(s === "VEHICLE" && !vehicles.length) || (s === "ACCOUNT" && !accounts.length)}
+          >
             {SCOPE_LABEL[s]}
           </option>
         ))}
@@ -56,14 +65,29 @@ export function SubscriptionFields({ vehicles, accounts }: Props) {
           </option>
         ))}
       </SelectField>
-      <TextField name="minimumTime" label="Minimum minutes between notifications" inputMode="numeric" defaultValue="0" />
-      <SelectField name="delivery" label="Delivery" value={delivery} onChange={(e) => setDelivery(e.target.value as typeof delivery)} hint="Without a delivery, notifications are still readable here and through the API.">
+      <TextField
+        name="minimumTime"
+        label="Minimum minutes between notifications"
+        inputMode="numeric"
+        defaultValue="0"
+      />
+      <SelectField
+        name="delivery"
+        label="Delivery"
+        value={delivery}
+        onChange={(e) => setDelivery(e.target.value as typeof delivery)}
+        hint="Without a delivery, notifications are still readable here and through the API."
+      >
         <option value="NONE">None (read through the API)</option>
         <option value="HTTP_POST">HTTPS POST (webhook)</option>
         <option value="EMAIL">E-mail</option>
       </SelectField>
-      {delivery === "HTTP_POST" ? <TextField name="postUrl" label="Webhook URL (https)" type="url" className="sm:col-span-2" /> : null}
-      {delivery === "EMAIL" ? <TextField name="recipient" label="Recipient e-mail" type="email" className="sm:col-span-2" /> : null}
+      {delivery === "HTTP_POST" ? (
+        <TextField name="postUrl" label="Webhook URL (https)" type="url" className="sm:col-span-2" />
+      ) : null}
+      {delivery === "EMAIL" ? (
+        <TextField name="recipient" label="Recipient e-mail" type="email" className="sm:col-span-2" />
+      ) : null}
 
       {chosen === "GEOFENCE" ? (
         <>

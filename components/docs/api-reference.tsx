@@ -76,7 +76,11 @@ export function ApiReference({ bundleSrc, documentUrl }: { bundleSrc: string; do
     <>
       {failed ? (
         <p role="alert" className="mx-auto max-w-5xl px-4 py-8">
-          The interactive reference could not load. The OpenAPI document is at <a className="text-blue-700 underline" href={documentUrl}>{documentUrl}</a>.
+          The interactive reference could not load. The OpenAPI document is at{" "}
+          <a className="text-blue-700 underline" href={documentUrl}>
+            {documentUrl}
+          </a>
+          .
         </p>
       ) : null}
       <div ref={mount} data-testid="api-reference" />

@@ -40,16 +40,65 @@ export function AccountForm({ account }: { account: AccountOut }) {
     <form onSubmit={submit} noValidate aria-label="Account details" className="flex flex-col gap-4">
       <FormMessage error={error} success={saved} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field name="firstName" label="First name" defaultValue={account.firstName} autoComplete="given-name" required error={fields.firstName} />
-        <Field name="lastName" label="Last name" defaultValue={account.lastName} autoComplete="family-name" required error={fields.lastName} />
+        <Field
+          name="firstName"
+          label="First name"
+          defaultValue={account.firstName}
+          autoComplete="given-name"
+          required
+          error={fields.firstName}
+        />
+        <Field
+          name="lastName"
+          label="Last name"
+          defaultValue={account.lastName}
+          autoComplete="family-name"
+          required
+          error={fields.lastName}
+        />
       </div>
-      <Field name="username" label="Username" defaultValue={account.username ?? ""} autoComplete="username" autoCapitalize="none" spellCheck={false} required error={fields.username} />
-      <Field name="email" label="E-mail" type="email" defaultValue={account.email ?? ""} autoComplete="email" error={fields.email} />
+      <Field
+        name="username"
+        label="Username"
+        defaultValue={account.username ?? ""}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        error={fields.username}
+      />
+      <Field
+        name="email"
+        label="E-mail"
+        type="email"
+        defaultValue={account.email ?? ""}
+        autoComplete="email"
+        error={fields.email}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field name="phone" label="Phone" type="tel" defaultValue={account.phone ?? ""} autoComplete="tel" error={fields.phone} />
-        <Field name="zipcode" label="Zip code" defaultValue={account.zipcode ?? ""} autoComplete="postal-code" hint="Where you mainly drive." error={fields.zipcode} />
+        <Field
+          name="phone"
+          label="Phone"
+          type="tel"
+          defaultValue={account.phone ?? ""}
+          autoComplete="tel"
+          error={fields.phone}
+        />
+        <Field
+          name="zipcode"
+          label="Zip code"
+          defaultValue={account.zipcode ?? ""}
+          autoComplete="postal-code"
+          hint="Where you mainly drive."
+          error={fields.zipcode}
+        />
       </div>
-      <TimeZoneField listId="account-time-zones" defaultValue={account.timeZone ?? ""} hint="Type to search, e.g. Europe/Berlin. Times on this site are shown in it." error={fields.timeZone} />
+      <TimeZoneField
+        listId="account-time-zones"
+        defaultValue={account.timeZone ?? ""}
+        hint="Type to search, e.g. Europe/Berlin. Times on this site are shown in it."
+        error={fields.timeZone}
+      />
       <PreferredContactField unset defaultValue={account.preferredContact ?? ""} error={fields.preferredContact} />
       <Button type="submit" disabled={pending} className="self-start">
         {pending ? "Saving…" : "Save account"}

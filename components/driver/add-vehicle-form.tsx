@@ -32,9 +32,29 @@ export function AddVehicleForm() {
   return (
     <form onSubmit={submit} noValidate aria-label="Add a vehicle" className="flex flex-col gap-4">
       <FormMessage error={error} />
-      <Field name="label" label="Label" hint="A name you know it by, e.g. “Blue car”." maxLength={100} error={fields.label} />
-      <Field name="deviceId" label="Device serial number" hint="Printed on the in-vehicle device. Optional: add it later." autoCapitalize="none" spellCheck={false} error={fields.deviceId} />
-      <Field name="vin" label="VIN" hint="17 characters. Optional: the device can report it." autoCapitalize="characters" spellCheck={false} error={fields.vin} />
+      <Field
+        name="label"
+        label="Label"
+        hint="A name you know it by, e.g. “Blue car”."
+        maxLength={100}
+        error={fields.label}
+      />
+      <Field
+        name="deviceId"
+        label="Device serial number"
+        hint="Printed on the in-vehicle device. Optional: add it later."
+        autoCapitalize="none"
+        spellCheck={false}
+        error={fields.deviceId}
+      />
+      <Field
+        name="vin"
+        label="VIN"
+        hint="17 characters. Optional: the device can report it."
+        autoCapitalize="characters"
+        spellCheck={false}
+        error={fields.vin}
+      />
       <Button type="submit" disabled={pending} className="self-start">
         {pending ? "Adding…" : "Add vehicle"}
       </Button>

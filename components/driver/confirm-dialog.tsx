@@ -4,7 +4,17 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 
 // A modal confirmation on the native <dialog>: focus moves into it and stays there, Escape
 // cancels, and focus returns to the button that opened it.
-export function ConfirmDialog({ open, title, children, onClose }: { open: boolean; title: string; children: ReactNode; onClose: () => void }) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  onClose: () => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

@@ -40,12 +40,20 @@ export function DeleteAccount({ username, vehicleCount }: { username: string; ve
       </Button>
       <ConfirmDialog open={open} title="Delete your account?" onClose={() => setOpen(false)}>
         <p className="text-slate-700">
-          This permanently deletes your account and {vehicleCount === 1 ? "your vehicle" : `all ${vehicleCount} of your vehicles`}, with every trip, position and
+          This permanently deletes your account and{" "}
+          {vehicleCount === 1 ? "your vehicle" : `all ${vehicleCount} of your vehicles`}, with every trip, position and
           reading, and ends the access of every connected app. It cannot be undone.
         </p>
         <form onSubmit={confirm} noValidate className="flex flex-col gap-4" aria-label="Confirm account deletion">
           <FormMessage error={error} />
-          <Field name="confirmUsername" label={`Type your username (${username}) to confirm`} autoComplete="off" autoCapitalize="none" spellCheck={false} error={fields.confirmUsername} />
+          <Field
+            name="confirmUsername"
+            label={`Type your username (${username}) to confirm`}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            error={fields.confirmUsername}
+          />
           <div className="flex flex-wrap justify-end gap-3">
             <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
               Keep account

@@ -8,7 +8,15 @@ import { FormMessage } from "./form-message";
 import { sendJson } from "./send";
 
 // Deleting a vehicle is permanent (docs/api.md#accounts-and-vehicles): the dialog says what goes with it.
-export function DeleteVehicle({ vehicleId, title, tripCount }: { vehicleId: number; title: string; tripCount: number }) {
+export function DeleteVehicle({
+  vehicleId,
+  title,
+  tripCount,
+}: {
+  vehicleId: number;
+  title: string;
+  tripCount: number;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
@@ -32,8 +40,10 @@ export function DeleteVehicle({ vehicleId, title, tripCount }: { vehicleId: numb
       </Button>
       <ConfirmDialog open={open} title={`Delete ${title}?`} onClose={() => setOpen(false)}>
         <p className="text-slate-700">
-          This permanently deletes the vehicle and all its data: {tripCount === 1 ? "its trip" : `all ${tripCount} trips`}, every position and reading its device sent,
-          and the apps&apos; event subscriptions for it. It cannot be undone. The device is detached and can be added to another vehicle.
+          This permanently deletes the vehicle and all its data:{" "}
+          {tripCount === 1 ? "its trip" : `all ${tripCount} trips`}, every position and reading its device sent, and the
+          apps&apos; event subscriptions for it. It cannot be undone. The device is detached and can be added to another
+          vehicle.
         </p>
         <FormMessage error={error} />
         <div className="flex flex-wrap justify-end gap-3">

@@ -8,7 +8,15 @@ export function formatWhen(iso: string | null, timeZone: string, style: "full" |
   const options: Intl.DateTimeFormatOptions =
     style === "time"
       ? { hour: "numeric", minute: "2-digit", second: "2-digit", timeZone, timeZoneName: "short" }
-      : { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" };
+      : {
+          year: "numeric",
+          month: "short",
+          day: "numeric",
+          hour: "numeric",
+          minute: "2-digit",
+          timeZone,
+          timeZoneName: "short",
+        };
   return new Intl.DateTimeFormat("en-US", options).format(new Date(iso));
 }
 
@@ -34,5 +42,7 @@ export function formatDuration(ms: number): string {
   return `${s} s`;
 }
 
-export const formatMiles = (miles: number | null) => (miles === null ? "—" : `${miles.toLocaleString("en-US", { maximumFractionDigits: 1 })} mi`);
-export const formatMph = (mph: number | null) => (mph === null ? "—" : `${mph.toLocaleString("en-US", { maximumFractionDigits: 1 })} mph`);
+export const formatMiles = (miles: number | null) =>
+  miles === null ? "—" : `${miles.toLocaleString("en-US", { maximumFractionDigits: 1 })} mi`;
+export const formatMph = (mph: number | null) =>
+  mph === null ? "—" : `${mph.toLocaleString("en-US", { maximumFractionDigits: 1 })} mph`;

@@ -15,7 +15,17 @@ type Live = { state: "live" } | { state: "retrying"; message: string };
 // The map home: every vehicle on the map and in the side list, kept current by polling
 // /me/positions (every POLL_MS while the tab is visible). Selecting a vehicle highlights it;
 // "Follow" keeps it centred as it moves.
-export function LiveVehicles({ initial, tiles, timeZone, focus = null }: { initial: DriverVehicle[]; tiles: Tiles; timeZone: string; focus?: number | null }) {
+export function LiveVehicles({
+  initial,
+  tiles,
+  timeZone,
+  focus = null,
+}: {
+  initial: DriverVehicle[];
+  tiles: Tiles;
+  timeZone: string;
+  focus?: number | null;
+}) {
   const [vehicles, setVehicles] = useState(initial);
   const [live, setLive] = useState<Live>({ state: "live" });
   const [selectedId, setSelectedId] = useState<number | null>(focus);
@@ -61,15 +71,30 @@ export function LiveVehicles({ initial, tiles, timeZone, focus = null }: { initi
 
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-      <section aria-label="Map of your vehicles" className="relative h-[55vh] min-h-72 overflow-hidden rounded-xl border border-slate-200 bg-slate-100 shadow-sm lg:h-[calc(100vh-10rem)]">
-        <LazyVehicleMap vehicles={vehicles} tiles={tiles} timeZone={timeZone} selectedId={selectedId} followId={followId} onSelect={select} fitRequest={fitRequest} />
+      <section
+        aria-label="Map of your vehicles"
+        className="relative h-[55vh] min-h-72 overflow-hidden rounded-xl border border-slate-200 bg-slate-100 shadow-sm lg:h-[calc(100vh-10rem)]"
+      >
+        <LazyVehicleMap
+          vehicles={vehicles}
+          tiles={tiles}
+          timeZone={timeZone}
+          selectedId={selectedId}
+          followId={followId}
+          onSelect={select}
+          fitRequest={fitRequest}
+        />
       </section>
       <section aria-labelledby="vehicle-list-heading" className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id="vehicle-list-heading" className="text-lg font-semibold">
             Vehicles <span className="text-slate-600">({vehicles.length})</span>
           </h2>
-          <button type="button" onClick={() => setFitRequest((n) => n + 1)} className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={() => setFitRequest((n) => n + 1)}
+            className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold hover:bg-slate-50"
+          >
             Show all on map
           </button>
         </div>
@@ -89,24 +114,34 @@ export function LiveVehicles({ initial, tiles, timeZone, focus = null }: { initi
             const selected = v.vehicleId === selectedId;
             const following = v.vehicleId === followId;
             return (
-              <li key={v.vehicleId} data-vehicle-id={v.vehicleId} className={`rounded-xl border bg-white p-3 shadow-sm ${selected ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-200"}`}>
+              <li
+                key={v.vehicleId}
+                data-vehicle-id={v.vehicleId}
+                className={`rounded-xl border bg-white p-3 shadow-sm ${selected ? "border-blue-700 ring-2 ring-blue-700" : "border-slate-200"}`}
+              >
                 <div className="flex items-start justify-between gap-2">
                   <div className="min-w-0">
                     <h3 className="truncate font-semibold">
-                      <Link href={`/vehicles/${v.vehicleId}`} className="text-blue-800 underline-offset-2 hover:underline">
+                      <Link
+                        href={`/vehicles/${v.vehicleId}`}
+                        className="text-blue-800 underline-offset-2 hover:underline"
+                      >
                         {title}
                       </Link>
                     </h3>
                     {v.label ? <p className="truncate text-sm text-slate-600">{v.name}</p> : null}
                   </div>
-                  <span className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${v.running ? "bg-emerald-100 text-emerald-900" : "bg-slate-100 text-slate-800"}`}>
+                  <span
+                    className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${v.running ? "bg-emerald-100 text-emerald-900" : "bg-slate-100 text-slate-800"}`}
+                  >
                     {v.running ? "Running" : "Parked"}
                   </span>
                 </div>
                 <p className="mt-1 text-sm text-slate-700" data-testid="last-seen" suppressHydrationWarning>
                   {v.lastWaypoint ? (
                     <>
-                      Seen <time dateTime={v.lastWaypoint.at}>{formatWhen(v.lastWaypoint.at, timeZone)}</time> ({formatAgo(v.lastWaypoint.at, now)})
+                      Seen <time dateTime={v.lastWaypoint.at}>{formatWhen(v.lastWaypoint.at, timeZone)}</time> (
+                      {formatAgo(v.lastWaypoint.at, now)})
                     </>
                   ) : (
                     "No position reported yet"
@@ -114,7 +149,12 @@ export function LiveVehicles({ initial, tiles, timeZone, focus = null }: { initi
                 </p>
                 {v.lastWaypoint ? (
                   <div className="mt-2 flex flex-wrap gap-2">
-                    <button type="button" aria-pressed={selected} onClick={() => select(v.vehicleId)} className="min-h-11 rounded-lg border border-slate-300 px-3 text-sm font-semibold hover:bg-slate-50">
+                    <button
+                      type="button"
+                      aria-pressed={selected}
+                      onClick={() => select(v.vehicleId)}
+                      className="min-h-11 rounded-lg border border-slate-300 px-3 text-sm font-semibold hover:bg-slate-50"
+                    >
                       Show on map
                     </button>
                     <button
@@ -135,7 +175,12 @@ export function LiveVehicles({ initial, tiles, timeZone, focus = null }: { initi
             );
           })}
         </ul>
-        {unplaced > 0 ? <p className="text-xs text-slate-600">{unplaced === 1 ? "One vehicle has" : `${unplaced} vehicles have`} not reported a position yet and are not on the map.</p> : null}
+        {unplaced > 0 ? (
+          <p className="text-xs text-slate-600">
+            {unplaced === 1 ? "One vehicle has" : `${unplaced} vehicles have`} not reported a position yet and are not
+            on the map.
+          </p>
+        ) : null}
       </section>
     </div>
   );

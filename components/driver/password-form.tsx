@@ -42,9 +42,31 @@ export function PasswordForm() {
   return (
     <form onSubmit={submit} noValidate aria-label="Change password" className="flex flex-col gap-4">
       <FormMessage error={error} success={saved} />
-      <Field name="currentPassword" label="Current password" type="password" autoComplete="current-password" required error={fields.currentPassword} />
-      <Field name="password" label="New password" type="password" autoComplete="new-password" required hint="8 to 200 characters." error={fields.password} />
-      <Field name="confirmPassword" label="New password again" type="password" autoComplete="new-password" required error={fields.confirmPassword} />
+      <Field
+        name="currentPassword"
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={fields.currentPassword}
+      />
+      <Field
+        name="password"
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint="8 to 200 characters."
+        error={fields.password}
+      />
+      <Field
+        name="confirmPassword"
+        label="New password again"
+        type="password"
+        autoComplete="new-password"
+        required
+        error={fields.confirmPassword}
+      />
       <Button type="submit" disabled={pending} className="self-start">
         {pending ? "Changing…" : "Change password"}
       </Button>

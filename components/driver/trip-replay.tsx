@@ -16,7 +16,10 @@ function positionAt(track: Track, time: number): [number, number] | null {
   if (i >= n - 1) return [track.lat[n - 1]!, track.lon[n - 1]!];
   const span = track.t[i + 1]! - track.t[i]!;
   const f = span > 0 ? Math.min(1, Math.max(0, (time - track.t[i]!) / span)) : 0;
-  return [track.lat[i]! + (track.lat[i + 1]! - track.lat[i]!) * f, track.lon[i]! + (track.lon[i + 1]! - track.lon[i]!) * f];
+  return [
+    track.lat[i]! + (track.lat[i + 1]! - track.lat[i]!) * f,
+    track.lon[i]! + (track.lon[i + 1]! - track.lon[i]!) * f,
+  ];
 }
 
 // The replay: play, pause, a scrubber, speeds 1×–20× and follow mode over the trip's track.
@@ -56,10 +59,17 @@ export function TripReplay({ track, tiles, timeZone }: { track: Track; tiles: Ti
 
   return (
     <div className="flex flex-col gap-3">
-      <section aria-label="Trip map" className="relative h-[55vh] min-h-72 overflow-hidden rounded-xl border border-slate-200 bg-slate-100 shadow-sm">
+      <section
+        aria-label="Trip map"
+        className="relative h-[55vh] min-h-72 overflow-hidden rounded-xl border border-slate-200 bg-slate-100 shadow-sm"
+      >
         <LazyTrackMap track={track} tiles={tiles} current={canPlay ? current : null} follow={follow && playing} />
       </section>
-      <div className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" role="group" aria-label="Replay controls">
+      <div
+        className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+        role="group"
+        aria-label="Replay controls"
+      >
         <div className="flex flex-wrap items-center gap-3">
           <button
             type="button"
@@ -74,7 +84,11 @@ export function TripReplay({ track, tiles, timeZone }: { track: Track; tiles: Ti
           </button>
           <label className="flex items-center gap-2 text-sm font-medium">
             Speed
-            <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))} className="min-h-11 rounded-lg border border-slate-300 bg-white px-2">
+            <select
+              value={speed}
+              onChange={(e) => setSpeed(Number(e.target.value))}
+              className="min-h-11 rounded-lg border border-slate-300 bg-white px-2"
+            >
               {SPEEDS.map((s) => (
                 <option key={s} value={s}>
                   {s}×

@@ -24,7 +24,12 @@ export function VehicleEditForm({ vehicle }: { vehicle: DriverVehicle }) {
     const autoAssignDevice = (form.elements.namedItem("autoAssignDevice") as HTMLInputElement).checked;
     setPending(true);
     setSaved(null);
-    const sent = await sendJson<{ vehicle: DriverVehicle }>("POST", `/me/vehicles/${vehicle.vehicleId}`, { label, vin, deviceId, autoAssignDevice });
+    const sent = await sendJson<{ vehicle: DriverVehicle }>("POST", `/me/vehicles/${vehicle.vehicleId}`, {
+      label,
+      vin,
+      deviceId,
+      autoAssignDevice,
+    });
     setPending(false);
     if (sent.ok) {
       setFields({});
@@ -40,16 +45,46 @@ export function VehicleEditForm({ vehicle }: { vehicle: DriverVehicle }) {
   return (
     <form onSubmit={submit} noValidate aria-label="Edit vehicle" className="flex flex-col gap-4">
       <FormMessage error={error} success={saved} />
-      <Field name="label" label="Label" defaultValue={vehicle.label ?? ""} maxLength={100} error={fields.label} hint="Leave empty to show the vehicle's type instead." />
-      <Field name="vin" label="VIN" defaultValue={vehicle.vin ?? ""} autoCapitalize="characters" spellCheck={false} error={fields.vin} hint="17 characters; the year and make are decoded from it." />
-      <Field name="deviceId" label="Device serial number" defaultValue={vehicle.deviceId ?? ""} autoCapitalize="none" spellCheck={false} error={fields.deviceId} hint="Leave empty to detach the device." />
+      <Field
+        name="label"
+        label="Label"
+        defaultValue={vehicle.label ?? ""}
+        maxLength={100}
+        error={fields.label}
+        hint="Leave empty to show the vehicle's type instead."
+      />
+      <Field
+        name="vin"
+        label="VIN"
+        defaultValue={vehicle.vin ?? ""}
+        autoCapitalize="characters"
+        spellCheck={false}
+        error={fields.vin}
+        hint="17 characters; the year and make are decoded from it."
+      />
+      <Field
+        name="deviceId"
+        label="Device serial number"
+        defaultValue={vehicle.deviceId ?? ""}
+        autoCapitalize="none"
+        spellCheck={false}
+        error={fields.deviceId}
+        hint="Leave empty to detach the device."
+      />
       <div className="flex flex-col gap-1">
         <label className="flex min-h-11 items-center gap-3 text-sm font-medium text-slate-800">
-          <input type="checkbox" name="autoAssignDevice" defaultChecked={vehicle.autoAssignDevice} className="h-5 w-5" aria-describedby="auto-assign-hint" />
+          <input
+            type="checkbox"
+            name="autoAssignDevice"
+            defaultChecked={vehicle.autoAssignDevice}
+            className="h-5 w-5"
+            aria-describedby="auto-assign-hint"
+          />
           Let devices move to or from this vehicle automatically
         </label>
         <p id="auto-assign-hint" className="text-xs text-slate-600">
-          When on, a device reporting for another vehicle of yours can be reassigned here (and this one&apos;s device elsewhere).
+          When on, a device reporting for another vehicle of yours can be reassigned here (and this one&apos;s device
+          elsewhere).
         </p>
         {fields.autoAssignDevice ? <p className="text-sm text-red-700">{fields.autoAssignDevice}</p> : null}
       </div>

@@ -2,7 +2,8 @@
 // OSM's contributors under the ODbL. The configured tile layer (MAP_TILE_ATTRIBUTION) usually
 // credits them already, with the same link: then a second credit would only repeat it.
 
-export const ROAD_DATA_CREDIT = 'Road data &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors (ODbL)';
+export const ROAD_DATA_CREDIT =
+  'Road data &copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors (ODbL)';
 
 const CREDITS_OSM = /openstreetmap\.org\/copyright|openstreetmap contributors/i;
 

@@ -8,7 +8,21 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 // The vehicle's label is written beside its dot, so a driver with several cars tells them apart
 // at a glance (the tooltip adds the details). It sits outside the dot's element, whose box the
 // tests take for the marker's position.
-export function vehicleIcon({ vehicleId, title, running, selected, latitude, longitude }: { vehicleId: number; title: string; running: boolean; selected: boolean; latitude: number; longitude: number }) {
+export function vehicleIcon({
+  vehicleId,
+  title,
+  running,
+  selected,
+  latitude,
+  longitude,
+}: {
+  vehicleId: number;
+  title: string;
+  running: boolean;
+  selected: boolean;
+  latitude: number;
+  longitude: number;
+}) {
   const ring = selected ? "outline: 3px solid #1d4ed8; outline-offset: 2px;" : "";
   return L.divIcon({
     className: "wl-vehicle-marker",

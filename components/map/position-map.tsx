@@ -25,7 +25,13 @@ export default function PositionMap({ vehicleId, title, running, position, tiles
       <MapContainer center={[latitude, longitude]} zoom={15} className="min-h-0 w-full flex-1" scrollWheelZoom={false}>
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
         <KeepSize keepCentre />
-        <Marker position={[latitude, longitude]} icon={vehicleIcon({ vehicleId, title, running, selected: false, latitude, longitude })} title={title} alt={title} keyboard />
+        <Marker
+          position={[latitude, longitude]}
+          icon={vehicleIcon({ vehicleId, title, running, selected: false, latitude, longitude })}
+          title={title}
+          alt={title}
+          keyboard
+        />
       </MapContainer>
       {tilesFailed ? <TilesFailedNotice /> : null}
     </div>

@@ -50,13 +50,38 @@ export default function SimulatorMap({ tiles, start, end, route, vehicle, onPick
         <KeepSize />
         <Clicks onPick={onPick} />
         <FitRoute route={line} />
-        {line.length > 1 ? <Polyline positions={line} pathOptions={{ color: "#1d4ed8", weight: 4, opacity: 0.8 }} /> : null}
-        {start ? <Marker position={[start.latitude, start.longitude]} icon={pinIcon("start")} title="Start" alt="Start" keyboard={false} /> : null}
-        {end ? <Marker position={[end.latitude, end.longitude]} icon={pinIcon("end")} title="End" alt="End" keyboard={false} /> : null}
+        {line.length > 1 ? (
+          <Polyline positions={line} pathOptions={{ color: "#1d4ed8", weight: 4, opacity: 0.8 }} />
+        ) : null}
+        {start ? (
+          <Marker
+            position={[start.latitude, start.longitude]}
+            icon={pinIcon("start")}
+            title="Start"
+            alt="Start"
+            keyboard={false}
+          />
+        ) : null}
+        {end ? (
+          <Marker
+            position={[end.latitude, end.longitude]}
+            icon={pinIcon("end")}
+            title="End"
+            alt="End"
+            keyboard={false}
+          />
+        ) : null}
         {vehicle ? (
           <Marker
             position={[vehicle.latitude, vehicle.longitude]}
-            icon={vehicleIcon({ vehicleId: vehicle.vehicleId, title: vehicle.title, running: true, selected: false, latitude: vehicle.latitude, longitude: vehicle.longitude })}
+            icon={vehicleIcon({
+              vehicleId: vehicle.vehicleId,
+              title: vehicle.title,
+              running: true,
+              selected: false,
+              latitude: vehicle.latitude,
+              longitude: vehicle.longitude,
+            })}
             title={vehicle.title}
             alt={vehicle.title}
             keyboard={false}

@@ -30,7 +30,11 @@ export function Tiles({ tiles, onFailure }: { tiles: Tiles; onFailure: () => voi
 // arrival makes the map shorter, which Leaflet must be told of (see KeepSize).
 export function TilesFailedNotice() {
   return (
-    <p role="status" data-testid="map-notice" className="shrink-0 border-t border-slate-200 bg-white px-2 py-1 text-xs text-slate-800">
+    <p
+      role="status"
+      data-testid="map-notice"
+      className="shrink-0 border-t border-slate-200 bg-white px-2 py-1 text-xs text-slate-800"
+    >
       Map background could not load; positions are still shown.
     </p>
   );

@@ -11,10 +11,19 @@ import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./
 export type TrackMapProps = { track: Track; tiles: TileConfig; current: [number, number] | null; follow: boolean };
 
 // Fits the whole track once, then keeps the replay marker in view while following.
-function Camera({ positions, current, follow }: { positions: [number, number][]; current: [number, number] | null; follow: boolean }) {
+function Camera({
+  positions,
+  current,
+  follow,
+}: {
+  positions: [number, number][];
+  current: [number, number] | null;
+  follow: boolean;
+}) {
   const map = useMap();
   useEffect(() => {
-    if (positions.length > 0) map.fitBounds(L.latLngBounds(positions), { padding: [30, 30], maxZoom: 16, animate: false });
+    if (positions.length > 0)
+      map.fitBounds(L.latLngBounds(positions), { padding: [30, 30], maxZoom: 16, animate: false });
   }, [map, positions]);
   const lat = current?.[0];
   const lon = current?.[1];
@@ -37,8 +46,19 @@ export default function TrackMap({ track, tiles, current, follow }: TrackMapProp
   const [renderer] = useState(() => L.canvas({ padding: 0.5 }));
 
   return (
-    <div className="flex h-full w-full flex-col" data-testid="track-map" data-track-points={positions.length} data-track-drawn={drawn ? positions.length : undefined}>
-      <MapContainer center={start ?? [39.8, -98.6]} zoom={start ? 13 : 3} className="min-h-0 w-full flex-1" preferCanvas renderer={renderer}>
+    <div
+      className="flex h-full w-full flex-col"
+      data-testid="track-map"
+      data-track-points={positions.length}
+      data-track-drawn={drawn ? positions.length : undefined}
+    >
+      <MapContainer
+        center={start ?? [39.8, -98.6]}
+        zoom={start ? 13 : 3}
+        className="min-h-0 w-full flex-1"
+        preferCanvas
+        renderer={renderer}
+      >
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
         <KeepSize />
         <Camera positions={positions} current={current} follow={follow} />
@@ -56,9 +76,21 @@ export default function TrackMap({ track, tiles, current, follow }: TrackMapProp
             }}
           />
         ) : null}
-        {start ? <Marker position={start} icon={pinIcon("start")} title="Trip start" alt="Trip start" keyboard={false} /> : null}
-        {end && positions.length > 1 ? <Marker position={end} icon={pinIcon("end")} title="Trip end" alt="Trip end" keyboard={false} /> : null}
-        {current ? <Marker position={current} icon={replayIcon()} title="Replay position" alt="Replay position" keyboard={false} /> : null}
+        {start ? (
+          <Marker position={start} icon={pinIcon("start")} title="Trip start" alt="Trip start" keyboard={false} />
+        ) : null}
+        {end && positions.length > 1 ? (
+          <Marker position={end} icon={pinIcon("end")} title="Trip end" alt="Trip end" keyboard={false} />
+        ) : null}
+        {current ? (
+          <Marker
+            position={current}
+            icon={replayIcon()}
+            title="Replay position"
+            alt="Replay position"
+            keyboard={false}
+          />
+        ) : null}
       </MapContainer>
       {tilesFailed ? <TilesFailedNotice /> : null}
     </div>

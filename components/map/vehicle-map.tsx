@@ -26,7 +26,17 @@ const placed = (vs: DriverVehicle[]) => vs.filter((v): v is Placed => v.lastWayp
 
 // Fits the map to the vehicles when the set of placed vehicles changes (not on every position
 // update: the driver may have moved the map), when asked to, and keeps a followed vehicle centred.
-function Camera({ vehicles, selectedId, followId, fitRequest }: { vehicles: Placed[]; selectedId: number | null; followId: number | null; fitRequest: number }) {
+function Camera({
+  vehicles,
+  selectedId,
+  followId,
+  fitRequest,
+}: {
+  vehicles: Placed[];
+  selectedId: number | null;
+  followId: number | null;
+  fitRequest: number;
+}) {
   const map = useMap();
   const idsKey = vehicles.map((v) => v.vehicleId).join(",");
   const lastFit = useRef<string | null>(null);
@@ -34,7 +44,9 @@ function Camera({ vehicles, selectedId, followId, fitRequest }: { vehicles: Plac
     const key = `${idsKey}|${fitRequest}`;
     if (lastFit.current === key || vehicles.length === 0) return;
     lastFit.current = key;
-    const bounds = L.latLngBounds(vehicles.map((v) => [v.lastWaypoint.latitude, v.lastWaypoint.longitude] as [number, number]));
+    const bounds = L.latLngBounds(
+      vehicles.map((v) => [v.lastWaypoint.latitude, v.lastWaypoint.longitude] as [number, number]),
+    );
     map.fitBounds(bounds, { padding: [40, 40], maxZoom: 15, animate: false });
   }, [map, idsKey, fitRequest, vehicles]);
 
@@ -44,7 +56,10 @@ function Camera({ vehicles, selectedId, followId, fitRequest }: { vehicles: Plac
     if (selectedId === lastSelected.current) return;
     lastSelected.current = selectedId;
     const chosen = vehicles.find((v) => v.vehicleId === selectedId);
-    if (chosen) map.setView([chosen.lastWaypoint.latitude, chosen.lastWaypoint.longitude], Math.max(map.getZoom(), 13), { animate: false });
+    if (chosen)
+      map.setView([chosen.lastWaypoint.latitude, chosen.lastWaypoint.longitude], Math.max(map.getZoom(), 13), {
+        animate: false,
+      });
   }, [map, selectedId, vehicles]);
 
   const followed = vehicles.find((v) => v.vehicleId === followId);
@@ -59,7 +74,15 @@ function Camera({ vehicles, selectedId, followId, fitRequest }: { vehicles: Plac
 
 // The map of the driver's vehicles: one marker each at its last waypoint, labelled with its label
 // (else its name), and a tooltip with its running state and last-seen time in the account's time zone.
-export default function VehicleMap({ vehicles, tiles, timeZone, selectedId, followId, onSelect, fitRequest }: VehicleMapProps) {
+export default function VehicleMap({
+  vehicles,
+  tiles,
+  timeZone,
+  selectedId,
+  followId,
+  onSelect,
+  fitRequest,
+}: VehicleMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const shown = useMemo(() => placed(vehicles), [vehicles]);
   return (
@@ -74,7 +97,14 @@ export default function VehicleMap({ vehicles, tiles, timeZone, selectedId, foll
             <Marker
               key={v.vehicleId}
               position={[v.lastWaypoint.latitude, v.lastWaypoint.longitude]}
-              icon={vehicleIcon({ vehicleId: v.vehicleId, title, running: v.running, selected: v.vehicleId === selectedId, latitude: v.lastWaypoint.latitude, longitude: v.lastWaypoint.longitude })}
+              icon={vehicleIcon({
+                vehicleId: v.vehicleId,
+                title,
+                running: v.running,
+                selected: v.vehicleId === selectedId,
+                latitude: v.lastWaypoint.latitude,
+                longitude: v.lastWaypoint.longitude,
+              })}
               title={title}
               alt={title}
               keyboard

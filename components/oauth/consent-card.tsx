@@ -19,7 +19,18 @@ type Props = {
 
 // The consent screen: which app, who publishes it, what it gets, where the driver goes next.
 // A plain form: Allow and Deny post to the decision endpoint, which answers 303.
-export function ConsentCard({ appName, ownerName, environment, driver, destination, implicit, action, hidden, csrfToken, switchAccount }: Props) {
+export function ConsentCard({
+  appName,
+  ownerName,
+  environment,
+  driver,
+  destination,
+  implicit,
+  action,
+  hidden,
+  csrfToken,
+  switchAccount,
+}: Props) {
   return (
     <Card>
       <div className="flex items-center justify-between gap-3">
@@ -44,7 +55,9 @@ export function ConsentCard({ appName, ownerName, environment, driver, destinati
           {APP_ABILITIES.map((ability) => (
             <li key={ability}>{ability};</li>
           ))}
-          <li>{implicit ? "do so for 24 hours, unless you revoke it sooner." : "keep this access until you revoke it."}</li>
+          <li>
+            {implicit ? "do so for 24 hours, unless you revoke it sooner." : "keep this access until you revoke it."}
+          </li>
         </ul>
       </div>
 
@@ -55,10 +68,11 @@ export function ConsentCard({ appName, ownerName, environment, driver, destinati
         </a>
       </p>
       <p className="mt-2 text-sm text-slate-700">
-        You can revoke access at any time under <Link className="font-semibold text-blue-700 underline-offset-2 hover:underline" href="/connected-apps">
+        You can revoke access at any time under{" "}
+        <Link className="font-semibold text-blue-700 underline-offset-2 hover:underline" href="/connected-apps">
           Connected apps
-        </Link>. Either
-        way, you will then be sent to <strong>{destination}</strong>.
+        </Link>
+        . Either way, you will then be sent to <strong>{destination}</strong>.
       </p>
 
       <form method="post" action={action} className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">

@@ -26,8 +26,14 @@ export function SiteHeader({ session, current }: { session: HeaderSession; curre
   const signedIn = session !== null;
   return (
     <header className="border-b border-slate-200 bg-white">
-      <nav aria-label="Site" className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
-        <Link href={signedIn ? "/map" : "/"} className="min-h-11 content-center text-base font-bold tracking-tight text-slate-900">
+      <nav
+        aria-label="Site"
+        className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2"
+      >
+        <Link
+          href={signedIn ? "/map" : "/"}
+          className="min-h-11 content-center text-base font-bold tracking-tight text-slate-900"
+        >
           Wayline
         </Link>
         <CollapsibleNav id="site-menu" className="md:flex-1 md:flex-wrap md:justify-between md:gap-x-4">

@@ -6,6 +6,15 @@ const variants = {
   danger: "border border-red-300 bg-white text-red-800 hover:bg-red-50 disabled:text-red-300",
 } as const;
 
-export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof variants }) {
-  return <button className={`inline-flex min-h-11 items-center justify-center rounded-lg px-4 py-2 text-sm font-semibold transition-colors ${variants[variant]} ${className}`} {...props} />;
+export function Button({
+  variant = "primary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof variants }) {
+  return (
+    <button
+      className={`inline-flex min-h-11 items-center justify-center rounded-lg px-4 py-2 text-sm font-semibold transition-colors ${variants[variant]} ${className}`}
+      {...props}
+    />
+  );
 }

@@ -1,7 +1,11 @@
 import type { ReactNode } from "react";
 
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
-  return <section className={`rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 ${className}`}>{children}</section>;
+  return (
+    <section className={`rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 ${className}`}>
+      {children}
+    </section>
+  );
 }
 
 /** The narrow centred column of the sign-in, consent and error pages. */
@@ -11,8 +15,12 @@ export function NarrowPage({ children }: { children: ReactNode }) {
 
 export function EnvironmentBadge({ environment }: { environment: "production" | "sandbox" }) {
   return environment === "sandbox" ? (
-    <span className="inline-flex items-center rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">Sandbox</span>
+    <span className="inline-flex items-center rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
+      Sandbox
+    </span>
   ) : (
-    <span className="inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">Production</span>
+    <span className="inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-900">
+      Production
+    </span>
   );
 }

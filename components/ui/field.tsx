@@ -1,12 +1,32 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { name: string; label: string; error?: string; hint?: ReactNode };
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+};
 
 /** The ids a control's aria-describedby names: its hint and its error, when there are any. */
-export const fieldDescribedBy = (id: string, hint: unknown, error: unknown) => [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+export const fieldDescribedBy = (id: string, hint: unknown, error: unknown) =>
+  [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
 
 /** A control's label above it, and its hint and error below it, with the ids fieldDescribedBy names. */
-export function FieldFrame({ id, label, hint, error, className = "", children }: { id: string; label: string; hint?: ReactNode; error?: string; className?: string; children: ReactNode }) {
+export function FieldFrame({
+  id,
+  label,
+  hint,
+  error,
+  className = "",
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={`flex flex-col gap-1 ${className}`}>
       <label htmlFor={id} className="text-sm font-medium text-slate-800">

@@ -2,7 +2,12 @@ import type { SelectHTMLAttributes } from "react";
 import { preferredContacts } from "@/common/accounts/schemas";
 import { fieldDescribedBy, FieldFrame } from "./field";
 
-const contactLabels: Record<(typeof preferredContacts)[number], string> = { EMAIL: "E-mail", PHONE: "Phone call", SMS: "Text message", MAIL: "Mail" };
+const contactLabels: Record<(typeof preferredContacts)[number], string> = {
+  EMAIL: "E-mail",
+  PHONE: "Phone call",
+  SMS: "Text message",
+  MAIL: "Mail",
+};
 
 type Props = Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name"> & { error?: string; unset?: boolean };
 

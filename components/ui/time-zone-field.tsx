@@ -6,7 +6,10 @@ type Props = Omit<ComponentProps<typeof Field>, "name" | "label" | "list" | "aut
 // The account's time zone (registration and the driver's account form): typed, with the browser's
 // IANA zones offered as suggestions (none where Intl.supportedValuesOf is missing).
 export function TimeZoneField({ listId, ...field }: Props) {
-  const timeZones = useMemo(() => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []), []);
+  const timeZones = useMemo(
+    () => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []),
+    [],
+  );
   return (
     <>
       <Field name="timeZone" label="Time zone" list={listId} autoComplete="off" {...field} />

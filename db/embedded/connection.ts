@@ -29,5 +29,14 @@ export interface Connection {
 }
 
 export function newConnection(socket: net.Socket): Connection {
-  return { socket, input: Buffer.alloc(0), started: false, pending: [], queued: false, closed: false, midExtended: false, listening: new Set() };
+  return {
+    socket,
+    input: Buffer.alloc(0),
+    started: false,
+    pending: [],
+    queued: false,
+    closed: false,
+    midExtended: false,
+    listening: new Set(),
+  };
 }

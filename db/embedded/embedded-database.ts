@@ -73,9 +73,12 @@ function readMarker(file: string): Marker | null {
   try {
     const data: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
     if (
-      data && typeof data === "object" &&
-      "url" in data && typeof data.url === "string" &&
-      "pid" in data && typeof data.pid === "number"
+      data &&
+      typeof data === "object" &&
+      "url" in data &&
+      typeof data.url === "string" &&
+      "pid" in data &&
+      typeof data.pid === "number"
     ) {
       return { url: data.url, pid: data.pid };
     }

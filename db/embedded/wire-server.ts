@@ -52,11 +52,7 @@ export interface WireServer {
   stop(): Promise<void>;
 }
 
-export async function startWireServer(opts: {
-  db: PGlite;
-  host?: string;
-  port?: number;
-}): Promise<WireServer> {
+export async function startWireServer(opts: { db: PGlite; host?: string; port?: number }): Promise<WireServer> {
   const { db } = opts;
   const host = opts.host ?? "127.0.0.1";
   await db.waitReady;

@@ -28,5 +28,8 @@ export const appCredentials = pgTable(
     secretHash: text("secret_hash").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("app_credentials_client_id_key").on(t.clientId), uniqueIndex("app_credentials_app_env_key").on(t.appId, t.environment)],
+  (t) => [
+    uniqueIndex("app_credentials_client_id_key").on(t.clientId),
+    uniqueIndex("app_credentials_app_env_key").on(t.appId, t.environment),
+  ],
 );

@@ -1,4 +1,15 @@
-import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { partnerApps } from "./apps";
 import { notificationDeliveries } from "./subscriptions";
 
@@ -99,7 +110,10 @@ export const emailOutbox = pgTable(
   "email_outbox",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" }).references(() => notificationDeliveries.id, { onDelete: "set null" }),
+    notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" }).references(
+      () => notificationDeliveries.id,
+      { onDelete: "set null" },
+    ),
     appId: integer("app_id").references(() => partnerApps.id, { onDelete: "cascade" }),
     recipient: text("recipient").notNull(),
     subject: text("subject").notNull(),

@@ -1,4 +1,18 @@
-import { bigint, bigserial, customType, doublePrecision, index, integer, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { accounts } from "./accounts";
 import { partnerApps } from "./apps";
@@ -38,7 +52,9 @@ export const trips = pgTable(
     index("trips_vehicle_start_idx").on(t.vehicleId, t.startTime),
     // Ingest reads the vehicle's open trip on every post: without this, a vehicle with no open
     // trip had all its closed trips scanned to find none.
-    index("trips_open_idx").on(t.vehicleId, t.startTime).where(sql`end_time is null`),
+    index("trips_open_idx")
+      .on(t.vehicleId, t.startTime)
+      .where(sql`end_time is null`),
   ],
 );
 
@@ -58,7 +74,10 @@ export const dataSets = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   // One data set per vehicle and timestamp: a second one is a duplicate and is ignored.
-  (t) => [uniqueIndex("data_sets_vehicle_time_key").on(t.vehicleId, t.recordedAt), index("data_sets_trip_idx").on(t.tripId, t.recordedAt)],
+  (t) => [
+    uniqueIndex("data_sets_vehicle_time_key").on(t.vehicleId, t.recordedAt),
+    index("data_sets_trip_idx").on(t.tripId, t.recordedAt),
+  ],
 );
 
 export const dataPoints = pgTable(

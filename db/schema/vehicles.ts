@@ -1,4 +1,15 @@
-import { boolean, doublePrecision, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { environmentEnum } from "./environment";
 
@@ -42,5 +53,8 @@ export const devices = pgTable(
     vehicleId: integer("vehicle_id").references(() => vehicles.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("devices_env_serial_key").on(t.environment, t.serial), uniqueIndex("devices_vehicle_key").on(t.vehicleId)],
+  (t) => [
+    uniqueIndex("devices_env_serial_key").on(t.environment, t.serial),
+    uniqueIndex("devices_vehicle_key").on(t.vehicleId),
+  ],
 );

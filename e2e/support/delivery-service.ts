@@ -58,7 +58,9 @@ export async function startDeliveryService(): Promise<DeliveryService> {
       },
     });
     const caDir = path.join(service.dataDir, "test-ca");
-    https = await startHttpsReceiver({ ca: { dir: caDir, certFile: path.join(caDir, "ca.pem"), keyFile: path.join(caDir, "ca.key") } });
+    https = await startHttpsReceiver({
+      ca: { dir: caDir, certFile: path.join(caDir, "ca.pem"), keyFile: path.join(caDir, "ca.key") },
+    });
     return { service, receiver: switchableReceiver(https), stop };
   } catch (error) {
     await stop();

@@ -11,7 +11,10 @@ const LOOPBACK = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
 
 /** Every request that would leave the machine (OpenStreetMap tiles above all) fails at once. */
 export async function keepOnLoopback(context: BrowserContext) {
-  await context.route((url) => !LOOPBACK.test(url.href) && !url.href.startsWith("data:") && !url.href.startsWith("blob:"), (route) => route.abort("blockedbyclient"));
+  await context.route(
+    (url) => !LOOPBACK.test(url.href) && !url.href.startsWith("data:") && !url.href.startsWith("blob:"),
+    (route) => route.abort("blockedbyclient"),
+  );
 }
 
 let app: Credentials | undefined;
@@ -26,12 +29,28 @@ async function json(res: Response, what: string) {
   return JSON.parse(text);
 }
 
-const wireTime = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
+const wireTime = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "+0000");
 
-export type DataSet = { timestamp: string; ignitionStatus: "ON" | "RUNNING" | "OFF"; datum: { timestamp: string; key: string; value: string | number }[] };
+export type DataSet = {
+  timestamp: string;
+  ignitionStatus: "ON" | "RUNNING" | "OFF";
+  datum: { timestamp: string; key: string; value: string | number }[];
+};
 
-export function dataSet(at: Date, ignitionStatus: DataSet["ignitionStatus"], lat: number, lon: number, speed?: number): DataSet {
-  const datum: DataSet["datum"] = [{ timestamp: wireTime(at), key: "GEN_WAYPOINT", value: `${lat.toFixed(6)},${lon.toFixed(6)}` }];
+export function dataSet(
+  at: Date,
+  ignitionStatus: DataSet["ignitionStatus"],
+  lat: number,
+  lon: number,
+  speed?: number,
+): DataSet {
+  const datum: DataSet["datum"] = [
+    { timestamp: wireTime(at), key: "GEN_WAYPOINT", value: `${lat.toFixed(6)},${lon.toFixed(6)}` },
+  ];
   if (speed !== undefined) datum.push({ timestamp: wireTime(at), key: "GEN_SPEED", value: speed });
   return { timestamp: wireTime(at), ignitionStatus, datum };
 }
@@ -51,28 +70,63 @@ export async function newDriver(tag: string, overrides: Record<string, string> =
   const basic = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
   const tokenUrl = `${baseUrl()}/sandbox/oauth/token`;
   const form = { "Content-Type": "application/x-www-form-urlencoded", Authorization: basic };
-  const { access_token: clientToken } = await json(await fetch(tokenUrl, { method: "POST", headers: form, body: "grant_type=client_credentials" }), "client token");
+  const { access_token: clientToken } = await json(
+    await fetch(tokenUrl, { method: "POST", headers: form, body: "grant_type=client_credentials" }),
+    "client token",
+  );
   const username = `e2e.${tag}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}`;
   const password = "e2e-password-1";
   const { account } = await json(
     await fetch(`${baseUrl()}/sandbox/api/account/`, {
       method: "POST",
       headers: { Authorization: `Bearer ${clientToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ firstName: "Dana", lastName: "Driver", username, password, email: "dana@example.com", timeZone: "America/New_York", ...overrides }),
+      body: JSON.stringify({
+        firstName: "Dana",
+        lastName: "Driver",
+        username,
+        password,
+        email: "dana@example.com",
+        timeZone: "America/New_York",
+        ...overrides,
+      }),
     }),
     "account create",
   );
-  const { access_token: token } = await json(await fetch(tokenUrl, { method: "POST", headers: form, body: `grant_type=authorization_code&code=${account.accessToken.code}` }), "code exchange");
+  const { access_token: token } = await json(
+    await fetch(tokenUrl, {
+      method: "POST",
+      headers: form,
+      body: `grant_type=authorization_code&code=${account.accessToken.code}`,
+    }),
+    "code exchange",
+  );
   const auth = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
   return {
     username,
     password,
     accountId: account.id,
     token,
-    addVehicle: async (label) => (await json(await fetch(`${baseUrl()}/sandbox/api/vehicle/`, { method: "POST", headers: auth, body: JSON.stringify({ label }) }), "vehicle")).vehicle.vehicleId,
+    addVehicle: async (label) =>
+      (
+        await json(
+          await fetch(`${baseUrl()}/sandbox/api/vehicle/`, {
+            method: "POST",
+            headers: auth,
+            body: JSON.stringify({ label }),
+          }),
+          "vehicle",
+        )
+      ).vehicle.vehicleId,
     post: async (vehicleId, sets) => {
       for (let i = 0; i < sets.length; i += 500) {
-        await json(await fetch(`${baseUrl()}/sandbox/api/vehicle/${vehicleId}/dataSet/`, { method: "POST", headers: auth, body: JSON.stringify(sets.slice(i, i + 500)) }), "data sets");
+        await json(
+          await fetch(`${baseUrl()}/sandbox/api/vehicle/${vehicleId}/dataSet/`, {
+            method: "POST",
+            headers: auth,
+            body: JSON.stringify(sets.slice(i, i + 500)),
+          }),
+          "data sets",
+        );
       }
     },
   };
@@ -107,7 +161,8 @@ export function pageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      errors.push(`console: ${message.text()}`);
   });
   return errors;
 }

@@ -3,7 +3,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const SOURCES = ["app", "components", "common", "server", "db", "public", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "common",
+  "server",
+  "db",
+  "public",
+  "next.config.js",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 function newestMtime(entry: string): number {
   let stat: fs.Stats;
@@ -26,13 +37,23 @@ export async function buildIfNeeded(root: string): Promise<void> {
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   if (builtAt > changedAt) return;
-  console.log(builtAt === 0 ? "No production build yet: building (about a minute)…" : "Sources changed since the last build: rebuilding…");
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  console.log(
+    builtAt === 0
+      ? "No production build yet: building (about a minute)…"
+      : "Sources changed since the last build: rebuilding…",
+  );
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"],
+    { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } },
+  );
   if (result.status !== 0) throw new Error("next build failed");
 }
 
 /** The production build's folder, as next.config.js names it. */
 export async function buildDir(root: string): Promise<string> {
-  const config = (await import(pathToFileURL(path.join(root, "next.config.js")).href)) as { default: { distDir?: string } };
+  const config = (await import(pathToFileURL(path.join(root, "next.config.js")).href)) as {
+    default: { distDir?: string };
+  };
   return path.join(root, config.default.distDir ?? ".next");
 }

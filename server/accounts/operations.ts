@@ -12,7 +12,8 @@ export const accountOperations = {
     path: "/account/",
     tag: "Accounts",
     summary: "List the accounts available to the caller",
-    description: "A client-credentials token lists the accounts its app created or that authorized it; a user token its own account.",
+    description:
+      "A client-credentials token lists the accounts its app created or that authorized it; a user token its own account.",
     auth: "any",
     query: pagingQuery,
     response: { key: "account", schema: accountOut, list: true },

@@ -9,16 +9,23 @@ type NewAccount = typeof accounts.$inferInsert;
 export const grantedAccountIds = (appId: number) =>
   sql`(select ${accountGrants.accountId} from ${accountGrants} where ${accountGrants.appId} = ${appId} and ${accountGrants.revokedAt} is null)`;
 
-export type AccountScope = { environment: Environment } & ({ appId: number; accountId?: undefined } | { accountId: number; appId?: undefined });
+export type AccountScope = { environment: Environment } & (
+  { appId: number; accountId?: undefined } | { accountId: number; appId?: undefined }
+);
 
 function scopeWhere(scope: AccountScope) {
   return and(
     eq(accounts.environment, scope.environment),
-    scope.accountId !== undefined ? eq(accounts.id, scope.accountId) : inArray(accounts.id, grantedAccountIds(scope.appId)),
+    scope.accountId !== undefined
+      ? eq(accounts.id, scope.accountId)
+      : inArray(accounts.id, grantedAccountIds(scope.appId)),
   );
 }
 
-export async function listAccounts(db: Executor, { scope, page, order }: { scope: AccountScope; page: Page; order: "asc" | "desc" }) {
+export async function listAccounts(
+  db: Executor,
+  { scope, page, order }: { scope: AccountScope; page: Page; order: "asc" | "desc" },
+) {
   const where = scopeWhere(scope);
   const [rows, [total]] = await Promise.all([
     db
@@ -45,7 +52,16 @@ export async function findAccount(db: Executor, { scope, id }: { scope: AccountS
 /** The row for a new account from its validated fields (API creation and driver registration). */
 export function newAccountRow(
   environment: Environment,
-  fields: { username: string; firstName: string; lastName: string; email?: string; zipcode?: string; phone?: string; timeZone?: string; preferredContact?: string },
+  fields: {
+    username: string;
+    firstName: string;
+    lastName: string;
+    email?: string;
+    zipcode?: string;
+    phone?: string;
+    timeZone?: string;
+    preferredContact?: string;
+  },
   passwordHash: string,
 ): NewAccount {
   return {
@@ -77,7 +93,10 @@ export async function deleteAccountRow(db: Executor, { id }: { id: number }) {
   return deleted.length > 0;
 }
 
-export async function insertGrant(db: Executor, values: { accountId: number; appId: number; source: "created" | "authorized" }) {
+export async function insertGrant(
+  db: Executor,
+  values: { accountId: number; appId: number; source: "created" | "authorized" },
+) {
   await db
     .insert(accountGrants)
     .values(values)
@@ -94,7 +113,10 @@ export async function hasActiveGrant(db: Executor, { accountId, appId }: { accou
 }
 
 /** The account a driver signs in as: usernames are unique per environment regardless of case. */
-export async function findAccountByUsername(db: Executor, { environment, username }: { environment: Environment; username: string }) {
+export async function findAccountByUsername(
+  db: Executor,
+  { environment, username }: { environment: Environment; username: string },
+) {
   const [row] = await db
     .select()
     .from(accounts)

@@ -5,7 +5,16 @@ import { notFound, uniqueError } from "@/common/http/errors";
 import { uniqueViolation } from "@/db/errors";
 import type { Page } from "@/common/http/paging";
 import { hashPassword } from "@/server/platform/security/passwords";
-import { deleteAccountRow, findAccount, insertAccount, insertGrant, listAccounts, newAccountRow, updateAccountRow, type AccountScope } from "./queries";
+import {
+  deleteAccountRow,
+  findAccount,
+  insertAccount,
+  insertGrant,
+  listAccounts,
+  newAccountRow,
+  updateAccountRow,
+  type AccountScope,
+} from "./queries";
 import type { CreateAccountInput, UpdateAccountInput } from "@/common/accounts/schemas";
 import { serializeAccount } from "./serialize";
 
@@ -58,7 +67,10 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
   const values = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   if (password !== undefined) values.passwordHash = await hashPassword(password);
   try {
-    const row = Object.keys(values).length > 0 ? await updateAccountRow(db(), { id, values }) : await getVisibleAccount(principal, id);
+    const row =
+      Object.keys(values).length > 0
+        ? await updateAccountRow(db(), { id, values })
+        : await getVisibleAccount(principal, id);
     if (!row) throw notFound("account");
     return serializeAccount(row);
   } catch (error) {

@@ -20,7 +20,8 @@ export function redirectUriProblem(uri: string, environment: Environment): strin
     if (LOOPBACK_HOSTS.has(url.hostname)) return null;
     return environment === "sandbox" ? null : "Plain http is only allowed for loopback addresses in production.";
   }
-  if (["javascript", "data", "file", "vbscript", "blob", "about"].includes(scheme)) return `The ${scheme}: scheme is not allowed.`;
+  if (["javascript", "data", "file", "vbscript", "blob", "about"].includes(scheme))
+    return `The ${scheme}: scheme is not allowed.`;
   return /^[a-z][a-z0-9+.-]*$/.test(scheme) ? null : "Must have a valid scheme.";
 }
 

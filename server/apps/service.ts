@@ -17,7 +17,13 @@ export type NewAppInput = {
 };
 
 export type Credentials = { clientId: string; clientSecret: string };
-export type CreatedApp = { id: number; name: string; sandbox: Credentials; production: Credentials; signingSecret: string };
+export type CreatedApp = {
+  id: number;
+  name: string;
+  sandbox: Credentials;
+  production: Credentials;
+  signingSecret: string;
+};
 
 const prefixes: Record<Environment, string> = { sandbox: "wl_sbx_", production: "wl_live_" };
 
@@ -42,23 +48,42 @@ export async function insertApp(tx: Tx, input: NewAppInput): Promise<Omit<Create
   const sandbox = input.sandboxCredentials ?? newCredentials("sandbox");
   const [app] = await tx
     .insert(partnerApps)
-    .values({ name: input.name, ownerName: input.ownerName ?? null, redirectUris: input.redirectUris, isPublic: input.isPublic ?? false, dataProvider: input.dataProvider ?? false })
+    .values({
+      name: input.name,
+      ownerName: input.ownerName ?? null,
+      redirectUris: input.redirectUris,
+      isPublic: input.isPublic ?? false,
+      dataProvider: input.dataProvider ?? false,
+    })
     .returning({ id: partnerApps.id });
-  await tx.insert(appCredentials).values({ appId: app!.id, environment: "sandbox", clientId: sandbox.clientId, secretHash: sha256(sandbox.clientSecret) });
+  await tx.insert(appCredentials).values({
+    appId: app!.id,
+    environment: "sandbox",
+    clientId: sandbox.clientId,
+    secretHash: sha256(sandbox.clientSecret),
+  });
   const signingSecret = newSigningSecret();
   await tx.insert(appSigningSecrets).values({ appId: app!.id, secret: signingSecret });
   return { id: app!.id, name: input.name, sandbox, signingSecret };
 }
 
 /** Issues an app's credential pair for one environment (it must not have one yet). The secret is returned once. */
-export async function issueCredential(tx: Executor, { appId, environment }: { appId: number; environment: Environment }): Promise<Credentials> {
+export async function issueCredential(
+  tx: Executor,
+  { appId, environment }: { appId: number; environment: Environment },
+): Promise<Credentials> {
   const credentials = newCredentials(environment);
-  await tx.insert(appCredentials).values({ appId, environment, clientId: credentials.clientId, secretHash: sha256(credentials.clientSecret) });
+  await tx
+    .insert(appCredentials)
+    .values({ appId, environment, clientId: credentials.clientId, secretHash: sha256(credentials.clientSecret) });
   return credentials;
 }
 
 /** A new client secret for an existing credential: the old one stops working at once (only the hash is kept). */
-export async function rotateClientSecret(tx: Executor, { appId, environment }: { appId: number; environment: Environment }): Promise<Credentials | null> {
+export async function rotateClientSecret(
+  tx: Executor,
+  { appId, environment }: { appId: number; environment: Environment },
+): Promise<Credentials | null> {
   const clientSecret = randomToken("wls_");
   const [row] = await tx
     .update(appCredentials)

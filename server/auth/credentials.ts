@@ -30,13 +30,28 @@ export async function signInWithPassword(raw: unknown, address: string): Promise
   if (!attempt.allowed) throw new SignInRefused({ kind: "throttled", retryAfterSeconds: attempt.retryAfterSeconds });
 
   const account = await findAccountByUsername(db(), { environment, username });
-  const matches = account ? await verifyPassword(account.passwordHash, password) : await verifyPassword(await (dummyHash ??= hashPassword("no-such-account")), password).then(() => false);
-  if (!account || !matches) throw new SignInRefused({ kind: "invalid_credentials", waitSeconds: attempt.waitIfFailedSeconds });
+  const matches = account
+    ? await verifyPassword(account.passwordHash, password)
+    : await verifyPassword(await (dummyHash ??= hashPassword("no-such-account")), password).then(() => false);
+  if (!account || !matches)
+    throw new SignInRefused({ kind: "invalid_credentials", waitSeconds: attempt.waitIfFailedSeconds });
 
   await forgiveAttempt(keys);
   return sessionUser(account);
 }
 
-export function sessionUser(account: { id: number; environment: Environment; username: string; firstName: string; lastName: string }): SessionUser {
-  return { id: String(account.id), accountId: account.id, environment: account.environment, username: account.username, name: `${account.firstName} ${account.lastName}`.trim() };
+export function sessionUser(account: {
+  id: number;
+  environment: Environment;
+  username: string;
+  firstName: string;
+  lastName: string;
+}): SessionUser {
+  return {
+    id: String(account.id),
+    accountId: account.id,
+    environment: account.environment,
+    username: account.username,
+    name: `${account.firstName} ${account.lastName}`.trim(),
+  };
 }

@@ -16,7 +16,12 @@ export function csrfToken(session: DriverSession, purpose: CsrfPurpose, boundTo 
   return sessionHmac("wayline-csrf", purpose, session.environment, session.accountId, session.sid, boundTo);
 }
 
-export function csrfTokenMatches(session: DriverSession, purpose: CsrfPurpose, presented: unknown, boundTo = ""): boolean {
+export function csrfTokenMatches(
+  session: DriverSession,
+  purpose: CsrfPurpose,
+  presented: unknown,
+  boundTo = "",
+): boolean {
   return sameToken(csrfToken(session, purpose, boundTo), presented);
 }
 

@@ -15,7 +15,10 @@ import { sessionSecret } from "./session-secret";
 /** A session lasts this long from sign-in; signing in again starts a new one. */
 const SESSION_MAX_AGE_SECONDS = 7 * 24 * 3600;
 
-type StackOptions = Pick<NextAuthOptions, "providers" | "callbacks" | "cookies"> & { signInPage: string; logName: string };
+type StackOptions = Pick<NextAuthOptions, "providers" | "callbacks" | "cookies"> & {
+  signInPage: string;
+  logName: string;
+};
 
 /** The stack's options, built on first use (the secret may have to be generated), then kept. */
 export function nextAuthStack(build: () => StackOptions): () => NextAuthOptions {

@@ -28,12 +28,29 @@ export const authOptions = nextAuthStack(() => ({
     jwt({ token, user }) {
       if (user) {
         const driver = user as unknown as SessionUser;
-        return { sub: driver.id, name: driver.name, accountId: driver.accountId, environment: driver.environment, username: driver.username, sid: newSessionId() };
+        return {
+          sub: driver.id,
+          name: driver.name,
+          accountId: driver.accountId,
+          environment: driver.environment,
+          username: driver.username,
+          sid: newSessionId(),
+        };
       }
       return token;
     },
     session({ session, token }) {
-      const shaped = { expires: session.expires, user: { name: token.name }, driver: { accountId: token.accountId, environment: token.environment, username: token.username, name: token.name, sid: token.sid } };
+      const shaped = {
+        expires: session.expires,
+        user: { name: token.name },
+        driver: {
+          accountId: token.accountId,
+          environment: token.environment,
+          username: token.username,
+          name: token.name,
+          sid: token.sid,
+        },
+      };
       return shaped;
     },
   },

@@ -20,14 +20,21 @@ export async function registerDriver(raw: unknown, address: string): Promise<Ses
   const policies = rateLimitPolicies();
   if (policies) {
     const refused = refusal(await takeFromBuckets([{ policy: policies.registrationAddress, key: address }]));
-    if (refused) throw new SignInRefused({ kind: "registrations_limited", retryAfterSeconds: refused.retryAfterSeconds });
+    if (refused)
+      throw new SignInRefused({ kind: "registrations_limited", retryAfterSeconds: refused.retryAfterSeconds });
   }
   try {
-    const account = await insertAccount(db(), newAccountRow(input.environment, input, await hashPassword(input.password)));
+    const account = await insertAccount(
+      db(),
+      newAccountRow(input.environment, input, await hashPassword(input.password)),
+    );
     return sessionUser(account);
   } catch (error) {
     if (uniqueViolation(error) === "accounts_env_username_key") {
-      throw new SignInRefused({ kind: "fields", fieldErrors: [{ fieldName: "username", message: "This username is already taken." }] });
+      throw new SignInRefused({
+        kind: "fields",
+        fieldErrors: [{ fieldName: "username", message: "This username is already taken." }],
+      });
     }
     throw error;
   }

@@ -29,6 +29,7 @@ export function sessionSecret(): string {
     }
   }
   const secret = fs.readFileSync(file, "utf8").trim();
-  if (secret.length < 32) throw new Error(`${file} holds no usable secret: delete it to have a new one generated (signs everyone out).`);
+  if (secret.length < 32)
+    throw new Error(`${file} holds no usable secret: delete it to have a new one generated (signs everyone out).`);
   return (cached = secret);
 }

@@ -24,7 +24,10 @@ export async function getDriverSession(): Promise<DriverSession | null> {
   const parsed = sessionShape.safeParse(await getServerSession(authOptions()));
   if (!parsed.success) return null;
   const { driver } = parsed.data;
-  const account = await findAccount(db(), { scope: { environment: driver.environment, accountId: driver.accountId }, id: driver.accountId });
+  const account = await findAccount(db(), {
+    scope: { environment: driver.environment, accountId: driver.accountId },
+    id: driver.accountId,
+  });
   if (!account) return null;
   return { ...driver, username: account.username, name: `${account.firstName} ${account.lastName}`.trim() };
 }

@@ -10,11 +10,27 @@ export async function lockThrottles(db: Executor, { keys }: { keys: string[] }) 
     .insert(signInThrottles)
     .values(keys.map((key) => ({ key })))
     .onConflictDoNothing();
-  return db.select().from(signInThrottles).where(inArray(signInThrottles.key, keys)).orderBy(asc(signInThrottles.key)).for("update");
+  return db
+    .select()
+    .from(signInThrottles)
+    .where(inArray(signInThrottles.key, keys))
+    .orderBy(asc(signInThrottles.key))
+    .for("update");
 }
 
-export async function saveThrottle(db: Executor, { key, failures, lastFailureAt, blockedUntil }: { key: string; failures: number; lastFailureAt: Date; blockedUntil: Date | null }) {
-  await db.update(signInThrottles).set({ failures, lastFailureAt, blockedUntil }).where(sql`${signInThrottles.key} = ${key}`);
+export async function saveThrottle(
+  db: Executor,
+  {
+    key,
+    failures,
+    lastFailureAt,
+    blockedUntil,
+  }: { key: string; failures: number; lastFailureAt: Date; blockedUntil: Date | null },
+) {
+  await db
+    .update(signInThrottles)
+    .set({ failures, lastFailureAt, blockedUntil })
+    .where(sql`${signInThrottles.key} = ${key}`);
 }
 
 export async function deleteThrottle(db: Executor, { key }: { key: string }) {
@@ -34,5 +50,12 @@ export async function refundFailure(db: Executor, { key, free }: { key: string; 
 
 /** Rows nothing is remembered by any more: no block, last failure long ago. */
 export async function deleteStaleThrottles(db: Executor, { before }: { before: Date }) {
-  await db.delete(signInThrottles).where(and(lt(signInThrottles.lastFailureAt, before), sql`(${signInThrottles.blockedUntil} is null or ${signInThrottles.blockedUntil} < now())`));
+  await db
+    .delete(signInThrottles)
+    .where(
+      and(
+        lt(signInThrottles.lastFailureAt, before),
+        sql`(${signInThrottles.blockedUntil} is null or ${signInThrottles.blockedUntil} < now())`,
+      ),
+    );
 }

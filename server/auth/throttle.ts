@@ -20,12 +20,30 @@ export type ThrottlePolicy = {
 // An account tolerates a few typos, then waits 30 s, 1 min, 2 min, … up to 15 min per further
 // failure; waits stay short because anyone can make them happen to someone else's account. An
 // address (possibly a whole office behind NAT) gets more room before the same slowdown.
-export const ACCOUNT_POLICY: ThrottlePolicy = { free: 5, baseDelayMs: 30_000, maxDelayMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
-export const ADDRESS_POLICY: ThrottlePolicy = { free: 20, baseDelayMs: 30_000, maxDelayMs: 15 * 60_000, forgetAfterMs: 60 * 60_000 };
+export const ACCOUNT_POLICY: ThrottlePolicy = {
+  free: 5,
+  baseDelayMs: 30_000,
+  maxDelayMs: 15 * 60_000,
+  forgetAfterMs: 60 * 60_000,
+};
+export const ADDRESS_POLICY: ThrottlePolicy = {
+  free: 20,
+  baseDelayMs: 30_000,
+  maxDelayMs: 15 * 60_000,
+  forgetAfterMs: 60 * 60_000,
+};
 
 export type ThrottleKey = { key: string; policy: ThrottlePolicy };
 
-export function signInKeys({ environment, username, address }: { environment: Environment; username: string; address: string }): ThrottleKey[] {
+export function signInKeys({
+  environment,
+  username,
+  address,
+}: {
+  environment: Environment;
+  username: string;
+  address: string;
+}): ThrottleKey[] {
   return [
     { key: `account:${environment}:${username.trim().toLowerCase()}`, policy: ACCOUNT_POLICY },
     { key: `address:${address}`, policy: ADDRESS_POLICY },
@@ -38,7 +56,9 @@ export function blockAfter(failures: number, policy: ThrottlePolicy): number | n
   return Math.min(policy.baseDelayMs * 2 ** Math.min(failures - policy.free, 30), policy.maxDelayMs);
 }
 
-export type Attempt = { allowed: false; retryAfterSeconds: number } | { allowed: true; /** the wait that applies if this attempt fails */ waitIfFailedSeconds: number };
+export type Attempt =
+  | { allowed: false; retryAfterSeconds: number }
+  | { allowed: true; /** the wait that applies if this attempt fails */ waitIfFailedSeconds: number };
 
 export async function beginAttempt(keys: ThrottleKey[]): Promise<Attempt> {
   const policies = new Map(keys.map((k) => [k.key, k.policy]));
@@ -54,7 +74,12 @@ export async function beginAttempt(keys: ThrottleKey[]): Promise<Attempt> {
       const failures = (now - row.lastFailureAt.getTime() > policy.forgetAfterMs ? 0 : row.failures) + 1;
       const wait = blockAfter(failures, policy);
       waitIfFailed = Math.max(waitIfFailed, wait ?? 0);
-      await saveThrottle(tx, { key: row.key, failures, lastFailureAt: new Date(now), blockedUntil: wait === null ? null : new Date(now + wait) });
+      await saveThrottle(tx, {
+        key: row.key,
+        failures,
+        lastFailureAt: new Date(now),
+        blockedUntil: wait === null ? null : new Date(now + wait),
+      });
     }
     return { allowed: true, waitIfFailedSeconds: Math.ceil(waitIfFailed / 1000) };
   });

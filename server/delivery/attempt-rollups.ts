@@ -15,13 +15,22 @@ import { latencyBin } from "@/common/delivery/latency-histogram";
 export const ROLLUP_BUCKET_SECONDS = [300, 3600] as const;
 
 /** Start of the bucket of `seconds` holding `at` (UTC grid, like date_bin(seconds, at, epoch)). */
-export const bucketStart = (at: Date, seconds: number) => new Date(Math.floor(at.getTime() / (seconds * 1000)) * seconds * 1000);
+export const bucketStart = (at: Date, seconds: number) =>
+  new Date(Math.floor(at.getTime() / (seconds * 1000)) * seconds * 1000);
 
 /** The key of a failure in `failures`: the HTTP status, or "none" when there was no answer. */
 const failureKey = (httpStatus: number | null) => (httpStatus === null ? "none" : String(httpStatus));
 
 type Attempt = { deliveryId: number; attemptedAt: Date; outcome: string; httpStatus: number | null; latencyMs: number };
-export type RollupRow = { deliveryId: number; bucketSeconds: number; bucketStart: Date; attempts: number; delivered: number; failures: Record<string, number>; latency: Record<string, number> };
+export type RollupRow = {
+  deliveryId: number;
+  bucketSeconds: number;
+  bucketStart: Date;
+  attempts: number;
+  delivered: number;
+  failures: Record<string, number>;
+  latency: Record<string, number>;
+};
 
 /** A batch's attempts summed per (delivery, width, bucket), in key order. A REDIRECTED leg is not an attempt (the attempt that follows it is). */
 export function rollupRows(attempts: Attempt[]): RollupRow[] {
@@ -32,7 +41,19 @@ export function rollupRows(attempts: Attempt[]): RollupRow[] {
       const start = bucketStart(a.attemptedAt, bucketSeconds);
       const key = `${a.deliveryId}:${bucketSeconds}:${start.getTime()}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { deliveryId: a.deliveryId, bucketSeconds, bucketStart: start, attempts: 0, delivered: 0, failures: {}, latency: {} }));
+      if (!row)
+        rows.set(
+          key,
+          (row = {
+            deliveryId: a.deliveryId,
+            bucketSeconds,
+            bucketStart: start,
+            attempts: 0,
+            delivered: 0,
+            failures: {},
+            latency: {},
+          }),
+        );
       row.attempts += 1;
       if (a.outcome === "DELIVERED") row.delivered += 1;
       else row.failures[failureKey(a.httpStatus)] = (row.failures[failureKey(a.httpStatus)] ?? 0) + 1;
@@ -40,7 +61,12 @@ export function rollupRows(attempts: Attempt[]): RollupRow[] {
       row.latency[bin] = (row.latency[bin] ?? 0) + 1;
     }
   }
-  return [...rows.values()].sort((x, y) => x.deliveryId - y.deliveryId || x.bucketSeconds - y.bucketSeconds || x.bucketStart.getTime() - y.bucketStart.getTime());
+  return [...rows.values()].sort(
+    (x, y) =>
+      x.deliveryId - y.deliveryId ||
+      x.bucketSeconds - y.bucketSeconds ||
+      x.bucketStart.getTime() - y.bucketStart.getTime(),
+  );
 }
 
 /** Adds a batch's attempts to the rollup, inside the transaction `sql` that inserts them. */

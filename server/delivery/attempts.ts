@@ -32,7 +32,19 @@ export type RowResult =
   | { id: number; kind: "retry"; at: Date; attempts: number; failingSince: Date }
   | { id: number; kind: "deactivated"; deliveryId: number; reason: string; at: Date };
 
-export async function recordBatch({ attempts, results, httpStatuses, outbox, workerId }: { attempts: AttemptRecord[]; results: RowResult[]; httpStatuses: Map<number, number>; outbox: OutboxEntry[]; workerId: string }): Promise<void> {
+export async function recordBatch({
+  attempts,
+  results,
+  httpStatuses,
+  outbox,
+  workerId,
+}: {
+  attempts: AttemptRecord[];
+  results: RowResult[];
+  httpStatuses: Map<number, number>;
+  outbox: OutboxEntry[];
+  workerId: string;
+}): Promise<void> {
   const delivered = results.filter((r) => r.kind === "delivered").map((r) => r.id);
   const retries = results.filter((r): r is Extract<RowResult, { kind: "retry" }> => r.kind === "retry");
   const deactivated = results.filter((r): r is Extract<RowResult, { kind: "deactivated" }> => r.kind === "deactivated");
@@ -62,12 +74,15 @@ export async function recordBatch({ attempts, results, httpStatuses, outbox, wor
     if (outbox.length > 0) {
       await sql`insert into email_outbox ${sql(outbox.map((o) => ({ notification_delivery_id: o.notificationDeliveryId, app_id: o.appId, recipient: o.recipient, subject: o.subject, text: o.text })))}`;
     }
-    if (delivered.length > 0) await sql`update notification_deliveries set status = 'DELIVERED' where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
+    if (delivered.length > 0)
+      await sql`update notification_deliveries set status = 'DELIVERED' where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
     for (const d of deactivated) {
       await sql`update subscription_deliveries set active = false, deactivation_reason = ${d.reason}, deactivated_at = ${d.at.toISOString()}::timestamptz where id = ${d.deliveryId} and active`;
     }
-    if (deactivated.length > 0) await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
-    if (done.length > 0) await sql`delete from delivery_jobs where notification_delivery_id = any(${`{${done.join(",")}}`}::bigint[])`;
+    if (deactivated.length > 0)
+      await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
+    if (done.length > 0)
+      await sql`delete from delivery_jobs where notification_delivery_id = any(${`{${done.join(",")}}`}::bigint[])`;
     for (const r of retries) {
       await sql`update delivery_jobs set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz, failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null where notification_delivery_id = ${r.id}`;
     }

@@ -9,7 +9,13 @@ export const QUEUE_CHANNEL = "wayline_deliveries";
 
 const bigintArray = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
 
-export type Claimed = { id: number; notificationId: number; deliveryId: number; attempts: number; failingSince: Date | null };
+export type Claimed = {
+  id: number;
+  notificationId: number;
+  deliveryId: number;
+  attempts: number;
+  failingSince: Date | null;
+};
 
 /**
  * Takes a lease on up to `limit` due entries of the queue (delivery_jobs): never leased or
@@ -17,10 +23,27 @@ export type Claimed = { id: number; notificationId: number; deliveryId: number; 
  * The row locks (SKIP LOCKED) make two workers claiming at once take different rows. Rows of a
  * delivery deactivated meanwhile become FAILED instead, and leave the queue.
  */
-export async function claimDue({ owner, leaseSeconds, limit }: { owner: string; leaseSeconds: number; limit: number }): Promise<Claimed[]> {
+export async function claimDue({
+  owner,
+  leaseSeconds,
+  limit,
+}: {
+  owner: string;
+  leaseSeconds: number;
+  limit: number;
+}): Promise<Claimed[]> {
   const sql = rawSql();
   // Two index ranges (delivery_jobs_next_idx, delivery_jobs_lease_idx), each ordered and limited.
-  const rows = await sql<{ id: string; notification_id: string; delivery_id: number; active: boolean; attempts: number; failing_since: Date | null }[]>`
+  const rows = await sql<
+    {
+      id: string;
+      notification_id: string;
+      delivery_id: number;
+      active: boolean;
+      attempts: number;
+      failing_since: Date | null;
+    }[]
+  >`
     with due as (
       select j.notification_delivery_id as id from delivery_jobs j
       where j.lease_until is null and j.next_attempt_at <= now()
@@ -53,7 +76,13 @@ export async function claimDue({ owner, leaseSeconds, limit }: { owner: string; 
     select p.id, p.notification_id, p.delivery_id, claimed.attempts, claimed.failing_since
     from claimed join picked p on p.id = claimed.notification_delivery_id
     order by p.id`;
-  return rows.map((r) => ({ id: Number(r.id), notificationId: Number(r.notification_id), deliveryId: r.delivery_id, attempts: r.attempts, failingSince: r.failing_since ? new Date(r.failing_since) : null }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    notificationId: Number(r.notification_id),
+    deliveryId: r.delivery_id,
+    attempts: r.attempts,
+    failingSince: r.failing_since ? new Date(r.failing_since) : null,
+  }));
 }
 
 export async function releaseLeases({ ids, owner }: { ids: number[]; owner: string }): Promise<void> {
@@ -61,14 +90,23 @@ export async function releaseLeases({ ids, owner }: { ids: number[]; owner: stri
 }
 
 /** Heartbeat: a live worker keeps its leases; only a dead or stalled one loses them. */
-export async function extendLeases({ ids, owner, leaseSeconds }: { ids: number[]; owner: string; leaseSeconds: number }): Promise<void> {
+export async function extendLeases({
+  ids,
+  owner,
+  leaseSeconds,
+}: {
+  ids: number[];
+  owner: string;
+  leaseSeconds: number;
+}): Promise<void> {
   await rawSql()`update delivery_jobs set lease_until = now() + make_interval(secs => ${leaseSeconds}) where notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
 }
 
 /** A stopping worker's leases, given back at once (a drain), and the other workers woken to take them. */
 export async function releaseOwnLeases(owner: string): Promise<number> {
   return rawSql().begin(async (sql) => {
-    const rows = await sql`update delivery_jobs set lease_owner = null, lease_until = null where lease_owner = ${owner} and lease_until is not null returning 1`;
+    const rows =
+      await sql`update delivery_jobs set lease_owner = null, lease_until = null where lease_owner = ${owner} and lease_until is not null returning 1`;
     if (rows.length > 0) await sql`select pg_notify(${QUEUE_CHANNEL}, '')`;
     return rows.length;
   });

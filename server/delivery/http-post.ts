@@ -24,24 +24,49 @@ type Ids = { notificationDeliveryId: number; notificationId: number; deliveryId:
 
 const MAX_LEGS = 5;
 
-export async function sendHttpPost({ ids, delivery, notification, secrets, network, now = () => new Date() }: { ids: Ids; delivery: DeliveryRow; notification: NotificationRow; secrets: string[]; network: DeliveryNetwork; now?: () => Date }): Promise<SendResult> {
+export async function sendHttpPost({
+  ids,
+  delivery,
+  notification,
+  secrets,
+  network,
+  now = () => new Date(),
+}: {
+  ids: Ids;
+  delivery: DeliveryRow;
+  notification: NotificationRow;
+  secrets: string[];
+  network: DeliveryNetwork;
+  now?: () => Date;
+}): Promise<SendResult> {
   const attempts: AttemptRecord[] = [];
   const event = serializeNotification(notification, { delivered: true });
   const body = JSON.stringify(event);
   const oauth2Parsed = delivery.oauth2 ? oauth2Schema.safeParse(delivery.oauth2) : null;
   if (oauth2Parsed && !oauth2Parsed.success) {
-    return { outcome: { kind: "deactivate", reason: `oauth2 map incomplete at ${now().toISOString()}` }, attempts, lastStatus: null };
+    return {
+      outcome: { kind: "deactivate", reason: `oauth2 map incomplete at ${now().toISOString()}` },
+      attempts,
+      lastStatus: null,
+    };
   }
   let oauth2 = oauth2Parsed?.data ?? null;
   let url = delivery.postUrl ?? "";
   let refreshed = false;
   let followedTemporary = false;
   let lastStatus: number | null = null;
-  const extraHeaders = Object.fromEntries(Object.entries((delivery.postHeaders ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+  const extraHeaders = Object.fromEntries(
+    Object.entries((delivery.postHeaders ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+  );
 
   for (let leg = 0; leg < MAX_LEGS; leg++) {
     const attemptedAt = now();
-    const signed = signWebhook({ id: event.eventId, timestamp: Math.floor(attemptedAt.getTime() / 1000), body, secrets });
+    const signed = signWebhook({
+      id: event.eventId,
+      timestamp: Math.floor(attemptedAt.getTime() / 1000),
+      body,
+      secrets,
+    });
     const headers: Record<string, string> = {
       ...extraHeaders,
       "content-type": "application/json",
@@ -51,9 +76,24 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
       "webhook-signature": signed.signature,
     };
     if (oauth2) headers.authorization = `Bearer ${oauth2.access_token}`;
-    const answer = (await postToInbox({ url, headers, body, appId: notification.appId, environment: notification.environment })) ?? (await postHttps({ url, headers, body, network }));
+    const answer =
+      (await postToInbox({ url, headers, body, appId: notification.appId, environment: notification.environment })) ??
+      (await postHttps({ url, headers, body, network }));
     const record = (outcome: AttemptRecord["outcome"], extra: Partial<AttemptRecord>) =>
-      attempts.push({ ...ids, attemptedAt, target: url, outcome, httpStatus: null, latencyMs: answer.latencyMs, error: null, responseExcerpt: null, signedContent: signed.signedContent, signature: signed.signature, requestHeaders: shownHeaders(headers), ...extra });
+      attempts.push({
+        ...ids,
+        attemptedAt,
+        target: url,
+        outcome,
+        httpStatus: null,
+        latencyMs: answer.latencyMs,
+        error: null,
+        responseExcerpt: null,
+        signedContent: signed.signedContent,
+        signature: signed.signature,
+        requestHeaders: shownHeaders(headers),
+        ...extra,
+      });
 
     if (!answer.ok) {
       if (answer.kind === "refused") {
@@ -76,16 +116,23 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
       case "permanent-redirect":
         if (!location) {
           record("RETRY", { ...base, error: `HTTP ${answer.status} without a usable Location` });
-          return { outcome: { kind: "retry", error: `HTTP ${answer.status} without a usable Location`, retryAfterMs: null }, attempts, lastStatus };
+          return {
+            outcome: { kind: "retry", error: `HTTP ${answer.status} without a usable Location`, retryAfterMs: null },
+            attempts,
+            lastStatus,
+          };
         }
         record("REDIRECTED", { ...base, error: `moved permanently to ${location}` });
         // Never store a Location the guard refuses: the next leg refuses it and deactivates.
-        if (isPermittedTarget(location, network)) await updatePostUrl({ deliveryId: ids.deliveryId, postUrl: location });
+        if (isPermittedTarget(location, network))
+          await updatePostUrl({ deliveryId: ids.deliveryId, postUrl: location });
         url = location;
         continue;
       case "temporary-redirect":
         if (!location || followedTemporary) {
-          const error = followedTemporary ? `HTTP ${answer.status}: a second temporary redirect` : `HTTP ${answer.status} without a usable Location`;
+          const error = followedTemporary
+            ? `HTTP ${answer.status}: a second temporary redirect`
+            : `HTTP ${answer.status} without a usable Location`;
           record("RETRY", { ...base, error });
           return { outcome: { kind: "retry", error, retryAfterMs: null }, attempts, lastStatus };
         }
@@ -101,7 +148,12 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
         }
         // One refresh per delivery at a time: the sends that got 401 alongside this one wait
         // for it and take the token it stored (oauth2-single-flight.ts).
-        const shared = await refreshOnce({ deliveryId: ids.deliveryId, refusedAccessToken: oauth2.access_token, network, now });
+        const shared = await refreshOnce({
+          deliveryId: ids.deliveryId,
+          refusedAccessToken: oauth2.access_token,
+          network,
+          now,
+        });
         refreshed = true;
         if (shared.kind === "failed") {
           // Removed or deactivated meanwhile (a refresh that failed for another send, say).
@@ -111,17 +163,38 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
           }
           const { refresh } = shared;
           record("REFRESHED", { ...base, error: "HTTP 401: refreshing the access token" });
-          attempts.push({ ...ids, attemptedAt: now(), target: refresh.url, outcome: "REFRESH_FAILED", httpStatus: refresh.status, latencyMs: refresh.latencyMs, error: refresh.reason, responseExcerpt: refresh.excerpt, signedContent: null, signature: null });
+          attempts.push({
+            ...ids,
+            attemptedAt: now(),
+            target: refresh.url,
+            outcome: "REFRESH_FAILED",
+            httpStatus: refresh.status,
+            latencyMs: refresh.latencyMs,
+            error: refresh.reason,
+            responseExcerpt: refresh.excerpt,
+            signedContent: null,
+            signature: null,
+          });
           return { outcome: { kind: "deactivate", reason: shared.reason }, attempts, lastStatus };
         }
-        record("REFRESHED", { ...base, error: shared.kind === "reused" ? "HTTP 401: taking the access token refreshed meanwhile" : "HTTP 401: refreshing the access token" });
+        record("REFRESHED", {
+          ...base,
+          error:
+            shared.kind === "reused"
+              ? "HTTP 401: taking the access token refreshed meanwhile"
+              : "HTTP 401: refreshing the access token",
+        });
         oauth2 = shared.oauth2;
         continue;
       }
       case "retry": {
         const error = `HTTP ${answer.status}`;
         record("RETRY", { ...base, error });
-        return { outcome: { kind: "retry", error, retryAfterMs: parseRetryAfter(answer.retryAfter, attemptedAt) }, attempts, lastStatus };
+        return {
+          outcome: { kind: "retry", error, retryAfterMs: parseRetryAfter(answer.retryAfter, attemptedAt) },
+          attempts,
+          lastStatus,
+        };
       }
       case "deactivate": {
         const reason = `Receiver answered HTTP ${answer.status} at ${attemptedAt.toISOString()}`;
@@ -137,7 +210,11 @@ export async function sendHttpPost({ ids, delivery, notification, secrets, netwo
 // The headers as the console shows them: an oauth2 access token is shortened to its last 4 characters.
 function shownHeaders(headers: Record<string, string>): Record<string, string> {
   const shown = { ...headers };
-  if (shown.authorization) shown.authorization = shown.authorization.replace(/^(Bearer )(.*)$/i, (_, scheme: string, token: string) => `${scheme}…${token.slice(-4)}`);
+  if (shown.authorization)
+    shown.authorization = shown.authorization.replace(
+      /^(Bearer )(.*)$/i,
+      (_, scheme: string, token: string) => `${scheme}…${token.slice(-4)}`,
+    );
   return shown;
 }
 

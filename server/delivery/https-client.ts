@@ -16,12 +16,22 @@ export type DeliveryNetwork = { policy: TargetPolicy; agent: https.Agent };
 let shared: DeliveryNetwork | undefined;
 
 /** `resolve` replaces the system DNS (tests of DNS rebinding: no real name server needed). */
-export function makeNetwork({ allowedHosts, extraCaPem, resolve }: { allowedHosts: string[]; extraCaPem?: string; resolve?: Resolver }): DeliveryNetwork {
+export function makeNetwork({
+  allowedHosts,
+  extraCaPem,
+  resolve,
+}: {
+  allowedHosts: string[];
+  extraCaPem?: string;
+  resolve?: Resolver;
+}): DeliveryNetwork {
   const policy = { allowedHosts };
   // One secure context for every connection: given `ca` instead, Node parses the ~140 root
   // certificates again for each new connection (measured: 64 handshakes took 3 s, 400 never
   // finished within the 10 s timeout).
-  const secureContext = tls.createSecureContext({ ca: extraCaPem ? [...tls.rootCertificates, extraCaPem] : [...tls.rootCertificates] });
+  const secureContext = tls.createSecureContext({
+    ca: extraCaPem ? [...tls.rootCertificates, extraCaPem] : [...tls.rootCertificates],
+  });
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets: 256,
@@ -60,7 +70,19 @@ export type HttpFailure = {
   latencyMs: number;
 };
 
-export async function postHttps({ url, headers, body, network, timeoutMs = REQUEST_TIMEOUT_MS }: { url: string; headers: Record<string, string>; body: string; network: DeliveryNetwork; timeoutMs?: number }): Promise<HttpAnswer | HttpFailure> {
+export async function postHttps({
+  url,
+  headers,
+  body,
+  network,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+}: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  network: DeliveryNetwork;
+  timeoutMs?: number;
+}): Promise<HttpAnswer | HttpFailure> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let target: URL;
@@ -84,12 +106,22 @@ export async function postHttps({ url, headers, body, network, timeoutMs = REQUE
     });
     const timer = setTimeout(() => {
       req.destroy();
-      finish({ ok: false, kind: "timeout", error: `no complete answer within ${timeoutMs / 1000} s`, latencyMs: elapsed() });
+      finish({
+        ok: false,
+        kind: "timeout",
+        error: `no complete answer within ${timeoutMs / 1000} s`,
+        latencyMs: elapsed(),
+      });
     }, timeoutMs);
     req.on("error", (error: NodeJS.ErrnoException) => {
       const refused = error instanceof TargetRefused || error.code === "ESSRF";
       const tlsError = /CERT|SSL|TLS|self[- ]signed|unable to verify/i.test(`${error.code ?? ""} ${error.message}`);
-      finish({ ok: false, kind: refused ? "refused" : tlsError ? "tls" : "connect", error: `${error.code ? `${error.code}: ` : ""}${error.message}`, latencyMs: elapsed() });
+      finish({
+        ok: false,
+        kind: refused ? "refused" : tlsError ? "tls" : "connect",
+        error: `${error.code ? `${error.code}: ` : ""}${error.message}`,
+        latencyMs: elapsed(),
+      });
     });
     req.on("response", (res) => {
       const chunks: Buffer[] = [];

@@ -12,16 +12,42 @@ import { EXCERPT_BYTES, type HttpAnswer, type HttpFailure } from "./https-client
 // postHttps and its guard.
 
 /** Null when `url` is not an inbox URL of this service: the caller posts over HTTPS as usual. */
-export async function postToInbox({ url, headers, body, appId, environment }: { url: string; headers: Record<string, string>; body: string; appId: number; environment: Environment }): Promise<HttpAnswer | HttpFailure | null> {
+export async function postToInbox({
+  url,
+  headers,
+  body,
+  appId,
+  environment,
+}: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  appId: number;
+  environment: Environment;
+}): Promise<HttpAnswer | HttpFailure | null> {
   const token = inboxToken(url);
   if (token === null) return null;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  if (environment !== "sandbox") return { ok: false, kind: "refused", error: "the sandbox inbox receives sandbox deliveries only", latencyMs: elapsed() };
+  if (environment !== "sandbox")
+    return {
+      ok: false,
+      kind: "refused",
+      error: "the sandbox inbox receives sandbox deliveries only",
+      latencyMs: elapsed(),
+    };
   const own = await findInboxByApp({ appId });
-  if (own?.token !== token) return { ok: false, kind: "refused", error: "not this app's sandbox inbox", latencyMs: elapsed() };
+  if (own?.token !== token)
+    return { ok: false, kind: "refused", error: "not this app's sandbox inbox", latencyMs: elapsed() };
   // The headers a receiver sees over HTTP, as an HTTP client would add them.
   const sent = { ...headers, host: new URL(url).host, "content-length": String(Buffer.byteLength(body)) };
   const answer = await receiveInboxRequest({ token, method: "POST", headers: sent, body });
-  return { ok: true, status: answer.status, location: null, retryAfter: undefined, excerpt: answer.body.slice(0, EXCERPT_BYTES), latencyMs: elapsed() };
+  return {
+    ok: true,
+    status: answer.status,
+    location: null,
+    retryAfter: undefined,
+    excerpt: answer.body.slice(0, EXCERPT_BYTES),
+    latencyMs: elapsed(),
+  };
 }

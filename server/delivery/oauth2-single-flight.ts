@@ -21,7 +21,12 @@ export type SharedRefresh =
 
 const queues = new Map<number, Promise<unknown>>();
 
-export function refreshOnce(input: { deliveryId: number; refusedAccessToken: string; network: DeliveryNetwork; now: () => Date }): Promise<SharedRefresh> {
+export function refreshOnce(input: {
+  deliveryId: number;
+  refusedAccessToken: string;
+  network: DeliveryNetwork;
+  now: () => Date;
+}): Promise<SharedRefresh> {
   const previous = queues.get(input.deliveryId) ?? Promise.resolve();
   const turn = previous.then(() => refreshUnderLock(input));
   const settled = turn.catch(() => {});
@@ -32,12 +37,28 @@ export function refreshOnce(input: { deliveryId: number; refusedAccessToken: str
   return turn;
 }
 
-function refreshUnderLock({ deliveryId, refusedAccessToken, network, now }: { deliveryId: number; refusedAccessToken: string; network: DeliveryNetwork; now: () => Date }): Promise<SharedRefresh> {
+function refreshUnderLock({
+  deliveryId,
+  refusedAccessToken,
+  network,
+  now,
+}: {
+  deliveryId: number;
+  refusedAccessToken: string;
+  network: DeliveryNetwork;
+  now: () => Date;
+}): Promise<SharedRefresh> {
   return withLockedCredentials(deliveryId, async (stored, tx): Promise<SharedRefresh> => {
     if (!stored) return { kind: "failed", reason: `Delivery removed at ${now().toISOString()}`, refresh: null };
-    if (!stored.active) return { kind: "failed", reason: stored.deactivationReason ?? `Delivery deactivated at ${now().toISOString()}`, refresh: null };
+    if (!stored.active)
+      return {
+        kind: "failed",
+        reason: stored.deactivationReason ?? `Delivery deactivated at ${now().toISOString()}`,
+        refresh: null,
+      };
     const current = oauth2Schema.safeParse(stored.oauth2);
-    if (!current.success) return { kind: "failed", reason: `oauth2 map incomplete at ${now().toISOString()}`, refresh: null };
+    if (!current.success)
+      return { kind: "failed", reason: `oauth2 map incomplete at ${now().toISOString()}`, refresh: null };
     if (current.data.access_token !== refusedAccessToken) return { kind: "reused", oauth2: current.data };
 
     const refresh = await refreshAccessToken(current.data, network);
@@ -49,7 +70,10 @@ function refreshUnderLock({ deliveryId, refusedAccessToken, network, now }: { de
     }
     const oauth2 = { ...current.data, ...refresh.tokens };
     // Keys of the stored map the schema does not name stay as they were.
-    await updateOAuth2Tokens(tx, { deliveryId, oauth2: { ...(stored.oauth2 as Record<string, unknown>), ...refresh.tokens } });
+    await updateOAuth2Tokens(tx, {
+      deliveryId,
+      oauth2: { ...(stored.oauth2 as Record<string, unknown>), ...refresh.tokens },
+    });
     return { kind: "refreshed", oauth2, refresh };
   });
 }

@@ -20,7 +20,10 @@ export type ProcessOptions = {
   retryScale?: number;
 };
 
-export async function processDeliveries(claimed: Claimed[], opts: ProcessOptions): Promise<{ claimed: number; delivered: number }> {
+export async function processDeliveries(
+  claimed: Claimed[],
+  opts: ProcessOptions,
+): Promise<{ claimed: number; delivered: number }> {
   const now = opts.now ?? (() => new Date());
   if (claimed.length === 0) return { claimed: 0, delivered: 0 };
   const attempts: AttemptRecord[] = [];
@@ -28,7 +31,10 @@ export async function processDeliveries(claimed: Claimed[], opts: ProcessOptions
   const outbox: OutboxEntry[] = [];
   const httpStatuses = new Map<number, number>();
   const claimedIds = claimed.map((c) => c.id);
-  const heartbeat = setInterval(() => void extendLeases({ ids: claimedIds, owner: opts.workerId, leaseSeconds: opts.leaseSeconds }).catch(() => {}), (opts.leaseSeconds * 1000) / 3);
+  const heartbeat = setInterval(
+    () => void extendLeases({ ids: claimedIds, owner: opts.workerId, leaseSeconds: opts.leaseSeconds }).catch(() => {}),
+    (opts.leaseSeconds * 1000) / 3,
+  );
   try {
     const loaded = await loadForSending(claimed);
     const network = opts.network ?? deliveryNetwork();
@@ -56,28 +62,58 @@ export async function processDeliveries(claimed: Claimed[], opts: ProcessOptions
   return { claimed: claimed.length, delivered: results.filter((r) => r.kind === "delivered").length };
 }
 
-async function sendOne(row: Claimed, loaded: Awaited<ReturnType<typeof loadForSending>>, network: DeliveryNetwork, now: () => Date): Promise<SendResult & { outbox?: OutboxEntry }> {
+async function sendOne(
+  row: Claimed,
+  loaded: Awaited<ReturnType<typeof loadForSending>>,
+  network: DeliveryNetwork,
+  now: () => Date,
+): Promise<SendResult & { outbox?: OutboxEntry }> {
   const ids = { notificationDeliveryId: row.id, notificationId: row.notificationId, deliveryId: row.deliveryId };
   const delivery = loaded.deliveries.get(row.deliveryId);
   const notification = loaded.notifications.get(row.notificationId);
-  if (!delivery || !notification) return { outcome: { kind: "retry", error: "notification or delivery vanished", retryAfterMs: null }, attempts: [], lastStatus: null };
+  if (!delivery || !notification)
+    return {
+      outcome: { kind: "retry", error: "notification or delivery vanished", retryAfterMs: null },
+      attempts: [],
+      lastStatus: null,
+    };
   try {
     if (delivery.type === "EMAIL") return await sendEmail({ ids, delivery, notification, now });
-    return await sendHttpPost({ ids, delivery, notification, secrets: loaded.secrets.get(notification.appId) ?? [], network, now });
+    return await sendHttpPost({
+      ids,
+      delivery,
+      notification,
+      secrets: loaded.secrets.get(notification.appId) ?? [],
+      network,
+      now,
+    });
   } catch (error) {
     // A bug or a database hiccup: logged, and the row retried like a failed send.
     logger.error({ err: error, ...ids }, "delivery failed unexpectedly");
     const message = error instanceof Error ? error.message : String(error);
-    return { outcome: { kind: "retry", error: `internal error: ${message}`, retryAfterMs: null }, attempts: [], lastStatus: null };
+    return {
+      outcome: { kind: "retry", error: `internal error: ${message}`, retryAfterMs: null },
+      attempts: [],
+      lastStatus: null,
+    };
   }
 }
 
 function toRowResult(row: Claimed, result: SendResult, at: Date, scale: number): RowResult {
   const { outcome } = result;
   if (outcome.kind === "delivered") return { id: row.id, kind: "delivered" };
-  if (outcome.kind === "deactivate") return { id: row.id, kind: "deactivated", deliveryId: row.deliveryId, reason: outcome.reason, at };
+  if (outcome.kind === "deactivate")
+    return { id: row.id, kind: "deactivated", deliveryId: row.deliveryId, reason: outcome.reason, at };
   const failures = row.attempts + 1;
-  const decision = decideRetry({ failures, failingSince: row.failingSince, now: at, retryAfterMs: outcome.retryAfterMs, lastError: outcome.error, scale });
-  if (decision.action === "deactivate") return { id: row.id, kind: "deactivated", deliveryId: row.deliveryId, reason: decision.reason, at };
+  const decision = decideRetry({
+    failures,
+    failingSince: row.failingSince,
+    now: at,
+    retryAfterMs: outcome.retryAfterMs,
+    lastError: outcome.error,
+    scale,
+  });
+  if (decision.action === "deactivate")
+    return { id: row.id, kind: "deactivated", deliveryId: row.deliveryId, reason: decision.reason, at };
   return { id: row.id, kind: "retry", at: decision.at, attempts: failures, failingSince: decision.failingSince };
 }

@@ -10,7 +10,11 @@ import type { Claimed } from "./claims";
 
 export type DeliveryRow = typeof subscriptionDeliveries.$inferSelect;
 
-export async function loadForSending(claimed: Claimed[]): Promise<{ notifications: Map<number, NotificationRow>; deliveries: Map<number, DeliveryRow>; secrets: Map<number, string[]> }> {
+export async function loadForSending(claimed: Claimed[]): Promise<{
+  notifications: Map<number, NotificationRow>;
+  deliveries: Map<number, DeliveryRow>;
+  secrets: Map<number, string[]>;
+}> {
   const notificationIds = [...new Set(claimed.map((c) => c.notificationId))];
   const deliveryIds = [...new Set(claimed.map((c) => c.deliveryId))];
   const [notificationRows, deliveryRows] = await Promise.all([
@@ -23,7 +27,12 @@ export async function loadForSending(claimed: Claimed[]): Promise<{ notification
     ? await db()
         .select({ appId: appSigningSecrets.appId, secret: appSigningSecrets.secret })
         .from(appSigningSecrets)
-        .where(and(inArray(appSigningSecrets.appId, appIds), or(isNull(appSigningSecrets.expiresAt), gt(appSigningSecrets.expiresAt, now))))
+        .where(
+          and(
+            inArray(appSigningSecrets.appId, appIds),
+            or(isNull(appSigningSecrets.expiresAt), gt(appSigningSecrets.expiresAt, now)),
+          ),
+        )
         .orderBy(appSigningSecrets.id)
     : [];
   const secrets = new Map<number, string[]>();
@@ -48,10 +57,17 @@ export type LockedCredentials = { active: boolean; deactivationReason: string | 
  * (oauth2-single-flight.ts). The lock does not block ingest queueing notifications to the
  * delivery (FOR KEY SHARE); it makes an edit or removal of the delivery wait for the refresh.
  */
-export async function withLockedCredentials<T>(deliveryId: number, fn: (stored: LockedCredentials | null, tx: Tx) => Promise<T>): Promise<T> {
+export async function withLockedCredentials<T>(
+  deliveryId: number,
+  fn: (stored: LockedCredentials | null, tx: Tx) => Promise<T>,
+): Promise<T> {
   return db().transaction(async (tx) => {
     const [row] = await tx
-      .select({ active: subscriptionDeliveries.active, deactivationReason: subscriptionDeliveries.deactivationReason, oauth2: subscriptionDeliveries.oauth2 })
+      .select({
+        active: subscriptionDeliveries.active,
+        deactivationReason: subscriptionDeliveries.deactivationReason,
+        oauth2: subscriptionDeliveries.oauth2,
+      })
       .from(subscriptionDeliveries)
       .where(eq(subscriptionDeliveries.id, deliveryId))
       .for("no key update");
@@ -60,12 +76,18 @@ export async function withLockedCredentials<T>(deliveryId: number, fn: (stored: 
 }
 
 /** Refresh tokens rotate: the new pair is stored at once, before anything else can fail. */
-export async function updateOAuth2Tokens(tx: Tx, { deliveryId, oauth2 }: { deliveryId: number; oauth2: Record<string, unknown> }): Promise<void> {
+export async function updateOAuth2Tokens(
+  tx: Tx,
+  { deliveryId, oauth2 }: { deliveryId: number; oauth2: Record<string, unknown> },
+): Promise<void> {
   await tx.update(subscriptionDeliveries).set({ oauth2 }).where(eq(subscriptionDeliveries.id, deliveryId));
 }
 
 /** A failed refresh deactivates the delivery at once, so that no one waiting for it tries the spent refresh token again. */
-export async function deactivateLocked(tx: Tx, { deliveryId, reason, at }: { deliveryId: number; reason: string; at: Date }): Promise<void> {
+export async function deactivateLocked(
+  tx: Tx,
+  { deliveryId, reason, at }: { deliveryId: number; reason: string; at: Date },
+): Promise<void> {
   await tx
     .update(subscriptionDeliveries)
     .set({ active: false, deactivationReason: reason, deactivatedAt: at })

@@ -106,7 +106,9 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   })();
 
   const giveBack = async () => {
-    await releaseOwnLeases(workerId).catch((error: unknown) => log.error({ err: error }, "releasing delivery leases failed"));
+    await releaseOwnLeases(workerId).catch((error: unknown) =>
+      log.error({ err: error }, "releasing delivery leases failed"),
+    );
   };
   let stopped: Promise<void> | null = null;
   return {

@@ -1,6 +1,12 @@
 import { and, count, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import { db, type Tx } from "@/db/client";
-import { deliveryJobs, notificationDeliveries, notifications, subscriptionDeliveries, type Environment } from "@/db/schema";
+import {
+  deliveryJobs,
+  notificationDeliveries,
+  notifications,
+  subscriptionDeliveries,
+  type Environment,
+} from "@/db/schema";
 import { QUEUE_CHANNEL } from "./claims";
 
 // Sending finished notification_deliveries rows again (partner console). A row goes back to
@@ -21,7 +27,9 @@ export async function resendNotificationDeliveries({ notificationId }: { notific
       .select({ id: notificationDeliveries.id, active: subscriptionDeliveries.active })
       .from(notificationDeliveries)
       .innerJoin(subscriptionDeliveries, eq(subscriptionDeliveries.id, notificationDeliveries.deliveryId))
-      .where(and(eq(notificationDeliveries.notificationId, notificationId), ne(notificationDeliveries.status, "PENDING")))
+      .where(
+        and(eq(notificationDeliveries.notificationId, notificationId), ne(notificationDeliveries.status, "PENDING")),
+      )
       .orderBy(notificationDeliveries.id)
       .for("update", { of: notificationDeliveries });
     const ids = rows.filter((r) => r.active).map((r) => r.id);
@@ -31,7 +39,15 @@ export async function resendNotificationDeliveries({ notificationId }: { notific
 }
 
 /** FAILED rows of the app's notifications made at or after `since`, oldest first, at most RESEND_LIMIT. */
-export async function resendFailedSince({ appId, environment, since }: { appId: number; environment: Environment; since: Date }): Promise<Resent> {
+export async function resendFailedSince({
+  appId,
+  environment,
+  since,
+}: {
+  appId: number;
+  environment: Environment;
+  since: Date;
+}): Promise<Resent> {
   return db().transaction(async (tx) => {
     const failed = (active: boolean) =>
       and(

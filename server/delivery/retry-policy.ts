@@ -2,7 +2,15 @@
 // Pure functions with the clock passed in, so tests can walk a whole day of failures at once.
 
 /** Delays after the 1st, 2nd, … failed try; the last one repeats. The first try is immediate. */
-export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+];
 /** A delivery failing for this long without a success is deactivated. */
 export const GIVE_UP_AFTER_MS = 24 * 3_600_000;
 const JITTER = 0.2;
@@ -34,7 +42,8 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
 }
 
-export type RetryDecision = { action: "retry"; at: Date; failingSince: Date } | { action: "deactivate"; reason: string; failingSince: Date };
+export type RetryDecision =
+  { action: "retry"; at: Date; failingSince: Date } | { action: "deactivate"; reason: string; failingSince: Date };
 
 /**
  * After a failed try: when to try again, or give up. `failures` counts the failed tries so far
@@ -56,7 +65,11 @@ export function decideRetry(opts: {
   const window = GIVE_UP_AFTER_MS * scale;
   const failingFor = opts.now.getTime() - failingSince.getTime();
   if (failingFor >= window) {
-    return { action: "deactivate", failingSince, reason: `Failing for 24 hours since ${failingSince.toISOString()}; last error at ${opts.now.toISOString()}: ${opts.lastError}` };
+    return {
+      action: "deactivate",
+      failingSince,
+      reason: `Failing for 24 hours since ${failingSince.toISOString()}; last error at ${opts.now.toISOString()}: ${opts.lastError}`,
+    };
   }
   const base = RETRY_DELAYS_MS[Math.min(Math.max(opts.failures, 1), RETRY_DELAYS_MS.length) - 1]!;
   // Jitter spreads a receiver's backlog so it does not come back all at once.

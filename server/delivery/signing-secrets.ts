@@ -15,7 +15,11 @@ const unexpired = (now: Date) => or(isNull(appSigningSecrets.expiresAt), gt(appS
 /** The secrets that sign now, newest first, without their values. */
 export async function signingSecretsInUse(db: Executor, { appId, now = new Date() }: { appId: number; now?: Date }) {
   return db
-    .select({ id: appSigningSecrets.id, createdAt: appSigningSecrets.createdAt, expiresAt: appSigningSecrets.expiresAt })
+    .select({
+      id: appSigningSecrets.id,
+      createdAt: appSigningSecrets.createdAt,
+      expiresAt: appSigningSecrets.expiresAt,
+    })
     .from(appSigningSecrets)
     .where(and(eq(appSigningSecrets.appId, appId), unexpired(now)))
     .orderBy(desc(appSigningSecrets.id));
@@ -32,14 +36,21 @@ export async function currentSigningSecret(db: Executor, { appId }: { appId: num
 }
 
 /** Call inside a transaction holding the app's row lock (two rotations at once make one current secret each, in turn). */
-export async function rotateSigningSecret(db: Executor, { appId, now = new Date() }: { appId: number; now?: Date }): Promise<{ secret: string; previousExpiresAt: Date }> {
+export async function rotateSigningSecret(
+  db: Executor,
+  { appId, now = new Date() }: { appId: number; now?: Date },
+): Promise<{ secret: string; previousExpiresAt: Date }> {
   const previousExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
   await db
     .update(appSigningSecrets)
     .set({ expiresAt: previousExpiresAt })
-    .where(and(eq(appSigningSecrets.appId, appId), or(isNull(appSigningSecrets.expiresAt), gt(appSigningSecrets.expiresAt, previousExpiresAt))));
+    .where(
+      and(
+        eq(appSigningSecrets.appId, appId),
+        or(isNull(appSigningSecrets.expiresAt), gt(appSigningSecrets.expiresAt, previousExpiresAt)),
+      ),
+    );
   const secret = newSigningSecret();
   await db.insert(appSigningSecrets).values({ appId, secret });
   return { secret, previousExpiresAt };
 }
-

@@ -10,7 +10,17 @@ export function newSigningSecret(): string {
 
 export type Signed = { id: string; timestamp: number; signedContent: string; signature: string };
 
-export function signWebhook({ id, timestamp, body, secrets }: { id: string; timestamp: number; body: string; secrets: string[] }): Signed {
+export function signWebhook({
+  id,
+  timestamp,
+  body,
+  secrets,
+}: {
+  id: string;
+  timestamp: number;
+  body: string;
+  secrets: string[];
+}): Signed {
   if (secrets.length === 0) throw new Error("no signing secret for this app");
   const signedContent = `${id}.${timestamp}.${body}`;
   const signature = secrets

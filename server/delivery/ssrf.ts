@@ -51,7 +51,8 @@ for (const [prefix, bits] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
-] as const) blocked4.addSubnet(prefix, bits, "ipv4");
+] as const)
+  blocked4.addSubnet(prefix, bits, "ipv4");
 for (const [prefix, bits] of [
   ["::", 96], // unspecified, loopback (::1) and IPv4-compatible
   ["::ffff:0:0", 96], // IPv4-mapped
@@ -65,7 +66,8 @@ for (const [prefix, bits] of [
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local
   ["ff00::", 8], // multicast
-] as const) blocked6.addSubnet(prefix, bits, "ipv6");
+] as const)
+  blocked6.addSubnet(prefix, bits, "ipv6");
 
 /** Whether an address (IPv4 or IPv6 literal, no brackets) is one deliveries must not reach. */
 export function isForbiddenAddress(address: string): boolean {
@@ -74,9 +76,28 @@ export function isForbiddenAddress(address: string): boolean {
   return family === 6 ? blocked6.check(address, "ipv6") : blocked4.check(address, "ipv4");
 }
 
-const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "metadata.azure.com", "instance-data", "instance-data.ec2.internal", "kubernetes.default", "kubernetes.default.svc"]);
+const METADATA_NAMES = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata.azure.com",
+  "instance-data",
+  "instance-data.ec2.internal",
+  "kubernetes.default",
+  "kubernetes.default.svc",
+]);
 // Internal names, and the reserved test TLDs (RFC 2606, 6761), which never resolve publicly.
-const INTERNAL_SUFFIXES = [".internal", ".local", ".localhost", ".localdomain", ".home.arpa", ".svc.cluster.local", ".example", ".invalid", ".test"];
+const INTERNAL_SUFFIXES = [
+  ".internal",
+  ".local",
+  ".localhost",
+  ".localdomain",
+  ".home.arpa",
+  ".svc.cluster.local",
+  ".example",
+  ".invalid",
+  ".test",
+];
 
 function isAllowed(host: string, policy: TargetPolicy): boolean {
   return policy.allowedHosts.includes(normalizeHost(host));
@@ -112,10 +133,16 @@ export function checkTarget(raw: string, policy: TargetPolicy): URL {
   }
   if (isAllowed(host, policy)) return url;
   if (net.isIP(host)) {
-    if (isForbiddenAddress(host)) throw new TargetRefused(`address ${host} is private, loopback, link-local or reserved`);
+    if (isForbiddenAddress(host))
+      throw new TargetRefused(`address ${host} is private, loopback, link-local or reserved`);
     return url;
   }
-  if (host === "localhost" || METADATA_NAMES.has(host) || INTERNAL_SUFFIXES.some((s) => host.endsWith(s)) || !host.includes(".")) {
+  if (
+    host === "localhost" ||
+    METADATA_NAMES.has(host) ||
+    INTERNAL_SUFFIXES.some((s) => host.endsWith(s)) ||
+    !host.includes(".")
+  ) {
     throw new TargetRefused(`host name ${host} is internal`);
   }
   return url;
@@ -138,10 +165,23 @@ export function guardedLookup(policy: TargetPolicy, resolve: Resolver = systemRe
     resolve(hostname).then(
       (addresses) => {
         const nameAllowed = isAllowed(hostname, policy);
-        const bad = addresses.find((a) => !nameAllowed && !isAllowed(a.address, policy) && isForbiddenAddress(a.address));
-        if (addresses.length === 0) return cb(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "");
-        if (bad) return cb(Object.assign(new TargetRefused(`${hostname} resolves to ${bad.address}, which is private, loopback, link-local or reserved`), { code: "ESSRF" }), "");
-        const wanted = opts.family === 4 || opts.family === 6 ? addresses.filter((a) => a.family === opts.family) : addresses;
+        const bad = addresses.find(
+          (a) => !nameAllowed && !isAllowed(a.address, policy) && isForbiddenAddress(a.address),
+        );
+        if (addresses.length === 0)
+          return cb(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "");
+        if (bad)
+          return cb(
+            Object.assign(
+              new TargetRefused(
+                `${hostname} resolves to ${bad.address}, which is private, loopback, link-local or reserved`,
+              ),
+              { code: "ESSRF" },
+            ),
+            "",
+          );
+        const wanted =
+          opts.family === 4 || opts.family === 6 ? addresses.filter((a) => a.family === opts.family) : addresses;
         if (opts.all) return cb(null, wanted);
         const first = wanted[0] ?? addresses[0]!;
         cb(null, first.address, first.family);

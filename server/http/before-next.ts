@@ -55,7 +55,11 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
   // Next.js resolves dot segments and empty segments before routing: so does the match below.
   const target = resolve(path);
   if (AUTHORIZATION_PAGE.test(target)) {
-    res.writeHead(405, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Allow: "GET, HEAD, OPTIONS" });
+    res.writeHead(405, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      Allow: "GET, HEAD, OPTIONS",
+    });
     res.end(`${req.method} is not supported on this page.`);
     return true;
   }
@@ -73,7 +77,9 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
 
 function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): true {
   res.writeHead(405, { ...headers, Allow: allow });
-  res.end(JSON.stringify(errorBody(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not supported on this path.`))));
+  res.end(
+    JSON.stringify(errorBody(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not supported on this path.`))),
+  );
   return true;
 }
 
@@ -86,13 +92,16 @@ function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: stri
  */
 export function clientErrorAnswer(error: NodeJS.ErrnoException): string | null {
   if (error.code === "ECONNRESET") return null;
-  if (error.code === "HPE_HEADER_OVERFLOW") return "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n";
+  if (error.code === "HPE_HEADER_OVERFLOW")
+    return "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n";
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n";
   const detail = "The request could not be parsed as HTTP/1.1.";
   // The request line, when the parser got that far, tells whose body to answer in.
   const target = String((error as { rawPacket?: Buffer }).rawPacket?.toString("latin1").split(" ")[1] ?? "/");
   const oauth = OAUTH_ENDPOINT.test(resolve(target.split("?")[0]!));
-  const body = JSON.stringify(oauth ? { error: "invalid_request", error_description: detail } : errorBody(new ApiError("VALIDATION", detail)));
+  const body = JSON.stringify(
+    oauth ? { error: "invalid_request", error_description: detail } : errorBody(new ApiError("VALIDATION", detail)),
+  );
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n${REQUEST_ID_HEADER}: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
@@ -135,7 +144,13 @@ function badPercentEncoding(path: string, res: ServerResponse): true {
   const detail = "The request path is not valid percent-encoded UTF-8.";
   if (JSON_PATH.test(path)) {
     res.writeHead(400, headers);
-    res.end(JSON.stringify(errorBody(new ApiError("VALIDATION", detail, [{ fieldName: "path", errorCode: "INVALID", errorDisplay: detail }]))));
+    res.end(
+      JSON.stringify(
+        errorBody(
+          new ApiError("VALIDATION", detail, [{ fieldName: "path", errorCode: "INVALID", errorDisplay: detail }]),
+        ),
+      ),
+    );
   } else {
     res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
     res.end(detail);

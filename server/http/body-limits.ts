@@ -93,12 +93,17 @@ function limitFor(path: string): Limit {
   if (JSON_BODY_PATH.test(path)) {
     return {
       bytes: MAX_BODY_BYTES,
-      refuse: (res) => json(res, errorBody(new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`))),
+      refuse: (res) =>
+        json(res, errorBody(new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`))),
     };
   }
   const detail = `The request body is larger than ${FORM_MAX_BODY_BYTES} bytes.`;
   // RFC 6749 knows no such status; the body is its invalid_request (docs/oauth.md#token-endpoint).
-  if (OAUTH_ENDPOINT.test(path)) return { bytes: FORM_MAX_BODY_BYTES, refuse: (res) => json(res, { error: "invalid_request", error_description: detail }) };
+  if (OAUTH_ENDPOINT.test(path))
+    return {
+      bytes: FORM_MAX_BODY_BYTES,
+      refuse: (res) => json(res, { error: "invalid_request", error_description: detail }),
+    };
   return {
     bytes: FORM_MAX_BODY_BYTES,
     refuse: (res) => {

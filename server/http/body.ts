@@ -33,7 +33,11 @@ export async function readJsonBody(request: Request): Promise<unknown> {
  * kept-alive next request would hang behind it: the client must close it. (A body refused by its
  * Content-Length before reading is drained by Node, so that connection stays usable.)
  */
-export async function readBodyText(request: Request, maxBytes: number, tooLarge: (headers: Record<string, string>) => Error): Promise<string> {
+export async function readBodyText(
+  request: Request,
+  maxBytes: number,
+  tooLarge: (headers: Record<string, string>) => Error,
+): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -76,4 +80,5 @@ const tooDeep = () => {
   return new ApiError("VALIDATION", display, [{ fieldName: "body", errorCode: "INVALID", errorDisplay: display }]);
 };
 
-const tooLarge = (headers: Record<string, string> = {}) => new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, [], headers);
+const tooLarge = (headers: Record<string, string> = {}) =>
+  new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`, [], headers);

@@ -23,7 +23,13 @@ export function answerDuplicateHost(req: IncomingMessage, res: ServerResponse): 
     res.end(JSON.stringify({ error: "invalid_request", error_description: DETAIL }));
   } else if (JSON_PATH.test(path)) {
     res.writeHead(400, { ...headers, "Content-Type": "application/json" });
-    res.end(JSON.stringify(errorBody(new ApiError("VALIDATION", DETAIL, [{ fieldName: "Host", errorCode: "INVALID", errorDisplay: DETAIL }]))));
+    res.end(
+      JSON.stringify(
+        errorBody(
+          new ApiError("VALIDATION", DETAIL, [{ fieldName: "Host", errorCode: "INVALID", errorDisplay: DETAIL }]),
+        ),
+      ),
+    );
   } else {
     res.writeHead(400, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
     res.end(DETAIL);

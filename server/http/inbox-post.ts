@@ -14,7 +14,8 @@ async function readBody(request: Request): Promise<string> {
   return (await readBodyText(request, INBOX_MAX_BODY_BYTES, tooLarge)).replaceAll("\0", "\uFFFD");
 }
 
-const tooLarge = (headers: Record<string, string> = {}) => new ApiError("TOO_LARGE", `The sandbox inbox keeps bodies of at most ${INBOX_MAX_BODY_BYTES} bytes.`, [], headers);
+const tooLarge = (headers: Record<string, string> = {}) =>
+  new ApiError("TOO_LARGE", `The sandbox inbox keeps bodies of at most ${INBOX_MAX_BODY_BYTES} bytes.`, [], headers);
 
 export const inboxPost = withApiErrors<{ token: string }>(async (request, { token }) => {
   if (!isTokenShape(token)) throw new ApiError("NOT_FOUND", "No such sandbox inbox.");
@@ -29,5 +30,8 @@ export const inboxPost = withApiErrors<{ token: string }>(async (request, { toke
   });
   const answer = await receiveInboxRequest({ token, method: request.method, headers, body });
   if (answer.status === 404) throw new ApiError("NOT_FOUND", "No such sandbox inbox.");
-  return new Response(answer.body, { status: answer.status, headers: { ...answer.headers, "cache-control": "no-store" } });
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { ...answer.headers, "cache-control": "no-store" },
+  });
 });

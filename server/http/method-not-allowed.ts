@@ -21,7 +21,11 @@ export function allowHeader(methods: Iterable<string>, { preflight = true } = {}
 
 /** A 405 in the API's error body with Allow: allow. */
 export const notAllowed = (allow: string, method?: string) =>
-  errorResponse(new ApiError("METHOD_NOT_ALLOWED", `${method ?? "This method"} is not supported on this path.`, [], { Allow: allow }));
+  errorResponse(
+    new ApiError("METHOD_NOT_ALLOWED", `${method ?? "This method"} is not supported on this path.`, [], {
+      Allow: allow,
+    }),
+  );
 
 /** A handler answering 405 with Allow: allow, for each method a route does not serve. */
 export const notAllowedExcept = (allow: string) => async (request: Request) => notAllowed(allow, request.method);

@@ -8,7 +8,8 @@ export const POST_ONLY = {
   body: { error: "invalid_request", error_description: "This endpoint takes POST only." },
 };
 
-const methodNotAllowed = async () => Response.json(POST_ONLY.body, { status: POST_ONLY.status, headers: POST_ONLY.headers });
+const methodNotAllowed = async () =>
+  Response.json(POST_ONLY.body, { status: POST_ONLY.status, headers: POST_ONLY.headers });
 
 export const GET = methodNotAllowed;
 export const PUT = methodNotAllowed;

@@ -20,13 +20,18 @@ import { oauthJson } from "./oauth-responses";
  * The answer of `answer`, which sets `proof` as the request proves its client and answers every
  * OAuth error itself; or 429 slow_down before it is called.
  */
-export async function withinOAuthRateLimits(request: Request, clientId: string | undefined, answer: (proof: ClientProof) => Promise<Response>): Promise<Response> {
+export async function withinOAuthRateLimits(
+  request: Request,
+  clientId: string | undefined,
+  answer: (proof: ClientProof) => Promise<Response>,
+): Promise<Response> {
   const proof: ClientProof = { clientAuthenticated: false };
   const policies = rateLimitPolicies();
   if (!policies) return answer(proof);
   const address: Check = { policy: policies.oauthAddress, key: clientAddress(request.headers) };
   // Longer client ids are refused unlooked-up (client-auth.ts): no bucket of their own.
-  const checks = clientId && clientId.length <= 200 ? [address, { policy: policies.oauthClient, key: clientId }] : [address];
+  const checks =
+    clientId && clientId.length <= 200 ? [address, { policy: policies.oauthClient, key: clientId }] : [address];
   const verdicts = await takeFromBuckets(checks);
   const refused = refusal(verdicts);
   if (refused) {

@@ -18,7 +18,8 @@ export function oauthJson(status: number, body: unknown, headers: Record<string,
 // RFC 6749 §5.2 requires the challenge when the client tried HTTP Basic; it is sent for form
 // credentials too, so every invalid_client says how to authenticate.
 export function oauthErrorResponse({ status, error, description }: OAuthError): Response {
-  const challenge: Record<string, string> = error === "invalid_client" ? { "WWW-Authenticate": 'Basic realm="wayline"' } : {};
+  const challenge: Record<string, string> =
+    error === "invalid_client" ? { "WWW-Authenticate": 'Basic realm="wayline"' } : {};
   return oauthJson(status, { error, error_description: description }, challenge);
 }
 
@@ -31,7 +32,10 @@ export function oauthFailure(error: unknown): Response {
     logger.warn({ cause: outage }, "database unavailable at an OAuth endpoint");
     return oauthJson(
       503,
-      { error: "temporarily_unavailable", error_description: "The service cannot reach its database right now. Retry in a moment." },
+      {
+        error: "temporarily_unavailable",
+        error_description: "The service cannot reach its database right now. Retry in a moment.",
+      },
       { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS) },
     );
   }
@@ -41,7 +45,8 @@ export function oauthFailure(error: unknown): Response {
 
 /** A step of the authorization page: 302 for the GET endpoint; 303 after a POST, so the browser follows with a GET. */
 export function authorizationResponse(answer: AuthorizationAnswer, redirectStatus: 302 | 303): Response {
-  if (answer.kind === "redirect") return new Response(null, { status: redirectStatus, headers: { ...NO_STORE, Location: answer.location } });
+  if (answer.kind === "redirect")
+    return new Response(null, { status: redirectStatus, headers: { ...NO_STORE, Location: answer.location } });
   return errorPage(answer.status, answer.title, answer.message);
 }
 

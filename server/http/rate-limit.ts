@@ -15,7 +15,12 @@ import { ApiError } from "@/common/http/errors";
 /** The request's principal (or the 401 it earns) and the buckets it drew on, in one statement. */
 export async function admitApiRequest(request: Request, environment: Environment): Promise<Admission> {
   const policies = rateLimitPolicies();
-  const metering = policies && { token: policies.apiToken, client: policies.apiClient, address: policies.apiAddress, key: clientAddress(request.headers) };
+  const metering = policies && {
+    token: policies.apiToken,
+    client: policies.apiClient,
+    address: policies.apiAddress,
+    key: clientAddress(request.headers),
+  };
   return authenticateBearer({ authorization: request.headers.get("authorization"), environment, metering });
 }
 
@@ -24,8 +29,17 @@ export async function refuseOverLimit(verdicts: Verdict[]): Promise<void> {
   const refused = refusal(verdicts);
   if (!refused) return;
   await giveBack(verdicts.filter((v) => v.allowed));
-  const what = refused.policies.includes("per-token") ? "this access token" : refused.policies.includes("per-address") ? "this address without a working access token" : "this client";
-  throw new ApiError("RATE_LIMITED", `Too many requests for ${what}. Retry after ${refused.retryAfterSeconds} seconds.`, [], { "Retry-After": String(refused.retryAfterSeconds) });
+  const what = refused.policies.includes("per-token")
+    ? "this access token"
+    : refused.policies.includes("per-address")
+      ? "this address without a working access token"
+      : "this client";
+  throw new ApiError(
+    "RATE_LIMITED",
+    `Too many requests for ${what}. Retry after ${refused.retryAfterSeconds} seconds.`,
+    [],
+    { "Retry-After": String(refused.retryAfterSeconds) },
+  );
 }
 
 /** Every answer to a request that drew on buckets says how they stand. */

@@ -18,7 +18,9 @@ export function apiErrorOf(error: unknown, where: string): ApiError {
   if (outage) {
     // One line, not a stack: during an outage every request says the same.
     logger.warn({ cause: outage }, `database unavailable in ${where}`);
-    return new ApiError("INTERNAL", "The service cannot reach its database right now. Retry in a moment.", [], { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS) });
+    return new ApiError("INTERNAL", "The service cannot reach its database right now. Retry in a moment.", [], {
+      "Retry-After": String(UNAVAILABLE_RETRY_SECONDS),
+    });
   }
   logger.error({ err: error }, `unexpected error in ${where}`);
   return new ApiError("INTERNAL", "An unexpected error occurred. It has been logged.");

@@ -10,5 +10,9 @@ import type { ServerOptions } from "node:http";
  */
 export function requestTimeouts(seconds: number): ServerOptions {
   const ms = Math.round(seconds * 1000);
-  return { headersTimeout: ms, requestTimeout: ms, connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.round(ms / 4))) };
+  return {
+    headersTimeout: ms,
+    requestTimeout: ms,
+    connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.round(ms / 4))),
+  };
 }

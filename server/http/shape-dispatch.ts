@@ -11,14 +11,19 @@ import { errorResponse } from "./with-api";
 // The dispatcher itself answers only what no operation can: the API's 404 for a shape that does
 // not exist and its 405 for a method the shape does not serve.
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+type Handler = (
+  request: Request,
+  context: { params: Promise<Record<string, string | string[] | undefined>> },
+) => Promise<Response>;
 type Served = "GET" | "POST" | "DELETE";
 export type Shape = { shape: string; names: string[]; ops: Partial<Record<Served, Handler>> };
 
 // n: a number (an id); N: the literal eventNotification; t: anything else (an event type).
-const shapeOf = (segments: string[]) => segments.map((s) => (/^\d+$/.test(s) ? "n" : s === "eventNotification" ? "N" : "t")).join("");
+const shapeOf = (segments: string[]) =>
+  segments.map((s) => (/^\d+$/.test(s) ? "n" : s === "eventNotification" ? "N" : "t")).join("");
 const fits = (shape: string, segments: string[]) =>
-  shape.length === segments.length && [...shape].every((c, i) => (segments[i]!.includes("\u0000") ? c !== "N" : c === shapeOf([segments[i]!])));
+  shape.length === segments.length &&
+  [...shape].every((c, i) => (segments[i]!.includes("\u0000") ? c !== "N" : c === shapeOf([segments[i]!])));
 
 export function dispatchByShape(shapes: Shape[]) {
   const route =
@@ -40,5 +45,12 @@ export function dispatchByShape(shapes: Shape[]) {
       const { path: _segments, ...prefix } = raw;
       return handler(request, { params: Promise.resolve({ ...prefix, ...named }) });
     };
-  return { GET: route("GET"), POST: route("POST"), DELETE: route("DELETE"), PUT: route("PUT"), PATCH: route("PATCH"), OPTIONS: preflight };
+  return {
+    GET: route("GET"),
+    POST: route("POST"),
+    DELETE: route("DELETE"),
+    PUT: route("PUT"),
+    PATCH: route("PATCH"),
+    OPTIONS: preflight,
+  };
 }

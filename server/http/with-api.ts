@@ -32,7 +32,10 @@ type RouteHandler = (request: Request, context: RouteContext) => Promise<Respons
 // The one wrapper every API route goes through: environment, bearer auth, parsing
 // of params, query and body with the operation's zod schemas, the envelope, CORS, and the
 // translation of every error into the API's error shape (docs/api.md#errors).
-export function withApi<O extends Operation>(op: O, handler: (input: HandlerInput<O>) => Promise<ApiResult>): RouteHandler {
+export function withApi<O extends Operation>(
+  op: O,
+  handler: (input: HandlerInput<O>) => Promise<ApiResult>,
+): RouteHandler {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     let quota: Verdict[] = [];
     try {
@@ -52,7 +55,13 @@ export function withApi<O extends Operation>(op: O, handler: (input: HandlerInpu
       const parsed = await parseRequest(op, rawParams, url, request);
 
       const result = await handler({ principal, environment, ...parsed, request } as HandlerInput<O>);
-      return withRateLimitHeaders(json(200, envelope(op, result, () => publicUrl(url))), quota);
+      return withRateLimitHeaders(
+        json(
+          200,
+          envelope(op, result, () => publicUrl(url)),
+        ),
+        quota,
+      );
     } catch (error) {
       return withRateLimitHeaders(errorResponse(error), quota);
     }
@@ -92,7 +101,11 @@ function envelope(op: Operation, result: ApiResult, url: () => URL): Record<stri
     case "one":
       return { [key]: result.value, totalRecords: result.totalRecords, actions: [] };
     case "list":
-      return { [key]: result.items, totalRecords: result.total, actions: pagingActions(url(), result.page, result.total) };
+      return {
+        [key]: result.items,
+        totalRecords: result.total,
+        actions: pagingActions(url(), result.page, result.total),
+      };
     case "cursorPage":
       return { [key]: result.items, ...result.members, totalRecords: result.items.length, actions: [] };
   }

@@ -11,7 +11,8 @@ const MAX_FORM_BYTES = 64 * 1024;
 
 /** GET /oauth/authorize: the request's query in, a 302 or our error page out. */
 export function withAuthorizationRequest(answer: (query: URLSearchParams) => Promise<AuthorizationAnswer>) {
-  return async (request: Request): Promise<Response> => authorizationResponse(await answer(new URL(request.url).searchParams), 302);
+  return async (request: Request): Promise<Response> =>
+    authorizationResponse(await answer(new URL(request.url).searchParams), 302);
 }
 
 /**
@@ -28,9 +29,12 @@ export function withConsentForm(answer: (fields: URLSearchParams) => Promise<Aut
 
 async function readConsentForm(request: Request): Promise<URLSearchParams | AuthorizationAnswer> {
   const mime = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (!FORM_TYPES.has(mime)) return errorPage(400, "This form could not be read", "The consent form must be posted as a form.");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) return errorPage(400, "This form could not be read", "The consent form is too large.");
-  if (crossSitePost(request)) return errorPage(403, "Request refused", "This consent came from another site, so it was ignored.");
+  if (!FORM_TYPES.has(mime))
+    return errorPage(400, "This form could not be read", "The consent form must be posted as a form.");
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES)
+    return errorPage(400, "This form could not be read", "The consent form is too large.");
+  if (crossSitePost(request))
+    return errorPage(403, "Request refused", "This consent came from another site, so it was ignored.");
   let form: FormData;
   try {
     form = await request.formData();

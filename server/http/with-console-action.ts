@@ -27,7 +27,9 @@ export function withConsoleAction(actions: Record<string, Action>) {
     try {
       const result = await runAction(actions, name, request);
       const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
-      return wantsJson ? Response.json(result, { headers: noStore }) : new Response(null, { status: 303, headers: { Location: result.redirect } });
+      return wantsJson
+        ? Response.json(result, { headers: noStore })
+        : new Response(null, { status: 303, headers: { Location: result.redirect } });
     } catch (error) {
       if (!isRefusal(error)) logger.error({ err: error, action: name }, "console action failed");
       const failure = consoleFailure(error);
@@ -47,16 +49,22 @@ async function runAction(actions: Record<string, Action>, name: string, request:
   const form = await request.formData().catch(() => {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the form as form data.");
   });
-  if (!consoleCsrfMatches(partner, form.get("csrfToken"))) throw new ApiError("FORBIDDEN", "This form has expired. Reload the page and try again.");
+  if (!consoleCsrfMatches(partner, form.get("csrfToken")))
+    throw new ApiError("FORBIDDEN", "This form has expired. Reload the page and try again.");
   const input = formObject(form);
   // U+0000 cannot be stored (PostgreSQL): refused like any invalid field, before the schema.
   const nul = nulField(input);
-  if (nul) throw validationError([{ fieldName: nul, errorCode: "INVALID", errorDisplay: "Must not contain the NUL character (U+0000)." }], fieldsInvalid);
+  if (nul)
+    throw validationError(
+      [{ fieldName: nul, errorCode: "INVALID", errorDisplay: "Must not contain the NUL character (U+0000)." }],
+      fieldsInvalid,
+    );
   const parsed = act.schema.safeParse(input, { reportInput: true });
   if (!parsed.success) {
     const errors = toFieldErrors(parsed.error);
     // A malformed id is a guess at something that is not there.
-    if (errors.some((e) => /^(appId|subscriptionId|deliveryId|notificationId|runId)$/.test(e.fieldName))) throw notOwned();
+    if (errors.some((e) => /^(appId|subscriptionId|deliveryId|notificationId|runId)$/.test(e.fieldName)))
+      throw notOwned();
     throw validationError(errors, fieldsInvalid);
   }
   return act.run(partner, parsed.data as never);

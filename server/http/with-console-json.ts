@@ -33,4 +33,5 @@ export function withConsoleJson<P extends z.ZodType>(
   };
 }
 
-const answer = (body: unknown, status: number) => Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+const answer = (body: unknown, status: number) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });

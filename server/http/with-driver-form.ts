@@ -12,12 +12,17 @@ import { isRefusal } from "./refusal";
 
 const noStore = { "Cache-Control": "no-store" };
 
-export const seeOther = (location: string) => new Response(null, { status: 303, headers: { Location: location, ...noStore } });
+export const seeOther = (location: string) =>
+  new Response(null, { status: 303, headers: { Location: location, ...noStore } });
 
-export function withDriverForm({ form: formName, signInReturn }: { form: string; signInReturn: string }, handler: (input: { session: DriverSession; form: Record<string, unknown> }) => Promise<Response>) {
+export function withDriverForm(
+  { form: formName, signInReturn }: { form: string; signInReturn: string },
+  handler: (input: { session: DriverSession; form: Record<string, unknown> }) => Promise<Response>,
+) {
   return async (request: Request): Promise<Response> => {
     try {
-      if (crossSitePost(request)) throw new ApiError("FORBIDDEN", "This request came from another site and was ignored.");
+      if (crossSitePost(request))
+        throw new ApiError("FORBIDDEN", "This request came from another site and was ignored.");
       const session = await getDriverSession();
       if (!session) return seeOther(`/login?callbackUrl=${encodeURIComponent(signInReturn)}`);
       const form = await request.formData().catch(() => {
@@ -27,7 +32,10 @@ export function withDriverForm({ form: formName, signInReturn }: { form: string;
     } catch (error) {
       const refusal = isRefusal(error) ? error : undefined;
       if (!refusal) logger.error({ err: error }, "unexpected error in a driver form post");
-      return new Response(refusal?.detail ?? "Something went wrong on our side. Try again.", { status: refusal?.status ?? 500, headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore } });
+      return new Response(refusal?.detail ?? "Something went wrong on our side. Try again.", {
+        status: refusal?.status ?? 500,
+        headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore },
+      });
     }
   };
 }

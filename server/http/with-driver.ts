@@ -15,7 +15,12 @@ import { allowHeader } from "./method-not-allowed";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-export type DriverInput = { session: DriverSession; params: Record<string, string | string[] | undefined>; request: Request; body: () => Promise<unknown> };
+export type DriverInput = {
+  session: DriverSession;
+  params: Record<string, string | string[] | undefined>;
+  request: Request;
+  body: () => Promise<unknown>;
+};
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 
@@ -24,7 +29,8 @@ const driverJson = (status: number, body: unknown) => new Response(JSON.stringif
 export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { write }: { write: boolean }) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
     try {
-      if (write && crossSitePost(request)) throw new ApiError("FORBIDDEN", "This request came from another site and was ignored.");
+      if (write && crossSitePost(request))
+        throw new ApiError("FORBIDDEN", "This request came from another site and was ignored.");
       const session = await getDriverSession();
       if (!session) throw new ApiError("UNAUTHORIZED", "Sign in to continue.");
       const params = await context.params;

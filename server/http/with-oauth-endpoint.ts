@@ -42,13 +42,15 @@ async function answer(run: () => Promise<OAuthAnswer>): Promise<Response> {
 
 async function readForm(request: Request, what: string): Promise<Record<string, string> | OAuthError> {
   const mime = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (mime !== "application/x-www-form-urlencoded") return invalidRequest(`The ${what} request must be form-encoded (application/x-www-form-urlencoded).`);
+  if (mime !== "application/x-www-form-urlencoded")
+    return invalidRequest(`The ${what} request must be form-encoded (application/x-www-form-urlencoded).`);
   const raw = await request.text();
   if (raw.length > MAX_FORM_BYTES) return invalidRequest(`The ${what} request is too large.`);
   const form: Record<string, string> = Object.fromEntries(new URLSearchParams(raw));
 
   const merged = mergeClientCredentials(request.headers.get("authorization"), form);
-  if (merged === "disagree") return invalidClient("The client credentials in the Authorization header and the form do not agree.");
+  if (merged === "disagree")
+    return invalidClient("The client credentials in the Authorization header and the form do not agree.");
   const nul = nulFormField(form);
   if (nul?.clientCredentials) return invalidClient(`${nul.field} must not contain the NUL character (U+0000).`);
   if (nul) return invalidRequest(`${nul.field} must not contain the NUL character (U+0000).`);

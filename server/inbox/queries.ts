@@ -37,8 +37,14 @@ export async function setAnswerStatus({ appId, answerStatus }: { appId: number; 
 }
 
 /** Stores a request and deletes all but the newest INBOX_KEEP of the app's, in the caller's transaction. */
-export async function insertInboxRequest(tx: Executor, { appId, request }: { appId: number; request: NewInboxRequest }): Promise<InboxRequestRow> {
-  const [row] = await tx.insert(sandboxInboxRequests).values({ appId, ...request }).returning();
+export async function insertInboxRequest(
+  tx: Executor,
+  { appId, request }: { appId: number; request: NewInboxRequest },
+): Promise<InboxRequestRow> {
+  const [row] = await tx
+    .insert(sandboxInboxRequests)
+    .values({ appId, ...request })
+    .returning();
   await tx.execute(sql`
     delete from ${sandboxInboxRequests}
     where ${sandboxInboxRequests.appId} = ${appId}
@@ -49,21 +55,40 @@ export async function insertInboxRequest(tx: Executor, { appId, request }: { app
 }
 
 /** Newest first; with `afterId`, only requests newer than it (the live view's next batch). */
-export async function listInboxRequests({ appId, afterId }: { appId: number; afterId?: number }): Promise<InboxRequestRow[]> {
+export async function listInboxRequests({
+  appId,
+  afterId,
+}: {
+  appId: number;
+  afterId?: number;
+}): Promise<InboxRequestRow[]> {
   const rows = await db()
     .select()
     .from(sandboxInboxRequests)
-    .where(and(eq(sandboxInboxRequests.appId, appId), afterId === undefined ? undefined : gt(sandboxInboxRequests.id, afterId)))
+    .where(
+      and(
+        eq(sandboxInboxRequests.appId, appId),
+        afterId === undefined ? undefined : gt(sandboxInboxRequests.id, afterId),
+      ),
+    )
     .orderBy(desc(sandboxInboxRequests.id))
     .limit(INBOX_KEEP);
   return rows;
 }
 
 /** The app's signing secrets that sign now (values included: the inbox verifies with them), newest first. */
-export async function secretsSigningNow(tx: Executor, { appId, now }: { appId: number; now: Date }): Promise<{ secret: string; expiresAt: Date | null }[]> {
+export async function secretsSigningNow(
+  tx: Executor,
+  { appId, now }: { appId: number; now: Date },
+): Promise<{ secret: string; expiresAt: Date | null }[]> {
   return tx
     .select({ secret: appSigningSecrets.secret, expiresAt: appSigningSecrets.expiresAt })
     .from(appSigningSecrets)
-    .where(and(eq(appSigningSecrets.appId, appId), or(isNull(appSigningSecrets.expiresAt), gt(appSigningSecrets.expiresAt, now))))
+    .where(
+      and(
+        eq(appSigningSecrets.appId, appId),
+        or(isNull(appSigningSecrets.expiresAt), gt(appSigningSecrets.expiresAt, now)),
+      ),
+    )
     .orderBy(desc(appSigningSecrets.id));
 }

@@ -6,14 +6,28 @@ import { Webhook } from "standardwebhooks";
 
 export type SignatureCheck = { valid: boolean | null; note: string };
 
-export function checkSignature({ headers, body, secrets }: { headers: Record<string, string>; body: string; secrets: { secret: string; expiresAt: Date | null }[] }): SignatureCheck {
-  if (!headers["webhook-signature"] && !headers["webhook-id"] && !headers["webhook-timestamp"]) return { valid: null, note: "Not signed: no webhook-id, webhook-timestamp or webhook-signature header." };
+export function checkSignature({
+  headers,
+  body,
+  secrets,
+}: {
+  headers: Record<string, string>;
+  body: string;
+  secrets: { secret: string; expiresAt: Date | null }[];
+}): SignatureCheck {
+  if (!headers["webhook-signature"] && !headers["webhook-id"] && !headers["webhook-timestamp"])
+    return { valid: null, note: "Not signed: no webhook-id, webhook-timestamp or webhook-signature header." };
   if (secrets.length === 0) return { valid: false, note: "The app has no signing secret to verify with." };
   let lastError = "";
   for (const { secret, expiresAt } of secrets) {
     try {
       new Webhook(secret).verify(body, headers);
-      return { valid: true, note: expiresAt ? `Verifies with the previous signing secret (signs until ${expiresAt.toISOString()}).` : "Verifies with the app's current signing secret." };
+      return {
+        valid: true,
+        note: expiresAt
+          ? `Verifies with the previous signing secret (signs until ${expiresAt.toISOString()}).`
+          : "Verifies with the app's current signing secret.",
+      };
     } catch (error) {
       lastError = error instanceof Error ? error.message : String(error);
     }

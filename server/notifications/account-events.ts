@@ -10,7 +10,15 @@ import { enqueueDeliveries } from "./pending-deliveries";
 // ONETIME (claim by marking deleted) and minimumTime (no other real notification of the
 // subscription in the last minimumTime minutes).
 
-type Match = { environment: Environment; type: "VEHICLECREATED" | "VEHICLEDELETED" | "AUTHORIZATIONSTATUS"; where: ReturnType<typeof sql>; accountId: number; vehicleId: number | null; at: Date; extra: Record<string, unknown> };
+type Match = {
+  environment: Environment;
+  type: "VEHICLECREATED" | "VEHICLEDELETED" | "AUTHORIZATIONSTATUS";
+  where: ReturnType<typeof sql>;
+  accountId: number;
+  vehicleId: number | null;
+  at: Date;
+  extra: Record<string, unknown>;
+};
 
 async function notify(tx: Executor, m: Match): Promise<void> {
   await tx.execute(sql`
@@ -43,7 +51,13 @@ const stillGranted = (accountId: number) =>
 
 export async function notifyVehicleEvent(
   tx: Executor,
-  e: { environment: Environment; type: "VEHICLECREATED" | "VEHICLEDELETED"; accountId: number; vehicleId: number; at: Date },
+  e: {
+    environment: Environment;
+    type: "VEHICLECREATED" | "VEHICLEDELETED";
+    accountId: number;
+    vehicleId: number;
+    at: Date;
+  },
 ): Promise<void> {
   await notify(tx, {
     environment: e.environment,
@@ -56,7 +70,10 @@ export async function notifyVehicleEvent(
   });
 }
 
-export async function notifyAuthorizationRevoked(tx: Executor, e: { environment: Environment; appId: number; accountId: number; at: Date }): Promise<void> {
+export async function notifyAuthorizationRevoked(
+  tx: Executor,
+  e: { environment: Environment; appId: number; accountId: number; at: Date },
+): Promise<void> {
   await notify(tx, {
     environment: e.environment,
     type: "AUTHORIZATIONSTATUS",

@@ -1,4 +1,10 @@
-import type { GeofenceCriteria, IgnitionFilter, NumericCriteria, StoredCriteria, TimeOfDayCriteria } from "@/server/subscriptions/criteria";
+import type {
+  GeofenceCriteria,
+  IgnitionFilter,
+  NumericCriteria,
+  StoredCriteria,
+  TimeOfDayCriteria,
+} from "@/server/subscriptions/criteria";
 import type { EventType } from "@/common/subscriptions/event-types";
 import { METERS_PER_MILE, distanceMiles, localClock, type SetFacts } from "./facts";
 
@@ -31,7 +37,10 @@ export type Outcome = {
 };
 
 const ignitionMatches = (filter: IgnitionFilter, facts: SetFacts) =>
-  filter === "ANY" || (filter === "ON" && facts.ignitionOn) || (filter === "OFF" && !facts.ignitionOn) || (filter === "RUNNING" && facts.ignition === "RUNNING");
+  filter === "ANY" ||
+  (filter === "ON" && facts.ignitionOn) ||
+  (filter === "OFF" && !facts.ignitionOn) ||
+  (filter === "RUNNING" && facts.ignition === "RUNNING");
 
 function insideWindow(c: TimeOfDayCriteria, at: Date, timeZone: string | null): boolean {
   const { day, minutes } = localClock(at, timeZone);
@@ -41,7 +50,10 @@ function insideWindow(c: TimeOfDayCriteria, at: Date, timeZone: string | null): 
   // A window over midnight belongs to the day it starts on.
   const days = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
   const previous = days[(days.indexOf(day) + 6) % 7]!;
-  return (c.daysOfWeek.includes(day as never) && minutes >= start) || (c.daysOfWeek.includes(previous as never) && minutes < end);
+  return (
+    (c.daysOfWeek.includes(day as never) && minutes >= start) ||
+    (c.daysOfWeek.includes(previous as never) && minutes < end)
+  );
 }
 
 const clockMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
@@ -52,7 +64,12 @@ function compare(relationship: NumericCriteria["relationship"], value: number, t
   return Math.abs(value - threshold) < 1e-9;
 }
 
-export function evaluateCondition(type: EventType, criteria: StoredCriteria, facts: SetFacts, context: { timeZone: string | null; anchor: Anchor }): Outcome {
+export function evaluateCondition(
+  type: EventType,
+  criteria: StoredCriteria,
+  facts: SetFacts,
+  context: { timeZone: string | null; anchor: Anchor },
+): Outcome {
   const recordedWaypoint = facts.waypoint
     ? { timestamp: facts.waypoint.timestamp, latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude }
     : null;
@@ -66,34 +83,55 @@ export function evaluateCondition(type: EventType, criteria: StoredCriteria, fac
       if (!facts.waypoint || !ignitionMatches(c.ignitionStatus, facts)) return { met: null, recorded: base };
       const inside = distanceMiles(c.origin, facts.waypoint) <= c.radius;
       const recordedBoundaryCondition = inside ? "INSIDE" : "OUTSIDE";
-      return { met: recordedBoundaryCondition === c.boundaryCondition, recorded: { ...base, recordedBoundaryCondition } };
+      return {
+        met: recordedBoundaryCondition === c.boundaryCondition,
+        recorded: { ...base, recordedBoundaryCondition },
+      };
     }
     case "IGNITIONSTATUS":
       return { met: facts.ignitionOn, recorded: { ...base, ignitionStatus: facts.ignitionOn ? "ON" : "OFF" } };
     case "LOWBATTERY": {
       const volts = facts.numbers.get("GEN_VOLTAGE");
       if (volts === undefined) return { met: null, recorded: base };
-      return { met: volts < LOW_BATTERY_VOLTS, recorded: { ...base, thresholdVoltage: LOW_BATTERY_VOLTS, recordedVoltage: volts } };
+      return {
+        met: volts < LOW_BATTERY_VOLTS,
+        recorded: { ...base, thresholdVoltage: LOW_BATTERY_VOLTS, recordedVoltage: volts },
+      };
     }
     case "NUMERICDATAKEY": {
       const c = criteria as NumericCriteria;
       const value = facts.numbers.get(c.dataKey);
       if (value === undefined) return { met: null, recorded: base };
-      return { met: compare(c.relationship, value, c.thresholdValue), recorded: { ...base, dataKey: c.dataKey, thresholdValue: c.thresholdValue, relationship: c.relationship, recordedValue: value } };
+      return {
+        met: compare(c.relationship, value, c.thresholdValue),
+        recorded: {
+          ...base,
+          dataKey: c.dataKey,
+          thresholdValue: c.thresholdValue,
+          relationship: c.relationship,
+          recordedValue: value,
+        },
+      };
     }
     case "TIMEOFDAY": {
       const c = criteria as TimeOfDayCriteria;
       // Driven (per the ignition filter) outside the allowed window.
-      return { met: ignitionMatches(c.ignitionStatus, facts) && !insideWindow(c, facts.at, context.timeZone), recorded: base };
+      return {
+        met: ignitionMatches(c.ignitionStatus, facts) && !insideWindow(c, facts.at, context.timeZone),
+        recorded: base,
+      };
     }
     case "TROUBLECODE":
       return { met: facts.troubleCodes.length > 0, recorded: { ...base, troubleCodes: facts.troubleCodes } };
     case "VEHICLETOWED": {
-      const here: Anchor = facts.waypoint ? { latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude } : null;
+      const here: Anchor = facts.waypoint
+        ? { latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude }
+        : null;
       const towed = (met: boolean) => ({ ...base, recordedEvent: met });
       // Reported by the device, or seen: moved about 1,500 m since the ignition went off. A set
       // with the ignition on, or parked within 1,500 m of the last position, says it stopped.
-      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!)) return { met: true, recorded: towed(true), anchor: facts.ignitionOn ? null : (here ?? context.anchor) };
+      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!))
+        return { met: true, recorded: towed(true), anchor: facts.ignitionOn ? null : (here ?? context.anchor) };
       if (facts.ignitionOn) return { met: false, recorded: towed(false), anchor: null };
       if (!here) return { met: null, recorded: base, anchor: context.anchor };
       if (!context.anchor) return { met: false, recorded: towed(false), anchor: here };

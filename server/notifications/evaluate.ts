@@ -51,16 +51,27 @@ export type Evaluation = {
   states: Map<number, SubscriptionState>;
 };
 
-export function evaluateSubscriptions(subscriptions: LiveSubscription[], sets: EvaluatedSet[], vehicle: { running: boolean }): Evaluation {
+export function evaluateSubscriptions(
+  subscriptions: LiveSubscription[],
+  sets: EvaluatedSet[],
+  vehicle: { running: boolean },
+): Evaluation {
   const notifications: PendingNotification[] = [];
   const states = new Map<number, SubscriptionState>();
 
   for (const sub of subscriptions) {
     const info = typeInfo(sub.type);
-    let state: SubscriptionState = sub.state ?? { met: sub.type === "IGNITIONSTATUS" ? vehicle.running : false, evaluatedAt: new Date(0), notifiedAt: null, anchor: null };
+    let state: SubscriptionState = sub.state ?? {
+      met: sub.type === "IGNITIONSTATUS" ? vehicle.running : false,
+      evaluatedAt: new Date(0),
+      notifiedAt: null,
+      anchor: null,
+    };
     let changed = false;
     const minimumMs = sub.minimumTime * 60_000;
-    const edges = info.kind === "state" || (info.kind === "momentary" && (sub.period === "STATECHANGE" || sub.period === "INITIALSTATE"));
+    const edges =
+      info.kind === "state" ||
+      (info.kind === "momentary" && (sub.period === "STATECHANGE" || sub.period === "INITIALSTATE"));
     // Plain events without a minimumTime need no memory: no state row is written for them. A row
     // left by an earlier period is kept current, so that switching back finds the true last edge.
     const keepsState = edges || minimumMs > 0 || sub.type === "VEHICLETOWED" || sub.state !== null;
@@ -69,7 +80,10 @@ export function evaluateSubscriptions(subscriptions: LiveSubscription[], sets: E
       const { facts, late } = sets[i]!;
       const stale = late || facts.at.getTime() < state.evaluatedAt.getTime();
       if (stale && edges) continue;
-      const outcome = evaluateCondition(sub.type, sub.criteria, facts, { timeZone: sub.timeZone, anchor: stale ? null : state.anchor });
+      const outcome = evaluateCondition(sub.type, sub.criteria, facts, {
+        timeZone: sub.timeZone,
+        anchor: stale ? null : state.anchor,
+      });
       if (stale && sub.type === "VEHICLETOWED" && !facts.events.has("VEHICLE_EVENT_TOWED")) continue;
       if (outcome.met === null) {
         if (!stale && outcome.anchor !== undefined && outcome.anchor !== state.anchor) {
@@ -100,7 +114,12 @@ export function evaluateSubscriptions(subscriptions: LiveSubscription[], sets: E
       }
 
       if (!stale) {
-        state = { met, evaluatedAt: facts.at, notifiedAt: fire ? facts.at : state.notifiedAt, anchor: outcome.anchor !== undefined ? outcome.anchor : state.anchor };
+        state = {
+          met,
+          evaluatedAt: facts.at,
+          notifiedAt: fire ? facts.at : state.notifiedAt,
+          anchor: outcome.anchor !== undefined ? outcome.anchor : state.anchor,
+        };
         changed = true;
       }
       if (fire) {
@@ -111,7 +130,12 @@ export function evaluateSubscriptions(subscriptions: LiveSubscription[], sets: E
           type: sub.type,
           at: facts.at,
           onetime: sub.period === "ONETIME",
-          body: { minimumTime: sub.minimumTime, notificationPeriod: sub.period, creatorClientId: sub.clientId, ...wire(outcome.recorded) },
+          body: {
+            minimumTime: sub.minimumTime,
+            notificationPeriod: sub.period,
+            creatorClientId: sub.clientId,
+            ...wire(outcome.recorded),
+          },
         });
         if (sub.period === "ONETIME") break;
       }
@@ -123,7 +147,15 @@ export function evaluateSubscriptions(subscriptions: LiveSubscription[], sets: E
 
 // Recorded values as the notification carries them: DateTimes in the wire format (docs/api.md#datetime).
 function wire(recorded: Record<string, unknown>): Record<string, unknown> {
-  const waypoint = recorded.recordedWaypoint as { timestamp: Date; latitude: number; longitude: number } | null | undefined;
+  const waypoint = recorded.recordedWaypoint as
+    { timestamp: Date; latitude: number; longitude: number } | null | undefined;
   if (!waypoint) return recorded;
-  return { ...recorded, recordedWaypoint: { timestamp: formatDateTime(waypoint.timestamp), latitude: waypoint.latitude, longitude: waypoint.longitude } };
+  return {
+    ...recorded,
+    recordedWaypoint: {
+      timestamp: formatDateTime(waypoint.timestamp),
+      latitude: waypoint.latitude,
+      longitude: waypoint.longitude,
+    },
+  };
 }

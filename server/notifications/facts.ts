@@ -33,16 +33,32 @@ export function factsOf(set: DataSetInput): SetFacts {
       if (happened(d.value)) events.add(d.key);
     } else {
       const n = Number(d.value);
-      if (d.value.trim() !== "" && Number.isFinite(n) && (NUMERIC_KEYS.has(d.key) || /^-?\d+(\.\d+)?$/.test(d.value.trim()))) numbers.set(d.key, n);
+      if (
+        d.value.trim() !== "" &&
+        Number.isFinite(n) &&
+        (NUMERIC_KEYS.has(d.key) || /^-?\d+(\.\d+)?$/.test(d.value.trim()))
+      )
+        numbers.set(d.key, n);
     }
   }
-  return { at: set.timestamp, ignition: set.ignitionStatus, ignitionOn: set.ignitionStatus !== "OFF", waypoint, numbers, troubleCodes, events };
+  return {
+    at: set.timestamp,
+    ignition: set.ignitionStatus,
+    ignitionOn: set.ignitionStatus !== "OFF",
+    waypoint,
+    numbers,
+    troubleCodes,
+    events,
+  };
 }
 
 const EARTH_RADIUS_MILES = 3958.7613;
 
 /** Great-circle distance in miles (haversine). */
-export function distanceMiles(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+export function distanceMiles(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
   const rad = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * rad;
   const dLon = (b.longitude - a.longitude) * rad;
@@ -73,9 +89,21 @@ function readClock(at: Date, zone: string): { day: string; minutes: number } {
   let format = formatters.get(zone);
   if (!format) {
     try {
-      format = new Intl.DateTimeFormat("en-US", { timeZone: zone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        weekday: "short",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      });
     } catch {
-      format = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+      format = new Intl.DateTimeFormat("en-US", {
+        timeZone: "UTC",
+        weekday: "short",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      });
     }
     formatters.set(zone, format);
   }

@@ -14,15 +14,35 @@ const VERSION = "1";
 const DIGITS = /^\d{1,20}$/;
 
 const mac = (key: string, scope: FeedScope, payload: string) =>
-  createHmac("sha256", key).update(["event-feed", VERSION, scope.clientId, scope.environment, payload].join("\n")).digest("base64url");
+  createHmac("sha256", key)
+    .update(["event-feed", VERSION, scope.clientId, scope.environment, payload].join("\n"))
+    .digest("base64url");
 
-export function encodeFeedCursor({ position, issuedAt, scope, key }: { position: FeedPosition; issuedAt: Date; scope: FeedScope; key: string }): string {
+export function encodeFeedCursor({
+  position,
+  issuedAt,
+  scope,
+  key,
+}: {
+  position: FeedPosition;
+  issuedAt: Date;
+  scope: FeedScope;
+  key: string;
+}): string {
   const payload = Buffer.from(`${position.tx}.${position.id}.${issuedAt.getTime()}`).toString("base64url");
   return `${VERSION}.${payload}.${mac(key, scope, payload)}`;
 }
 
 /** The cursor's position and issue time, or null when it is malformed or not this app's and environment's. */
-export function decodeFeedCursor({ cursor, scope, key }: { cursor: string; scope: FeedScope; key: string }): { position: FeedPosition; issuedAt: Date } | null {
+export function decodeFeedCursor({
+  cursor,
+  scope,
+  key,
+}: {
+  cursor: string;
+  scope: FeedScope;
+  key: string;
+}): { position: FeedPosition; issuedAt: Date } | null {
   const [version, payload, given, ...rest] = cursor.split(".");
   if (version !== VERSION || !payload || !given || rest.length > 0) return null;
   const expected = Buffer.from(mac(key, scope, payload));

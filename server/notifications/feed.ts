@@ -30,7 +30,10 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
   const horizonTime = new Date(now.getTime() - env().EVENT_FEED_RETENTION_DAYS * 86_400_000);
   const after = query.after === undefined ? null : decodeFeedCursor({ cursor: query.after, scope, key });
   if (query.after !== undefined && !after) {
-    throw validationError([{ fieldName: "after", errorCode: "INVALID", errorDisplay: "Not a cursor of this feed." }], "The cursor is not valid here.");
+    throw validationError(
+      [{ fieldName: "after", errorCode: "INVALID", errorDisplay: "Not a cursor of this feed." }],
+      "The cursor is not valid here.",
+    );
   }
   if (after && after.issuedAt < horizonTime) {
     throw new ApiError(
@@ -40,7 +43,7 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
   }
   // Without a cursor: from `since`, or the oldest event kept.
   const from = after?.position ?? ZERO;
-  const madeSince = after ? null : (query.since && query.since > horizonTime ? query.since : horizonTime);
+  const madeSince = after ? null : query.since && query.since > horizonTime ? query.since : horizonTime;
 
   const rows = (await db().execute(sql`
     select h.horizon::text as horizon, e.id::text as id, e.tx::text as tx

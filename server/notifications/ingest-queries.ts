@@ -39,28 +39,61 @@ const liveForVehicle = (sql: Sql): Fragment => sql`s.deleted_at is null
      and (s.vehicle_id = v.id or (s.scope = 'ACCOUNT' and s.account_id = v.account_id and s.type not in ('VEHICLECREATED', 'VEHICLEDELETED')))
      and exists (select 1 from account_grants g where g.account_id = v.account_id and g.app_id = s.app_id and g.revoked_at is null)`;
 
-type SubscriptionRow = [number, number, string, string, string, number, StoredCriteria | null, string | null, boolean | null, number | null, number | null, number | null, number | null];
+type SubscriptionRow = [
+  number,
+  number,
+  string,
+  string,
+  string,
+  number,
+  StoredCriteria | null,
+  string | null,
+  boolean | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+];
 
 export function toLiveSubscriptions(rows: SubscriptionRow[]): LiveSubscription[] {
-  return rows.map(([id, appId, clientId, type, period, minimumTime, criteria, timeZone, met, evaluatedAt, notifiedAt, anchorLatitude, anchorLongitude]) => ({
-    id,
-    appId,
-    clientId,
-    type: type as EventType,
-    period: period as NotificationPeriod,
-    minimumTime: Number(minimumTime),
-    criteria: criteria ?? {},
-    timeZone,
-    state:
-      met === null
-        ? null
-        : {
-            met,
-            evaluatedAt: new Date(evaluatedAt!),
-            notifiedAt: notifiedAt === null ? null : new Date(notifiedAt),
-            anchor: anchorLatitude === null ? null : { latitude: Number(anchorLatitude), longitude: Number(anchorLongitude) },
-          },
-  }));
+  return rows.map(
+    ([
+      id,
+      appId,
+      clientId,
+      type,
+      period,
+      minimumTime,
+      criteria,
+      timeZone,
+      met,
+      evaluatedAt,
+      notifiedAt,
+      anchorLatitude,
+      anchorLongitude,
+    ]) => ({
+      id,
+      appId,
+      clientId,
+      type: type as EventType,
+      period: period as NotificationPeriod,
+      minimumTime: Number(minimumTime),
+      criteria: criteria ?? {},
+      timeZone,
+      state:
+        met === null
+          ? null
+          : {
+              met,
+              evaluatedAt: new Date(evaluatedAt!),
+              notifiedAt: notifiedAt === null ? null : new Date(notifiedAt),
+              anchor:
+                anchorLatitude === null
+                  ? null
+                  : { latitude: Number(anchorLatitude), longitude: Number(anchorLongitude) },
+            },
+    }),
+  );
 }
 
 /** What one vehicle's ingest writes besides its data: the notifications evaluation made, and the subscriptions' new states. */

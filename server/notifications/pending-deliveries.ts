@@ -1,4 +1,3 @@
-
 // The hand-off of new notifications to the delivery queue. Every path that makes notifications
 // (ingest, account events, test notifications) ends its statement with this insert. It is written
 // once, as a template without parameters that its caller's tag makes a piece of its statement:
@@ -30,7 +29,9 @@ type Tag<T> = (strings: TemplateStringsArray) => T;
  * statement this ends, as a piece of the caller's statement built by its own tag:
  * `enqueueDeliveries(sql)` with postgres.js's or drizzle's `sql`.
  */
-export const enqueueDeliveries = <T>(tag: Tag<T>): T => tag`insert into notification_deliveries (notification_id, delivery_id)
+export const enqueueDeliveries = <T>(
+  tag: Tag<T>,
+): T => tag`insert into notification_deliveries (notification_id, delivery_id)
   select n.id, d.id from n join (
     select sd.id, sd.subscription_id from subscription_deliveries sd
      where sd.subscription_id = any(array(select distinct subscription_id from n)) and sd.active

@@ -27,7 +27,10 @@ function filterWhere(f: NotificationFilter): SQL {
 }
 
 // Newest event first by default (docs/api.md#paging: lists sort by the resource's time field).
-export async function listNotificationRows(db: Executor, q: { filter: NotificationFilter; page: Page; order: "asc" | "desc" }) {
+export async function listNotificationRows(
+  db: Executor,
+  q: { filter: NotificationFilter; page: Page; order: "asc" | "desc" },
+) {
   const where = filterWhere(q.filter);
   const by = q.order === "asc" ? asc : desc;
   const [rows, [total]] = await Promise.all([
@@ -43,7 +46,10 @@ export async function listNotificationRows(db: Executor, q: { filter: Notificati
   return { rows, total: total?.n ?? 0 };
 }
 
-export async function findNotificationRow(db: Executor, q: { filter: NotificationFilter; id: number }): Promise<NotificationRow | null> {
+export async function findNotificationRow(
+  db: Executor,
+  q: { filter: NotificationFilter; id: number },
+): Promise<NotificationRow | null> {
   const [row] = await db
     .select()
     .from(notifications)
@@ -51,14 +57,19 @@ export async function findNotificationRow(db: Executor, q: { filter: Notificatio
   return row ?? null;
 }
 
-export async function insertNotificationRow(db: Executor, values: typeof notifications.$inferInsert): Promise<NotificationRow> {
+export async function insertNotificationRow(
+  db: Executor,
+  values: typeof notifications.$inferInsert,
+): Promise<NotificationRow> {
   const [row] = await db.insert(notifications).values(values).returning();
   return row!;
 }
 
 /** One pending delivery per active delivery of the subscription. */
 export async function queueDeliveries(db: Executor, notificationId: number, subscriptionId: number): Promise<void> {
-  await db.execute(sql`with n(id, subscription_id) as (values (${notificationId}::bigint, ${subscriptionId}::int)) ${enqueueDeliveries(sql)}`);
+  await db.execute(
+    sql`with n(id, subscription_id) as (values (${notificationId}::bigint, ${subscriptionId}::int)) ${enqueueDeliveries(sql)}`,
+  );
 }
 
 /**

@@ -7,7 +7,13 @@ import type { EventType } from "@/common/subscriptions/event-types";
 import { findSubscriptionRow, type Target } from "@/server/subscriptions/queries";
 import { resolveTarget, type Prefix } from "@/server/subscriptions/service";
 import { LOW_BATTERY_VOLTS } from "./conditions";
-import { findNotificationRow, insertNotificationRow, listNotificationRows, queueDeliveries, type NotificationFilter } from "./queries";
+import {
+  findNotificationRow,
+  insertNotificationRow,
+  listNotificationRows,
+  queueDeliveries,
+  type NotificationFilter,
+} from "./queries";
 import { serializeNotification } from "./serialize";
 
 // Notification reads (docs/subscriptions.md#notifications): under a vehicle, an account, or one of the caller's
@@ -21,14 +27,23 @@ async function filterFor(principal: Principal, scope: NotificationScope): Promis
   if (target.scope === "VEHICLE") filter.vehicleId = target.vehicleId;
   if (target.scope === "ACCOUNT") filter.accountId = target.accountId;
   if (scope.subscriptionId !== undefined) {
-    const sub = await findSubscriptionRow(db(), { owner: { environment: principal.environment, appId: principal.appId }, target, id: scope.subscriptionId });
+    const sub = await findSubscriptionRow(db(), {
+      owner: { environment: principal.environment, appId: principal.appId },
+      target,
+      id: scope.subscriptionId,
+    });
     if (!sub) throw notFound("subscription");
     filter.subscriptionId = sub.id;
   }
   return filter;
 }
 
-export async function listNotifications(principal: Principal, scope: NotificationScope, page: Page, order: "asc" | "desc") {
+export async function listNotifications(
+  principal: Principal,
+  scope: NotificationScope,
+  page: Page,
+  order: "asc" | "desc",
+) {
   const { rows, total } = await listNotificationRows(db(), { filter: await filterFor(principal, scope), page, order });
   return { items: rows.map((r) => serializeNotification(r)), total };
 }
@@ -51,7 +66,13 @@ function nullRecorded(type: EventType, criteria: ReturnType<typeof criteriaOf>):
       return { ...waypoint, thresholdVoltage: LOW_BATTERY_VOLTS, recordedVoltage: null };
     case "NUMERICDATAKEY": {
       const c = criteria as NumericCriteria;
-      return { ...waypoint, dataKey: c.dataKey, thresholdValue: c.thresholdValue, relationship: c.relationship, recordedValue: null };
+      return {
+        ...waypoint,
+        dataKey: c.dataKey,
+        thresholdValue: c.thresholdValue,
+        relationship: c.relationship,
+        recordedValue: null,
+      };
     }
     case "TROUBLECODE":
       return { ...waypoint, troubleCodes: null };
@@ -75,12 +96,19 @@ function nullRecorded(type: EventType, criteria: ReturnType<typeof criteriaOf>):
  * one. It is marked `test`, and never counts for minimumTime or ONETIME.
  */
 export async function sendTestNotification(principal: Principal, vehicleRef: string, subscriptionId: number) {
-  const target = (await resolveTarget(principal, { kind: "vehicle", ref: vehicleRef })) as Extract<Target, { scope: "VEHICLE" }>;
+  const target = (await resolveTarget(principal, { kind: "vehicle", ref: vehicleRef })) as Extract<
+    Target,
+    { scope: "VEHICLE" }
+  >;
   const owner = { environment: principal.environment, appId: principal.appId };
   // The vehicle's own subscription, or one of its account's that applies to it.
   const sub =
     (await findSubscriptionRow(db(), { owner, target, id: subscriptionId })) ??
-    (await findSubscriptionRow(db(), { owner, target: { scope: "ACCOUNT", accountId: target.accountId }, id: subscriptionId }));
+    (await findSubscriptionRow(db(), {
+      owner,
+      target: { scope: "ACCOUNT", accountId: target.accountId },
+      id: subscriptionId,
+    }));
   if (!sub) throw notFound("subscription");
   if (sub.deletedAt) throw validationError([], "This subscription was deleted; it sends no notifications.");
 
@@ -94,7 +122,12 @@ export async function sendTestNotification(principal: Principal, vehicleRef: str
       type: sub.type,
       eventAt: new Date(),
       test: true,
-      body: { minimumTime: sub.minimumTime, notificationPeriod: sub.notificationPeriod, creatorClientId: sub.clientId, ...nullRecorded(sub.type as EventType, criteriaOf(sub.criteria)) },
+      body: {
+        minimumTime: sub.minimumTime,
+        notificationPeriod: sub.notificationPeriod,
+        creatorClientId: sub.clientId,
+        ...nullRecorded(sub.type as EventType, criteriaOf(sub.criteria)),
+      },
     });
     await queueDeliveries(tx, inserted.id, sub.id);
     return inserted;

@@ -8,7 +8,8 @@ import { makeRepositories, type GrantContext } from "./repositories";
 // are opaque through the library's own options.
 const opaqueTokens: JwtInterface = {
   async sign(payload) {
-    if (typeof payload === "object" && payload !== null && !Buffer.isBuffer(payload) && typeof payload.jti === "string") return payload.jti;
+    if (typeof payload === "object" && payload !== null && !Buffer.isBuffer(payload) && typeof payload.jti === "string")
+      return payload.jti;
     throw new Error("Only access tokens are issued through the JwtInterface.");
   },
   async verify() {
@@ -23,16 +24,25 @@ export function makeAuthorizationServer(ctx: GrantContext): AuthorizationServer 
   const repos = makeRepositories(ctx);
   // PKCE is optional for confidential clients and required for public ones (checked on the
   // authorization page, server/oauth/authorize/request.ts); `plain` is never accepted.
-  const server = new AuthorizationServer(repos.clientRepository, repos.tokenRepository, repos.scopeRepository, opaqueTokens, {
-    requiresPKCE: false,
-    requiresS256: true,
-    useOpaqueAuthorizationCodes: true,
-    useOpaqueRefreshTokens: true,
-  });
+  const server = new AuthorizationServer(
+    repos.clientRepository,
+    repos.tokenRepository,
+    repos.scopeRepository,
+    opaqueTokens,
+    {
+      requiresPKCE: false,
+      requiresS256: true,
+      useOpaqueAuthorizationCodes: true,
+      useOpaqueRefreshTokens: true,
+    },
+  );
   const ttl = new DateInterval(`${ACCESS_TOKEN_TTL_SECONDS}s`);
   server.enableGrantType("client_credentials", ttl);
   server.enableGrantType("refresh_token", ttl);
-  server.enableGrantType({ grant: "authorization_code", authCodeRepository: repos.authCodeRepository, userRepository: repos.userRepository }, ttl);
+  server.enableGrantType(
+    { grant: "authorization_code", authCodeRepository: repos.authCodeRepository, userRepository: repos.userRepository },
+    ttl,
+  );
   // The implicit grant answers at the authorization page only, and never with a refresh token.
   server.enableGrantType("implicit", ttl);
   return server;

@@ -48,13 +48,23 @@ type TokenRow = {
 };
 
 /** Authenticates the request's bearer token into a principal, or the 401 it earns, and meters it. */
-export async function authenticateBearer({ authorization, environment, metering }: { authorization: string | null; environment: Environment; metering: Metering }): Promise<Admission> {
+export async function authenticateBearer({
+  authorization,
+  environment,
+  metering,
+}: {
+  authorization: string | null;
+  environment: Environment;
+  metering: Metering;
+}): Promise<Admission> {
   const sql = rawSql();
   const header = tokenOf(authorization);
   const policies = metering ? [metering.token, metering.client, metering.address] : [];
   if (header instanceof ApiError) {
     // Nothing to look up: the request takes from its address's bucket alone.
-    const rows = metering ? await sql<TakenRow[]>`${takeFrom(sql, bucketRow(sql, metering.address, sql`${metering.key}`))}` : [];
+    const rows = metering
+      ? await sql<TakenRow[]>`${takeFrom(sql, bucketRow(sql, metering.address, sql`${metering.key}`))}`
+      : [];
     return { verdicts: verdictsOf(rows, policies), principal: null, refused: header };
   }
 
@@ -62,8 +72,10 @@ export async function authenticateBearer({ authorization, environment, metering 
   const verdicts = verdictsOf(row?.taken ?? [], policies);
   // Unknown, revoked and other-environment tokens get the same answer: nothing about the token
   // is revealed except that it does not work here.
-  if (!row || row.token_id === null || row.state === "invalid") return { verdicts, principal: null, refused: invalidToken("The access token is invalid or has been revoked.") };
-  if (row.state === "expired") return { verdicts, principal: null, refused: invalidToken("The access token has expired.") };
+  if (!row || row.token_id === null || row.state === "invalid")
+    return { verdicts, principal: null, refused: invalidToken("The access token is invalid or has been revoked.") };
+  if (row.state === "expired")
+    return { verdicts, principal: null, refused: invalidToken("The access token has expired.") };
 
   const base = {
     environment: row.environment,
@@ -73,7 +85,10 @@ export async function authenticateBearer({ authorization, environment, metering 
     clientId: row.client_id,
     dataProvider: row.data_provider,
   };
-  const principal: Principal = row.account_id === null ? { ...base, kind: "client", accountId: null } : { ...base, kind: "user", accountId: row.account_id };
+  const principal: Principal =
+    row.account_id === null
+      ? { ...base, kind: "client", accountId: null }
+      : { ...base, kind: "user", accountId: row.account_id };
   noteTokenUse(principal);
   return { verdicts, principal, refused: null };
 }
@@ -110,7 +125,10 @@ function lookUp(sql: Sql, hash: string, environment: Environment, metering: Mete
 }
 
 function tokenOf(authorization: string | null): string | ApiError {
-  if (!authorization) return new ApiError("UNAUTHORIZED", "An access token is required.", [], { "WWW-Authenticate": 'Bearer realm="wayline"' });
+  if (!authorization)
+    return new ApiError("UNAUTHORIZED", "An access token is required.", [], {
+      "WWW-Authenticate": 'Bearer realm="wayline"',
+    });
   const match = BEARER.exec(authorization);
   if (!match?.[1]) return invalidToken("The access token is malformed.");
   return match[1];

@@ -27,7 +27,8 @@ function basicCredentials(header: string | null): { id: string; secret: string }
 export function mergeClientCredentials(authorization: string | null, body: Record<string, string>): "disagree" | "ok" {
   const basic = basicCredentials(authorization);
   if (!basic) return "ok";
-  if ((body.client_id && body.client_id !== basic.id) || (body.client_secret && body.client_secret !== basic.secret)) return "disagree";
+  if ((body.client_id && body.client_id !== basic.id) || (body.client_secret && body.client_secret !== basic.secret))
+    return "disagree";
   body.client_id = basic.id;
   body.client_secret = basic.secret;
   return "ok";
@@ -41,7 +42,9 @@ export function mergeClientCredentials(authorization: string | null, body: Recor
  */
 export function nulFormField(body: Record<string, string>): { field: string; clientCredentials: boolean } | undefined {
   const field = nulField(body);
-  return field === undefined ? undefined : { field, clientCredentials: field === "client_id" || field === "client_secret" };
+  return field === undefined
+    ? undefined
+    : { field, clientCredentials: field === "client_id" || field === "client_secret" };
 }
 
 /**
@@ -51,7 +54,11 @@ export function nulFormField(body: Record<string, string>): { field: string; cli
  */
 export async function authenticateClient(
   db: Executor,
-  { clientId, clientSecret, environment }: { clientId: string | undefined; clientSecret: string | undefined; environment: Environment | null },
+  {
+    clientId,
+    clientSecret,
+    environment,
+  }: { clientId: string | undefined; clientSecret: string | undefined; environment: Environment | null },
 ): Promise<CredentialRow | null> {
   if (!clientId || clientId.length > 200) return null;
   const credential = await findCredentialByClientId(db, { clientId });

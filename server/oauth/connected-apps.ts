@@ -3,12 +3,26 @@ import type { DriverSession } from "@/server/auth/session";
 import { findAppName, listActiveGrants } from "./grant-queries";
 
 /** lastUsedAt: when a token of the app for this account was last accepted or issued (grant-queries.ts). */
-export type ConnectedApp = { appId: number; name: string; ownerName: string | null; how: "created" | "authorized"; since: Date; lastUsedAt: Date | null };
+export type ConnectedApp = {
+  appId: number;
+  name: string;
+  ownerName: string | null;
+  how: "created" | "authorized";
+  since: Date;
+  lastUsedAt: Date | null;
+};
 
 /** The apps that have access to the signed-in driver's account. */
 export async function listConnectedApps(session: DriverSession): Promise<ConnectedApp[]> {
   const rows = await listActiveGrants(db(), { accountId: session.accountId });
-  return rows.map((r) => ({ appId: r.appId, name: r.name, ownerName: r.ownerName, how: r.source, since: r.grantedAt, lastUsedAt: r.lastUsedAt ?? null }));
+  return rows.map((r) => ({
+    appId: r.appId,
+    name: r.name,
+    ownerName: r.ownerName,
+    how: r.source,
+    since: r.grantedAt,
+    lastUsedAt: r.lastUsedAt ?? null,
+  }));
 }
 
 export const appName = (appId: number) => findAppName(db(), { appId });

@@ -12,7 +12,12 @@ const revokeForm = z.object({ app_id: idParam, csrf_token: z.string().max(200) }
 export async function revokeFromSite(session: DriverSession, fields: Record<string, unknown>): Promise<string> {
   const form = revokeForm.safeParse(fields);
   if (!form.success) throw new ApiError("VALIDATION", "The revoke form is incomplete.");
-  if (!csrfTokenMatches(session, "revoke", form.data.csrf_token)) throw new ApiError("FORBIDDEN", "This form has expired: reload the page and try again.");
-  const revocation = await revokeAppAuthorization({ environment: session.environment, accountId: session.accountId, appId: form.data.app_id });
+  if (!csrfTokenMatches(session, "revoke", form.data.csrf_token))
+    throw new ApiError("FORBIDDEN", "This form has expired: reload the page and try again.");
+  const revocation = await revokeAppAuthorization({
+    environment: session.environment,
+    accountId: session.accountId,
+    appId: form.data.app_id,
+  });
   return revocation ? `/connected-apps?revoked=${form.data.app_id}` : "/connected-apps";
 }

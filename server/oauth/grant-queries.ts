@@ -4,7 +4,8 @@ import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } f
 
 // drizzle only: which apps an account grants access (account_grants), and what goes with them.
 
-const credentialsOfApp = (db: Executor, appId: number) => db.select({ id: appCredentials.id }).from(appCredentials).where(eq(appCredentials.appId, appId));
+const credentialsOfApp = (db: Executor, appId: number) =>
+  db.select({ id: appCredentials.id }).from(appCredentials).where(eq(appCredentials.appId, appId));
 
 /**
  * The driver's consent. An app that created the account keeps "created"; a grant revoked before
@@ -40,7 +41,13 @@ export async function revokeTokensOfGrant(db: Executor, { accountId, appId }: { 
   const rows = await db
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(oauthTokens.accountId, accountId), inArray(oauthTokens.credentialId, credentialsOfApp(db, appId)), isNull(oauthTokens.revokedAt)))
+    .where(
+      and(
+        eq(oauthTokens.accountId, accountId),
+        inArray(oauthTokens.credentialId, credentialsOfApp(db, appId)),
+        isNull(oauthTokens.revokedAt),
+      ),
+    )
     .returning({ id: oauthTokens.id });
   return rows.length;
 }
@@ -50,7 +57,14 @@ export async function expireCodesOfGrant(db: Executor, { accountId, appId }: { a
   await db
     .update(oauthCodes)
     .set({ expiresAt: new Date() })
-    .where(and(eq(oauthCodes.accountId, accountId), inArray(oauthCodes.credentialId, credentialsOfApp(db, appId)), isNull(oauthCodes.usedAt), gt(oauthCodes.expiresAt, new Date())));
+    .where(
+      and(
+        eq(oauthCodes.accountId, accountId),
+        inArray(oauthCodes.credentialId, credentialsOfApp(db, appId)),
+        isNull(oauthCodes.usedAt),
+        gt(oauthCodes.expiresAt, new Date()),
+      ),
+    );
 }
 
 /**

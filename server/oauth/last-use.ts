@@ -18,5 +18,7 @@ export function noteTokenUse(principal: Principal): void {
   if (principal.kind !== "user") return;
   const grant = { accountId: principal.accountId, appId: principal.appId };
   if (!throttle.due(`${grant.accountId}:${grant.appId}`, Date.now())) return;
-  touchGrantUse(db(), grant).catch((error: unknown) => logger.error({ err: error }, "could not record an app's last use of its access"));
+  touchGrantUse(db(), grant).catch((error: unknown) =>
+    logger.error({ err: error }, "could not record an app's last use of its access"),
+  );
 }

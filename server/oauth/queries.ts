@@ -27,7 +27,11 @@ export async function findCredentialByClientId(db: Executor, { clientId }: { cli
 export type CredentialRow = NonNullable<Awaited<ReturnType<typeof findCredentialByClientId>>>;
 
 export async function findCredentialById(db: Executor, { credentialId }: { credentialId: number }) {
-  const [row] = await db.select({ clientId: appCredentials.clientId }).from(appCredentials).where(eq(appCredentials.id, credentialId)).limit(1);
+  const [row] = await db
+    .select({ clientId: appCredentials.clientId })
+    .from(appCredentials)
+    .where(eq(appCredentials.id, credentialId))
+    .limit(1);
   return row ? findCredentialByClientId(db, { clientId: row.clientId }) : null;
 }
 
@@ -51,7 +55,10 @@ export async function insertToken(db: Executor, values: typeof oauthTokens.$infe
   return row!.id;
 }
 
-export async function setRefreshToken(db: Executor, { id, refreshHash, refreshExpiresAt }: { id: number; refreshHash: string; refreshExpiresAt: Date }) {
+export async function setRefreshToken(
+  db: Executor,
+  { id, refreshHash, refreshExpiresAt }: { id: number; refreshHash: string; refreshExpiresAt: Date },
+) {
   await db.update(oauthTokens).set({ refreshHash, refreshExpiresAt }).where(eq(oauthTokens.id, id));
 }
 
@@ -81,11 +88,19 @@ export async function revokeFamily(db: Executor, { familyId }: { familyId: strin
 /** Revokes every token descended from a code: those issued from it and their rotations. */
 export async function revokeTokensFromCode(db: Executor, { codeHash }: { codeHash: string }) {
   const code = db.select({ id: oauthCodes.id }).from(oauthCodes).where(eq(oauthCodes.codeHash, codeHash));
-  const families = db.select({ familyId: oauthTokens.familyId }).from(oauthTokens).where(inArray(oauthTokens.originCodeId, code));
+  const families = db
+    .select({ familyId: oauthTokens.familyId })
+    .from(oauthTokens)
+    .where(inArray(oauthTokens.originCodeId, code));
   await db
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
-    .where(and(isNull(oauthTokens.revokedAt), or(inArray(oauthTokens.familyId, families), inArray(oauthTokens.originCodeId, code))));
+    .where(
+      and(
+        isNull(oauthTokens.revokedAt),
+        or(inArray(oauthTokens.familyId, families), inArray(oauthTokens.originCodeId, code)),
+      ),
+    );
 }
 
 /** Whether the account grants the app access, holding a share lock on that grant until commit. */

@@ -58,7 +58,12 @@ function toClient(credential: CredentialRow): WaylineClient {
     // isClientValid compares against.
     secret: credential.isPublic ? null : credential.secretHash,
     redirectUris: credential.redirectUris,
-    allowedGrants: ["authorization_code", "refresh_token", "implicit", ...(credential.isPublic ? [] : ["client_credentials" as const])],
+    allowedGrants: [
+      "authorization_code",
+      "refresh_token",
+      "implicit",
+      ...(credential.isPublic ? [] : ["client_credentials" as const]),
+    ],
     scopes: [],
     credential,
   };
@@ -72,7 +77,8 @@ export function makeRepositories(ctx: GrantContext) {
 
   const loadClient = async (clientId: string) => {
     const credential = await findCredentialByClientId(ctx.tx, { clientId });
-    if (!credential || (ctx.environment && credential.environment !== ctx.environment)) throw OAuthException.invalidClient("Unknown client.");
+    if (!credential || (ctx.environment && credential.environment !== ctx.environment))
+      throw OAuthException.invalidClient("Unknown client.");
     return toClient(credential);
   };
 
@@ -135,7 +141,14 @@ export function makeRepositories(ctx: GrantContext) {
       };
     },
     issueAuthCode(client: OAuthClient, user, scopes: OAuthScope[]) {
-      return { code: randomToken(), expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000), client, user, scopes, redirectUri: null };
+      return {
+        code: randomToken(),
+        expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000),
+        client,
+        user,
+        scopes,
+        redirectUri: null,
+      };
     },
     async persist() {
       throw new Error("Authorization-page codes are issued by server/oauth/codes.ts, not through the library.");
@@ -163,7 +176,10 @@ export function makeRepositories(ctx: GrantContext) {
       // A token for an account only while the account grants the app access: a code or refresh
       // token that outlived a revocation buys nothing. The shared row lock orders this against a
       // concurrent revocation (server/oauth/revocation.ts), which locks the grant for update.
-      if (token.user && !(await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId }))) {
+      if (
+        token.user &&
+        !(await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId }))
+      ) {
         throw invalidGrant("The driver has revoked this app's access.");
       }
       // Every grant's tokens live the same (docs/oauth.md); the library's implicit grant would
@@ -171,7 +187,13 @@ export function makeRepositories(ctx: GrantContext) {
       token.accessTokenExpiresAt = new Date(Date.now() + ACCESS_TOKEN_TTL_SECONDS * 1000);
       const familyId = rotatedFamily ?? randomUUID();
       const originCodeId = token.originatingAuthCodeId ? (codeIds.get(token.originatingAuthCodeId) ?? null) : null;
-      const grantType = rotatedFamily ? "refresh_token" : token.originatingAuthCodeId ? "authorization_code" : token.user ? "implicit" : "client_credentials";
+      const grantType = rotatedFamily
+        ? "refresh_token"
+        : token.originatingAuthCodeId
+          ? "authorization_code"
+          : token.user
+            ? "implicit"
+            : "client_credentials";
       const id = await insertToken(ctx.tx, {
         environment: credential.environment,
         credentialId: credential.credentialId,
@@ -190,7 +212,11 @@ export function makeRepositories(ctx: GrantContext) {
       if (!row) throw new Error("issueRefreshToken before persist");
       token.refreshToken = randomToken();
       token.refreshTokenExpiresAt = new Date(token.accessTokenExpiresAt.getTime() + REFRESH_TOKEN_GRACE_MS);
-      await setRefreshToken(ctx.tx, { id: row.id, refreshHash: sha256(token.refreshToken), refreshExpiresAt: token.refreshTokenExpiresAt });
+      await setRefreshToken(ctx.tx, {
+        id: row.id,
+        refreshHash: sha256(token.refreshToken),
+        refreshExpiresAt: token.refreshTokenExpiresAt,
+      });
       return token;
     },
     async getByRefreshToken(refreshToken: string) {

@@ -3,7 +3,13 @@ import type { Environment } from "@/db/schema";
 import { notifyAuthorizationRevoked } from "@/server/notifications/account-events";
 import { expireCodesOfGrant, revokeGrantRow, revokeTokensOfGrant } from "./grant-queries";
 
-export type AppRevocation = { environment: Environment; accountId: number; appId: number; revokedAt: Date; tokensRevoked: number };
+export type AppRevocation = {
+  environment: Environment;
+  accountId: number;
+  appId: number;
+  revokedAt: Date;
+  tokensRevoked: number;
+};
 
 // A driver takes an app's access away (docs/oauth.md): in one transaction the grant is marked
 // revoked, every token the app holds for the account is revoked (they fail from the next
@@ -13,13 +19,22 @@ export type AppRevocation = { environment: Environment; accountId: number; appId
 // the same transaction, so the revocation and its notification commit together.
 //
 // Returns null when the account did not grant the app access (nothing to revoke).
-export async function revokeAppAuthorization(input: { environment: Environment; accountId: number; appId: number }): Promise<AppRevocation | null> {
+export async function revokeAppAuthorization(input: {
+  environment: Environment;
+  accountId: number;
+  appId: number;
+}): Promise<AppRevocation | null> {
   return db().transaction(async (tx) => {
     const revokedAt = await revokeGrantRow(tx, { accountId: input.accountId, appId: input.appId });
     if (!revokedAt) return null;
     const tokensRevoked = await revokeTokensOfGrant(tx, { accountId: input.accountId, appId: input.appId });
     await expireCodesOfGrant(tx, { accountId: input.accountId, appId: input.appId });
-    await notifyAuthorizationRevoked(tx, { environment: input.environment, appId: input.appId, accountId: input.accountId, at: revokedAt });
+    await notifyAuthorizationRevoked(tx, {
+      environment: input.environment,
+      appId: input.appId,
+      accountId: input.accountId,
+      at: revokedAt,
+    });
     return { ...input, revokedAt, tokensRevoked };
   });
 }

@@ -13,22 +13,40 @@ import type { GrantContext } from "./repositories";
 const SUPPORTED_GRANTS = new Set(["client_credentials", "authorization_code", "refresh_token"]);
 
 /** The token endpoint's answer (RFC 6749 §5.1). */
-export type IssuedToken = { access_token: string; token_type: "bearer"; expires_in: number; refresh_token?: string; scope?: string };
+export type IssuedToken = {
+  access_token: string;
+  token_type: "bearer";
+  expires_in: number;
+  refresh_token?: string;
+  scope?: string;
+};
 
 // A token request (docs/oauth.md), its form already read and its client credentials merged
 // (server/http/with-oauth-endpoint.ts). The grants themselves run in @jmondi/oauth2-server; this
 // is one transaction per grant and the translation of the library's errors into RFC 6749's.
 // The client authenticated (`proof`) when its secret matched (isClientValid says so), or, for a
 // public client, when the grant succeeded (its code and verifier, or its refresh token, were its own).
-export async function grantToken(form: Record<string, string>, endpointEnvironment: Environment | null, proof: ClientProof): Promise<IssuedToken> {
+export async function grantToken(
+  form: Record<string, string>,
+  endpointEnvironment: Environment | null,
+  proof: ClientProof,
+): Promise<IssuedToken> {
   if (!form.grant_type) throw invalidRequest("grant_type is required.");
-  if (!SUPPORTED_GRANTS.has(form.grant_type)) throw new OAuthError(400, "unsupported_grant_type", `grant_type ${form.grant_type} is not supported here.`);
-  if (!form.client_id) throw invalidClient("Client authentication is required (HTTP Basic or client_id and client_secret).");
+  if (!SUPPORTED_GRANTS.has(form.grant_type))
+    throw new OAuthError(400, "unsupported_grant_type", `grant_type ${form.grant_type} is not supported here.`);
+  if (!form.client_id)
+    throw invalidClient("Client authentication is required (HTTP Basic or client_id and client_secret).");
 
   const redirectProblem = await acceptCreationCodeRedirect(form);
   if (redirectProblem) throw new OAuthError(400, "invalid_grant", redirectProblem);
 
-  const ctx: GrantContext = { tx: db(), environment: endpointEnvironment, afterFailure: [], codeVerifierSent: Boolean(form.code_verifier), clientAuthenticated: false };
+  const ctx: GrantContext = {
+    tx: db(),
+    environment: endpointEnvironment,
+    afterFailure: [],
+    codeVerifierSent: Boolean(form.code_verifier),
+    clientAuthenticated: false,
+  };
   try {
     const issued = await runGrant(form, ctx);
     proof.clientAuthenticated = true;
@@ -70,7 +88,10 @@ function fromLibraryError(error: OAuthException, grantType: string): OAuthError 
   // The library reports a present-but-unacceptable code, refresh token or redirect_uri as
   // invalid_request; RFC 6749 §5.2 calls that invalid_grant. A missing parameter keeps
   // invalid_request (the library's "Check the `x` parameter").
-  const presentButBad = error.errorType === ErrorType.InvalidRequest && grantType !== "client_credentials" && !description.startsWith("Check the `");
+  const presentButBad =
+    error.errorType === ErrorType.InvalidRequest &&
+    grantType !== "client_credentials" &&
+    !description.startsWith("Check the `");
   const type = presentButBad ? ErrorType.InvalidGrant : error.errorType;
   return new OAuthError(error.status >= 500 ? 500 : error.status === 401 ? 401 : 400, type, description);
 }

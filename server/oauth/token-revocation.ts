@@ -15,10 +15,22 @@ import { findTokenByAccessHash, findTokenByRefreshHash, revokeFamily } from "./q
 // exist. Not through the library: its revocation decodes JWTs, and Wayline's tokens are opaque.
 // The client authenticated (`proof`) when its secret matched, or, for a public client (no secret),
 // when the token it revoked was its own.
-export async function revokeToken(form: Record<string, string>, endpointEnvironment: Environment | null, proof: ClientProof): Promise<void> {
-  const client = await authenticateClient(db(), { clientId: form.client_id, clientSecret: form.client_secret, environment: endpointEnvironment });
+export async function revokeToken(
+  form: Record<string, string>,
+  endpointEnvironment: Environment | null,
+  proof: ClientProof,
+): Promise<void> {
+  const client = await authenticateClient(db(), {
+    clientId: form.client_id,
+    clientSecret: form.client_secret,
+    environment: endpointEnvironment,
+  });
   if (!client) {
-    throw invalidClient(form.client_id ? "Unknown client or wrong client secret." : "Client authentication is required (HTTP Basic or client_id and client_secret).");
+    throw invalidClient(
+      form.client_id
+        ? "Unknown client or wrong client secret."
+        : "Client authentication is required (HTTP Basic or client_id and client_secret).",
+    );
   }
   proof.clientAuthenticated = !client.isPublic;
   if (!form.token) throw invalidRequest("token is required.");

@@ -25,12 +25,24 @@ export const allOperations: Operation[] = [
 const toSchema = (schema: z.ZodType, io: "input" | "output") =>
   z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
 
-type JsonSchema = { anyOf?: JsonSchema[]; const?: unknown; type?: unknown; description?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema };
+type JsonSchema = {
+  anyOf?: JsonSchema[];
+  const?: unknown;
+  type?: unknown;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+};
 
 // An update body's clearable field is `"" | text` to zod; a reader needs "text, and "" clears it".
 function readableBody(schema: JsonSchema): JsonSchema {
-  const properties = schema.properties && Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, readableBody(v)]));
-  const out: JsonSchema = { ...schema, ...(properties ? { properties } : {}), ...(schema.items ? { items: readableBody(schema.items) } : {}) };
+  const properties =
+    schema.properties && Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, readableBody(v)]));
+  const out: JsonSchema = {
+    ...schema,
+    ...(properties ? { properties } : {}),
+    ...(schema.items ? { items: readableBody(schema.items) } : {}),
+  };
   const alternatives = schema.anyOf;
   if (!alternatives?.some((a) => a.const === "")) return out;
   const rest = alternatives.filter((a) => a.const !== "");
@@ -49,14 +61,33 @@ const errorSchema = {
       required: ["httpStatus", "errorCode", "detail", "errorDisplay", "fieldErrors"],
       properties: {
         httpStatus: { type: "integer" },
-        errorCode: { type: "string", enum: ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "CURSOR_EXPIRED", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"] },
+        errorCode: {
+          type: "string",
+          enum: [
+            "VALIDATION",
+            "UNAUTHORIZED",
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "METHOD_NOT_ALLOWED",
+            "CANNOTPERSIST",
+            "CURSOR_EXPIRED",
+            "TOO_LARGE",
+            "UNSUPPORTED_MEDIA_TYPE",
+            "RATE_LIMITED",
+            "INTERNAL",
+          ],
+        },
         detail: { type: "string" },
         errorDisplay: { type: "string" },
         fieldErrors: {
           type: "array",
           items: {
             type: "object",
-            properties: { fieldName: { type: "string" }, errorCode: { type: "string", enum: ["REQUIRED", "INVALID", "TOO_LONG", "UNIQUE"] }, errorDisplay: { type: "string" } },
+            properties: {
+              fieldName: { type: "string" },
+              errorCode: { type: "string", enum: ["REQUIRED", "INVALID", "TOO_LONG", "UNIQUE"] },
+              errorDisplay: { type: "string" },
+            },
           },
         },
       },
@@ -64,16 +95,30 @@ const errorSchema = {
   },
 };
 
-const pagingAction = z.object({ name: z.enum(["next", "previous"]), uri: z.url(), methods: z.null(), inputs: z.null() });
+const pagingAction = z.object({
+  name: z.enum(["next", "previous"]),
+  uri: z.url(),
+  methods: z.null(),
+  inputs: z.null(),
+});
 
 /** The 200 body of an operation, envelope included, as a zod schema (the document's schema and the examples' test). */
 export function responseSchema(op: Operation): z.ZodType {
-  if (op.response === "result") return z.object({ result: z.literal("OK"), totalRecords: z.literal(1), actions: z.array(pagingAction).max(0) });
+  if (op.response === "result")
+    return z.object({ result: z.literal("OK"), totalRecords: z.literal(1), actions: z.array(pagingAction).max(0) });
   const { key, schema, list, members } = op.response;
-  if (members) return z.object({ [key]: z.array(schema), ...members, totalRecords: z.number().int().describe("Records on this page"), actions: z.array(pagingAction).max(0) });
+  if (members)
+    return z.object({
+      [key]: z.array(schema),
+      ...members,
+      totalRecords: z.number().int().describe("Records on this page"),
+      actions: z.array(pagingAction).max(0),
+    });
   return z.object({
     [key]: list ? z.array(schema) : schema,
-    totalRecords: list ? z.number().int().describe("Records matching the query, over all pages") : z.number().int().nullable(),
+    totalRecords: list
+      ? z.number().int().describe("Records matching the query, over all pages")
+      : z.number().int().nullable(),
     actions: z.array(pagingAction).describe("Links to the next and previous page of a list"),
   });
 }
@@ -89,7 +134,13 @@ function parameters(op: Operation, example: OperationExample) {
     for (const [name, s] of Object.entries(json.properties ?? {})) {
       const output = parsed.properties?.[name];
       const shown = output && typeof output.type === "string" ? output : s;
-      out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: shown, ...(name in values ? { example: values[name] } : {}) });
+      out.push({
+        name,
+        in: where,
+        required: where === "path" || (json.required ?? []).includes(name),
+        schema: shown,
+        ...(name in values ? { example: values[name] } : {}),
+      });
     }
   };
   add(op.params, "path", example.params);
@@ -99,7 +150,15 @@ function parameters(op: Operation, example: OperationExample) {
 
 // An error answer of one status, with a body as the service writes it (server/http/error-body.ts).
 function errorResponse(description: string, error: ApiError) {
-  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples: { [error.code]: { value: errorBody(error) } } } } };
+  return {
+    description,
+    content: {
+      "application/json": {
+        schema: { $ref: "#/components/schemas/Error" },
+        examples: { [error.code]: { value: errorBody(error) } },
+      },
+    },
+  };
 }
 
 function firstField(op: Operation): string {
@@ -128,7 +187,7 @@ function introduction(environment: Environment, origin: string): string {
     "",
     "## Errors",
     "",
-    "Every error has the body `{\"error\":{\"httpStatus\",\"errorCode\",\"detail\",\"errorDisplay\",\"fieldErrors\":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 410 `CURSOR_EXPIRED` (an event-feed cursor older than the feed keeps), 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL` (with `Retry-After` when the database is out of reach for the moment: retry then). The OAuth endpoints answer RFC 6749 errors instead.",
+    'Every error has the body `{"error":{"httpStatus","errorCode","detail","errorDisplay","fieldErrors":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 410 `CURSOR_EXPIRED` (an event-feed cursor older than the feed keeps), 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL` (with `Retry-After` when the database is out of reach for the moment: retry then). The OAuth endpoints answer RFC 6749 errors instead.',
     "",
     "## Guides",
     "",
@@ -150,23 +209,82 @@ export function openApiDocument(environment: Environment, origin: string) {
       tags: [op.tag],
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
-      operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\//g, "")}`,
+      operationId: `${op.method.toLowerCase()}${op.path
+        .replace(/[{}]/g, "")
+        .replace(/\/(\w)/g, (_, c: string) => c.toUpperCase())
+        .replace(/\//g, "")}`,
       parameters: parameters(op, example),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: readableBody(toSchema(op.bodyDoc ?? op.body, "input")), examples: { example: { summary: "Example", value: example.body } } } } } } : {}),
+      ...(op.body
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: readableBody(toSchema(op.bodyDoc ?? op.body, "input")),
+                  examples: { example: { summary: "Example", value: example.body } },
+                },
+              },
+            },
+          }
+        : {}),
       responses: {
-        "200": { description: "OK", content: { "application/json": { schema: toSchema(responseSchema(op), "output"), examples: { example: { summary: "Example", value: example.response } } } } },
-        "400": errorResponse("Invalid input (`VALIDATION`), with `fieldErrors`", validationError([{ fieldName: firstField(op), errorCode: "REQUIRED", errorDisplay: `${firstField(op)} is required.` }])),
-        "401": errorResponse("Missing, invalid or expired token, or a token of the other environment", new ApiError("UNAUTHORIZED", "An access token is required.")),
-        ...(op.auth === "client" ? { "403": errorResponse("A user token where a client-credentials token is required", new ApiError("FORBIDDEN", "This call requires a client-credentials token.")) } : {}),
-        "404": errorResponse("Unknown id, or one the caller may not see", notFound(op.tag.toLowerCase().replace(/s$/, ""))),
-        ...(op.method === "POST"
+        "200": {
+          description: "OK",
+          content: {
+            "application/json": {
+              schema: toSchema(responseSchema(op), "output"),
+              examples: { example: { summary: "Example", value: example.response } },
+            },
+          },
+        },
+        "400": errorResponse(
+          "Invalid input (`VALIDATION`), with `fieldErrors`",
+          validationError([
+            { fieldName: firstField(op), errorCode: "REQUIRED", errorDisplay: `${firstField(op)} is required.` },
+          ]),
+        ),
+        "401": errorResponse(
+          "Missing, invalid or expired token, or a token of the other environment",
+          new ApiError("UNAUTHORIZED", "An access token is required."),
+        ),
+        ...(op.auth === "client"
           ? {
-              "409": errorResponse("Uniqueness (`CANNOTPERSIST`, field code `UNIQUE`)", uniqueError(firstField(op), `This ${firstField(op)} is already taken.`)),
-              "413": errorResponse("Body over 1 MiB", new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`)),
-              "415": errorResponse("Not JSON", new ApiError("UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).")),
+              "403": errorResponse(
+                "A user token where a client-credentials token is required",
+                new ApiError("FORBIDDEN", "This call requires a client-credentials token."),
+              ),
             }
           : {}),
-        "429": { ...errorResponse("Over the token's, the client's or (without a working token) the address's rate limit (`RATE_LIMITED`)", new ApiError("RATE_LIMITED", "Too many requests for this access token. Retry after 3 seconds.")), headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } } },
+        "404": errorResponse(
+          "Unknown id, or one the caller may not see",
+          notFound(op.tag.toLowerCase().replace(/s$/, "")),
+        ),
+        ...(op.method === "POST"
+          ? {
+              "409": errorResponse(
+                "Uniqueness (`CANNOTPERSIST`, field code `UNIQUE`)",
+                uniqueError(firstField(op), `This ${firstField(op)} is already taken.`),
+              ),
+              "413": errorResponse(
+                "Body over 1 MiB",
+                new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`),
+              ),
+              "415": errorResponse(
+                "Not JSON",
+                new ApiError(
+                  "UNSUPPORTED_MEDIA_TYPE",
+                  "The request body must be JSON (Content-Type: application/json).",
+                ),
+              ),
+            }
+          : {}),
+        "429": {
+          ...errorResponse(
+            "Over the token's, the client's or (without a working token) the address's rate limit (`RATE_LIMITED`)",
+            new ApiError("RATE_LIMITED", "Too many requests for this access token. Retry after 3 seconds."),
+          ),
+          headers: { "Retry-After": { description: "Seconds until a request fits", schema: { type: "integer" } } },
+        },
       },
     };
   }
@@ -186,18 +304,36 @@ export function openApiDocument(environment: Environment, origin: string) {
       { name: "Vehicle subscriptions" },
       { name: "Account subscriptions" },
       { name: "System subscriptions" },
-      { name: "Event feed", description: "The app's events in commit order, read by cursor: every event once, also while writes commit concurrently." },
-      ...(environment === "sandbox" ? [{ name: "Simulator", description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0." }] : []),
+      {
+        name: "Event feed",
+        description:
+          "The app's events in commit order, read by cursor: every event once, also while writes commit concurrently.",
+      },
+      ...(environment === "sandbox"
+        ? [
+            {
+              name: "Simulator",
+              description: "Sandbox traffic simulator. Road data © OpenStreetMap contributors, ODbL 1.0.",
+            },
+          ]
+        : []),
     ],
     paths,
     components: {
       schemas: { Error: errorSchema },
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "An opaque access token (86400 s) from the token endpoint." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "An opaque access token (86400 s) from the token endpoint.",
+        },
         oauth2: {
           type: "oauth2",
           flows: {
-            clientCredentials: { tokenUrl: `${origin}${environment === "sandbox" ? "/sandbox" : ""}/oauth/token`, scopes: {} },
+            clientCredentials: {
+              tokenUrl: `${origin}${environment === "sandbox" ? "/sandbox" : ""}/oauth/token`,
+              scopes: {},
+            },
           },
         },
       },

@@ -55,7 +55,14 @@ const vehicle = {
   model: "Civic",
 };
 
-const point = (id: number, key: string, value: string) => ({ id, dataSetId: 77301, timestamp: AT, key, value, translatedValue: translateValue(key, value) });
+const point = (id: number, key: string, value: string) => ({
+  id,
+  dataSetId: 77301,
+  timestamp: AT,
+  key,
+  value,
+  translatedValue: translateValue(key, value),
+});
 
 const dataSet = {
   id: 77301,
@@ -107,7 +114,16 @@ const simulation = {
   attribution: ATTRIBUTION,
 };
 
-const savedRoute = { id: 12, name: "Office to the Short North", network: "columbus", lengthMiles: 1.2, loop: false, geometry, createdAt: AT, attribution: ATTRIBUTION };
+const savedRoute = {
+  id: 12,
+  name: "Office to the Short North",
+  network: "columbus",
+  lengthMiles: 1.2,
+  loop: false,
+  geometry,
+  createdAt: AT,
+  attribution: ATTRIBUTION,
+};
 
 const template = {
   id: "columbus-downtown-loop",
@@ -122,9 +138,11 @@ const template = {
 
 // Prefix paths of the subscription operations: the example's event type must be one that scope allows.
 type Scope = "VEHICLE" | "ACCOUNT" | "SYSTEM";
-const scopeOf = (path: string): Scope => (path.startsWith("/system") ? "SYSTEM" : path.startsWith("/account") ? "ACCOUNT" : "VEHICLE");
+const scopeOf = (path: string): Scope =>
+  path.startsWith("/system") ? "SYSTEM" : path.startsWith("/account") ? "ACCOUNT" : "VEHICLE";
 const eventTypeFor = (scope: Scope): EventType => (scope === "SYSTEM" ? "AUTHORIZATIONSTATUS" : "IGNITIONSTATUS");
-const periodFor = (type: EventType) => (EVENT_TYPES[type].periods as readonly string[]).includes("STATECHANGE") ? "STATECHANGE" : "CONTINUOUS";
+const periodFor = (type: EventType) =>
+  (EVENT_TYPES[type].periods as readonly string[]).includes("STATECHANGE") ? "STATECHANGE" : "CONTINUOUS";
 
 function subscription(scope: Scope) {
   const type = eventTypeFor(scope);
@@ -187,13 +205,39 @@ const members = new Map<z.ZodType, (op: Operation) => unknown>([
 
 // Request bodies by the schema the operation parses with.
 const bodies = new Map<z.ZodType, (op: Operation) => unknown>([
-  [createAccountBody, () => ({ firstName: "Ada", lastName: "Lovelace", username: "ada.lovelace", password: "correct-horse-battery", email: "ada@example.com", timeZone: "America/New_York" })],
+  [
+    createAccountBody,
+    () => ({
+      firstName: "Ada",
+      lastName: "Lovelace",
+      username: "ada.lovelace",
+      password: "correct-horse-battery",
+      email: "ada@example.com",
+      timeZone: "America/New_York",
+    }),
+  ],
   [updateAccountBody, () => ({ phone: "+1 614 555 0142" })],
-  [createVehicleBody, () => ({ accountId: ACCOUNT_ID, deviceId: "WL-4F2A91C3", vin: "2HGFC2F56KH512345", label: "Ada's Civic" })],
+  [
+    createVehicleBody,
+    () => ({ accountId: ACCOUNT_ID, deviceId: "WL-4F2A91C3", vin: "2HGFC2F56KH512345", label: "Ada's Civic" }),
+  ],
   [updateVehicleBody, () => ({ label: "Ada's Civic" })],
-  [dataSetPostBody, () => ({ timestamp: AT, ignitionStatus: "RUNNING", datum: [{ key: "GEN_SPEED", value: "34.2" }, { key: "GEN_VOLTAGE", value: "13.9" }] })],
+  [
+    dataSetPostBody,
+    () => ({
+      timestamp: AT,
+      ignitionStatus: "RUNNING",
+      datum: [
+        { key: "GEN_SPEED", value: "34.2" },
+        { key: "GEN_VOLTAGE", value: "13.9" },
+      ],
+    }),
+  ],
   [subscriptionBody, (op) => ({ notificationPeriod: periodFor(eventTypeFor(scopeOf(op.path))), postUrl: WEBHOOK_URL })],
-  [simulationBody, () => ({ mode: "realtime", templateId: "columbus-downtown-loop", speedUp: 10, collectionPeriod: 30 })],
+  [
+    simulationBody,
+    () => ({ mode: "realtime", templateId: "columbus-downtown-loop", speedUp: 10, collectionPeriod: 30 }),
+  ],
   [savedRouteBody, () => ({ name: "Office to the Short North", start: geometry[0], end: geometry[2] })],
 ]);
 
@@ -210,9 +254,27 @@ const params: Record<string, (op: Operation) => string | number> = {
   templateId: () => "columbus-downtown-loop",
 };
 
-const queries: Record<string, unknown> = { searchLimit: 50, searchOffset: 0, sortOrder: "desc", key: "GEN_SPEED", mostRecentOnly: false, startTime: "20261101T000000+0000", endTime: AT, includeData: false, sinceLastCall: false, accountId: ACCOUNT_ID, after: FEED_CURSOR, eventType: "IGNITIONSTATUS" };
+const queries: Record<string, unknown> = {
+  searchLimit: 50,
+  searchOffset: 0,
+  sortOrder: "desc",
+  key: "GEN_SPEED",
+  mostRecentOnly: false,
+  startTime: "20261101T000000+0000",
+  endTime: AT,
+  includeData: false,
+  sinceLastCall: false,
+  accountId: ACCOUNT_ID,
+  after: FEED_CURSOR,
+  eventType: "IGNITIONSTATUS",
+};
 
-export type OperationExample = { params: Record<string, string | number>; query: Record<string, unknown>; body?: unknown; response: Record<string, unknown> };
+export type OperationExample = {
+  params: Record<string, string | number>;
+  query: Record<string, unknown>;
+  body?: unknown;
+  response: Record<string, unknown>;
+};
 
 const shapeKeys = (schema: z.ZodType | undefined): string[] => {
   const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
@@ -229,7 +291,11 @@ export function operationExample(op: Operation): OperationExample {
       return [name, make(op)];
     }),
   );
-  const exampleQuery = Object.fromEntries(shapeKeys(op.query).filter((name) => name in queries).map((name) => [name, queries[name]]));
+  const exampleQuery = Object.fromEntries(
+    shapeKeys(op.query)
+      .filter((name) => name in queries)
+      .map((name) => [name, queries[name]]),
+  );
   let body: unknown;
   if (op.body) {
     const make = bodies.get(op.body);
@@ -245,8 +311,8 @@ export function operationExample(op: Operation): OperationExample {
     response = op.response.members
       ? { [op.response.key]: [member], nextCursor: FEED_CURSOR, totalRecords: 1, actions: [] }
       : op.response.list
-      ? { [op.response.key]: [member], totalRecords: 1, actions: [] }
-      : { [op.response.key]: member, totalRecords: null, actions: [] };
+        ? { [op.response.key]: [member], totalRecords: 1, actions: [] }
+        : { [op.response.key]: member, totalRecords: null, actions: [] };
   }
   return { params: exampleParams, query: exampleQuery, ...(op.body ? { body } : {}), response };
 }

@@ -11,7 +11,9 @@ export const REFERENCE_BUNDLE_PATH = `/docs/assets/api-reference.js?v=${REFERENC
 let bundle: Promise<Buffer> | null = null;
 
 export function referenceBundle(): Promise<Buffer> {
-  bundle ??= readFile(path.join(process.cwd(), "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js")).catch((error: unknown) => {
+  bundle ??= readFile(
+    path.join(process.cwd(), "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js"),
+  ).catch((error: unknown) => {
     bundle = null;
     throw error;
   });

@@ -29,7 +29,10 @@ const rateSpec = (fallback: string) =>
       const quota = Number(match?.[1]);
       const windowSeconds = Number(match?.[2]) * { s: 1, m: 60, h: 3600 }[(match?.[3] ?? "s") as "s" | "m" | "h"];
       if (!match || quota < 1 || quota > 1_000_000 || windowSeconds < 1 || windowSeconds > 86_400) {
-        ctx.addIssue({ code: "custom", message: 'Must be "QUOTA/WINDOW", e.g. "1000/10s" (1 to 1,000,000 requests per 1 s to 24 h, whole units).' });
+        ctx.addIssue({
+          code: "custom",
+          message: 'Must be "QUOTA/WINDOW", e.g. "1000/10s" (1 to 1,000,000 requests per 1 s to 24 h, whole units).',
+        });
         return z.NEVER;
       }
       return { quota, windowSeconds };
@@ -67,7 +70,9 @@ const schema = databaseEnvSchema.extend({
   // The driver site's map tiles: an {x}/{y}/{z} URL template and its attribution (HTML, shown on
   // the map). OpenStreetMap's public tiles by default; markers and tracks draw without tiles.
   MAP_TILE_URL: optionalString.transform((v) => v ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
-  MAP_TILE_ATTRIBUTION: optionalString.transform((v) => v ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+  MAP_TILE_ATTRIBUTION: optionalString.transform(
+    (v) => v ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  ),
   // OpenStreetMap road networks of the sandbox simulator, relative to the working directory (the
   // repository root). The networks ship with the repository (server/simulator/road-networks,
   // gzipped; NOTICE.md says where they come from); a folder of other extracts may replace them.
@@ -105,7 +110,15 @@ const schema = databaseEnvSchema.extend({
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
 });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; roadsDir: string; embedded: boolean; seedDemo: boolean; simulator: boolean; workerEnabled: boolean; rateLimits: boolean };
+export type Env = z.infer<typeof schema> & {
+  dataDir: string;
+  roadsDir: string;
+  embedded: boolean;
+  seedDemo: boolean;
+  simulator: boolean;
+  workerEnabled: boolean;
+  rateLimits: boolean;
+};
 
 let cached: Env | undefined;
 

@@ -17,7 +17,12 @@ import { DEMO_TEMPLATE } from "./templates";
 const DEMO_COLLECTION_PERIOD = 5;
 const DEMO_SEED = 7;
 
-export async function ensureDemoRun(demo: { appId: number; credentialId: number; clientId: string; deviceSerial: string }): Promise<"started" | "running" | "no-vehicle"> {
+export async function ensureDemoRun(demo: {
+  appId: number;
+  credentialId: number;
+  clientId: string;
+  deviceSerial: string;
+}): Promise<"started" | "running" | "no-vehicle"> {
   const [vehicle] = await db()
     .select({ id: vehicles.id, accountId: vehicles.accountId, mileage: vehicles.mileage })
     .from(devices)
@@ -64,12 +69,29 @@ export async function ensureDemoRun(demo: { appId: number; credentialId: number;
 // adds nothing and a data dir seeded before this existed gains it on its next start.
 const DEMO_TRIP = { template: "columbus-osu-worthington", seed: 11, collectionPeriod: 15, daysAgo: 1 } as const;
 
-export async function ensureDemoTrip(demo: { appId: number; credentialId: number; clientId: string; vehicleId: number }, now = new Date()): Promise<"created" | "exists"> {
-  const [runs] = await db().select({ n: count() }).from(simulationRuns).where(eq(simulationRuns.vehicleId, demo.vehicleId));
+export async function ensureDemoTrip(
+  demo: { appId: number; credentialId: number; clientId: string; vehicleId: number },
+  now = new Date(),
+): Promise<"created" | "exists"> {
+  const [runs] = await db()
+    .select({ n: count() })
+    .from(simulationRuns)
+    .where(eq(simulationRuns.vehicleId, demo.vehicleId));
   if (runs && runs.n > 0) return "exists";
-  const principal: Principal = { kind: "client", accountId: null, environment: "sandbox", tokenId: 0, appId: demo.appId, credentialId: demo.credentialId, clientId: demo.clientId, dataProvider: false };
+  const principal: Principal = {
+    kind: "client",
+    accountId: null,
+    environment: "sandbox",
+    tokenId: 0,
+    appId: demo.appId,
+    credentialId: demo.credentialId,
+    clientId: demo.clientId,
+    dataProvider: false,
+  };
   // Yesterday at 8:30 New York time (13:30 UTC is 8:30 EST, 9:30 EDT): a morning commute.
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - DEMO_TRIP.daysAgo, 13, 30));
+  const start = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - DEMO_TRIP.daysAgo, 13, 30),
+  );
   const run = await startSimulation(principal, String(demo.vehicleId), {
     mode: "instant",
     templateId: DEMO_TRIP.template,

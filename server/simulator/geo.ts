@@ -20,7 +20,8 @@ export function distance(a: LonLat, b: LonLat): number {
 /** Initial bearing from a to b, degrees clockwise from north, 0–360. */
 export function bearing(a: LonLat, b: LonLat): number {
   const y = Math.sin(rad(b[0] - a[0])) * Math.cos(rad(b[1]));
-  const x = Math.cos(rad(a[1])) * Math.sin(rad(b[1])) - Math.sin(rad(a[1])) * Math.cos(rad(b[1])) * Math.cos(rad(b[0] - a[0]));
+  const x =
+    Math.cos(rad(a[1])) * Math.sin(rad(b[1])) - Math.sin(rad(a[1])) * Math.cos(rad(b[1])) * Math.cos(rad(b[0] - a[0]));
   return (deg(Math.atan2(y, x)) + 360) % 360;
 }
 

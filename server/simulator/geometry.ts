@@ -14,7 +14,11 @@ export type Way = { network: Network; geometry: RouteGeometry };
 /** Speed limit assumed along an explicit polyline, which carries no road data. */
 const POLYLINE_LIMIT_MPH = 30;
 
-const invalid = (fieldName: string, errorDisplay: string): FieldError => ({ fieldName, errorCode: "INVALID", errorDisplay });
+const invalid = (fieldName: string, errorDisplay: string): FieldError => ({
+  fieldName,
+  errorCode: "INVALID",
+  errorDisplay,
+});
 const outside = (field: string) => invalid(field, `Outside the simulator's covered area. Covered: ${coveredAreas()}.`);
 
 const lonLat = (p: PointIn): LonLat => [p.longitude, p.latitude];
@@ -22,12 +26,14 @@ const lonLat = (p: PointIn): LonLat => [p.longitude, p.latitude];
 /** The fastest road route through the named points, each snapped to the nearest road. */
 export function routeBetween(points: { field: string; point: PointIn }[]): Way {
   const network = networkContaining(points[0]!.point.longitude, points[0]!.point.latitude);
-  if (!network) throw validationError([outside(points[0]!.field)], "The start is outside the simulator's covered area.");
+  if (!network)
+    throw validationError([outside(points[0]!.field)], "The start is outside the simulator's covered area.");
   const errors: FieldError[] = [];
   for (const { field, point } of points.slice(1)) {
     const other = networkContaining(point.longitude, point.latitude);
     if (!other) errors.push(outside(field));
-    else if (other.id !== network.id) errors.push(invalid(field, `Must be in the same area as ${points[0]!.field} (${network.name}).`));
+    else if (other.id !== network.id)
+      errors.push(invalid(field, `Must be in the same area as ${points[0]!.field} (${network.name}).`));
   }
   if (errors.length) throw validationError(errors, "A point is outside the simulator's covered area.");
 
@@ -40,7 +46,11 @@ export function routeBetween(points: { field: string; point: PointIn }[]): Way {
   }
   if (errors.length) throw validationError(errors, "A point is too far from any road.");
   const geometry = routeThrough(graph, snapped);
-  if (!geometry) throw validationError([invalid(points.at(-1)!.field, "No road route leads there from the start (one-way streets or a cut-off road).")], "No road route found.");
+  if (!geometry)
+    throw validationError(
+      [invalid(points.at(-1)!.field, "No road route leads there from the start (one-way streets or a cut-off road).")],
+      "No road route found.",
+    );
   return { network, geometry };
 }
 
@@ -51,9 +61,14 @@ export function explicitPolyline(route: PointIn[]): Way {
   route.forEach((p, i) => {
     const n = networkContaining(p.longitude, p.latitude);
     if (!n) errors.push(outside(`route.${i}`));
-    else if (network && n.id !== network.id) errors.push(invalid(`route.${i}`, `Must be in the same area as route.0 (${network.name}).`));
+    else if (network && n.id !== network.id)
+      errors.push(invalid(`route.${i}`, `Must be in the same area as route.0 (${network.name}).`));
   });
-  if (!network || errors.length) throw validationError(errors.length ? errors : [outside("route.0")], "The route leaves the simulator's covered area.");
+  if (!network || errors.length)
+    throw validationError(
+      errors.length ? errors : [outside("route.0")],
+      "The route leaves the simulator's covered area.",
+    );
   const points = route.map(lonLat).filter((p, i, all) => i === 0 || distance(p, all[i - 1]!) > 0.5);
   if (points.length < 2) throw validationError([invalid("route", "A route needs at least two distinct points.")]);
   return { network, geometry: { points, limitsMph: points.slice(1).map(() => POLYLINE_LIMIT_MPH), junctions: [] } };
@@ -69,7 +84,10 @@ export function wayFromRequest(input: { start?: PointIn; end?: PointIn; via?: Po
 }
 
 const waysKey = Symbol.for("wayline.simulator.templates");
-const templateWays: Map<string, Way> = ((globalThis as Record<symbol, unknown>)[waysKey] ??= new Map()) as Map<string, Way>;
+const templateWays: Map<string, Way> = ((globalThis as Record<symbol, unknown>)[waysKey] ??= new Map()) as Map<
+  string,
+  Way
+>;
 
 export const findTemplate = (id: string): Template | undefined => TEMPLATES.find((t) => t.id === id);
 

@@ -14,7 +14,14 @@ export type RouteGeometry = {
   junctions: [number, number][];
 };
 
-export const EVENT_KEYS = ["GEN_DTC", "VEHICLE_EVENT_HARSH_ACCEL", "VEHICLE_EVENT_HARSH_DECEL", "VEHICLE_EVENT_HARSH_RIGHT", "VEHICLE_EVENT_HARSH_LEFT", "VEHICLE_EVENT_HARSH_IMPACT"] as const;
+export const EVENT_KEYS = [
+  "GEN_DTC",
+  "VEHICLE_EVENT_HARSH_ACCEL",
+  "VEHICLE_EVENT_HARSH_DECEL",
+  "VEHICLE_EVENT_HARSH_RIGHT",
+  "VEHICLE_EVENT_HARSH_LEFT",
+  "VEHICLE_EVENT_HARSH_IMPACT",
+] as const;
 type EventKey = (typeof EVENT_KEYS)[number];
 export type InjectedEvent = { at: number; key: EventKey; value: string };
 
@@ -69,7 +76,10 @@ function grid(route: RouteGeometry, cum: number[], rng: ReturnType<typeof seeded
     // Curves: the sharper the turn at a vertex, the slower through it (a 90° corner at ~12 mph).
     let vertexMax = cruise[i]!;
     if (i > 0) {
-      const angle = turnAngle(bearing(route.points[i - 1]!, route.points[i]!), bearing(route.points[i]!, route.points[i + 1]!));
+      const angle = turnAngle(
+        bearing(route.points[i - 1]!, route.points[i]!),
+        bearing(route.points[i]!, route.points[i + 1]!),
+      );
       if (angle > 10) vertexMax = Math.min(vertexMax, cruise[i - 1]!, Math.max(4.5, 30 * (1 - angle / 110)));
     }
     let dwell = 0;
@@ -80,7 +90,8 @@ function grid(route: RouteGeometry, cum: number[], rng: ReturnType<typeof seeded
     }
     nodes.push({ s: cum[i]!, vmax: i === 0 ? 0 : vertexMax, dwell, segment: i });
     const pieces = Math.ceil(length / GRID_METERS);
-    for (let k = 1; k < pieces; k++) nodes.push({ s: cum[i]! + (length * k) / pieces, vmax: cruise[i]!, dwell: 0, segment: i });
+    for (let k = 1; k < pieces; k++)
+      nodes.push({ s: cum[i]! + (length * k) / pieces, vmax: cruise[i]!, dwell: 0, segment: i });
   }
   nodes.push({ s: cum[last]!, vmax: 0, dwell: 0, segment: Math.max(0, last - 1) });
   return nodes;
@@ -89,8 +100,10 @@ function grid(route: RouteGeometry, cum: number[], rng: ReturnType<typeof seeded
 /** Speeds at each node within the limits, reachable with the car's acceleration and braking. */
 function speedProfile(nodes: Node[], accel: number, brake: number): number[] {
   const v = nodes.map((n) => n.vmax);
-  for (let i = 1; i < v.length; i++) v[i] = Math.min(v[i]!, Math.sqrt(v[i - 1]! ** 2 + 2 * accel * (nodes[i]!.s - nodes[i - 1]!.s)));
-  for (let i = v.length - 2; i >= 0; i--) v[i] = Math.min(v[i]!, Math.sqrt(v[i + 1]! ** 2 + 2 * brake * (nodes[i + 1]!.s - nodes[i]!.s)));
+  for (let i = 1; i < v.length; i++)
+    v[i] = Math.min(v[i]!, Math.sqrt(v[i - 1]! ** 2 + 2 * accel * (nodes[i]!.s - nodes[i - 1]!.s)));
+  for (let i = v.length - 2; i >= 0; i--)
+    v[i] = Math.min(v[i]!, Math.sqrt(v[i + 1]! ** 2 + 2 * brake * (nodes[i + 1]!.s - nodes[i]!.s)));
   return v;
 }
 
@@ -128,9 +141,14 @@ export function generateTrip(route: RouteGeometry, params: TripParams): Trip {
     while (cursor < nodes.length - 1 && arrive[cursor + 1]! <= t) cursor++;
     const i = cursor;
     const node = nodes[i]!;
-    if (i === nodes.length - 1 || t <= depart[i]!) return { s: node.s, speed: t < depart[i]! && node.dwell > 0 ? 0 : v[i]!, segment: node.segment };
+    if (i === nodes.length - 1 || t <= depart[i]!)
+      return { s: node.s, speed: t < depart[i]! && node.dwell > 0 ? 0 : v[i]!, segment: node.segment };
     const f = (t - depart[i]!) / (arrive[i + 1]! - depart[i]!);
-    return { s: node.s + (nodes[i + 1]!.s - node.s) * f, speed: v[i]! + (v[i + 1]! - v[i]!) * f, segment: nodes[i + 1]!.segment };
+    return {
+      s: node.s + (nodes[i + 1]!.s - node.s) * f,
+      speed: v[i]! + (v[i + 1]! - v[i]!) * f,
+      segment: nodes[i + 1]!.segment,
+    };
   };
   let seg = 0;
   const positionAt = (s: number): { position: LonLat; heading: number } => {
@@ -180,7 +198,12 @@ export function generateTrip(route: RouteGeometry, params: TripParams): Trip {
     if (engine) {
       const dt = t - previousT;
       const accelerating = speedMph > previousSpeed + 2;
-      const rpm = ignition === "OFF" ? 0 : speedMph < 1 ? rng.between(650, 800) : Math.min(3200, 800 + speedMph * 32 + (accelerating ? 400 : 0) + rng.between(-60, 60));
+      const rpm =
+        ignition === "OFF"
+          ? 0
+          : speedMph < 1
+            ? rng.between(650, 800)
+            : Math.min(3200, 800 + speedMph * 32 + (accelerating ? 400 : 0) + rng.between(-60, 60));
       const rate = ignition === "OFF" ? 0 : 0.25 + speedMph * 0.018 + (accelerating ? 0.6 : 0);
       fuel = Math.max(0, fuel - ((rate * dt) / 3600 / TANK_GALLONS) * 100);
       const coolant = COOLANT_WARM - (COOLANT_WARM - ambient) * Math.exp(-t / 300);

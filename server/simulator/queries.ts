@@ -14,7 +14,10 @@ export async function insertRun(db: Executor, values: NewRun): Promise<RunRow> {
   return row!;
 }
 
-export async function findRun(db: Executor, { vehicleId, id }: { vehicleId: number; id: number }): Promise<RunRow | null> {
+export async function findRun(
+  db: Executor,
+  { vehicleId, id }: { vehicleId: number; id: number },
+): Promise<RunRow | null> {
   const [row] = await db
     .select()
     .from(simulationRuns)
@@ -23,8 +26,14 @@ export async function findRun(db: Executor, { vehicleId, id }: { vehicleId: numb
   return row ?? null;
 }
 
-export async function listRuns(db: Executor, { vehicleId, page, order }: { vehicleId: number; page: Page; order: "asc" | "desc" }) {
-  const by = order === "asc" ? [asc(simulationRuns.createdAt), asc(simulationRuns.id)] : [desc(simulationRuns.createdAt), desc(simulationRuns.id)];
+export async function listRuns(
+  db: Executor,
+  { vehicleId, page, order }: { vehicleId: number; page: Page; order: "asc" | "desc" },
+) {
+  const by =
+    order === "asc"
+      ? [asc(simulationRuns.createdAt), asc(simulationRuns.id)]
+      : [desc(simulationRuns.createdAt), desc(simulationRuns.id)];
   const [rows, [total]] = await Promise.all([
     db
       .select()
@@ -39,7 +48,10 @@ export async function listRuns(db: Executor, { vehicleId, page, order }: { vehic
 }
 
 /** The newest runs of several vehicles (the console's list of an app's runs). */
-export async function recentRunsOf(db: Executor, { environment, vehicleIds, limit }: { environment: Environment; vehicleIds: number[]; limit: number }): Promise<RunRow[]> {
+export async function recentRunsOf(
+  db: Executor,
+  { environment, vehicleIds, limit }: { environment: Environment; vehicleIds: number[]; limit: number },
+): Promise<RunRow[]> {
   if (vehicleIds.length === 0) return [];
   return db
     .select()
@@ -55,7 +67,10 @@ export async function findRunById(db: Executor, { id }: { id: number }): Promise
   return row ?? null;
 }
 
-export async function updateRun(db: Executor, { id, values }: { id: number; values: { [K in keyof NewRun]?: NewRun[K] | SQL } }): Promise<RunRow | null> {
+export async function updateRun(
+  db: Executor,
+  { id, values }: { id: number; values: { [K in keyof NewRun]?: NewRun[K] | SQL } },
+): Promise<RunRow | null> {
   const [row] = await db
     .update(simulationRuns)
     .set({ ...values, updatedAt: sql`now()` })
@@ -68,7 +83,10 @@ export async function updateRun(db: Executor, { id, values }: { id: number; valu
  * Stops a running run. A real-time run stopped mid-trip keeps park_pending, and the loop posts
  * its OFF data set (it is the only writer of a real-time run's data).
  */
-export async function stopRun(db: Executor, { vehicleId, id, reason }: { vehicleId: number; id: number; reason: string }): Promise<RunRow | null> {
+export async function stopRun(
+  db: Executor,
+  { vehicleId, id, reason }: { vehicleId: number; id: number; reason: string },
+): Promise<RunRow | null> {
   const [row] = await db
     .update(simulationRuns)
     .set({
@@ -79,7 +97,9 @@ export async function stopRun(db: Executor, { vehicleId, id, reason }: { vehicle
       parkPending: sql`${simulationRuns.mode} = 'realtime' and ${simulationRuns.nextIndex} > 0`,
       nextDueAt: sql`case when ${simulationRuns.mode} = 'realtime' and ${simulationRuns.nextIndex} > 0 then now() else null end`,
     })
-    .where(and(eq(simulationRuns.vehicleId, vehicleId), eq(simulationRuns.id, id), eq(simulationRuns.status, "running")))
+    .where(
+      and(eq(simulationRuns.vehicleId, vehicleId), eq(simulationRuns.id, id), eq(simulationRuns.status, "running")),
+    )
     .returning();
   return row ?? null;
 }
@@ -98,16 +118,28 @@ export async function insertRoute(db: Executor, values: typeof simulationRoutes.
   return row!;
 }
 
-export async function findRoute(db: Executor, { environment, appId, id }: { environment: Environment; appId: number; id: number }): Promise<RouteRow | null> {
+export async function findRoute(
+  db: Executor,
+  { environment, appId, id }: { environment: Environment; appId: number; id: number },
+): Promise<RouteRow | null> {
   const [row] = await db
     .select()
     .from(simulationRoutes)
-    .where(and(eq(simulationRoutes.environment, environment), eq(simulationRoutes.appId, appId), eq(simulationRoutes.id, id)))
+    .where(
+      and(
+        eq(simulationRoutes.environment, environment),
+        eq(simulationRoutes.appId, appId),
+        eq(simulationRoutes.id, id),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }
 
-export async function listRoutes(db: Executor, { environment, appId, page, order }: { environment: Environment; appId: number; page: Page; order: "asc" | "desc" }) {
+export async function listRoutes(
+  db: Executor,
+  { environment, appId, page, order }: { environment: Environment; appId: number; page: Page; order: "asc" | "desc" },
+) {
   const where = and(eq(simulationRoutes.environment, environment), eq(simulationRoutes.appId, appId));
   const [rows, [total]] = await Promise.all([
     db
@@ -122,10 +154,19 @@ export async function listRoutes(db: Executor, { environment, appId, page, order
   return { rows, total: total!.n };
 }
 
-export async function deleteRoute(db: Executor, { environment, appId, id }: { environment: Environment; appId: number; id: number }): Promise<boolean> {
+export async function deleteRoute(
+  db: Executor,
+  { environment, appId, id }: { environment: Environment; appId: number; id: number },
+): Promise<boolean> {
   const rows = await db
     .delete(simulationRoutes)
-    .where(and(eq(simulationRoutes.environment, environment), eq(simulationRoutes.appId, appId), eq(simulationRoutes.id, id)))
+    .where(
+      and(
+        eq(simulationRoutes.environment, environment),
+        eq(simulationRoutes.appId, appId),
+        eq(simulationRoutes.id, id),
+      ),
+    )
     .returning({ id: simulationRoutes.id });
   return rows.length > 0;
 }

@@ -36,4 +36,6 @@ export function stopChance(highway: string | undefined): number {
 
 /** Ranks road classes so that the routing graph can prefer faster roads where limits are equal. */
 export const isOneWay = (p: { oneway?: string; junction?: string; highway?: string }) =>
-  ["yes", "true", "1"].includes(p.oneway ?? "") || p.junction === "roundabout" || (p.highway === "motorway" && p.oneway !== "no");
+  ["yes", "true", "1"].includes(p.oneway ?? "") ||
+  p.junction === "roundabout" ||
+  (p.highway === "motorway" && p.oneway !== "no");

@@ -16,7 +16,8 @@ import { isOneWay, speedLimitMph, stopChance } from "./roads";
 
 // Under tsx (Node's CommonJS interop) the default import is the module object; bundled by Next.js
 // (the package's ESM build) it is the class.
-const PathFinder = ((PathFinderImport as unknown as { default?: typeof PathFinderImport }).default ?? PathFinderImport) as typeof PathFinderImport;
+const PathFinder = ((PathFinderImport as unknown as { default?: typeof PathFinderImport }).default ??
+  PathFinderImport) as typeof PathFinderImport;
 type PathFinder<E, P extends Record<string, unknown>> = PathFinderImport<E, P>;
 
 type Props = { highway?: string; maxspeed?: string; oneway?: string; junction?: string; name?: string };
@@ -42,7 +43,10 @@ const cellOf = (lon: number, lat: number) => `${Math.floor(lon / CELL)}:${Math.f
 // Kept on globalThis: `npm start` runs the demo seed and Next.js's separately bundled route
 // modules in one process, and each graph is about 110 MB of heap: build it once per process.
 const graphsKey = Symbol.for("wayline.simulator.graphs");
-const graphs: Map<NetworkId, Graph> = ((globalThis as Record<symbol, unknown>)[graphsKey] ??= new Map()) as Map<NetworkId, Graph>;
+const graphs: Map<NetworkId, Graph> = ((globalThis as Record<symbol, unknown>)[graphsKey] ??= new Map()) as Map<
+  NetworkId,
+  Graph
+>;
 
 export function roadsDir(): string {
   return env().roadsDir;
@@ -54,7 +58,9 @@ export function readNetwork(network: Network, dir = roadsDir()): string {
   const file = path.join(dir, network.file);
   if (fs.existsSync(file)) return fs.readFileSync(file, "utf8");
   if (fs.existsSync(`${file}.gz`)) return zlib.gunzipSync(fs.readFileSync(`${file}.gz`)).toString("utf8");
-  throw new Error(`Road network ${file}(.gz) is missing: the simulator reads OpenStreetMap data from ROADS_DIR (default server/simulator/road-networks).`);
+  throw new Error(
+    `Road network ${file}(.gz) is missing: the simulator reads OpenStreetMap data from ROADS_DIR (default server/simulator/road-networks).`,
+  );
 }
 
 function build(network: Network): Graph {
@@ -88,7 +94,8 @@ function build(network: Network): Graph {
   }
   const junctions = new Set([...degree].filter(([, d]) => d >= 3).map(([k]) => k));
 
-  const hours = (a: LonLat, b: LonLat, p: Props) => distance(a, b) / 1000 / (speedLimitMph(p.highway, p.maxspeed) * 1.609344);
+  const hours = (a: LonLat, b: LonLat, p: Props) =>
+    distance(a, b) / 1000 / (speedLimitMph(p.highway, p.maxspeed) * 1.609344);
   const finder = new PathFinder<unknown, Props>(data, {
     weight: (a, b, p) => {
       const w = hours(a as LonLat, b as LonLat, p);
@@ -106,7 +113,15 @@ function build(network: Network): Graph {
     heapBytes: Math.max(0, process.memoryUsage().heapUsed - heapBefore),
     vertices: degree.size,
   };
-  logger.info({ network: network.id, ms: graph.buildMs, heapMiB: Math.round(graph.heapBytes / 2 ** 20), vertices: graph.vertices }, "simulator routing graph built");
+  logger.info(
+    {
+      network: network.id,
+      ms: graph.buildMs,
+      heapMiB: Math.round(graph.heapBytes / 2 ** 20),
+      vertices: graph.vertices,
+    },
+    "simulator routing graph built",
+  );
   return graph;
 }
 
@@ -147,7 +162,11 @@ export function snap(graph: Graph, point: LonLat): LonLat | null {
   return best && bestDistance <= MAX_SNAP_METERS ? best : null;
 }
 
-const pointFeature = (c: LonLat): Feature<Point> => ({ type: "Feature", properties: {}, geometry: { type: "Point", coordinates: c } });
+const pointFeature = (c: LonLat): Feature<Point> => ({
+  type: "Feature",
+  properties: {},
+  geometry: { type: "Point", coordinates: c },
+});
 
 /** The fastest road path through the given (already snapped) vertices, or null when none exists. */
 export function routeThrough(graph: Graph, stops: LonLat[]): RouteGeometry | null {

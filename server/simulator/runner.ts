@@ -21,9 +21,20 @@ const LEASE_SECONDS = 30;
 const RETRY_SECONDS = 5;
 
 /** The app (and account, for a user token) that started the run: its data is posted as them. */
-function principalOf(run: Pick<RunRow, "environment" | "appId" | "credentialId" | "clientId" | "accountId">): Principal {
-  const base = { environment: run.environment, tokenId: 0, appId: run.appId, credentialId: run.credentialId, clientId: run.clientId, dataProvider: false };
-  return run.accountId === null ? { ...base, kind: "client", accountId: null } : { ...base, kind: "user", accountId: run.accountId };
+function principalOf(
+  run: Pick<RunRow, "environment" | "appId" | "credentialId" | "clientId" | "accountId">,
+): Principal {
+  const base = {
+    environment: run.environment,
+    tokenId: 0,
+    appId: run.appId,
+    credentialId: run.credentialId,
+    clientId: run.clientId,
+    dataProvider: false,
+  };
+  return run.accountId === null
+    ? { ...base, kind: "client", accountId: null }
+    : { ...base, kind: "user", accountId: run.accountId };
 }
 
 export type LapPlan = { trip: Trip; /** seconds after lap start when each data set is due */ due: number[] };
@@ -42,7 +53,9 @@ export function lapOdometer(run: Pick<RunRow, "geometry" | "lap" | "params">): n
 }
 
 /** A lap's trip: odd laps of a repeating run that is not a loop drive the route backwards. */
-export function planLap(run: Pick<RunRow, "geometry" | "seed" | "lap" | "collectionPeriod" | "speedUp" | "params" | "repeat">): LapPlan {
+export function planLap(
+  run: Pick<RunRow, "geometry" | "seed" | "lap" | "collectionPeriod" | "speedUp" | "params" | "repeat">,
+): LapPlan {
   const route = run.repeat && run.lap % 2 === 1 && !isLoop(run.geometry) ? reverseRoute(run.geometry) : run.geometry;
   const odometer = lapOdometer(run);
   const trip = generateTrip(route, {
@@ -58,7 +71,8 @@ export function planLap(run: Pick<RunRow, "geometry" | "seed" | "lap" | "collect
   // DateTime has seconds), which the API's collectionPeriod / speedUp >= 1 rule guarantees for
   // all but the OFF, nudged here.
   const due: number[] = [];
-  for (const s of trip.samples) due.push(Math.max(Math.floor(s.offset / run.speedUp), due.length ? due.at(-1)! + 1 : 0));
+  for (const s of trip.samples)
+    due.push(Math.max(Math.floor(s.offset / run.speedUp), due.length ? due.at(-1)! + 1 : 0));
   return { trip, due };
 }
 
@@ -71,7 +85,10 @@ async function cachedPlan(run: ClaimedRun): Promise<LapPlan> {
   const key = `${run.id}:${run.lap}`;
   let plan = plans.get(key);
   if (!plan) {
-    const [row] = await db().select({ geometry: simulationRuns.geometry }).from(simulationRuns).where(eq(simulationRuns.id, run.id));
+    const [row] = await db()
+      .select({ geometry: simulationRuns.geometry })
+      .from(simulationRuns)
+      .where(eq(simulationRuns.id, run.id));
     if (!row) throw new Error(`simulation ${run.id} is gone`);
     plan = planLap({ ...run, geometry: row.geometry });
     if (plans.size >= PLAN_CACHE) plans.delete(plans.keys().next().value!);
@@ -81,7 +98,11 @@ async function cachedPlan(run: ClaimedRun): Promise<LapPlan> {
 }
 
 export function toDataSet(sample: Pick<Sample, "ignition" | "datum">, at: Date): DataSetInput {
-  return { timestamp: at, ignitionStatus: sample.ignition, datum: sample.datum.map((d) => ({ key: d.key, value: d.value })) };
+  return {
+    timestamp: at,
+    ignitionStatus: sample.ignition,
+    datum: sample.datum.map((d) => ({ key: d.key, value: d.value })),
+  };
 }
 
 /** Claims up to `limit` due runs for this process (others skip them): a lease, not a held lock. */
@@ -93,7 +114,10 @@ export async function claimDueRuns(limit: number): Promise<ClaimedRun[]> {
       and(
         eq(simulationRuns.mode, "realtime"),
         lte(simulationRuns.nextDueAt, sql`now()`),
-        or(eq(simulationRuns.status, "running"), and(eq(simulationRuns.status, "stopped"), eq(simulationRuns.parkPending, true))),
+        or(
+          eq(simulationRuns.status, "running"),
+          and(eq(simulationRuns.status, "stopped"), eq(simulationRuns.parkPending, true)),
+        ),
         or(isNull(simulationRuns.leaseUntil), lt(simulationRuns.leaseUntil, sql`now()`)),
       ),
     )
@@ -112,9 +136,18 @@ const { geometry: _geometry, ...claimedColumns } = getTableColumns(simulationRun
 /** When the next real-time data set is due anywhere (null: nothing running). */
 export async function nextDueAt(): Promise<Date | null> {
   const [row] = await db()
-    .select({ at: sql<Date | null>`min(${simulationRuns.nextDueAt})`.mapWith((v: string | Date | null) => (v === null ? null : new Date(v))) })
+    .select({
+      at: sql<Date | null>`min(${simulationRuns.nextDueAt})`.mapWith((v: string | Date | null) =>
+        v === null ? null : new Date(v),
+      ),
+    })
     .from(simulationRuns)
-    .where(and(eq(simulationRuns.mode, "realtime"), or(eq(simulationRuns.status, "running"), eq(simulationRuns.parkPending, true))));
+    .where(
+      and(
+        eq(simulationRuns.mode, "realtime"),
+        or(eq(simulationRuns.status, "running"), eq(simulationRuns.parkPending, true)),
+      ),
+    );
   return row?.at ?? null;
 }
 
@@ -154,10 +187,20 @@ export async function advanceRun(run: ClaimedRun, now = Date.now()): Promise<Adv
     if (error instanceof ApiError && error.code === "NOT_FOUND") {
       await updateRun(db(), {
         id: run.id,
-        values: { status: "stopped", stopReason: "The vehicle is no longer visible to the app that started the simulation.", parkPending: false, nextDueAt: null, leaseUntil: null, endedAt: new Date() },
+        values: {
+          status: "stopped",
+          stopReason: "The vehicle is no longer visible to the app that started the simulation.",
+          parkPending: false,
+          nextDueAt: null,
+          leaseUntil: null,
+          endedAt: new Date(),
+        },
       });
     } else {
-      logger.error({ err: error, runId: run.id }, `simulation ${run.id}: advancing failed; retrying in ${RETRY_SECONDS} s`);
+      logger.error(
+        { err: error, runId: run.id },
+        `simulation ${run.id}: advancing failed; retrying in ${RETRY_SECONDS} s`,
+      );
       await updateRun(db(), { id: run.id, values: { leaseUntil: new Date(now + RETRY_SECONDS * 1000) } });
     }
     return { posted: 0, dueAt: [], committedAt: Date.now(), ingestMs: 0, outcome: null };
@@ -218,11 +261,19 @@ async function park(run: ClaimedRun, now: number): Promise<Advanced> {
     { key: "GEN_TRIP_MILEAGE", value: String(miles) },
   ];
   const ingestStart = Date.now();
-  const stored = await ingestDataSets(principalOf(run), String(run.vehicleId), [toDataSet({ ignition: "OFF", datum }, new Date(at))]);
+  const stored = await ingestDataSets(principalOf(run), String(run.vehicleId), [
+    toDataSet({ ignition: "OFF", datum }, new Date(at)),
+  ]);
   const committedAt = Date.now();
   await updateRun(db(), {
     id: run.id,
-    values: { parkPending: false, nextDueAt: null, leaseUntil: null, dataSetCount: sql`${simulationRuns.dataSetCount} + 1`, tripId: stored[0]?.tripId ?? run.tripId },
+    values: {
+      parkPending: false,
+      nextDueAt: null,
+      leaseUntil: null,
+      dataSetCount: sql`${simulationRuns.dataSetCount} + 1`,
+      tripId: stored[0]?.tripId ?? run.tripId,
+    },
   });
   return { posted: 1, dueAt: [at], committedAt, ingestMs: committedAt - ingestStart };
 }

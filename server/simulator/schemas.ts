@@ -1,11 +1,24 @@
 import { z } from "zod";
-import { booleanish, dateTime, dateTimeOut, idParam, integerish, numberish, optional, text } from "@/common/http/fields";
+import {
+  booleanish,
+  dateTime,
+  dateTimeOut,
+  idParam,
+  integerish,
+  numberish,
+  optional,
+  text,
+} from "@/common/http/fields";
 import { EVENT_KEYS } from "./model";
 
 // The simulator API on the wire (docs/simulator.md).
 
-const latitude = numberish.pipe(z.number().min(-90, "Must be between -90 and 90.").max(90, "Must be between -90 and 90."));
-const longitude = numberish.pipe(z.number().min(-180, "Must be between -180 and 180.").max(180, "Must be between -180 and 180."));
+const latitude = numberish.pipe(
+  z.number().min(-90, "Must be between -90 and 90.").max(90, "Must be between -90 and 90."),
+);
+const longitude = numberish.pipe(
+  z.number().min(-180, "Must be between -180 and 180.").max(180, "Must be between -180 and 180."),
+);
 const pointIn = z.object({ latitude, longitude });
 export type PointIn = z.output<typeof pointIn>;
 
@@ -17,22 +30,56 @@ const wayFields = {
   start: optional(pointIn),
   end: optional(pointIn),
   via: optional(z.array(pointIn).max(MAX_VIA, `At most ${MAX_VIA} via points.`)),
-  route: optional(z.array(pointIn).min(2, "A route needs at least two points.").max(MAX_POLYLINE, `At most ${MAX_POLYLINE} points.`)),
+  route: optional(
+    z.array(pointIn).min(2, "A route needs at least two points.").max(MAX_POLYLINE, `At most ${MAX_POLYLINE} points.`),
+  ),
 };
 
-type WayInput = { start?: PointIn; end?: PointIn; via?: PointIn[]; route?: PointIn[]; routeId?: number; templateId?: string };
+type WayInput = {
+  start?: PointIn;
+  end?: PointIn;
+  via?: PointIn[];
+  route?: PointIn[];
+  routeId?: number;
+  templateId?: string;
+};
 
 function checkWay(v: WayInput, ctx: z.RefinementCtx, allowSaved: boolean) {
-  const given = [v.start || v.end ? "start/end" : null, v.route ? "route" : null, v.routeId !== undefined ? "routeId" : null, v.templateId !== undefined ? "templateId" : null].filter(Boolean);
+  const given = [
+    v.start || v.end ? "start/end" : null,
+    v.route ? "route" : null,
+    v.routeId !== undefined ? "routeId" : null,
+    v.templateId !== undefined ? "templateId" : null,
+  ].filter(Boolean);
   const ways = allowSaved ? "start and end, route, routeId or templateId" : "start and end, or route";
   if (given.length === 0) ctx.addIssue({ code: "custom", path: ["start"], message: `Give ${ways}.` });
-  else if (given.length > 1) ctx.addIssue({ code: "custom", path: [given[1] === "start/end" ? "start" : given[1]!], message: `Give only one of ${ways}.` });
+  else if (given.length > 1)
+    ctx.addIssue({
+      code: "custom",
+      path: [given[1] === "start/end" ? "start" : given[1]!],
+      message: `Give only one of ${ways}.`,
+    });
   else if (given[0] === "start/end") {
     // Reported as zod reports a missing field, so the answer says REQUIRED (common/http/zod-errors.ts).
-    if (!v.start) ctx.addIssue({ code: "invalid_type", expected: "object", input: undefined, path: ["start"], message: "start is required with end." });
-    if (!v.end) ctx.addIssue({ code: "invalid_type", expected: "object", input: undefined, path: ["end"], message: "end is required with start." });
+    if (!v.start)
+      ctx.addIssue({
+        code: "invalid_type",
+        expected: "object",
+        input: undefined,
+        path: ["start"],
+        message: "start is required with end.",
+      });
+    if (!v.end)
+      ctx.addIssue({
+        code: "invalid_type",
+        expected: "object",
+        input: undefined,
+        path: ["end"],
+        message: "end is required with start.",
+      });
   }
-  if (v.via && !(v.start && v.end)) ctx.addIssue({ code: "custom", path: ["via"], message: "via goes with start and end." });
+  if (v.via && !(v.start && v.end))
+    ctx.addIssue({ code: "custom", path: ["via"], message: "via goes with start and end." });
 }
 
 export const simulationBody = z
@@ -42,9 +89,13 @@ export const simulationBody = z
     routeId: optional(idParam),
     templateId: optional(text(64).min(1)),
     speedUp: optional(integerish.pipe(z.number().int().min(1, "Must be 1–60.").max(60, "Must be 1–60."))),
-    collectionPeriod: optional(integerish.pipe(z.number().int().min(1, "Must be 1–300 seconds.").max(300, "Must be 1–300 seconds."))),
+    collectionPeriod: optional(
+      integerish.pipe(z.number().int().min(1, "Must be 1–300 seconds.").max(300, "Must be 1–300 seconds.")),
+    ),
     startTime: optional(dateTime),
-    seed: optional(integerish.pipe(z.number().int().min(0, "Must be 0–2147483647.").max(2_147_483_647, "Must be 0–2147483647."))),
+    seed: optional(
+      integerish.pipe(z.number().int().min(0, "Must be 0–2147483647.").max(2_147_483_647, "Must be 0–2147483647.")),
+    ),
     repeat: optional(booleanish),
     lowBattery: optional(booleanish),
     engineData: optional(booleanish),
@@ -53,12 +104,21 @@ export const simulationBody = z
       z
         .array(
           z.object({
-            at: numberish.pipe(z.number().min(0, "Must be 0.0–1.0 (a fraction of the route).").max(1, "Must be 0.0–1.0 (a fraction of the route).")),
+            at: numberish.pipe(
+              z
+                .number()
+                .min(0, "Must be 0.0–1.0 (a fraction of the route).")
+                .max(1, "Must be 0.0–1.0 (a fraction of the route)."),
+            ),
             key: z
               .string()
               .transform((k) => k.toUpperCase())
               .pipe(z.enum(EVENT_KEYS, `Must be one of ${EVENT_KEYS.join(", ")}.`)),
-            value: optional(z.union([z.string().trim().max(100, "Must be at most 100 characters."), z.number(), z.boolean()]).transform(String)),
+            value: optional(
+              z
+                .union([z.string().trim().max(100, "Must be at most 100 characters."), z.number(), z.boolean()])
+                .transform(String),
+            ),
           }),
         )
         .max(50, "At most 50 events."),
@@ -72,10 +132,21 @@ export const simulationBody = z
     const valid = (n: unknown, min: number, max: number) => typeof n === "number" && n >= min && n <= max;
     if (v.mode === "realtime") {
       // The wire DateTime has whole seconds: data sets closer than 1 s apart would collide.
-      if (valid(period, 1, 300) && valid(speedUp, 1, 60) && period / speedUp < 1) ctx.addIssue({ code: "custom", path: ["speedUp"], message: "collectionPeriod / speedUp must be at least 1 second." });
-      if (v.startTime) ctx.addIssue({ code: "custom", path: ["startTime"], message: "startTime is for instant mode; a real-time run starts now." });
+      if (valid(period, 1, 300) && valid(speedUp, 1, 60) && period / speedUp < 1)
+        ctx.addIssue({
+          code: "custom",
+          path: ["speedUp"],
+          message: "collectionPeriod / speedUp must be at least 1 second.",
+        });
+      if (v.startTime)
+        ctx.addIssue({
+          code: "custom",
+          path: ["startTime"],
+          message: "startTime is for instant mode; a real-time run starts now.",
+        });
     } else {
-      if (v.speedUp !== undefined) ctx.addIssue({ code: "custom", path: ["speedUp"], message: "speedUp is for realtime mode." });
+      if (v.speedUp !== undefined)
+        ctx.addIssue({ code: "custom", path: ["speedUp"], message: "speedUp is for realtime mode." });
       if (v.repeat) ctx.addIssue({ code: "custom", path: ["repeat"], message: "repeat is for realtime mode." });
     }
   });
@@ -104,7 +175,11 @@ export const simulationOut = z.object({
   stopReason: z.string().nullable(),
   progress: z.number().describe("Share of the current trip driven, 0.0–1.0"),
   dataSetCount: z.number().int(),
-  tripId: z.number().int().nullable().describe("The trip the simulation's data sets made (the latest lap's when repeating)"),
+  tripId: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The trip the simulation's data sets made (the latest lap's when repeating)"),
   routeLengthMiles: z.number(),
   network: z.string().nullable(),
   routeId: z.number().int().nullable(),

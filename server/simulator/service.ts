@@ -10,7 +10,18 @@ import type { Environment } from "@/db/schema";
 import { findTemplate, templateWay, wayFromRequest, type Way } from "./geometry";
 import { generateTrip, routeLength, type InjectedEvent } from "./model";
 import { randomSeed } from "./prng";
-import { deleteRoute, findRoute, findRun, insertRoute, insertRun, listRoutes, listRuns, stopRun, updateRun, type RunRow } from "./queries";
+import {
+  deleteRoute,
+  findRoute,
+  findRun,
+  insertRoute,
+  insertRun,
+  listRoutes,
+  listRuns,
+  stopRun,
+  updateRun,
+  type RunRow,
+} from "./queries";
 import { toDataSet } from "./runner";
 import type { SavedRouteInput, SimulationInput } from "./schemas";
 import { serializeRoute, serializeRun, serializeTemplate } from "./serialize";
@@ -23,23 +34,45 @@ import { TEMPLATES } from "./templates";
 const DEFAULT_EVENT_VALUE: Record<string, string> = { GEN_DTC: "P0420" };
 
 function assertSandbox(environment: Environment): void {
-  if (environment !== "sandbox") throw new ApiError("FORBIDDEN", "The traffic simulator is available in the sandbox only (/sandbox/api).");
+  if (environment !== "sandbox")
+    throw new ApiError("FORBIDDEN", "The traffic simulator is available in the sandbox only (/sandbox/api).");
 }
 
 const alreadyRunning = () =>
   new ApiError("CANNOTPERSIST", "This vehicle already has a running simulation; stop it first.", [
-    { fieldName: "vehicleId", errorCode: "UNIQUE", errorDisplay: "This vehicle already has a running simulation; stop it first." },
+    {
+      fieldName: "vehicleId",
+      errorCode: "UNIQUE",
+      errorDisplay: "This vehicle already has a running simulation; stop it first.",
+    },
   ]);
 
-async function resolveWay(principal: Principal, input: SimulationInput): Promise<Way & { routeId: number | null; templateId: string | null }> {
+async function resolveWay(
+  principal: Principal,
+  input: SimulationInput,
+): Promise<Way & { routeId: number | null; templateId: string | null }> {
   if (input.routeId !== undefined) {
-    const route = await findRoute(db(), { environment: principal.environment, appId: principal.appId, id: input.routeId });
-    if (!route) throw validationError([{ fieldName: "routeId", errorCode: "INVALID", errorDisplay: "No saved route of this app has this id." }]);
+    const route = await findRoute(db(), {
+      environment: principal.environment,
+      appId: principal.appId,
+      id: input.routeId,
+    });
+    if (!route)
+      throw validationError([
+        { fieldName: "routeId", errorCode: "INVALID", errorDisplay: "No saved route of this app has this id." },
+      ]);
     return { network: networkById(route.network)!, geometry: route.geometry, routeId: route.id, templateId: null };
   }
   if (input.templateId !== undefined) {
     const template = findTemplate(input.templateId);
-    if (!template) throw validationError([{ fieldName: "templateId", errorCode: "INVALID", errorDisplay: `No such template; GET /simulation/template/ lists them.` }]);
+    if (!template)
+      throw validationError([
+        {
+          fieldName: "templateId",
+          errorCode: "INVALID",
+          errorDisplay: `No such template; GET /simulation/template/ lists them.`,
+        },
+      ]);
     return { ...templateWay(template), routeId: null, templateId: template.id };
   }
   return { ...wayFromRequest(input), routeId: null, templateId: null };
@@ -49,11 +82,21 @@ export async function startSimulation(principal: Principal, vehicleRef: string, 
   assertSandbox(principal.environment);
   const vehicle = await getVisibleVehicle(principal, vehicleRef);
   const way = await resolveWay(principal, input);
-  const events: InjectedEvent[] = (input.events ?? []).map((e) => ({ at: e.at, key: e.key, value: e.value ?? DEFAULT_EVENT_VALUE[e.key] ?? "1" }));
+  const events: InjectedEvent[] = (input.events ?? []).map((e) => ({
+    at: e.at,
+    key: e.key,
+    value: e.value ?? DEFAULT_EVENT_VALUE[e.key] ?? "1",
+  }));
   const seed = input.seed ?? randomSeed();
   const collectionPeriod = input.collectionPeriod ?? 60;
   // The odometer starts from the vehicle's mileage now, as a device's would.
-  const params = { events, lowBattery: input.lowBattery ?? false, engineData: input.engineData ?? true, fuelLevel: input.fuelLevel ?? null, odometer: vehicle.mileage };
+  const params = {
+    events,
+    lowBattery: input.lowBattery ?? false,
+    engineData: input.engineData ?? true,
+    fuelLevel: input.fuelLevel ?? null,
+    odometer: vehicle.mileage,
+  };
   // A real-time run starts now, to the millisecond (its data sets carry whole seconds); an
   // instant one on a whole second.
   const now = Math.floor(Date.now() / 1000) * 1000;
@@ -65,7 +108,11 @@ export async function startSimulation(principal: Principal, vehicleRef: string, 
     if (startAt.getTime() % 1000 !== 0) startAt = new Date(Math.floor(startAt.getTime() / 1000) * 1000);
     if (startAt.getTime() + trip.durationSeconds * 1000 > Date.now()) {
       throw validationError([
-        { fieldName: "startTime", errorCode: "INVALID", errorDisplay: `The trip takes ${trip.durationSeconds} s and would end in the future; start it at least that long ago.` },
+        {
+          fieldName: "startTime",
+          errorCode: "INVALID",
+          errorDisplay: `The trip takes ${trip.durationSeconds} s and would end in the future; start it at least that long ago.`,
+        },
       ]);
     }
   }
@@ -115,13 +162,36 @@ async function backfill(run: RunRow, trip: ReturnType<typeof generateTrip>, prin
       tripId = stored.findLast((s) => s.tripId !== null)?.tripId ?? tripId;
     }
   } catch (error) {
-    await updateRun(db(), { id: run.id, values: { status: "stopped", stopReason: "Posting the data sets failed.", dataSetCount: posted, tripId, endedAt: new Date() } });
+    await updateRun(db(), {
+      id: run.id,
+      values: {
+        status: "stopped",
+        stopReason: "Posting the data sets failed.",
+        dataSetCount: posted,
+        tripId,
+        endedAt: new Date(),
+      },
+    });
     throw error;
   }
-  return (await updateRun(db(), { id: run.id, values: { status: "finished", progress: 1, dataSetCount: posted, tripId, nextIndex: sets.length, endedAt: new Date() } }))!;
+  return (await updateRun(db(), {
+    id: run.id,
+    values: {
+      status: "finished",
+      progress: 1,
+      dataSetCount: posted,
+      tripId,
+      nextIndex: sets.length,
+      endedAt: new Date(),
+    },
+  }))!;
 }
 
-export async function listSimulations(principal: Principal, vehicleRef: string, opts: { page: Page; order: "asc" | "desc" }) {
+export async function listSimulations(
+  principal: Principal,
+  vehicleRef: string,
+  opts: { page: Page; order: "asc" | "desc" },
+) {
   assertSandbox(principal.environment);
   const vehicle = await getVisibleVehicle(principal, vehicleRef);
   const { rows, total } = await listRuns(db(), { vehicleId: vehicle.id, ...opts });
@@ -140,7 +210,11 @@ export async function getSimulation(principal: Principal, vehicleRef: string, ru
 export async function stopSimulation(principal: Principal, vehicleRef: string, runId: number) {
   assertSandbox(principal.environment);
   const vehicle = await getVisibleVehicle(principal, vehicleRef);
-  const stopped = await stopRun(db(), { vehicleId: vehicle.id, id: runId, reason: `Stopped by ${principal.clientId}.` });
+  const stopped = await stopRun(db(), {
+    vehicleId: vehicle.id,
+    id: runId,
+    reason: `Stopped by ${principal.clientId}.`,
+  });
   if (stopped) return;
   if (!(await findRun(db(), { vehicleId: vehicle.id, id: runId }))) throw notFound("simulation");
 }
@@ -163,7 +237,11 @@ export async function createSavedRoute(principal: Principal, input: SavedRouteIn
 
 export async function listSavedRoutes(principal: Principal, opts: { page: Page; order: "asc" | "desc" }) {
   assertSandbox(principal.environment);
-  const { rows, total } = await listRoutes(db(), { environment: principal.environment, appId: principal.appId, ...opts });
+  const { rows, total } = await listRoutes(db(), {
+    environment: principal.environment,
+    appId: principal.appId,
+    ...opts,
+  });
   return { items: rows.map(serializeRoute), total };
 }
 
@@ -176,7 +254,8 @@ export async function getSavedRoute(principal: Principal, id: number) {
 
 export async function deleteSavedRoute(principal: Principal, id: number) {
   assertSandbox(principal.environment);
-  if (!(await deleteRoute(db(), { environment: principal.environment, appId: principal.appId, id }))) throw notFound("route");
+  if (!(await deleteRoute(db(), { environment: principal.environment, appId: principal.appId, id })))
+    throw notFound("route");
 }
 
 export function listTemplates(principal: Principal) {
@@ -194,4 +273,3 @@ export function getTemplate(principal: Principal, id: string) {
   const way = templateWay(template);
   return serializeTemplate(template, way.geometry, routeLength(way.geometry));
 }
-

@@ -10,7 +10,8 @@ export const TEMPLATES: Template[] = [
   {
     id: "columbus-downtown-loop",
     name: "Columbus: Downtown – Short North loop",
-    description: "From Broad & High up North High Street to the Short North, west to Victorian Village and back downtown. About 10 minutes.",
+    description:
+      "From Broad & High up North High Street to the Short North, west to Victorian Village and back downtown. About 10 minutes.",
     network: "columbus_oh",
     stops: [
       [-83.0007, 39.9612],

@@ -12,17 +12,29 @@ export type GeofenceCriteria = {
   ignitionStatus: IgnitionFilter;
 };
 export type NumericCriteria = { dataKey: string; thresholdValue: number; relationship: "ABOVE" | "BELOW" | "EQUALTO" };
-export type TimeOfDayCriteria = { startTime: string; endTime: string; daysOfWeek: Day[]; ignitionStatus: IgnitionFilter };
+export type TimeOfDayCriteria = {
+  startTime: string;
+  endTime: string;
+  daysOfWeek: Day[];
+  ignitionStatus: IgnitionFilter;
+};
 export type IgnitionFilter = "ON" | "OFF" | "RUNNING" | "ANY";
 
 export type StoredCriteria = Partial<GeofenceCriteria & NumericCriteria & TimeOfDayCriteria>;
 
 const ALL_DAYS: Day[] = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 
-const required = (fieldName: string): FieldError => ({ fieldName, errorCode: "REQUIRED", errorDisplay: `${fieldName} is required for this event type.` });
+const required = (fieldName: string): FieldError => ({
+  fieldName,
+  errorCode: "REQUIRED",
+  errorDisplay: `${fieldName} is required for this event type.`,
+});
 
 /** The stored criteria for `type`, or the field errors that stop it. */
-export function resolveCriteria(type: EventType, sent: Criteria): { criteria: StoredCriteria } | { errors: FieldError[] } {
+export function resolveCriteria(
+  type: EventType,
+  sent: Criteria,
+): { criteria: StoredCriteria } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const need = <K extends keyof Criteria>(name: K): NonNullable<Criteria[K]> | undefined => {
     const value = sent[name];
@@ -52,10 +64,20 @@ export function resolveCriteria(type: EventType, sent: Criteria): { criteria: St
       const startTime = need("startTime");
       const endTime = need("endTime");
       if (startTime && endTime && startTime === endTime) {
-        errors.push({ fieldName: "endTime", errorCode: "INVALID", errorDisplay: "endTime must differ from startTime (the allowed window would be empty or the whole day)." });
+        errors.push({
+          fieldName: "endTime",
+          errorCode: "INVALID",
+          errorDisplay: "endTime must differ from startTime (the allowed window would be empty or the whole day).",
+        });
       }
       // "Driven outside the window": by default only data sets with the ignition on count.
-      if (startTime && endTime) criteria = { startTime, endTime, daysOfWeek: sent.daysOfWeek ?? ALL_DAYS, ignitionStatus: sent.ignitionStatus ?? "ON" };
+      if (startTime && endTime)
+        criteria = {
+          startTime,
+          endTime,
+          daysOfWeek: sent.daysOfWeek ?? ALL_DAYS,
+          ignitionStatus: sent.ignitionStatus ?? "ON",
+        };
       break;
     }
     default:
@@ -65,4 +87,5 @@ export function resolveCriteria(type: EventType, sent: Criteria): { criteria: St
 }
 
 /** The criteria a stored subscription shows, as the body it would be created with. */
-export const criteriaOf = (stored: unknown): StoredCriteria => (stored && typeof stored === "object" ? (stored as StoredCriteria) : {});
+export const criteriaOf = (stored: unknown): StoredCriteria =>
+  stored && typeof stored === "object" ? (stored as StoredCriteria) : {};

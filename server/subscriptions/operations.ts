@@ -24,7 +24,11 @@ const prefixParams = {
 } as const;
 
 const prefixPath = { vehicle: "/vehicle/{vehicleId}", account: "/account/{accountId}", system: "/system" } as const;
-const prefixTag = { vehicle: "Vehicle subscriptions", account: "Account subscriptions", system: "System subscriptions" } as const;
+const prefixTag = {
+  vehicle: "Vehicle subscriptions",
+  account: "Account subscriptions",
+  system: "System subscriptions",
+} as const;
 
 function opsFor<K extends PrefixKind>(kind: K) {
   const base = prefixParams[kind];
@@ -41,10 +45,44 @@ function opsFor<K extends PrefixKind>(kind: K) {
   const subNotes = `${p}/eventSubscription/{subscriptionId}/eventNotification`;
 
   return {
-    list: operation({ method: "GET", path: `${p}/eventSubscription/`, tag, summary: "List the app's subscriptions, deleted ones included", auth, params: z.object(base), query: pagingQuery, response: many }),
-    listByType: operation({ method: "GET", path: `${p}/eventSubscription/{eventType}/`, tag, summary: "List the app's subscriptions of one type", auth, params: withType, query: pagingQuery, response: many }),
-    get: operation({ method: "GET", path: `${p}/eventSubscription/{subscriptionId}`, tag, summary: "Read a subscription", auth, params: withSub, response: one }),
-    getTyped: operation({ method: "GET", path: `${p}/eventSubscription/{eventType}/{subscriptionId}`, tag, summary: "Read a subscription of this type", auth, params: withTypedSub, response: one }),
+    list: operation({
+      method: "GET",
+      path: `${p}/eventSubscription/`,
+      tag,
+      summary: "List the app's subscriptions, deleted ones included",
+      auth,
+      params: z.object(base),
+      query: pagingQuery,
+      response: many,
+    }),
+    listByType: operation({
+      method: "GET",
+      path: `${p}/eventSubscription/{eventType}/`,
+      tag,
+      summary: "List the app's subscriptions of one type",
+      auth,
+      params: withType,
+      query: pagingQuery,
+      response: many,
+    }),
+    get: operation({
+      method: "GET",
+      path: `${p}/eventSubscription/{subscriptionId}`,
+      tag,
+      summary: "Read a subscription",
+      auth,
+      params: withSub,
+      response: one,
+    }),
+    getTyped: operation({
+      method: "GET",
+      path: `${p}/eventSubscription/{eventType}/{subscriptionId}`,
+      tag,
+      summary: "Read a subscription of this type",
+      auth,
+      params: withTypedSub,
+      response: one,
+    }),
     create: operation({
       method: "POST",
       path: `${p}/eventSubscription/{eventType}/`,
@@ -57,11 +95,54 @@ function opsFor<K extends PrefixKind>(kind: K) {
       body: subscriptionBody,
       response: one,
     }),
-    update: operation({ method: "POST", path: `${p}/eventSubscription/{subscriptionId}`, tag, summary: "Change the fields sent (an echoed read is accepted)", auth, params: withSub, body: subscriptionBody, response: one }),
-    updateTyped: operation({ method: "POST", path: `${p}/eventSubscription/{eventType}/{subscriptionId}`, tag, summary: "Change the fields sent", auth, params: withTypedSub, body: subscriptionBody, response: one }),
-    remove: operation({ method: "DELETE", path: `${p}/eventSubscription/{subscriptionId}`, tag, summary: "Delete (it stays listed with deletionTimestamp)", auth, params: withSub, response: "result" }),
-    removeTyped: operation({ method: "DELETE", path: `${p}/eventSubscription/{eventType}/{subscriptionId}`, tag, summary: "Delete a subscription of this type", auth, params: withTypedSub, response: "result" }),
-    subNotes: operation({ method: "GET", path: `${subNotes}/`, tag, summary: "List a subscription's notifications, newest first", auth, params: withSub, query: pagingQuery, response: notes }),
+    update: operation({
+      method: "POST",
+      path: `${p}/eventSubscription/{subscriptionId}`,
+      tag,
+      summary: "Change the fields sent (an echoed read is accepted)",
+      auth,
+      params: withSub,
+      body: subscriptionBody,
+      response: one,
+    }),
+    updateTyped: operation({
+      method: "POST",
+      path: `${p}/eventSubscription/{eventType}/{subscriptionId}`,
+      tag,
+      summary: "Change the fields sent",
+      auth,
+      params: withTypedSub,
+      body: subscriptionBody,
+      response: one,
+    }),
+    remove: operation({
+      method: "DELETE",
+      path: `${p}/eventSubscription/{subscriptionId}`,
+      tag,
+      summary: "Delete (it stays listed with deletionTimestamp)",
+      auth,
+      params: withSub,
+      response: "result",
+    }),
+    removeTyped: operation({
+      method: "DELETE",
+      path: `${p}/eventSubscription/{eventType}/{subscriptionId}`,
+      tag,
+      summary: "Delete a subscription of this type",
+      auth,
+      params: withTypedSub,
+      response: "result",
+    }),
+    subNotes: operation({
+      method: "GET",
+      path: `${subNotes}/`,
+      tag,
+      summary: "List a subscription's notifications, newest first",
+      auth,
+      params: withSub,
+      query: pagingQuery,
+      response: notes,
+    }),
     subNotesByType: operation({
       method: "GET",
       path: `${subNotes}/{eventType}/`,
@@ -72,7 +153,15 @@ function opsFor<K extends PrefixKind>(kind: K) {
       query: pagingQuery,
       response: notes,
     }),
-    subNote: operation({ method: "GET", path: `${subNotes}/{notificationId}`, tag, summary: "Read one of a subscription's notifications", auth, params: z.object({ ...base, subscriptionId: idParam, notificationId: bigIdParam }), response: note }),
+    subNote: operation({
+      method: "GET",
+      path: `${subNotes}/{notificationId}`,
+      tag,
+      summary: "Read one of a subscription's notifications",
+      auth,
+      params: z.object({ ...base, subscriptionId: idParam, notificationId: bigIdParam }),
+      response: note,
+    }),
     subNoteTyped: operation({
       method: "GET",
       path: `${subNotes}/{eventType}/{notificationId}`,
@@ -92,14 +181,52 @@ function noteOpsFor(kind: "vehicle" | "account") {
   const note = { key: "notification", schema: notificationOut };
   const notes = { key: "notifications", schema: notificationOut, list: true };
   return {
-    notes: operation({ method: "GET", path: `${p}/`, tag, summary: "List the app's notifications, newest first", auth: "any", params: z.object(base), query: pagingQuery, response: notes }),
-    notesByType: operation({ method: "GET", path: `${p}/{eventType}/`, tag, summary: "List the app's notifications of one type", auth: "any", params: z.object({ ...base, eventType }), query: pagingQuery, response: notes }),
-    note: operation({ method: "GET", path: `${p}/{notificationId}`, tag, summary: "Read a notification", auth: "any", params: z.object({ ...base, notificationId: bigIdParam }), response: note }),
-    noteTyped: operation({ method: "GET", path: `${p}/{eventType}/{notificationId}`, tag, summary: "Read a notification of this type", auth: "any", params: z.object({ ...base, eventType, notificationId: bigIdParam }), response: note }),
+    notes: operation({
+      method: "GET",
+      path: `${p}/`,
+      tag,
+      summary: "List the app's notifications, newest first",
+      auth: "any",
+      params: z.object(base),
+      query: pagingQuery,
+      response: notes,
+    }),
+    notesByType: operation({
+      method: "GET",
+      path: `${p}/{eventType}/`,
+      tag,
+      summary: "List the app's notifications of one type",
+      auth: "any",
+      params: z.object({ ...base, eventType }),
+      query: pagingQuery,
+      response: notes,
+    }),
+    note: operation({
+      method: "GET",
+      path: `${p}/{notificationId}`,
+      tag,
+      summary: "Read a notification",
+      auth: "any",
+      params: z.object({ ...base, notificationId: bigIdParam }),
+      response: note,
+    }),
+    noteTyped: operation({
+      method: "GET",
+      path: `${p}/{eventType}/{notificationId}`,
+      tag,
+      summary: "Read a notification of this type",
+      auth: "any",
+      params: z.object({ ...base, eventType, notificationId: bigIdParam }),
+      response: note,
+    }),
   };
 }
 
-export const subscriptionOperations = { vehicle: opsFor("vehicle"), account: opsFor("account"), system: opsFor("system") };
+export const subscriptionOperations = {
+  vehicle: opsFor("vehicle"),
+  account: opsFor("account"),
+  system: opsFor("system"),
+};
 export const notificationOperations = { vehicle: noteOpsFor("vehicle"), account: noteOpsFor("account") };
 
 export const testNotificationOperation = operation({
@@ -133,7 +260,12 @@ export const eventFeedOperation = operation({
     eventType: optional(feedEventType),
     vehicleId: optional(idParam).describe("Only this vehicle's events"),
   }),
-  response: { key: "events", schema: feedEventOut, list: true, members: { nextCursor: z.string().describe("Pass as after on the next call") } },
+  response: {
+    key: "events",
+    schema: feedEventOut,
+    list: true,
+    members: { nextCursor: z.string().describe("Pass as after on the next call") },
+  },
 });
 
 export const eventOperations: Operation[] = [

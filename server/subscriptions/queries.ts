@@ -5,19 +5,29 @@ import type { Page } from "@/common/http/paging";
 import type { DeliveryRow, SubscriptionRow } from "./serialize";
 
 /** Where a subscription lives (docs/subscriptions.md): under a vehicle, an account, or the system. */
-export type Target = { scope: "VEHICLE"; vehicleId: number; accountId: number } | { scope: "ACCOUNT"; accountId: number } | { scope: "SYSTEM" };
+export type Target =
+  | { scope: "VEHICLE"; vehicleId: number; accountId: number }
+  | { scope: "ACCOUNT"; accountId: number }
+  | { scope: "SYSTEM" };
 
 /** Subscriptions are visible only to the app that created them, in its environment. */
 export type Owner = { environment: Environment; appId: number };
 
 function targetWhere(owner: Owner, target: Target): SQL {
-  const base = [eq(subscriptions.environment, owner.environment), eq(subscriptions.appId, owner.appId), eq(subscriptions.scope, target.scope)];
+  const base = [
+    eq(subscriptions.environment, owner.environment),
+    eq(subscriptions.appId, owner.appId),
+    eq(subscriptions.scope, target.scope),
+  ];
   if (target.scope === "VEHICLE") base.push(eq(subscriptions.vehicleId, target.vehicleId));
   if (target.scope === "ACCOUNT") base.push(eq(subscriptions.accountId, target.accountId));
   return and(...base)!;
 }
 
-export async function listSubscriptionRows(db: Executor, q: { owner: Owner; target: Target; type?: string; page: Page; order: "asc" | "desc" }) {
+export async function listSubscriptionRows(
+  db: Executor,
+  q: { owner: Owner; target: Target; type?: string; page: Page; order: "asc" | "desc" },
+) {
   const where = and(targetWhere(q.owner, q.target), q.type ? eq(subscriptions.type, q.type) : undefined);
   const [rows, [total]] = await Promise.all([
     db
@@ -32,7 +42,10 @@ export async function listSubscriptionRows(db: Executor, q: { owner: Owner; targ
   return { rows, total: total?.n ?? 0 };
 }
 
-export async function findSubscriptionRow(db: Executor, q: { owner: Owner; target: Target; id: number; forUpdate?: boolean }): Promise<SubscriptionRow | null> {
+export async function findSubscriptionRow(
+  db: Executor,
+  q: { owner: Owner; target: Target; id: number; forUpdate?: boolean },
+): Promise<SubscriptionRow | null> {
   const query = db
     .select()
     .from(subscriptions)
@@ -74,17 +87,32 @@ export async function updateSubscriptionRow(db: Executor, id: number, values: Pa
  * existing delivery updates it (keeping whether it is active), one without an id is added, and
  * existing deliveries not named are removed.
  */
-export async function replaceDeliveries(db: Executor, subscriptionId: number, wanted: (NewDelivery & { id?: number })[]): Promise<void> {
+export async function replaceDeliveries(
+  db: Executor,
+  subscriptionId: number,
+  wanted: (NewDelivery & { id?: number })[],
+): Promise<void> {
   const keep = wanted.flatMap((d) => (d.id === undefined ? [] : [d.id]));
   // Locked in id order first, the order in which writers of notifications lock them
   // (enqueueDeliveries, server/notifications/pending-deliveries.ts): removing two deliveries cannot deadlock with a notification holding both.
   const removed = await db
     .select({ id: subscriptionDeliveries.id })
     .from(subscriptionDeliveries)
-    .where(and(eq(subscriptionDeliveries.subscriptionId, subscriptionId), keep.length ? notInArray(subscriptionDeliveries.id, keep) : undefined))
+    .where(
+      and(
+        eq(subscriptionDeliveries.subscriptionId, subscriptionId),
+        keep.length ? notInArray(subscriptionDeliveries.id, keep) : undefined,
+      ),
+    )
     .orderBy(asc(subscriptionDeliveries.id))
     .for("update");
-  if (removed.length > 0) await db.delete(subscriptionDeliveries).where(inArray(subscriptionDeliveries.id, removed.map((r) => r.id)));
+  if (removed.length > 0)
+    await db.delete(subscriptionDeliveries).where(
+      inArray(
+        subscriptionDeliveries.id,
+        removed.map((r) => r.id),
+      ),
+    );
   for (const [position, { id, ...fields }] of wanted.entries()) {
     if (id === undefined) {
       await db.insert(subscriptionDeliveries).values({ ...fields, subscriptionId, position });

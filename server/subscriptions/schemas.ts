@@ -28,17 +28,19 @@ const notificationPeriod = z
 // Receivers are reached over HTTPS only (docs/subscriptions.md#deliveries); where the name resolves to is checked
 // again when the worker connects.
 const checkHttpsUrl = (value: string, ctx: z.RefinementCtx) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      ctx.addIssue({ code: "custom", message: "Must be an absolute https:// URL." });
-      return;
-    }
-    if (url.protocol !== "https:") ctx.addIssue({ code: "custom", message: "Only https:// URLs can receive notifications." });
-    else if (url.username || url.password) ctx.addIssue({ code: "custom", message: "Must not carry a user name or password; use postHeaders or oauth2." });
-    else if (url.hash) ctx.addIssue({ code: "custom", message: "Must not have a #fragment." });
-  };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "Must be an absolute https:// URL." });
+    return;
+  }
+  if (url.protocol !== "https:")
+    ctx.addIssue({ code: "custom", message: "Only https:// URLs can receive notifications." });
+  else if (url.username || url.password)
+    ctx.addIssue({ code: "custom", message: "Must not carry a user name or password; use postHeaders or oauth2." });
+  else if (url.hash) ctx.addIssue({ code: "custom", message: "Must not have a #fragment." });
+};
 
 const httpsUrl = z.string().trim().max(2048, "Must be at most 2048 characters.").superRefine(checkHttpsUrl);
 
@@ -53,19 +55,36 @@ const webhookUrl = z
   });
 
 // Headers the service sets itself, or that would break the request, cannot be overridden.
-const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "transfer-encoding", "connection", "webhook-id", "webhook-timestamp", "webhook-signature"]);
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "content-type",
+  "transfer-encoding",
+  "connection",
+  "webhook-id",
+  "webhook-timestamp",
+  "webhook-signature",
+]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-const postHeaders = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).superRefine((headers, ctx) => {
-  const names = Object.keys(headers);
-  if (names.length > 20) ctx.addIssue({ code: "custom", message: "At most 20 headers." });
-  for (const name of names) {
-    const value = headers[name]!;
-    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "Not a valid header name." });
-    else if (RESERVED_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: "custom", path: [name], message: `${name} is set by the service and cannot be sent.` });
-    if (/[\r\n\0]/.test(value) || value.length > 4096) ctx.addIssue({ code: "custom", path: [name], message: "Header values are one line of at most 4096 characters." });
-  }
-});
+const postHeaders = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String))
+  .superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > 20) ctx.addIssue({ code: "custom", message: "At most 20 headers." });
+    for (const name of names) {
+      const value = headers[name]!;
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "Not a valid header name." });
+      else if (RESERVED_HEADERS.has(name.toLowerCase()))
+        ctx.addIssue({ code: "custom", path: [name], message: `${name} is set by the service and cannot be sent.` });
+      if (/[\r\n\0]/.test(value) || value.length > 4096)
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "Header values are one line of at most 4096 characters.",
+        });
+    }
+  });
 
 const secretText = z.string().trim().min(1, "Required.").max(4096, "Must be at most 4096 characters.");
 
@@ -96,15 +115,31 @@ const deliveryBody = z
     postUrl: optional(webhookUrl),
     postHeaders: optional(postHeaders),
     oauth2: optional(oauth2Map),
-    recipient: optional(z.string().trim().max(254, "Must be at most 254 characters.").pipe(z.email("Must be an e-mail address."))),
+    recipient: optional(
+      z.string().trim().max(254, "Must be at most 254 characters.").pipe(z.email("Must be an e-mail address.")),
+    ),
     subscriberSubject: optional(text(200)),
     subscriberContent: optional(text(10_000)),
   })
   // Each kind's required field, reported in the same pass as the other field errors. Runs even
   // when another field failed, so one answer names every problem.
   .superRefine((d, ctx) => {
-    if (d.type === "HTTP_POST" && d.postUrl === undefined) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: ["postUrl"], message: "postUrl is required for HTTP_POST." });
-    if (d.type === "EMAIL" && d.recipient === undefined) ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: ["recipient"], message: "recipient is required for EMAIL." });
+    if (d.type === "HTTP_POST" && d.postUrl === undefined)
+      ctx.addIssue({
+        code: "invalid_type",
+        expected: "string",
+        input: undefined,
+        path: ["postUrl"],
+        message: "postUrl is required for HTTP_POST.",
+      });
+    if (d.type === "EMAIL" && d.recipient === undefined)
+      ctx.addIssue({
+        code: "invalid_type",
+        expected: "string",
+        input: undefined,
+        path: ["recipient"],
+        message: "recipient is required for EMAIL.",
+      });
   });
 
 export type DeliveryInput = z.output<typeof deliveryBody>;
@@ -119,7 +154,12 @@ const clock = z
 
 // The criteria of every type, all optional here (criteria.ts requires what a type needs).
 const criteriaFields = {
-  origin: keep(z.object({ latitude: numberish.pipe(z.number().min(-90).max(90)), longitude: numberish.pipe(z.number().min(-180).max(180)) })),
+  origin: keep(
+    z.object({
+      latitude: numberish.pipe(z.number().min(-90).max(90)),
+      longitude: numberish.pipe(z.number().min(-180).max(180)),
+    }),
+  ),
   radius: keep(numberish.pipe(z.number().gt(0, "Must be above 0.").max(12_500, "Must be at most 12500 miles."))),
   boundaryCondition: keep(upper(["INSIDE", "OUTSIDE"], "Must be INSIDE or OUTSIDE.")),
   ignitionStatus: keep(upper(["ON", "OFF", "RUNNING", "ANY"], "Must be ON, OFF, RUNNING or ANY.")),
@@ -149,7 +189,11 @@ export const CRITERIA_FIELDS = Object.keys(criteriaFields) as (keyof typeof crit
 // it keeps its stored value. null is "not sent" either way (echoed objects carry nulls).
 export const subscriptionBody = z.object({
   notificationPeriod: keep(notificationPeriod).meta({ description: PERIODS_DESCRIPTION }),
-  minimumTime: keep(integerish.pipe(z.number().int().min(0, "Must be 0 or more.").max(525_600, "Must be at most 525600 minutes (a year)."))),
+  minimumTime: keep(
+    integerish.pipe(
+      z.number().int().min(0, "Must be 0 or more.").max(525_600, "Must be at most 525600 minutes (a year)."),
+    ),
+  ),
   postUrl: keep(webhookUrl),
   postHeaders: keep(postHeaders),
   deliveries: keep(z.array(deliveryBody).max(10, "At most 10 deliveries.")),
@@ -189,7 +233,9 @@ export const subscriptionOut = z
     deliveries: z.array(deliveryOut),
   })
   .catchall(z.unknown())
-  .describe("The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields.");
+  .describe(
+    "The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields.",
+  );
 
 export const notificationOut = z
   .object({
@@ -216,4 +262,6 @@ export const notificationOut = z
   );
 
 // An event of GET /eventFeed/: the body its webhook carries, plus its position in the feed.
-export const feedEventOut = notificationOut.extend({ cursor: z.string().describe("This event's position: pass as after to read on from it") });
+export const feedEventOut = notificationOut.extend({
+  cursor: z.string().describe("This event's position: pass as after to read on from it"),
+});

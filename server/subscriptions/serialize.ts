@@ -9,9 +9,23 @@ export type DeliveryRow = typeof subscriptionDeliveries.$inferSelect;
 function serializeDelivery(d: DeliveryRow) {
   const status = { active: d.active, deactivationReason: d.deactivationReason };
   if (d.type === "EMAIL") {
-    return { id: d.id, type: d.type, recipient: d.recipient, subscriberSubject: d.subscriberSubject, subscriberContent: d.subscriberContent, ...status };
+    return {
+      id: d.id,
+      type: d.type,
+      recipient: d.recipient,
+      subscriberSubject: d.subscriberSubject,
+      subscriberContent: d.subscriberContent,
+      ...status,
+    };
   }
-  return { id: d.id, type: d.type, postUrl: d.postUrl, postHeaders: d.postHeaders as Record<string, string> | null, oauth2: d.oauth2 as Record<string, string> | null, ...status };
+  return {
+    id: d.id,
+    type: d.type,
+    postUrl: d.postUrl,
+    postHeaders: d.postHeaders as Record<string, string> | null,
+    oauth2: d.oauth2 as Record<string, string> | null,
+    ...status,
+  };
 }
 
 // A subscription as the API returns it (docs/subscriptions.md): its own fields, the legacy postUrl and

@@ -7,7 +7,18 @@ import type { Principal } from "@/server/oauth/principal";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { resolveCriteria, criteriaOf } from "./criteria";
 import { typeInfo, type EventType, type NotificationPeriod, type Scope } from "@/common/subscriptions/event-types";
-import { deliveriesOf, findSubscriptionRow, insertSubscriptionRow, listSubscriptionRows, markSubscriptionDeleted, replaceDeliveries, updateSubscriptionRow, type NewDelivery, type Owner, type Target } from "./queries";
+import {
+  deliveriesOf,
+  findSubscriptionRow,
+  insertSubscriptionRow,
+  listSubscriptionRows,
+  markSubscriptionDeleted,
+  replaceDeliveries,
+  updateSubscriptionRow,
+  type NewDelivery,
+  type Owner,
+  type Target,
+} from "./queries";
 import { CRITERIA_FIELDS, type DeliveryInput, type SubscriptionInput } from "./schemas";
 import { serializeSubscription, type DeliveryRow, type SubscriptionRow } from "./serialize";
 
@@ -26,7 +37,8 @@ export async function resolveTarget(principal: Principal, prefix: Prefix): Promi
     const account = await getVisibleAccount(principal, prefix.id);
     return { scope: "ACCOUNT", accountId: account.id };
   }
-  if (principal.kind !== "client") throw new ApiError("FORBIDDEN", "System subscriptions require a client-credentials token.");
+  if (principal.kind !== "client")
+    throw new ApiError("FORBIDDEN", "System subscriptions require a client-credentials token.");
   return { scope: "SYSTEM" };
 }
 
@@ -40,13 +52,32 @@ async function withDeliveries(rows: SubscriptionRow[]) {
   return rows.map((r) => serializeSubscription(r, deliveries.get(r.id) ?? []));
 }
 
-export async function listSubscriptions(principal: Principal, prefix: Prefix, type: EventType | null, page: Page, order: "asc" | "desc") {
+export async function listSubscriptions(
+  principal: Principal,
+  prefix: Prefix,
+  type: EventType | null,
+  page: Page,
+  order: "asc" | "desc",
+) {
   const target = await resolveTarget(principal, prefix);
-  const { rows, total } = await listSubscriptionRows(db(), { owner: ownerOf(principal), target, type: type ?? undefined, page, order });
+  const { rows, total } = await listSubscriptionRows(db(), {
+    owner: ownerOf(principal),
+    target,
+    type: type ?? undefined,
+    page,
+    order,
+  });
   return { items: await withDeliveries(rows), total };
 }
 
-async function findOwn(principal: Principal, target: Target, type: EventType | null, id: number, forUpdate = false, executor = db()) {
+async function findOwn(
+  principal: Principal,
+  target: Target,
+  type: EventType | null,
+  id: number,
+  forUpdate = false,
+  executor = db(),
+) {
   const row = await findSubscriptionRow(executor, { owner: ownerOf(principal), target, id, forUpdate });
   // A type in the path must be the subscription's own (…/GEOFENCE/{id} does not name a WAYPOINT one).
   if (!row || (type && row.type !== type)) throw notFound("subscription");
@@ -62,7 +93,13 @@ export async function getSubscription(principal: Principal, prefix: Prefix, type
 function checkPeriod(type: EventType, period: NotificationPeriod): FieldError[] {
   const allowed = typeInfo(type).periods;
   if (allowed.includes(period as never)) return [];
-  return [{ fieldName: "notificationPeriod", errorCode: "INVALID", errorDisplay: `${type} subscriptions allow ${allowed.join(", ")}.` }];
+  return [
+    {
+      fieldName: "notificationPeriod",
+      errorCode: "INVALID",
+      errorDisplay: `${type} subscriptions allow ${allowed.join(", ")}.`,
+    },
+  ];
 }
 
 const scopeNames: Record<Scope, string> = { VEHICLE: "a vehicle", ACCOUNT: "an account", SYSTEM: "the system" };
@@ -71,41 +108,107 @@ type WantedDelivery = NewDelivery & { id?: number };
 
 // The deliveries a body asks for: the legacy postUrl/postHeaders form as an HTTP_POST delivery
 // first, then the deliveries array (each kind's required field was checked by deliveryBody).
-function wantedDeliveries(input: { postUrl: string | null; postHeaders: Record<string, string> | null; legacyId?: number; deliveries: DeliveryInput[] }, known: DeliveryRow[]): { wanted: WantedDelivery[]; errors: FieldError[] } {
+function wantedDeliveries(
+  input: {
+    postUrl: string | null;
+    postHeaders: Record<string, string> | null;
+    legacyId?: number;
+    deliveries: DeliveryInput[];
+  },
+  known: DeliveryRow[],
+): { wanted: WantedDelivery[]; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const wanted: WantedDelivery[] = [];
-  if (input.postUrl) wanted.push({ id: input.legacyId, type: "HTTP_POST", postUrl: input.postUrl, postHeaders: input.postHeaders, oauth2: null, recipient: null, subscriberSubject: null, subscriberContent: null });
+  if (input.postUrl)
+    wanted.push({
+      id: input.legacyId,
+      type: "HTTP_POST",
+      postUrl: input.postUrl,
+      postHeaders: input.postHeaders,
+      oauth2: null,
+      recipient: null,
+      subscriberSubject: null,
+      subscriberContent: null,
+    });
   const knownIds = new Set(known.map((d) => d.id));
   input.deliveries.forEach((d, i) => {
     const at = `deliveries.${i}`;
     // An echoed legacy delivery is the legacy one, already above.
     if (d.id !== undefined && d.id === input.legacyId && input.postUrl) return;
-    if (d.id !== undefined && !knownIds.has(d.id)) errors.push({ fieldName: `${at}.id`, errorCode: "INVALID", errorDisplay: "Not a delivery of this subscription (leave id out to add one)." });
+    if (d.id !== undefined && !knownIds.has(d.id))
+      errors.push({
+        fieldName: `${at}.id`,
+        errorCode: "INVALID",
+        errorDisplay: "Not a delivery of this subscription (leave id out to add one).",
+      });
     if (d.type === "HTTP_POST") {
-      wanted.push({ id: d.id, type: "HTTP_POST", postUrl: d.postUrl ?? null, postHeaders: d.postHeaders ?? null, oauth2: d.oauth2 ?? null, recipient: null, subscriberSubject: null, subscriberContent: null });
+      wanted.push({
+        id: d.id,
+        type: "HTTP_POST",
+        postUrl: d.postUrl ?? null,
+        postHeaders: d.postHeaders ?? null,
+        oauth2: d.oauth2 ?? null,
+        recipient: null,
+        subscriberSubject: null,
+        subscriberContent: null,
+      });
     } else {
-      wanted.push({ id: d.id, type: "EMAIL", postUrl: null, postHeaders: null, oauth2: null, recipient: d.recipient ?? null, subscriberSubject: d.subscriberSubject ?? null, subscriberContent: d.subscriberContent ?? null });
+      wanted.push({
+        id: d.id,
+        type: "EMAIL",
+        postUrl: null,
+        postHeaders: null,
+        oauth2: null,
+        recipient: d.recipient ?? null,
+        subscriberSubject: d.subscriberSubject ?? null,
+        subscriberContent: d.subscriberContent ?? null,
+      });
     }
   });
-  if (wanted.length > 10) errors.push({ fieldName: "deliveries", errorCode: "INVALID", errorDisplay: "At most 10 deliveries per subscription." });
+  if (wanted.length > 10)
+    errors.push({
+      fieldName: "deliveries",
+      errorCode: "INVALID",
+      errorDisplay: "At most 10 deliveries per subscription.",
+    });
   return { wanted, errors };
 }
 
 // The URLs a body names, by field, for the sandbox inbox's rules.
-const inboxTargets = (body: SubscriptionInput) => [{ field: "postUrl", url: body.postUrl }, ...(body.deliveries ?? []).map((d, i) => ({ field: `deliveries.${i}.postUrl`, url: d.postUrl }))];
+const inboxTargets = (body: SubscriptionInput) => [
+  { field: "postUrl", url: body.postUrl },
+  ...(body.deliveries ?? []).map((d, i) => ({ field: `deliveries.${i}.postUrl`, url: d.postUrl })),
+];
 
-const criteriaInput = (body: SubscriptionInput) => Object.fromEntries(CRITERIA_FIELDS.flatMap((k) => (body[k] === undefined ? [] : [[k, body[k]]])));
+const criteriaInput = (body: SubscriptionInput) =>
+  Object.fromEntries(CRITERIA_FIELDS.flatMap((k) => (body[k] === undefined ? [] : [[k, body[k]]])));
 
-export async function createSubscription(principal: Principal, prefix: Prefix, type: EventType, body: SubscriptionInput) {
+export async function createSubscription(
+  principal: Principal,
+  prefix: Prefix,
+  type: EventType,
+  body: SubscriptionInput,
+) {
   const target = await resolveTarget(principal, prefix);
   const info = typeInfo(type);
   if (!info.scopes.includes(target.scope as never)) {
-    throw validationError([], `${type} subscriptions are made on ${info.scopes.map((s) => scopeNames[s]).join(" or ")}, not on ${scopeNames[target.scope]}.`);
+    throw validationError(
+      [],
+      `${type} subscriptions are made on ${info.scopes.map((s) => scopeNames[s]).join(" or ")}, not on ${scopeNames[target.scope]}.`,
+    );
   }
   const period = body.notificationPeriod ?? info.periods[0]!;
   const criteria = resolveCriteria(type, criteriaInput(body));
-  const deliveries = wantedDeliveries({ postUrl: body.postUrl ?? null, postHeaders: body.postHeaders ?? null, deliveries: body.deliveries ?? [] }, []);
-  const errors = [...checkPeriod(type, period), ...("errors" in criteria ? criteria.errors : []), ...deliveries.errors, ...(await inboxTargetErrors(principal, inboxTargets(body)))];
+  const deliveries = wantedDeliveries(
+    { postUrl: body.postUrl ?? null, postHeaders: body.postHeaders ?? null, deliveries: body.deliveries ?? [] },
+    [],
+  );
+  const errors = [
+    ...checkPeriod(type, period),
+    ...("errors" in criteria ? criteria.errors : []),
+    ...deliveries.errors,
+    ...(await inboxTargetErrors(principal, inboxTargets(body))),
+  ];
   if (errors.length > 0 || "errors" in criteria) throw validationError(errors);
 
   const id = await db().transaction(async (tx) => {
@@ -132,7 +235,13 @@ export async function createSubscription(principal: Principal, prefix: Prefix, t
 
 // POST to an existing subscription changes the fields sent (docs/subscriptions.md#paths);
 // the type and the scope stay. Criteria are re-checked as a whole, merged with the stored ones.
-export async function updateSubscription(principal: Principal, prefix: Prefix, type: EventType | null, id: number, body: SubscriptionInput) {
+export async function updateSubscription(
+  principal: Principal,
+  prefix: Prefix,
+  type: EventType | null,
+  id: number,
+  body: SubscriptionInput,
+) {
   const target = await resolveTarget(principal, prefix);
   await db().transaction(async (tx) => {
     const row = await findOwn(principal, target, type, id, true, tx);
@@ -147,9 +256,22 @@ export async function updateSubscription(principal: Principal, prefix: Prefix, t
     const legacyChanged = body.postUrl !== undefined || body.postHeaders !== undefined;
     const deliveries =
       body.deliveries !== undefined || legacyChanged
-        ? wantedDeliveries({ postUrl, postHeaders, legacyId, deliveries: body.deliveries ?? existing.filter((d) => d.id !== legacyId).map(asInput) }, existing)
+        ? wantedDeliveries(
+            {
+              postUrl,
+              postHeaders,
+              legacyId,
+              deliveries: body.deliveries ?? existing.filter((d) => d.id !== legacyId).map(asInput),
+            },
+            existing,
+          )
         : null;
-    const errors = [...checkPeriod(subType, period), ...("errors" in criteria ? criteria.errors : []), ...(deliveries?.errors ?? []), ...(await inboxTargetErrors(principal, inboxTargets(body)))];
+    const errors = [
+      ...checkPeriod(subType, period),
+      ...("errors" in criteria ? criteria.errors : []),
+      ...(deliveries?.errors ?? []),
+      ...(await inboxTargetErrors(principal, inboxTargets(body))),
+    ];
     if (errors.length > 0 || "errors" in criteria) throw validationError(errors);
 
     await updateSubscriptionRow(tx, row.id, {
@@ -175,7 +297,12 @@ const asInput = (d: DeliveryRow): DeliveryInput => ({
 });
 
 // DELETE marks the subscription deleted: it stays listed and its notifications stay readable.
-export async function deleteSubscription(principal: Principal, prefix: Prefix, type: EventType | null, id: number): Promise<void> {
+export async function deleteSubscription(
+  principal: Principal,
+  prefix: Prefix,
+  type: EventType | null,
+  id: number,
+): Promise<void> {
   const target = await resolveTarget(principal, prefix);
   const row = await findOwn(principal, target, type, id);
   await markSubscriptionDeleted(db(), row.id);

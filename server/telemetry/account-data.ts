@@ -12,11 +12,30 @@ import { serializePoint } from "./serialize";
 // a cursor on ids alone would skip, for good, the points of an ingest that took id 100 but
 // committed after another's id 101 had been read.
 
-type PointRow = { id: string; vehicle_id: number; data_set_id: string; recorded_at: string; key: string; value: string; tx_id: string };
+type PointRow = {
+  id: string;
+  vehicle_id: number;
+  data_set_id: string;
+  recorded_at: string;
+  key: string;
+  value: string;
+  tx_id: string;
+};
 
-export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: number; accountId: number; limit: number }) {
+export async function pointsSinceLastCall({
+  appId,
+  accountId,
+  limit,
+}: {
+  appId: number;
+  accountId: number;
+  limit: number;
+}) {
   return db().transaction(async (tx) => {
-    const [cursor] = await rows<{ tx_id: string; point_id: string }>(tx, sql`select tx_id::text, point_id::text from data_cursors where app_id = ${appId} and account_id = ${accountId} for update`);
+    const [cursor] = await rows<{ tx_id: string; point_id: string }>(
+      tx,
+      sql`select tx_id::text, point_id::text from data_cursors where app_id = ${appId} and account_id = ${accountId} for update`,
+    );
 
     if (!cursor) {
       // The first call starts after everything already committed, not at the safe horizon: the
@@ -26,7 +45,9 @@ export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: 
         tx,
         sql`select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) order by p.tx_id desc, p.id desc limit 1`,
       );
-      await tx.execute(sql`insert into data_cursors (app_id, account_id, tx_id, point_id) values (${appId}, ${accountId}, ${last?.tx_id ?? "0"}::xid8, ${last?.id ?? "0"})`);
+      await tx.execute(
+        sql`insert into data_cursors (app_id, account_id, tx_id, point_id) values (${appId}, ${accountId}, ${last?.tx_id ?? "0"}::xid8, ${last?.id ?? "0"})`,
+      );
       return [];
     }
 
@@ -40,10 +61,19 @@ export async function pointsSinceLastCall({ appId, accountId, limit }: { appId: 
        order by p.tx_id, p.id limit ${limit}`,
     );
     const last = points.at(-1);
-    if (last) await tx.execute(sql`update data_cursors set tx_id = ${last.tx_id}::xid8, point_id = ${last.id}, updated_at = now() where app_id = ${appId} and account_id = ${accountId}`);
+    if (last)
+      await tx.execute(
+        sql`update data_cursors set tx_id = ${last.tx_id}::xid8, point_id = ${last.id}, updated_at = now() where app_id = ${appId} and account_id = ${accountId}`,
+      );
     return points.map((r) => ({
       vehicleId: r.vehicle_id,
-      ...serializePoint({ id: Number(r.id), dataSetId: Number(r.data_set_id), recordedAt: new Date(Number(r.recorded_at)), key: r.key, value: r.value }),
+      ...serializePoint({
+        id: Number(r.id),
+        dataSetId: Number(r.data_set_id),
+        recordedAt: new Date(Number(r.recorded_at)),
+        key: r.key,
+        value: r.value,
+      }),
     }));
   });
 }

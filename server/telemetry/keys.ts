@@ -21,7 +21,8 @@ export type Waypoint = { latitude: number; longitude: number };
 /** "lat,lon" → a waypoint, or a reason it is impossible. */
 export function parseWaypoint(value: string): Waypoint | string {
   const parts = value.split(",").map((p) => p.trim());
-  if (parts.length !== 2 || !parts.every((p) => /^-?\d+(\.\d+)?$/.test(p))) return 'Must be "latitude,longitude", e.g. "28.036441,-82.593687".';
+  if (parts.length !== 2 || !parts.every((p) => /^-?\d+(\.\d+)?$/.test(p)))
+    return 'Must be "latitude,longitude", e.g. "28.036441,-82.593687".';
   const [latitude, longitude] = parts.map(Number) as [number, number];
   if (latitude < -90 || latitude > 90) return "Latitude must be between -90 and 90.";
   if (longitude < -180 || longitude > 180) return "Longitude must be between -180 and 180.";

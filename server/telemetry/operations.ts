@@ -2,7 +2,16 @@ import { z } from "zod";
 import { booleanish, dateTime, idParam, optional } from "@/common/http/fields";
 import { operation } from "@/common/http/operation";
 import { pagingQuery } from "@/common/http/paging";
-import { dataSetOut, dataSetParams, dataSetPostBody, dataSetPostDoc, tripOut, tripParams, vehicleDataParams, vehiclePointOut } from "./schemas";
+import {
+  dataSetOut,
+  dataSetParams,
+  dataSetPostBody,
+  dataSetPostDoc,
+  tripOut,
+  tripParams,
+  vehicleDataParams,
+  vehiclePointOut,
+} from "./schemas";
 
 const flag = optional(booleanish).transform((v) => v ?? false);
 
@@ -44,7 +53,8 @@ export const telemetryOperations = {
     path: "/vehicle/{vehicleId}/trip/",
     tag: "Device data",
     summary: "List a vehicle's trips, newest first",
-    description: "startTime and endTime filter on the trip's start (started after / before). includeData=true adds each trip's data sets.",
+    description:
+      "startTime and endTime filter on the trip's start (started after / before). includeData=true adds each trip's data sets.",
     auth: "any",
     params: vehicleDataParams,
     query: pagingQuery.extend({ startTime: optional(dateTime), endTime: optional(dateTime), includeData: flag }),
@@ -68,7 +78,13 @@ export const telemetryOperations = {
     auth: "any",
     params: vehicleDataParams,
     query: pagingQuery.extend({
-      key: optional(z.string().trim().max(64).transform((k) => k.toUpperCase())),
+      key: optional(
+        z
+          .string()
+          .trim()
+          .max(64)
+          .transform((k) => k.toUpperCase()),
+      ),
       mostRecentOnly: flag,
     }),
     response: { key: "data", schema: vehiclePointOut, list: true },

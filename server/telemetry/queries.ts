@@ -53,7 +53,10 @@ export async function listDataSets({ vehicleId, page, order }: { vehicleId: numb
       .orderBy(order === "asc" ? asc(dataSets.recordedAt) : desc(dataSets.recordedAt))
       .limit(page.limit)
       .offset(page.offset),
-    db().select({ n: vehicleDataStats.dataSets }).from(vehicleDataStats).where(eq(vehicleDataStats.vehicleId, vehicleId)),
+    db()
+      .select({ n: vehicleDataStats.dataSets })
+      .from(vehicleDataStats)
+      .where(eq(vehicleDataStats.vehicleId, vehicleId)),
   ]);
   return { items: await withPoints(sets), total: stats?.n ?? 0 };
 }
@@ -63,7 +66,19 @@ export async function findDataSet({ vehicleId, id }: { vehicleId: number; id: nu
   return set ?? null;
 }
 
-export async function listTrips({ vehicleId, startedAfter, startedBefore, page, order }: { vehicleId: number; startedAfter?: Date; startedBefore?: Date; page: Page; order: Order }) {
+export async function listTrips({
+  vehicleId,
+  startedAfter,
+  startedBefore,
+  page,
+  order,
+}: {
+  vehicleId: number;
+  startedAfter?: Date;
+  startedBefore?: Date;
+  page: Page;
+  order: Order;
+}) {
   const where = and(
     eq(trips.vehicleId, vehicleId),
     startedAfter ? gte(trips.startTime, startedAfter) : undefined,
@@ -91,15 +106,31 @@ export async function findTrip({ vehicleId, tripId }: { vehicleId: number; tripI
   return row ?? null;
 }
 
-export async function listDataPoints({ vehicleId, key, page, order }: { vehicleId: number; key?: string; page: Page; order: Order }) {
+export async function listDataPoints({
+  vehicleId,
+  key,
+  page,
+  order,
+}: {
+  vehicleId: number;
+  key?: string;
+  page: Page;
+  order: Order;
+}) {
   const where = and(eq(dataPoints.vehicleId, vehicleId), key ? eq(dataPoints.key, key) : undefined);
-  const byTime = order === "asc" ? [asc(dataPoints.recordedAt), asc(dataPoints.id)] : [desc(dataPoints.recordedAt), desc(dataPoints.id)];
+  const byTime =
+    order === "asc"
+      ? [asc(dataPoints.recordedAt), asc(dataPoints.id)]
+      : [desc(dataPoints.recordedAt), desc(dataPoints.id)];
   const total: Promise<{ n: number }[]> = key
     ? db()
         .select({ n: vehicleKeyStats.dataPoints })
         .from(vehicleKeyStats)
         .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), eq(vehicleKeyStats.key, key)))
-    : db().select({ n: vehicleDataStats.dataPoints }).from(vehicleDataStats).where(eq(vehicleDataStats.vehicleId, vehicleId));
+    : db()
+        .select({ n: vehicleDataStats.dataPoints })
+        .from(vehicleDataStats)
+        .where(eq(vehicleDataStats.vehicleId, vehicleId));
   const [rows, [stats]] = await Promise.all([
     db()
       .select()

@@ -14,14 +14,24 @@ const BATCH = 2000;
 
 export type RetentionResult = { vehicles: number; deleted: number };
 
-export async function deleteOldDataPoints({ days, batch = BATCH, pause = () => Promise.resolve() }: { days: number; batch?: number; pause?: () => Promise<void> }): Promise<RetentionResult> {
+export async function deleteOldDataPoints({
+  days,
+  batch = BATCH,
+  pause = () => Promise.resolve(),
+}: {
+  days: number;
+  batch?: number;
+  pause?: () => Promise<void>;
+}): Promise<RetentionResult> {
   const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
   let deleted = 0;
   let vehicles = 0;
   let after = 0;
   for (;;) {
     // Only vehicles that have points, a page of ids at a time.
-    const page = (await db().execute(sql`select vehicle_id as id from vehicle_data_stats where vehicle_id > ${after} and data_points > 0 order by vehicle_id limit 500`)) as unknown as { id: number }[];
+    const page = (await db().execute(
+      sql`select vehicle_id as id from vehicle_data_stats where vehicle_id > ${after} and data_points > 0 order by vehicle_id limit 500`,
+    )) as unknown as { id: number }[];
     if (page.length === 0) break;
     for (const { id } of page) {
       let any = false;

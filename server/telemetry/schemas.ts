@@ -35,7 +35,9 @@ const datum = z
       .regex(/^[A-Za-z][A-Za-z0-9_]*$/, "Must be a data key such as GEN_SPEED.")
       .transform((k) => k.toUpperCase()),
     // string, number or boolean; kept as text exactly as received.
-    value: z.union([z.string().max(1000, "Must be at most 1000 characters."), z.number(), z.boolean()]).transform(String),
+    value: z
+      .union([z.string().max(1000, "Must be at most 1000 characters."), z.number(), z.boolean()])
+      .transform(String),
   })
   .superRefine((d, ctx) => {
     if (d.key === WAYPOINT_KEY) {
@@ -48,20 +50,27 @@ const datum = z
 
 // Compiled (zod's z.compile: the same results and errors, in about two thirds of the time): every
 // device post is parsed with these.
-const dataSetBody = z.compile(z.object({
-  timestamp: deviceTime,
-  ignitionStatus: z
-    .string()
-    .transform((s) => s.toUpperCase())
-    .pipe(z.enum(["ON", "RUNNING", "OFF"], "Must be ON, RUNNING or OFF.")),
-  datum: z.array(datum).max(MAX_DATUM, `At most ${MAX_DATUM} data points per data set.`).default([]),
-  deviceId: optional(text(64)),
-  vin: optional(vin),
-}));
+const dataSetBody = z.compile(
+  z.object({
+    timestamp: deviceTime,
+    ignitionStatus: z
+      .string()
+      .transform((s) => s.toUpperCase())
+      .pipe(z.enum(["ON", "RUNNING", "OFF"], "Must be ON, RUNNING or OFF.")),
+    datum: z.array(datum).max(MAX_DATUM, `At most ${MAX_DATUM} data points per data set.`).default([]),
+    deviceId: optional(text(64)),
+    vin: optional(vin),
+  }),
+);
 
 export type DataSetInput = z.output<typeof dataSetBody>;
 
-const dataSetBatch = z.compile(z.array(dataSetBody).min(1, "Send at least one data set.").max(MAX_BATCH, `At most ${MAX_BATCH} data sets per batch.`));
+const dataSetBatch = z.compile(
+  z
+    .array(dataSetBody)
+    .min(1, "Send at least one data set.")
+    .max(MAX_BATCH, `At most ${MAX_BATCH} data sets per batch.`),
+);
 
 /** One data set, or the batch form: an array of up to 500 for one vehicle (as documented). */
 export const dataSetPostDoc = z.union([dataSetBody, dataSetBatch]);
@@ -69,12 +78,13 @@ export const dataSetPostDoc = z.union([dataSetBody, dataSetBatch]);
 // A z.union would report a bad data set as one "body" error of the union; choosing the schema by
 // the body's shape keeps the field errors (timestamp, 3.datum.0.value, …).
 export const dataSetPostBody = z.unknown().transform((body, ctx): DataSetInput | DataSetInput[] => {
-  const parsed = Array.isArray(body) ? dataSetBatch.safeParse(body, { reportInput: true }) : dataSetBody.safeParse(body, { reportInput: true });
+  const parsed = Array.isArray(body)
+    ? dataSetBatch.safeParse(body, { reportInput: true })
+    : dataSetBody.safeParse(body, { reportInput: true });
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
   return z.NEVER;
 });
-
 
 const waypointOut = z.object({ timestamp: dateTimeOut, latitude: z.number(), longitude: z.number() });
 

@@ -81,7 +81,16 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
   let nextRef = -1;
 
   const startTrip = (at: Date, waypoint: TimedWaypoint | null): OpenTrip => {
-    const trip: OpenTrip = { ref: nextRef--, startTime: at, lastDataAt: at, endTime: null, mileage: null, startMileage: state.mileage, start: waypoint, end: waypoint };
+    const trip: OpenTrip = {
+      ref: nextRef--,
+      startTime: at,
+      lastDataAt: at,
+      endTime: null,
+      mileage: null,
+      startMileage: state.mileage,
+      start: waypoint,
+      end: waypoint,
+    };
     touched.set(trip.ref, trip);
     return trip;
   };
@@ -126,7 +135,8 @@ export function planIngest(initial: { state: VehicleState; openTrip: OpenTrip | 
     state.running = set.ignitionStatus !== "OFF";
     if (state.running) state.lastRunningAt = at;
     state.lastDataAt = at;
-    if (waypoint && (!state.lastWaypoint || waypoint.at.getTime() >= state.lastWaypoint.at.getTime())) state.lastWaypoint = waypoint;
+    if (waypoint && (!state.lastWaypoint || waypoint.at.getTime() >= state.lastWaypoint.at.getTime()))
+      state.lastWaypoint = waypoint;
     if (set.vin) state.vin = set.vin;
     return trip ? trip.ref : null;
   });

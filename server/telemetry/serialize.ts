@@ -8,7 +8,14 @@ type SetRow = typeof dataSets.$inferSelect;
 type TripRow = typeof trips.$inferSelect;
 
 export function serializePoint(p: PointRow): DataPointOut {
-  return { id: p.id, dataSetId: p.dataSetId, timestamp: formatDateTime(p.recordedAt), key: p.key, value: p.value, translatedValue: translateValue(p.key, p.value) };
+  return {
+    id: p.id,
+    dataSetId: p.dataSetId,
+    timestamp: formatDateTime(p.recordedAt),
+    key: p.key,
+    value: p.value,
+    translatedValue: translateValue(p.key, p.value),
+  };
 }
 
 export function serializeDataSet(s: SetRow, points: PointRow[]): DataSetOut {

@@ -44,22 +44,44 @@ export async function dataSetOfVehicle(principal: Principal, ref: string, dataSe
   return set;
 }
 
-export async function dataOfVehicle(principal: Principal, ref: string, opts: { key?: string; mostRecentOnly: boolean; page: Page; order: Order }) {
+export async function dataOfVehicle(
+  principal: Principal,
+  ref: string,
+  opts: { key?: string; mostRecentOnly: boolean; page: Page; order: Order },
+) {
   const vehicle = await getVisibleVehicle(principal, ref);
   if (opts.mostRecentOnly) {
     const rows = await latestPerKey({ vehicleId: vehicle.id, key: opts.key });
-    return { items: rows.map((r) => ({ vehicleId: r.vehicleId, ...serializePoint(r) })), total: rows.length, paged: false };
+    return {
+      items: rows.map((r) => ({ vehicleId: r.vehicleId, ...serializePoint(r) })),
+      total: rows.length,
+      paged: false,
+    };
   }
-  const { rows, total } = await listDataPoints({ vehicleId: vehicle.id, key: opts.key, page: opts.page, order: opts.order });
+  const { rows, total } = await listDataPoints({
+    vehicleId: vehicle.id,
+    key: opts.key,
+    page: opts.page,
+    order: opts.order,
+  });
   return { items: rows.map((r) => ({ vehicleId: r.vehicleId, ...serializePoint(r) })), total, paged: true };
 }
 
 // A user token reads its own account; a client-credentials token names one of its accounts.
-export async function dataOfAccount(principal: Principal, opts: { accountId?: number; sinceLastCall: boolean; page: Page }) {
+export async function dataOfAccount(
+  principal: Principal,
+  opts: { accountId?: number; sinceLastCall: boolean; page: Page },
+) {
   let accountId: number;
   if (principal.kind === "user") accountId = principal.accountId;
   else if (opts.accountId === undefined) {
-    throw validationError([{ fieldName: "accountId", errorCode: "REQUIRED", errorDisplay: "accountId is required with a client-credentials token." }]);
+    throw validationError([
+      {
+        fieldName: "accountId",
+        errorCode: "REQUIRED",
+        errorDisplay: "accountId is required with a client-credentials token.",
+      },
+    ]);
   } else accountId = (await getVisibleAccount(principal, opts.accountId)).id;
 
   if (opts.sinceLastCall) {

@@ -22,7 +22,9 @@ export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, Da
   // tables became a hash join over a sequential scan of all data points (290 ms against 4 ms on a
   // vehicle with a million points, seen in bench:reads).
   const [sets, points] = await Promise.all([
-    sql<SetWire[]>`select s.id, s.vehicle_id, s.trip_id, ${wireTime(sql, sql`s.recorded_at`)} as at, s.ignition_status, s.device_id, s.vin
+    sql<
+      SetWire[]
+    >`select s.id, s.vehicle_id, s.trip_id, ${wireTime(sql, sql`s.recorded_at`)} as at, s.ignition_status, s.device_id, s.vin
          from data_sets s where s.trip_id = any(${ids}::bigint[]) order by s.recorded_at desc`,
     sql<PointWire[]>`select p.id, p.data_set_id, ${wireTime(sql, sql`p.recorded_at`)} as at, p.key, p.value
          from unnest(${ids}::bigint[]) as t(id)
@@ -32,14 +34,30 @@ export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, Da
   ]);
   const datumOf = new Map<string, DataPointOut[]>();
   for (const p of points) {
-    const datum: DataPointOut = { id: Number(p.id), dataSetId: Number(p.data_set_id), timestamp: p.at, key: p.key, value: p.value, translatedValue: translateValue(p.key, p.value) };
+    const datum: DataPointOut = {
+      id: Number(p.id),
+      dataSetId: Number(p.data_set_id),
+      timestamp: p.at,
+      key: p.key,
+      value: p.value,
+      translatedValue: translateValue(p.key, p.value),
+    };
     const list = datumOf.get(p.data_set_id);
     if (list) list.push(datum);
     else datumOf.set(p.data_set_id, [datum]);
   }
   for (const s of sets) {
     const tripId = Number(s.trip_id);
-    const set: DataSetOut = { id: Number(s.id), vehicleId: s.vehicle_id, tripId, timestamp: s.at, ignitionStatus: s.ignition_status as DataSetOut["ignitionStatus"], deviceId: s.device_id, vin: s.vin, datum: datumOf.get(s.id) ?? [] };
+    const set: DataSetOut = {
+      id: Number(s.id),
+      vehicleId: s.vehicle_id,
+      tripId,
+      timestamp: s.at,
+      ignitionStatus: s.ignition_status as DataSetOut["ignitionStatus"],
+      deviceId: s.device_id,
+      vin: s.vin,
+      datum: datumOf.get(s.id) ?? [],
+    };
     const list = byTrip.get(tripId);
     if (list) list.push(set);
     else byTrip.set(tripId, [set]);
@@ -48,8 +66,17 @@ export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, Da
 }
 
 // int8 columns arrive as text from postgres.js.
-type SetWire = { id: string; vehicle_id: number; trip_id: string; at: string; ignition_status: string; device_id: string | null; vin: string | null };
+type SetWire = {
+  id: string;
+  vehicle_id: number;
+  trip_id: string;
+  at: string;
+  ignition_status: string;
+  device_id: string | null;
+  vin: string | null;
+};
 type PointWire = { id: string; data_set_id: string; at: string; key: string; value: string };
 
 /** The wire DateTime (docs/api.md#datetime, as formatDateTime) of a timestamptz column, made by PostgreSQL. */
-const wireTime = (sql: Sql, column: Fragment) => sql`to_char(${column} at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"+0000"')`;
+const wireTime = (sql: Sql, column: Fragment) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"+0000"')`;

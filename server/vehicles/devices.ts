@@ -10,14 +10,22 @@ export const deviceInUse = () => uniqueError("deviceId", "This device is assigne
 // the other vehicle (so one partner can never take a device from another's car); else 409.
 export async function assignDevice(
   tx: Tx,
-  { scope, vehicle, serial }: { scope: AccountScope; vehicle: { id: number; autoAssignDevice: boolean }; serial: string },
+  {
+    scope,
+    vehicle,
+    serial,
+  }: { scope: AccountScope; vehicle: { id: number; autoAssignDevice: boolean }; serial: string },
 ): Promise<void> {
   const device = await lockDevice(tx, { environment: scope.environment, serial });
   if (device?.vehicleId === vehicle.id) return;
 
   if (device && device.vehicleId !== null) {
     const other = await lockVehicle(tx, { id: device.vehicleId });
-    const movable = other !== null && other.autoAssignDevice && vehicle.autoAssignDevice && (await isVehicleInScope(tx, { scope, id: other.id }));
+    const movable =
+      other !== null &&
+      other.autoAssignDevice &&
+      vehicle.autoAssignDevice &&
+      (await isVehicleInScope(tx, { scope, id: other.id }));
     if (!movable) throw deviceInUse();
   }
 

@@ -42,7 +42,9 @@ export async function listVehicles({ scope, page, order }: { scope: AccountScope
         from vehicles v left join devices d on d.vehicle_id = v.id
        where v.environment = ${scope.environment} and ${owner}
        order by v.id ${order === "asc" ? sql`asc` : sql`desc`} limit ${page.limit} offset ${page.offset}`,
-    sql<{ n: number }[]>`select count(*)::int as n from vehicles v where v.environment = ${scope.environment} and ${owner}`,
+    sql<
+      { n: number }[]
+    >`select count(*)::int as n from vehicles v where v.environment = ${scope.environment} and ${owner}`,
   ]);
   const vehiclesOut: VehicleRow[] = rows.map((r) => ({
     id: r.id,

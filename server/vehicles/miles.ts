@@ -19,7 +19,8 @@ function thousandthsOf(text: string): number | null {
   if (!match) return null;
   const [, sign, whole = "", fraction = ""] = match;
   if (whole.replace(/^0+/, "").length > 9) return null;
-  const n = Number(whole) * PER_MILE + Number(fraction.slice(0, 3).padEnd(3, "0")) + ((fraction[3] ?? "0") >= "5" ? 1 : 0);
+  const n =
+    Number(whole) * PER_MILE + Number(fraction.slice(0, 3).padEnd(3, "0")) + ((fraction[3] ?? "0") >= "5" ? 1 : 0);
   return sign && n !== 0 ? -n : n;
 }
 

@@ -5,25 +5,39 @@ import { grantedAccountIds, type AccountScope } from "@/server/accounts/queries"
 
 // Only what the API shows or the rules read: every list row maps each selected column, and the
 // vehicle list is the hottest read there is.
-const { environment: _environment, createdAt: _createdAt, lastDataAt: _lastDataAt, ...shownColumns } = getTableColumns(vehicles);
+const {
+  environment: _environment,
+  createdAt: _createdAt,
+  lastDataAt: _lastDataAt,
+  ...shownColumns
+} = getTableColumns(vehicles);
 const vehicleColumns = { ...shownColumns, deviceSerial: devices.serial };
-export type VehicleRow = Omit<typeof vehicles.$inferSelect, "environment" | "createdAt" | "lastDataAt"> & { deviceSerial: string | null };
+export type VehicleRow = Omit<typeof vehicles.$inferSelect, "environment" | "createdAt" | "lastDataAt"> & {
+  deviceSerial: string | null;
+};
 type NewVehicle = typeof vehicles.$inferInsert;
 
 function scopeWhere(scope: AccountScope): SQL {
   return and(
     eq(vehicles.environment, scope.environment),
-    scope.accountId !== undefined ? eq(vehicles.accountId, scope.accountId) : inArray(vehicles.accountId, grantedAccountIds(scope.appId)),
+    scope.accountId !== undefined
+      ? eq(vehicles.accountId, scope.accountId)
+      : inArray(vehicles.accountId, grantedAccountIds(scope.appId)),
   )!;
 }
 
-const withDevice = (db: Executor) => db.select(vehicleColumns).from(vehicles).leftJoin(devices, eq(devices.vehicleId, vehicles.id));
+const withDevice = (db: Executor) =>
+  db.select(vehicleColumns).from(vehicles).leftJoin(devices, eq(devices.vehicleId, vehicles.id));
 
 /** The vehicleId a path reference can be (it may also be a device serial), or null. */
-export const vehicleIdOf = (ref: string): number | null => (/^\d{1,10}$/.test(ref) && Number(ref) <= 2_147_483_647 ? Number(ref) : null);
+export const vehicleIdOf = (ref: string): number | null =>
+  /^\d{1,10}$/.test(ref) && Number(ref) <= 2_147_483_647 ? Number(ref) : null;
 
 /** By numeric vehicleId or device serial; a numeric text that is both prefers the vehicleId. */
-export async function findVehicle(db: Executor, { scope, ref, forUpdate = false }: { scope: AccountScope; ref: string; forUpdate?: boolean }) {
+export async function findVehicle(
+  db: Executor,
+  { scope, ref, forUpdate = false }: { scope: AccountScope; ref: string; forUpdate?: boolean },
+) {
   const id = vehicleIdOf(ref);
   const match = id === null ? eq(devices.serial, ref) : or(eq(vehicles.id, id), eq(devices.serial, ref));
   const query = withDevice(db)
@@ -75,7 +89,10 @@ export async function assignDeviceRow(db: Executor, { deviceId, vehicleId }: { d
   await db.update(devices).set({ vehicleId }).where(eq(devices.id, deviceId));
 }
 
-export async function insertDevice(db: Executor, values: { environment: Environment; serial: string; vehicleId: number }) {
+export async function insertDevice(
+  db: Executor,
+  values: { environment: Environment; serial: string; vehicleId: number },
+) {
   await db.insert(devices).values(values);
 }
 

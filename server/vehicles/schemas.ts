@@ -11,14 +11,22 @@ export const vin = text(17)
     const problem = vinProblem(v);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
-const deviceId = text(64).pipe(z.string().min(1).regex(/^[A-Za-z0-9._:-]+$/, "May contain letters, digits and . _ : - only."));
+const deviceId = text(64).pipe(
+  z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9._:-]+$/, "May contain letters, digits and . _ : - only."),
+);
 const label = text(100);
 // Miles to the thousandth: more decimals are rounded (10.2545 → 10.255), as the number was written.
-const mileage = numberish.pipe(z.number().min(0, "Must not be negative.").max(MAX_MILES, `Must be at most ${MAX_MILES}.`)).transform(milesOfInput);
-
+const mileage = numberish
+  .pipe(z.number().min(0, "Must not be negative.").max(MAX_MILES, `Must be at most ${MAX_MILES}.`))
+  .transform(milesOfInput);
 
 export const createVehicleBody = z.object({
-  accountId: optional(idParam).describe("The account to add the vehicle to. Required with a client-credentials token; a user token adds to its own account."),
+  accountId: optional(idParam).describe(
+    "The account to add the vehicle to. Required with a client-credentials token; a user token adds to its own account.",
+  ),
   deviceId: optional(deviceId),
   vin: optional(vin),
   label: optional(label),

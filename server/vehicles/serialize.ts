@@ -21,7 +21,9 @@ export function serializeVehicle(row: VehicleRow): VehicleOut {
     label: row.label,
     autoAssignDevice: row.autoAssignDevice,
     mileage: row.mileage,
-    lastWaypoint: hasWaypoint ? { timestamp: formatDateTime(row.lastWaypointAt!), latitude: row.lastLatitude!, longitude: row.lastLongitude! } : null,
+    lastWaypoint: hasWaypoint
+      ? { timestamp: formatDateTime(row.lastWaypointAt!), latitude: row.lastLatitude!, longitude: row.lastLongitude! }
+      : null,
     running: row.running,
     lastRunningTimestamp: formatDateTime(row.lastRunningAt),
     year: row.year,

@@ -6,7 +6,14 @@ import { notFound, validationError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
 import { assignDevice, deviceInUse } from "./devices";
-import { deleteVehicleRow, findVehicle, findVehicleById, insertVehicle, unassignDevicesOf, updateVehicleRow } from "./queries";
+import {
+  deleteVehicleRow,
+  findVehicle,
+  findVehicleById,
+  insertVehicle,
+  unassignDevicesOf,
+  updateVehicleRow,
+} from "./queries";
 import { listVehicles } from "./list-vehicles";
 import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
 import { serializeVehicle } from "./serialize";
@@ -39,7 +46,13 @@ function translateDeviceRace(error: unknown): never {
 async function targetAccountId(principal: Principal, requested: number | undefined): Promise<number> {
   if (principal.kind === "user") return principal.accountId;
   if (requested === undefined) {
-    throw validationError([{ fieldName: "accountId", errorCode: "REQUIRED", errorDisplay: "accountId is required with a client-credentials token." }]);
+    throw validationError([
+      {
+        fieldName: "accountId",
+        errorCode: "REQUIRED",
+        errorDisplay: "accountId is required with a client-credentials token.",
+      },
+    ]);
   }
   const account = await findAccount(db(), { scope: accountScope(principal), id: requested });
   if (!account) throw notFound("account");
@@ -61,8 +74,15 @@ export async function createVehicle(principal: Principal, input: CreateVehicleIn
         autoAssignDevice,
         mileage: input.mileage ?? 0,
       });
-      if (input.deviceId) await assignDevice(tx, { scope, vehicle: { id: vehicleId, autoAssignDevice }, serial: input.deviceId });
-      await notifyVehicleEvent(tx, { environment: principal.environment, type: "VEHICLECREATED", accountId, vehicleId, at: new Date() });
+      if (input.deviceId)
+        await assignDevice(tx, { scope, vehicle: { id: vehicleId, autoAssignDevice }, serial: input.deviceId });
+      await notifyVehicleEvent(tx, {
+        environment: principal.environment,
+        type: "VEHICLECREATED",
+        accountId,
+        vehicleId,
+        at: new Date(),
+      });
       return vehicleId;
     });
     return serializeVehicle((await findVehicleById(db(), { id }))!);
@@ -78,12 +98,15 @@ export async function updateVehicle(principal: Principal, ref: string, input: Up
       const current = await findVehicle(tx, { scope, ref, forUpdate: true });
       if (!current) throw notFound("vehicle");
       const { deviceId, ...fields } = input;
-      const values: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      const values: Record<string, unknown> = Object.fromEntries(
+        Object.entries(fields).filter(([, v]) => v !== undefined),
+      );
       if (input.vin !== undefined && input.vin !== current.vin) Object.assign(values, fromVin(input.vin));
       if (Object.keys(values).length > 0) await updateVehicleRow(tx, { id: current.id, values });
       const autoAssignDevice = input.autoAssignDevice ?? current.autoAssignDevice;
       if (deviceId === null) await unassignDevicesOf(tx, { vehicleId: current.id });
-      else if (deviceId !== undefined) await assignDevice(tx, { scope, vehicle: { id: current.id, autoAssignDevice }, serial: deviceId });
+      else if (deviceId !== undefined)
+        await assignDevice(tx, { scope, vehicle: { id: current.id, autoAssignDevice }, serial: deviceId });
       return current.id;
     });
     return serializeVehicle((await findVehicleById(db(), { id }))!);
@@ -101,6 +124,12 @@ export async function deleteVehicle(principal: Principal, ref: string) {
   await db().transaction(async (tx) => {
     await deleteNotificationsOfVehicleSubscriptions(tx, vehicle.id);
     if (!(await deleteVehicleRow(tx, { id: vehicle.id }))) throw notFound("vehicle");
-    await notifyVehicleEvent(tx, { environment: principal.environment, type: "VEHICLEDELETED", accountId: vehicle.accountId, vehicleId: vehicle.id, at: new Date() });
+    await notifyVehicleEvent(tx, {
+      environment: principal.environment,
+      type: "VEHICLEDELETED",
+      accountId: vehicle.accountId,
+      vehicleId: vehicle.id,
+      at: new Date(),
+    });
   });
 }

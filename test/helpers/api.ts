@@ -9,7 +9,11 @@ export const apiBase = (env: Env) => `${inject("baseUrl")}${env === "sandbox" ? 
 
 export type Reply<T = any> = { status: number; headers: Headers; body: T; text: string };
 
-export async function request<T = any>(method: string, url: string, init: { token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
+export async function request<T = any>(
+  method: string,
+  url: string,
+  init: { token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.Authorization = `Bearer ${init.token}`;
   let body: string | undefined = init.body;
@@ -30,7 +34,8 @@ export async function request<T = any>(method: string, url: string, init: { toke
 
 export const api = (env: Env) => ({
   get: <T = any>(path: string, token?: string) => request<T>("GET", apiBase(env) + path, { token }),
-  post: <T = any>(path: string, json: unknown, token?: string) => request<T>("POST", apiBase(env) + path, { token, json }),
+  post: <T = any>(path: string, json: unknown, token?: string) =>
+    request<T>("POST", apiBase(env) + path, { token, json }),
   del: <T = any>(path: string, token?: string) => request<T>("DELETE", apiBase(env) + path, { token }),
 });
 
@@ -42,7 +47,8 @@ export function tokenUrl(env: Env | "any" = "any") {
 
 export async function tokenRequest(form: Record<string, string>, opts: { basic?: Credentials; url?: string } = {}) {
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
-  if (opts.basic) headers.Authorization = `Basic ${Buffer.from(`${opts.basic.clientId}:${opts.basic.clientSecret}`).toString("base64")}`;
+  if (opts.basic)
+    headers.Authorization = `Basic ${Buffer.from(`${opts.basic.clientId}:${opts.basic.clientSecret}`).toString("base64")}`;
   return request("POST", opts.url ?? tokenUrl(), { body: new URLSearchParams(form).toString(), headers });
 }
 
@@ -60,7 +66,17 @@ export function uniqueName(prefix = "user"): string {
 }
 
 export function newAccountBody(overrides: Record<string, unknown> = {}) {
-  return { firstName: "Test", lastName: "Driver", username: uniqueName(), password: "correct-horse-1", email: "driver@example.com", timeZone: "America/New_York", zipcode: "43215", preferredContact: "EMAIL", ...overrides };
+  return {
+    firstName: "Test",
+    lastName: "Driver",
+    username: uniqueName(),
+    password: "correct-horse-1",
+    email: "driver@example.com",
+    timeZone: "America/New_York",
+    zipcode: "43215",
+    preferredContact: "EMAIL",
+    ...overrides,
+  };
 }
 
 /** Creates an account with a client token and exchanges its code: the partner flow of issue 2. */
@@ -68,7 +84,10 @@ export async function createDriver(env: Env, creds: Credentials, overrides: Reco
   const clientTok = await clientToken(creds);
   const created = await api(env).post("/account/", newAccountBody(overrides), clientTok);
   if (created.status !== 200) throw new Error(`account create failed: ${created.status} ${created.text}`);
-  const exchange = await tokenRequest({ grant_type: "authorization_code", code: created.body.account.accessToken.code }, { basic: creds });
+  const exchange = await tokenRequest(
+    { grant_type: "authorization_code", code: created.body.account.accessToken.code },
+    { basic: creds },
+  );
   if (exchange.status !== 200) throw new Error(`code exchange failed: ${exchange.status} ${exchange.text}`);
   return {
     clientToken: clientTok,

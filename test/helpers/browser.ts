@@ -16,7 +16,8 @@ export type Step =
   | { kind: "error-page"; page: Page };
 
 export const baseUrl = () => inject("baseUrl");
-export const authorizeUrl = (params: Record<string, string>, path = "/oauth/authorize") => `${baseUrl()}${path}?${new URLSearchParams(params)}`;
+export const authorizeUrl = (params: Record<string, string>, path = "/oauth/authorize") =>
+  `${baseUrl()}${path}?${new URLSearchParams(params)}`;
 
 export class Browser {
   readonly cookies = new Map<string, string>();
@@ -27,7 +28,11 @@ export class Browser {
     readonly base?: string,
   ) {}
 
-  async request(method: string, url: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Page> {
+  async request(
+    method: string,
+    url: string,
+    init: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Page> {
     const headers: Record<string, string> = { "X-Forwarded-For": this.address, ...init.headers };
     if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     let body: string | undefined;
@@ -35,7 +40,12 @@ export class Browser {
       body = new URLSearchParams(init.form).toString();
       headers["Content-Type"] ??= "application/x-www-form-urlencoded";
     }
-    const res = await fetch(url.startsWith("/") ? (this.base ?? baseUrl()) + url : url, { method, headers, body, redirect: "manual" });
+    const res = await fetch(url.startsWith("/") ? (this.base ?? baseUrl()) + url : url, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+    });
     for (const cookie of res.headers.getSetCookie()) this.remember(cookie);
     return { status: res.status, headers: res.headers, location: res.headers.get("location"), text: await res.text() };
   }
@@ -53,7 +63,9 @@ export class Browser {
     const eq = pair!.indexOf("=");
     const name = pair!.slice(0, eq).trim();
     const value = pair!.slice(eq + 1).trim();
-    const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()));
+    const expired = attributes.some(
+      (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split("=")[1]!) < Date.now()),
+    );
     if (expired || value === "") this.cookies.delete(name);
     else this.cookies.set(name, value);
   }
@@ -69,8 +81,16 @@ export class Browser {
   }
 
   /** Posts to a credentials provider as next-auth's signIn() does; the answer's `error`, parsed, or null on success. */
-  async credentials(provider: "password" | "registration", fields: Record<string, string>): Promise<{ status: number; problem: any; url: string }> {
-    const res = await this.post(`/api/auth/callback/${provider}`, { ...fields, csrfToken: await this.csrfToken(), callbackUrl: "/", json: "true" });
+  async credentials(
+    provider: "password" | "registration",
+    fields: Record<string, string>,
+  ): Promise<{ status: number; problem: any; url: string }> {
+    const res = await this.post(`/api/auth/callback/${provider}`, {
+      ...fields,
+      csrfToken: await this.csrfToken(),
+      callbackUrl: "/",
+      json: "true",
+    });
     const url = JSON.parse(res.text).url as string;
     const error = new URL(url).searchParams.get("error");
     let problem: any = null;
@@ -90,9 +110,20 @@ export class Browser {
 
   /** Registers a new driver (signing this browser in); fails the test when the service refuses. */
   async register(environment: Env, overrides: Record<string, string> = {}) {
-    const fields = { environment, firstName: "Reg", lastName: "Istered", username: uniqueName("reg"), password: "correct-horse-9", email: "reg@example.com", timeZone: "Europe/Berlin", preferredContact: "EMAIL", ...overrides };
+    const fields = {
+      environment,
+      firstName: "Reg",
+      lastName: "Istered",
+      username: uniqueName("reg"),
+      password: "correct-horse-9",
+      email: "reg@example.com",
+      timeZone: "Europe/Berlin",
+      preferredContact: "EMAIL",
+      ...overrides,
+    };
     const res = await this.credentials("registration", fields);
-    if (res.status !== 200 || res.problem) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.problem)}`);
+    if (res.status !== 200 || res.problem)
+      throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.problem)}`);
     return { username: fields.username, password: fields.password };
   }
 
@@ -104,8 +135,10 @@ export class Browser {
   async authorize(url: string): Promise<Step> {
     const first = await this.get(url);
     if (first.status === 400 || first.status === 403) return { kind: "error-page", page: first };
-    if (first.status !== 302 && first.status !== 303) throw new Error(`authorize answered ${first.status}: ${first.text.slice(0, 300)}`);
-    if (!first.location!.startsWith("/oauth/authorize/continue")) return { kind: "redirect", location: first.location!, status: first.status };
+    if (first.status !== 302 && first.status !== 303)
+      throw new Error(`authorize answered ${first.status}: ${first.text.slice(0, 300)}`);
+    if (!first.location!.startsWith("/oauth/authorize/continue"))
+      return { kind: "redirect", location: first.location!, status: first.status };
     return this.continuePage(first.location!);
   }
 
@@ -129,12 +162,20 @@ export class Browser {
     const step = await this.authorize(url);
     if (step.kind === "redirect") return new URL(step.location);
     const answer = await this.decide(step, "allow");
-    if (answer.status !== 303 || !answer.location) throw new Error(`decision answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    if (answer.status !== 303 || !answer.location)
+      throw new Error(`decision answered ${answer.status}: ${answer.text.slice(0, 300)}`);
     return new URL(answer.location);
   }
 }
 
-const decode = (v: string) => v.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const decode = (v: string) =>
+  v
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** The hidden inputs of a server-rendered form. */
 export function hiddenFields(html: string): Record<string, string> {

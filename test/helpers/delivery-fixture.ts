@@ -73,7 +73,11 @@ export type WorkerProcess = { child: ChildProcess; pid: number; output(): string
 /** `npm run worker`'s entry point, without npm, so the pid is the worker's own. */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
   let output = "";
-  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "worker.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "worker.ts")], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (d: Buffer) => {
       output += d.toString();
@@ -81,7 +85,9 @@ export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("exit", (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before it was ready:\n${output}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`worker exited (${code ?? signal}) before it was ready:\n${output}`)),
+    );
   });
   ready.catch(() => {});
   return { child, pid: child.pid!, output: () => output, ready };
@@ -92,7 +98,10 @@ export async function stopWorkerProcess(worker: WorkerProcess, signal: NodeJS.Si
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   process.kill(worker.pid, signal);
-  const timer = setTimeout(() => child.exitCode === null && child.signalCode === null && process.kill(worker.pid, "SIGKILL"), 15_000);
+  const timer = setTimeout(
+    () => child.exitCode === null && child.signalCode === null && process.kill(worker.pid, "SIGKILL"),
+    15_000,
+  );
   await exited;
   clearTimeout(timer);
 }
@@ -101,7 +110,9 @@ export async function stopWorkerProcess(worker: WorkerProcess, signal: NodeJS.Si
 export async function seedApp(db: DeliveryDb): Promise<{ appId: number; signingSecret: string; clientId: string }> {
   const { stdout } = await runScript("app-create.ts", ["--name", "Delivery test app", "--json"], db.workerEnv());
   const app = JSON.parse(stdout) as { sandbox: { clientId: string }; signingSecret: string };
-  const [row] = await db.sql<{ app_id: number }[]>`select app_id from app_credentials where client_id = ${app.sandbox.clientId}`;
+  const [row] = await db.sql<
+    { app_id: number }[]
+  >`select app_id from app_credentials where client_id = ${app.sandbox.clientId}`;
   return { appId: row!.app_id, signingSecret: app.signingSecret, clientId: app.sandbox.clientId };
 }
 
@@ -110,14 +121,23 @@ export type DeliverySpec =
   | { type: "EMAIL"; recipient: string; subscriberSubject?: string; subscriberContent?: string };
 
 /** A system-scope subscription (no vehicle needed) with the given deliveries. */
-export async function createSubscription(sql: postgres.Sql, { appId, clientId, deliveries }: { appId: number; clientId: string; deliveries: DeliverySpec[] }): Promise<{ subscriptionId: number; deliveryIds: number[] }> {
-  const [sub] = await sql<{ id: number }[]>`insert into subscriptions (environment, app_id, client_id, scope, type, notification_period) values ('sandbox', ${appId}, ${clientId}, 'SYSTEM', 'WAYPOINT', 'CONTINUOUS') returning id`;
+export async function createSubscription(
+  sql: postgres.Sql,
+  { appId, clientId, deliveries }: { appId: number; clientId: string; deliveries: DeliverySpec[] },
+): Promise<{ subscriptionId: number; deliveryIds: number[] }> {
+  const [sub] = await sql<
+    { id: number }[]
+  >`insert into subscriptions (environment, app_id, client_id, scope, type, notification_period) values ('sandbox', ${appId}, ${clientId}, 'SYSTEM', 'WAYPOINT', 'CONTINUOUS') returning id`;
   const deliveryIds: number[] = [];
   for (const [position, d] of deliveries.entries()) {
     const [row] =
       d.type === "HTTP_POST"
-        ? await sql<{ id: number }[]>`insert into subscription_deliveries (subscription_id, position, type, post_url, post_headers, oauth2) values (${sub!.id}, ${position}, 'HTTP_POST', ${d.postUrl}, ${d.postHeaders ? sql.json(d.postHeaders) : null}, ${d.oauth2 ? sql.json(d.oauth2) : null}) returning id`
-        : await sql<{ id: number }[]>`insert into subscription_deliveries (subscription_id, position, type, recipient, subscriber_subject, subscriber_content) values (${sub!.id}, ${position}, 'EMAIL', ${d.recipient}, ${d.subscriberSubject ?? null}, ${d.subscriberContent ?? null}) returning id`;
+        ? await sql<
+            { id: number }[]
+          >`insert into subscription_deliveries (subscription_id, position, type, post_url, post_headers, oauth2) values (${sub!.id}, ${position}, 'HTTP_POST', ${d.postUrl}, ${d.postHeaders ? sql.json(d.postHeaders) : null}, ${d.oauth2 ? sql.json(d.oauth2) : null}) returning id`
+        : await sql<
+            { id: number }[]
+          >`insert into subscription_deliveries (subscription_id, position, type, recipient, subscriber_subject, subscriber_content) values (${sub!.id}, ${position}, 'EMAIL', ${d.recipient}, ${d.subscriberSubject ?? null}, ${d.subscriberContent ?? null}) returning id`;
     deliveryIds.push(row!.id);
   }
   return { subscriptionId: sub!.id, deliveryIds };
@@ -127,7 +147,16 @@ export async function createSubscription(sql: postgres.Sql, { appId, clientId, d
  * `count` WAYPOINT notifications of a subscription and their PENDING rows, as ingest writes them:
  * one transaction, one INSERT for all the notification_deliveries rows.
  */
-export async function insertNotifications(sql: postgres.Sql, { appId, clientId, subscriptionId, deliveryIds, count = 1 }: { appId: number; clientId: string; subscriptionId: number; deliveryIds: number[]; count?: number }): Promise<number[]> {
+export async function insertNotifications(
+  sql: postgres.Sql,
+  {
+    appId,
+    clientId,
+    subscriptionId,
+    deliveryIds,
+    count = 1,
+  }: { appId: number; clientId: string; subscriptionId: number; deliveryIds: number[]; count?: number },
+): Promise<number[]> {
   return sql.begin(async (tx) => {
     const rows = await tx<{ id: string }[]>`
       insert into notifications (environment, subscription_id, app_id, vehicle_id, type, event_at, body)
@@ -143,7 +172,10 @@ export async function insertNotifications(sql: postgres.Sql, { appId, clientId, 
   });
 }
 
-export async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, { timeoutMs = 20_000, intervalMs = 100, what = "condition" } = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  { timeoutMs = 20_000, intervalMs = 100, what = "condition" } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

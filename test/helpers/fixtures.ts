@@ -18,9 +18,19 @@ export const apps = () => inject("apps");
  * A partner app of its own, made with the operator CLI like the ones of global-setup: for tests
  * that need exact list contents, which the shared apps cannot give while other files run.
  */
-export async function createPartnerApp(name = uniqueName("app"), opts: { dataProvider?: boolean; redirectUris?: string[] } = {}): Promise<TestApp> {
-  const env = serviceEnv({ port: 0, dataDir: inject("dataDir"), databaseUrl: inject("embedded") ? undefined : inject("databaseUrl") });
-  const uris = ["https://partner.example/callback", ...(opts.redirectUris ?? [])].flatMap((uri) => ["--redirect-uri", uri]);
+export async function createPartnerApp(
+  name = uniqueName("app"),
+  opts: { dataProvider?: boolean; redirectUris?: string[] } = {},
+): Promise<TestApp> {
+  const env = serviceEnv({
+    port: 0,
+    dataDir: inject("dataDir"),
+    databaseUrl: inject("embedded") ? undefined : inject("databaseUrl"),
+  });
+  const uris = ["https://partner.example/callback", ...(opts.redirectUris ?? [])].flatMap((uri) => [
+    "--redirect-uri",
+    uri,
+  ]);
   const args = ["--name", name, ...uris, "--json", ...(opts.dataProvider ? ["--data-provider"] : [])];
   const { stdout } = await runScript("app-create.ts", args, env);
   return JSON.parse(stdout) as TestApp;
@@ -42,7 +52,13 @@ export function expectApiError(reply: Reply, status: number, errorCode: string) 
     expect(Object.keys(field).sort()).toEqual(["errorCode", "errorDisplay", "fieldName"]);
     expect(field.errorDisplay.length).toBeGreaterThan(0);
   }
-  return error as { httpStatus: number; errorCode: string; detail: string; errorDisplay: string; fieldErrors: { fieldName: string; errorCode: string }[] };
+  return error as {
+    httpStatus: number;
+    errorCode: string;
+    detail: string;
+    errorDisplay: string;
+    fieldErrors: { fieldName: string; errorCode: string }[];
+  };
 }
 
 /** A 400 VALIDATION whose fieldErrors name exactly these fields with these codes. */
@@ -72,17 +88,23 @@ export const uniqueDevice = () => uniqueName("dev").replace(/[^A-Za-z0-9._:-]/g,
 // Direct SQL, only for what HTTP cannot arrange in test time.
 
 export async function expireAccessToken(token: string) {
-  const rows = await testSql()`update oauth_tokens set access_expires_at = now() - interval '1 minute' where access_hash = ${sha256(token)} returning id`;
+  const rows =
+    await testSql()`update oauth_tokens set access_expires_at = now() - interval '1 minute' where access_hash = ${sha256(token)} returning id`;
   expect(rows.length).toBe(1);
 }
 
 export async function expireCode(code: string) {
-  const rows = await testSql()`update oauth_codes set expires_at = now() - interval '1 minute' where code_hash = ${sha256(code)} returning id`;
+  const rows =
+    await testSql()`update oauth_codes set expires_at = now() - interval '1 minute' where code_hash = ${sha256(code)} returning id`;
   expect(rows.length).toBe(1);
 }
 
 /** How many rows of `table` contain `value` anywhere in their text form. */
-export async function rowsContaining(table: "oauth_tokens" | "oauth_codes" | "app_credentials", value: string): Promise<number> {
-  const [row] = await testSql()`select count(*)::int as n from ${testSql()(table)} t where position(${value} in t::text) > 0`;
+export async function rowsContaining(
+  table: "oauth_tokens" | "oauth_codes" | "app_credentials",
+  value: string,
+): Promise<number> {
+  const [row] =
+    await testSql()`select count(*)::int as n from ${testSql()(table)} t where position(${value} in t::text) > 0`;
   return (row as { n: number }).n;
 }

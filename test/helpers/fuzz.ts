@@ -14,20 +14,23 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 export function send(req: Sent): Promise<Raw> {
   const base = new URL(inject("baseUrl"));
   return new Promise((resolve, reject) => {
-    const r = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.path, headers: req.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode!, headers: res.headers, text, body });
-      });
-    });
+    const r = http.request(
+      { host: base.hostname, port: base.port, method: req.method, path: req.path, headers: req.headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode!, headers: res.headers, text, body });
+        });
+      },
+    );
     r.on("error", reject);
     r.end(req.body);
   });
@@ -37,7 +40,9 @@ export function send(req: Sent): Promise<Raw> {
 export const describeSent = (req: Sent) =>
   `${req.method} ${req.path}\n${Object.entries(req.headers)
     .map(([k, v]) => `${k}: ${v}`)
-    .join("\n")}\n\n${req.body === undefined ? "" : req.body.length > 600 ? `${req.body.slice(0, 600)}… (${req.body.length} chars)` : req.body}`;
+    .join(
+      "\n",
+    )}\n\n${req.body === undefined ? "" : req.body.length > 600 ? `${req.body.slice(0, 600)}… (${req.body.length} chars)` : req.body}`;
 
 // JSON text that JSON.stringify cannot write (1e309 is Infinity once parsed, -0 loses its sign,
 // 2^53 + 1 is not a double, nesting thousands deep overflows the stack) goes in as raw text through
@@ -48,7 +53,8 @@ const raw = (text: string) => {
   const at = rawTexts.indexOf(text);
   return `${RAW}${at >= 0 ? at : rawTexts.push(text) - 1}`;
 };
-export const toJsonText = (value: unknown) => (JSON.stringify(value) ?? "").replace(/"\\u0001raw:(\d+)"/g, (_, i: string) => rawTexts[Number(i)]!);
+export const toJsonText = (value: unknown) =>
+  (JSON.stringify(value) ?? "").replace(/"\\u0001raw:(\d+)"/g, (_, i: string) => rawTexts[Number(i)]!);
 
 const LIMIT_NUMBERS = [
   2 ** 53,
@@ -72,7 +78,8 @@ const LIMIT_NUMBERS = [
 
 /** A body over the API's 1 MiB limit, by name (expandBody makes it when sending), so a failure report prints it short. */
 export const OVERSIZED = "<a JSON body of 1.1 MB>";
-export const expandBody = (body: string | undefined) => (body === OVERSIZED ? `{"label":"${"x".repeat(1_100_000)}"}` : body);
+export const expandBody = (body: string | undefined) =>
+  body === OVERSIZED ? `{"label":"${"x".repeat(1_100_000)}"}` : body;
 
 const CONTROL = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
 const HOSTILE_STRINGS = [
@@ -116,14 +123,21 @@ const HOSTILE_STRINGS = [
 /** A string no one should have to accept: control characters, NUL, lone surrogates, sizes from 0 to 100,000, DateTimes that are not. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
-  { weight: 2, arbitrary: fc.string({ unit: fc.oneof(CONTROL, fc.string({ minLength: 1, maxLength: 1 })), maxLength: 40 }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({ unit: fc.oneof(CONTROL, fc.string({ minLength: 1, maxLength: 1 })), maxLength: 40 }),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
   { weight: 1, arbitrary: fc.constantFrom(300, 5_000).map((n) => "x".repeat(n)) },
   { weight: 1, arbitrary: fc.constant("9".repeat(256)) },
 );
 
 /** Strings of 100,000 and 900,000 characters and a 70,000-digit number, as placeholders (a failure report prints them short). */
-const hugeValue: fc.Arbitrary<unknown> = fc.constantFrom(raw(JSON.stringify("x".repeat(100_000))), raw(JSON.stringify("é".repeat(450_000))), raw("9".repeat(70_000)));
+const hugeValue: fc.Arbitrary<unknown> = fc.constantFrom(
+  raw(JSON.stringify("x".repeat(100_000))),
+  raw(JSON.stringify("é".repeat(450_000))),
+  raw("9".repeat(70_000)),
+);
 
 const limitNumber: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom(...LIMIT_NUMBERS), fc.double(), fc.integer());
 
@@ -137,16 +151,40 @@ const deepNesting: fc.Arbitrary<unknown> = fc.oneof(
     weight: 9,
     arbitrary: fc
       .tuple(fc.constantFrom(2, 40, 64, 65, 1_000, 8_000, 100_000), fc.boolean(), fc.constantFrom(...DEEP_LEAVES))
-      .map(([depth, arrays, leaf]) => raw(arrays ? `${"[".repeat(depth)}${leaf}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${"}".repeat(depth)}`)),
+      .map(([depth, arrays, leaf]) =>
+        raw(
+          arrays
+            ? `${"[".repeat(depth)}${leaf}${"]".repeat(depth)}`
+            : `${'{"a":'.repeat(depth)}${leaf}${"}".repeat(depth)}`,
+        ),
+      ),
   },
-  { weight: 1, arbitrary: fc.constant(raw(`[${Array.from({ length: 200 }, () => `${"[".repeat(2000)}${"]".repeat(2000)}`).join(",")},"\\u0000"]`)) },
+  {
+    weight: 1,
+    arbitrary: fc.constant(
+      raw(`[${Array.from({ length: 200 }, () => `${"[".repeat(2000)}${"]".repeat(2000)}`).join(",")},"\\u0000"]`),
+    ),
+  },
 );
 
 /** Any JSON value a hostile client might put where a field goes. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: hostileString },
   { weight: 3, arbitrary: limitNumber },
-  { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}, [null], { "": "" }, JSON.parse('{"__proto__":{"admin":true}}') as unknown, ["a", 1, null]) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      null,
+      true,
+      false,
+      [],
+      {},
+      [null],
+      { "": "" },
+      JSON.parse('{"__proto__":{"admin":true}}') as unknown,
+      ["a", 1, null],
+    ),
+  },
   { weight: 1, arbitrary: deepNesting },
   { weight: 1, arbitrary: hugeValue },
   { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) },
@@ -156,7 +194,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 export function nodePaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
   const here = at.length > 0 ? [at] : [];
   if (Array.isArray(value)) return [...here, ...value.flatMap((v, i) => nodePaths(v, [...at, i]))];
-  if (typeof value === "object" && value !== null) return [...here, ...Object.entries(value).flatMap(([k, v]) => nodePaths(v, [...at, k]))];
+  if (typeof value === "object" && value !== null)
+    return [...here, ...Object.entries(value).flatMap(([k, v]) => nodePaths(v, [...at, k]))];
   return here;
 }
 
@@ -171,7 +210,27 @@ export function replaced(value: unknown, path: (string | number)[], replacement:
 }
 
 /** Text that is not the JSON it claims to be. */
-export const malformedJson = fc.constantFrom("", "{", "}", "[", '{"a":', "{'a':1}", '{"a":1,}', "[1,]", "NaN", "undefined", '{"a":1}{"b":2}', '"\\u00"', '"\\ud800"', "\u0000", "\ufeff{}", "nul", "1e309", "-", "{".repeat(100_000));
+export const malformedJson = fc.constantFrom(
+  "",
+  "{",
+  "}",
+  "[",
+  '{"a":',
+  "{'a':1}",
+  '{"a":1,}',
+  "[1,]",
+  "NaN",
+  "undefined",
+  '{"a":1}{"b":2}',
+  '"\\u00"',
+  '"\\ud800"',
+  "\u0000",
+  "\ufeff{}",
+  "nul",
+  "1e309",
+  "-",
+  "{".repeat(100_000),
+);
 
 export const contentType = fc.constantFrom(
   "application/json",
@@ -238,19 +297,61 @@ export const hostileSegment = fc.constantFrom(
 export const method = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("GET", "POST", "DELETE") },
   { weight: 2, arbitrary: fc.constantFrom("PUT", "PATCH", "HEAD", "OPTIONS") },
-  { weight: 1, arbitrary: fc.constantFrom("TRACE", "PROPFIND", "MKCOL", "LINK", "PURGE", "CONNECTX", "SEARCH", "QUERY") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("TRACE", "PROPFIND", "MKCOL", "LINK", "PURGE", "CONNECTX", "SEARCH", "QUERY"),
+  },
 );
 
 /** Percent-encoding of the UTF-8 bytes of `s` (a lone surrogate becomes U+FFFD; encodeURIComponent would throw). */
-export const percentEncode = (s: string) => [...Buffer.from(s, "utf8")].map((b) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+export const percentEncode = (s: string) =>
+  [...Buffer.from(s, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9._~-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 
 /** Printable text for a header value (Node refuses control characters in headers before sending). */
 export const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]+/g, (c) => percentEncode(c)).slice(0, 8_000);
 
 /** A query value: hostile text, percent-encoded so it arrives as written (NUL included). */
-export const queryValue = fc.oneof(hostileString.map((s) => percentEncode(s.slice(0, 3_000))), fc.constantFrom("%00", "%", "%ZZ", "%ED%A0%80", "%C0%AE", "-1", "0", "1e308", "9007199254740993", "true", "yes", "asc", "DESC", "", "a&b", "%26"));
+export const queryValue = fc.oneof(
+  hostileString.map((s) => percentEncode(s.slice(0, 3_000))),
+  fc.constantFrom(
+    "%00",
+    "%",
+    "%ZZ",
+    "%ED%A0%80",
+    "%C0%AE",
+    "-1",
+    "0",
+    "1e308",
+    "9007199254740993",
+    "true",
+    "yes",
+    "asc",
+    "DESC",
+    "",
+    "a&b",
+    "%26",
+  ),
+);
 
-const ERROR_CODES = new Set(["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CANNOTPERSIST", "CURSOR_EXPIRED", "TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "INTERNAL"]);
+const ERROR_CODES = new Set([
+  "VALIDATION",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "CANNOTPERSIST",
+  "CURSOR_EXPIRED",
+  "TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "RATE_LIMITED",
+  "INTERNAL",
+]);
 const FIELD_CODES = new Set(["REQUIRED", "INVALID", "TOO_LONG", "UNIQUE"]);
 
 /** What is wrong with an answer in the API's error shape (docs/api.md#errors), or null. */
@@ -258,13 +359,20 @@ export function apiErrorProblem(res: Raw): string | null {
   const body = res.body as { error?: Record<string, unknown> } | undefined;
   if (!body || typeof body !== "object" || Object.keys(body).join() !== "error") return "the body is not {error: …}";
   const e = body.error!;
-  if (Object.keys(e).sort().join() !== "detail,errorCode,errorDisplay,fieldErrors,httpStatus") return `error members ${Object.keys(e).join()}`;
+  if (Object.keys(e).sort().join() !== "detail,errorCode,errorDisplay,fieldErrors,httpStatus")
+    return `error members ${Object.keys(e).join()}`;
   if (e.httpStatus !== res.status) return `httpStatus ${String(e.httpStatus)} ≠ status ${res.status}`;
   if (!ERROR_CODES.has(e.errorCode as string)) return `unknown errorCode ${String(e.errorCode)}`;
-  if (typeof e.detail !== "string" || !e.detail || typeof e.errorDisplay !== "string" || !e.errorDisplay) return "detail or errorDisplay not a non-empty string";
+  if (typeof e.detail !== "string" || !e.detail || typeof e.errorDisplay !== "string" || !e.errorDisplay)
+    return "detail or errorDisplay not a non-empty string";
   if (!Array.isArray(e.fieldErrors)) return "fieldErrors is not an array";
   for (const f of e.fieldErrors as Record<string, unknown>[]) {
-    if (Object.keys(f).sort().join() !== "errorCode,errorDisplay,fieldName" || !FIELD_CODES.has(f.errorCode as string) || typeof f.fieldName !== "string") return `bad field error ${JSON.stringify(f)}`;
+    if (
+      Object.keys(f).sort().join() !== "errorCode,errorDisplay,fieldName" ||
+      !FIELD_CODES.has(f.errorCode as string) ||
+      typeof f.fieldName !== "string"
+    )
+      return `bad field error ${JSON.stringify(f)}`;
   }
   return null;
 }
@@ -274,9 +382,11 @@ export function apiAnswerProblem(method: string, res: Raw): string | null {
   if (res.status >= 500) return `status ${res.status}`;
   if (method === "OPTIONS" && res.status === 204) return null;
   if (method === "HEAD") return res.text === "" ? null : "HEAD answered a body";
-  if (!/^application\/json\b/.test(String(res.headers["content-type"]))) return `content-type ${String(res.headers["content-type"])}`;
+  if (!/^application\/json\b/.test(String(res.headers["content-type"])))
+    return `content-type ${String(res.headers["content-type"])}`;
   if (res.status >= 400) return apiErrorProblem(res);
   const body = res.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== "object" || !Array.isArray(body.actions) || !("totalRecords" in body)) return "a success without the envelope (totalRecords, actions)";
+  if (!body || typeof body !== "object" || !Array.isArray(body.actions) || !("totalRecords" in body))
+    return "a success without the envelope (totalRecords, actions)";
   return null;
 }

@@ -18,10 +18,62 @@ export function ensureTestCa(dir: string): TestCa {
   if (!fs.existsSync(path.join(dir, "server.pem"))) {
     fs.mkdirSync(dir, { recursive: true });
     const run = (args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-    run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Wayline test CA", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
-    run(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"]);
-    fs.writeFileSync(path.join(dir, "server.ext"), "subjectAltName=IP:127.0.0.1,IP:127.0.0.2,DNS:localhost\nextendedKeyUsage=serverAuth\n");
-    run(["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "server.ext"]);
+    run([
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.pem",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=Wayline test CA",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+    ]);
+    run([
+      "req",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-keyout",
+      "server.key",
+      "-out",
+      "server.csr",
+      "-subj",
+      "/CN=127.0.0.1",
+    ]);
+    fs.writeFileSync(
+      path.join(dir, "server.ext"),
+      "subjectAltName=IP:127.0.0.1,IP:127.0.0.2,DNS:localhost\nextendedKeyUsage=serverAuth\n",
+    );
+    run([
+      "x509",
+      "-req",
+      "-in",
+      "server.csr",
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      "server.pem",
+      "-days",
+      "2",
+      "-extfile",
+      "server.ext",
+    ]);
   }
   return { dir, certFile, keyFile };
 }
@@ -30,12 +82,44 @@ export function ensureTestCa(dir: string): TestCa {
 export function untrustedCertificate(dir: string): { key: string; cert: string } {
   if (!fs.existsSync(path.join(dir, "rogue.pem"))) {
     fs.mkdirSync(dir, { recursive: true });
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "rogue.key", "-out", "rogue.pem", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { cwd: dir, stdio: "pipe" });
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        "rogue.key",
+        "-out",
+        "rogue.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+      ],
+      { cwd: dir, stdio: "pipe" },
+    );
   }
-  return { key: fs.readFileSync(path.join(dir, "rogue.key"), "utf8"), cert: fs.readFileSync(path.join(dir, "rogue.pem"), "utf8") };
+  return {
+    key: fs.readFileSync(path.join(dir, "rogue.key"), "utf8"),
+    cert: fs.readFileSync(path.join(dir, "rogue.pem"), "utf8"),
+  };
 }
 
-export type ReceivedRequest = { method: string; path: string; query: URLSearchParams; headers: Record<string, string>; body: string; receivedAt: number };
+export type ReceivedRequest = {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: string;
+  receivedAt: number;
+};
 type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 type Handler = (req: ReceivedRequest) => Reply | Promise<Reply>;
 
@@ -52,13 +136,24 @@ export type HttpsReceiver = {
   close(): Promise<void>;
 };
 
-export async function startHttpsReceiver({ ca, host = "127.0.0.1", tlsOverride }: { ca: TestCa; host?: string; tlsOverride?: { key: string; cert: string } }): Promise<HttpsReceiver> {
+export async function startHttpsReceiver({
+  ca,
+  host = "127.0.0.1",
+  tlsOverride,
+}: {
+  ca: TestCa;
+  host?: string;
+  tlsOverride?: { key: string; cert: string };
+}): Promise<HttpsReceiver> {
   const requests: ReceivedRequest[] = [];
   const routes = new Map<string, Handler>();
   let accepted = 0;
   const sockets = new Set<net.Socket>();
   const server = https.createServer(
-    tlsOverride ?? { key: fs.readFileSync(path.join(ca.dir, "server.key")), cert: fs.readFileSync(path.join(ca.dir, "server.pem")) },
+    tlsOverride ?? {
+      key: fs.readFileSync(path.join(ca.dir, "server.key")),
+      cert: fs.readFileSync(path.join(ca.dir, "server.pem")),
+    },
     (req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
@@ -68,17 +163,21 @@ export async function startHttpsReceiver({ ca, host = "127.0.0.1", tlsOverride }
           method: req.method ?? "",
           path: url.pathname,
           query: url.searchParams,
-          headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")])),
+          headers: Object.fromEntries(
+            Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]),
+          ),
           body: Buffer.concat(chunks).toString("utf8"),
           receivedAt: Date.now(),
         };
         requests.push(received);
-        void Promise.resolve((routes.get(url.pathname) ?? ((): Reply => ({ status: 200, body: "{}" })))(received)).then(async (reply) => {
-          if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-          if (res.destroyed) return;
-          res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-          res.end(reply.body ?? "");
-        });
+        void Promise.resolve((routes.get(url.pathname) ?? ((): Reply => ({ status: 200, body: "{}" })))(received)).then(
+          async (reply) => {
+            if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+            if (res.destroyed) return;
+            res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+            res.end(reply.body ?? "");
+          },
+        );
       });
     },
   );
@@ -109,5 +208,9 @@ export async function startHttpsReceiver({ ca, host = "127.0.0.1", tlsOverride }
 
 /** Verifies a received webhook the way a partner would, with the standardwebhooks library. */
 export function verifyWebhook(secret: string, req: ReceivedRequest): unknown {
-  return new Webhook(secret).verify(req.body, { "webhook-id": req.headers["webhook-id"] ?? "", "webhook-timestamp": req.headers["webhook-timestamp"] ?? "", "webhook-signature": req.headers["webhook-signature"] ?? "" });
+  return new Webhook(secret).verify(req.body, {
+    "webhook-id": req.headers["webhook-id"] ?? "",
+    "webhook-timestamp": req.headers["webhook-timestamp"] ?? "",
+    "webhook-signature": req.headers["webhook-signature"] ?? "",
+  });
 }

@@ -7,8 +7,17 @@ import { dataSet, waypoint } from "./telemetry";
 // with a vehicle and subscriptions to fill their paths: shared by the tests that walk every body
 // (required-fields, nul-input).
 
-export type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; anyOf?: JsonSchema[] };
-type OpenApiOperation = { requestBody?: { content: { "application/json": { schema: JsonSchema } } }; responses: Record<string, unknown> };
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+};
+type OpenApiOperation = {
+  requestBody?: { content: { "application/json": { schema: JsonSchema } } };
+  responses: Record<string, unknown>;
+};
 export type Path = (string | number)[];
 
 const HTTPS = "https://hooks.partner.example/wayline";
@@ -17,14 +26,30 @@ const CLINTONVILLE = { latitude: 40.0359, longitude: -83.0174 };
 const subscription = {
   postUrl: HTTPS,
   deliveries: [
-    { type: "HTTP_POST", postUrl: HTTPS, oauth2: { access_token: "at", client_id: "ci", client_secret: "cs", refresh_token: "rt", redirect_uri: `${HTTPS}/token` } },
+    {
+      type: "HTTP_POST",
+      postUrl: HTTPS,
+      oauth2: {
+        access_token: "at",
+        client_id: "ci",
+        client_secret: "cs",
+        refresh_token: "rt",
+        redirect_uri: `${HTTPS}/token`,
+      },
+    },
     { type: "EMAIL", recipient: "fleet@partner.example" },
   ],
 };
 
 /** Valid bodies per operation (several where a body has more than one form). A new operation with a body needs one here. */
 export const VALID: { method: string; path: RegExp; bodies: () => unknown[] }[] = [
-  { method: "post", path: /^\/account\/$/, bodies: () => [{ firstName: "Req", lastName: "Fields", username: `req.${Date.now()}`, password: "correct-horse-1" }] },
+  {
+    method: "post",
+    path: /^\/account\/$/,
+    bodies: () => [
+      { firstName: "Req", lastName: "Fields", username: `req.${Date.now()}`, password: "correct-horse-1" },
+    ],
+  },
   { method: "post", path: /^\/account\/\{accountId\}$/, bodies: () => [{ firstName: "Req" }] },
   { method: "post", path: /^\/vehicle\/$/, bodies: () => [{ label: "Req car" }] },
   { method: "post", path: /^\/vehicle\/\{vehicleId\}$/, bodies: () => [{ label: "Req car" }] },
@@ -37,14 +62,26 @@ export const VALID: { method: string; path: RegExp; bodies: () => unknown[] }[] 
     },
   },
   { method: "post", path: /\/eventSubscription\//, bodies: () => [subscription] },
-  { method: "post", path: /^\/vehicle\/\{vehicleId\}\/simulation\/$/, bodies: () => [{ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, events: [{ at: 0.5, key: "VEHICLE_EVENT_HARSH_ACCEL" }] }, { mode: "instant", route: [DOWNTOWN, CLINTONVILLE] }] },
-  { method: "post", path: /^\/simulation\/route\/$/, bodies: () => [{ name: "Req route", start: DOWNTOWN, end: CLINTONVILLE }] },
+  {
+    method: "post",
+    path: /^\/vehicle\/\{vehicleId\}\/simulation\/$/,
+    bodies: () => [
+      { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, events: [{ at: 0.5, key: "VEHICLE_EVENT_HARSH_ACCEL" }] },
+      { mode: "instant", route: [DOWNTOWN, CLINTONVILLE] },
+    ],
+  },
+  {
+    method: "post",
+    path: /^\/simulation\/route\/$/,
+    bodies: () => [{ name: "Req route", start: DOWNTOWN, end: CLINTONVILLE }],
+  },
 ];
 
 export type BodyOperation = { method: string; path: string; schema: JsonSchema; clientOnly: boolean };
 
 /** The valid bodies written for an operation (undefined when none is: a new endpoint needs one in VALID). */
-export const validBodies = (op: { method: string; path: string }) => VALID.find((v) => v.method === op.method && v.path.test(op.path))?.bodies();
+export const validBodies = (op: { method: string; path: string }) =>
+  VALID.find((v) => v.method === op.method && v.path.test(op.path))?.bodies();
 
 export type BodyFixtures = {
   operations: BodyOperation[];
@@ -60,16 +97,26 @@ export type BodyFixtures = {
 export async function bodyFixtures(app: Credentials = apps().main.sandbox): Promise<BodyFixtures> {
   const doc = await request("GET", `${apiBase("sandbox")}/openapi.json`);
   expect(doc.status, doc.text).toBe(200);
-  const operations = Object.entries(doc.body.paths as Record<string, Record<string, OpenApiOperation>>).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([, op]) => op.requestBody)
-      .map(([method, op]) => ({ method, path, schema: op.requestBody!.content["application/json"].schema, clientOnly: "403" in op.responses })),
+  const operations = Object.entries(doc.body.paths as Record<string, Record<string, OpenApiOperation>>).flatMap(
+    ([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => op.requestBody)
+        .map(([method, op]) => ({
+          method,
+          path,
+          schema: op.requestBody!.content["application/json"].schema,
+          clientOnly: "403" in op.responses,
+        })),
   );
 
   const driver = await createDriver("sandbox", app);
   const { vehicleId } = await addVehicle("sandbox", driver.accessToken);
   const subscribe = async (prefix: string, type: string) => {
-    const res = await api("sandbox").post(`${prefix}/eventSubscription/${type}/`, { postUrl: HTTPS }, driver.clientToken);
+    const res = await api("sandbox").post(
+      `${prefix}/eventSubscription/${type}/`,
+      { postUrl: HTTPS },
+      driver.clientToken,
+    );
     expect(res.status, res.text).toBe(200);
     return res.body.subscription.id as number;
   };

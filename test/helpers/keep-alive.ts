@@ -9,7 +9,11 @@ export function keepAliveAgent(sockets: number): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
 }
 
-export function send(agent: http.Agent, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<KeepAliveReply> {
+export function send(
+  agent: http.Agent,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<KeepAliveReply> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
       let text = "";

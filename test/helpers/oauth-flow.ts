@@ -36,7 +36,11 @@ export async function authorizeCode(browser: Browser, params: Record<string, str
   return { code: got.code!, location };
 }
 
-export function exchangeCode(creds: Credentials, code: string, extra: Record<string, string> = { redirect_uri: CALLBACK }) {
+export function exchangeCode(
+  creds: Credentials,
+  code: string,
+  extra: Record<string, string> = { redirect_uri: CALLBACK },
+) {
   return tokenRequest({ grant_type: "authorization_code", code, ...extra }, { basic: creds });
 }
 

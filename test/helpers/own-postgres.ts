@@ -25,7 +25,8 @@ export type OwnPostgres = {
   remove(): Promise<void>;
 };
 
-const asPostgres = (tool: string, args: string[]) => run("runuser", ["-u", "postgres", "--", path.join(BIN, tool), ...args]);
+const asPostgres = (tool: string, args: string[]) =>
+  run("runuser", ["-u", "postgres", "--", path.join(BIN, tool), ...args]);
 
 export async function startOwnPostgres(name: string): Promise<OwnPostgres> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-pg-${name}-`));
@@ -42,7 +43,8 @@ export async function startOwnPostgres(name: string): Promise<OwnPostgres> {
   const cluster: OwnPostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : ""),
-    start: async () => void (await asPostgres("pg_ctl", ["-D", data, "-o", options, "-l", logFile, "-w", "-t", "60", "start"])),
+    start: async () =>
+      void (await asPostgres("pg_ctl", ["-D", data, "-o", options, "-l", logFile, "-w", "-t", "60", "start"])),
     stopImmediately: async () => void (await asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])),
     async remove() {
       await asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => {});

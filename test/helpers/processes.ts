@@ -28,7 +28,17 @@ export type ServiceEnv = NodeJS.ProcessEnv;
  * notifications PENDING for the tests that read them; delivery tests run workers of their own.
  * Deliveries may reach 127.0.0.1 only, trusting the test CA kept in the data dir.
  */
-export function serviceEnv({ port, dataDir, databaseUrl, seedDemo = false }: { port: number; dataDir: string; databaseUrl?: string; seedDemo?: boolean }): ServiceEnv {
+export function serviceEnv({
+  port,
+  dataDir,
+  databaseUrl,
+  seedDemo = false,
+}: {
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  seedDemo?: boolean;
+}): ServiceEnv {
   const env: ServiceEnv = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -53,13 +63,22 @@ export function serviceEnv({ port, dataDir, databaseUrl, seedDemo = false }: { p
 /** Starts `npm start`'s entry point (without npm, so the pid is the server's own). */
 export function startService(env: ServiceEnv): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "start.ts")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "start.ts")], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   return { child, output: () => output };
 }
 
-export async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string, timeoutMs = 180_000): Promise<void> {
+export async function waitForHealth(
+  baseUrl: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 180_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output()}`);
@@ -85,14 +104,24 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** Runs a CLI script to completion; resolves with its stdout, rejects with its stderr. */
-export function runScript(script: string, args: string[], env: ServiceEnv): Promise<{ stdout: string; stderr: string }> {
+export function runScript(
+  script: string,
+  args: string[],
+  env: ServiceEnv,
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", script), ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", script), ...args], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("exit", (code) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${script} exited ${code}: ${stderr}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${script} exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -116,11 +145,20 @@ export type RunningService = {
  * The service under test, started and healthy, in a fresh data dir: on `databaseUrl` when given,
  * else on the embedded database. stop() ends it by its pid and removes the data dir.
  */
-export async function launchService(opts: { name: string; databaseUrl?: string; seedDemo?: boolean; port?: number; extraEnv?: Record<string, string> }): Promise<RunningService> {
+export async function launchService(opts: {
+  name: string;
+  databaseUrl?: string;
+  seedDemo?: boolean;
+  port?: number;
+  extraEnv?: Record<string, string>;
+}): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
   const port = opts.port ?? (await freePort());
   ensureTestCa(path.join(dataDir, "test-ca"));
-  const env = { ...serviceEnv({ port, dataDir, databaseUrl: opts.databaseUrl, seedDemo: opts.seedDemo }), ...opts.extraEnv };
+  const env = {
+    ...serviceEnv({ port, dataDir, databaseUrl: opts.databaseUrl, seedDemo: opts.seedDemo }),
+    ...opts.extraEnv,
+  };
   const baseUrl = `http://127.0.0.1:${port}`;
   let service = startService(env);
   const stop = async () => {

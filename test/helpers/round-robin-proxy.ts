@@ -30,7 +30,9 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
 
   const forward = (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, tries: number) => {
     const upstream = pick();
-    const forwardedFor = [req.headers["x-forwarded-for"], req.socket.remoteAddress?.replace(/^::ffff:/, "")].filter(Boolean).join(", ");
+    const forwardedFor = [req.headers["x-forwarded-for"], req.socket.remoteAddress?.replace(/^::ffff:/, "")]
+      .filter(Boolean)
+      .join(", ");
     const headers = { ...req.headers, "x-forwarded-for": forwardedFor, "content-length": String(body.length) };
     delete headers.connection;
     const out = http.request(`${upstream}${req.url}`, { method: req.method, headers, agent }, (answer) => {
@@ -40,7 +42,8 @@ export async function startRoundRobinProxy(upstreams: string[]): Promise<RoundRo
       answer.on("error", () => res.destroy());
     });
     out.on("error", (error: NodeJS.ErrnoException) => {
-      const neverReached = error.code === "ECONNREFUSED" || (out.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE"));
+      const neverReached =
+        error.code === "ECONNREFUSED" || (out.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE"));
       if (error.code === "ECONNREFUSED") downUntil.set(upstream, Date.now() + 2000);
       if (neverReached && tries < upstreams.length + 2) return forward(req, body, res, tries + 1);
       if (!res.headersSent) {

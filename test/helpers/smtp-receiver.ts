@@ -6,7 +6,13 @@ import { SMTPServer } from "smtp-server";
 
 export type ReceivedMail = { from: string; to: string[]; raw: string };
 
-export async function startSmtpReceiver(): Promise<{ url: string; port: number; mails: ReceivedMail[]; failNext(count: number): void; close(): Promise<void> }> {
+export async function startSmtpReceiver(): Promise<{
+  url: string;
+  port: number;
+  mails: ReceivedMail[];
+  failNext(count: number): void;
+  close(): Promise<void>;
+}> {
   const mails: ReceivedMail[] = [];
   let failures = 0;
   const server = new SMTPServer({
@@ -22,7 +28,11 @@ export async function startSmtpReceiver(): Promise<{ url: string; port: number; 
           const error = Object.assign(new Error("Try again later"), { responseCode: 451 });
           return callback(error);
         }
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
         callback();
       });
     },

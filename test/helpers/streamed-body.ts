@@ -22,26 +22,44 @@ export type StreamedReply = {
  */
 export function sendStreamed(
   baseUrl: string,
-  opts: { method?: string; path: string; headers?: Record<string, string>; total: number; chunked?: boolean; fill?: string },
+  opts: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    total: number;
+    chunked?: boolean;
+    fill?: string;
+  },
 ): Promise<StreamedReply> {
   const base = new URL(baseUrl);
   const chunk = Buffer.alloc(64 * 1024, opts.fill ?? "a");
-  const headers: Record<string, string> = { ...opts.headers, ...(opts.chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(opts.total) }) };
+  const headers: Record<string, string> = {
+    ...opts.headers,
+    ...(opts.chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(opts.total) }),
+  };
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = http.request({ host: base.hostname, port: base.port, method: opts.method ?? "POST", path: opts.path, headers, agent: false }, (res) => {
-      answered = true;
-      const reply = { status: res.statusCode!, headers: res.headers, sentWhenAnswered: sent, finishedWhenAnswered: sent >= opts.total };
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => {
-        resolve({ ...reply, text });
-        req.destroy();
-      });
-      res.on("error", () => resolve({ ...reply, text }));
-    });
+    const req = http.request(
+      { host: base.hostname, port: base.port, method: opts.method ?? "POST", path: opts.path, headers, agent: false },
+      (res) => {
+        answered = true;
+        const reply = {
+          status: res.statusCode!,
+          headers: res.headers,
+          sentWhenAnswered: sent,
+          finishedWhenAnswered: sent >= opts.total,
+        };
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => {
+          resolve({ ...reply, text });
+          req.destroy();
+        });
+        res.on("error", () => resolve({ ...reply, text }));
+      },
+    );
     // A server that closed the connection mid-upload: an error for the writer, not for the test,
     // once the answer is in.
     req.on("error", (error) => (answered ? undefined : reject(error)));
@@ -61,7 +79,13 @@ export function sendStreamed(
  * Writes `head` to a raw socket, then `drip` one piece every `everyMs` for as long as the server
  * keeps the connection; resolves with what the server answered and when it closed.
  */
-export function slowSender(baseUrl: string, head: string, drip: () => string, everyMs: number, giveUpMs: number): Promise<{ answer: string; closedAfterMs: number; closedByServer: boolean }> {
+export function slowSender(
+  baseUrl: string,
+  head: string,
+  drip: () => string,
+  everyMs: number,
+  giveUpMs: number,
+): Promise<{ answer: string; closedAfterMs: number; closedByServer: boolean }> {
   const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -79,6 +103,8 @@ export function slowSender(baseUrl: string, head: string, drip: () => string, ev
     socket.on("data", (d: string) => (answer += d));
     socket.on("end", () => finish(true));
     socket.on("close", () => finish(true));
-    socket.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" || error.code === "EPIPE" ? finish(true) : reject(error)));
+    socket.on("error", (error: NodeJS.ErrnoException) =>
+      error.code === "ECONNRESET" || error.code === "EPIPE" ? finish(true) : reject(error),
+    );
   });
 }

@@ -30,22 +30,35 @@ describe("account notifications after their vehicle is deleted", () => {
     const { clientToken, accountId, token } = await partnerAccount(own);
 
     const subscribe = async (path: string, hook: string) => {
-      const res = await request("POST", `${api}${path}`, { token: clientToken, json: { postUrl: `${receiver.url}${hook}` } });
+      const res = await request("POST", `${api}${path}`, {
+        token: clientToken,
+        json: { postUrl: `${receiver.url}${hook}` },
+      });
       expect(res.status, res.text).toBe(200);
       return res.body.subscription.id as number;
     };
     const created = await subscribe(`/account/${accountId}/eventSubscription/VEHICLECREATED/`, "/hooks/account");
     const deleted = await subscribe(`/account/${accountId}/eventSubscription/VEHICLEDELETED/`, "/hooks/account");
     // A vehicle type subscribed on the account applies to the vehicle; its notifications are the account's too.
-    const accountWaypoints = await subscribe(`/account/${accountId}/eventSubscription/WAYPOINT/`, "/hooks/account-waypoint");
+    const accountWaypoints = await subscribe(
+      `/account/${accountId}/eventSubscription/WAYPOINT/`,
+      "/hooks/account-waypoint",
+    );
 
     const vehicle = await request("POST", `${api}/vehicle/`, { token, json: { label: "Short-lived car" } });
     expect(vehicle.status, vehicle.text).toBe(200);
     const vehicleId = vehicle.body.vehicle.vehicleId as number;
     const vehicleWaypoints = await subscribe(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, "/hooks/vehicle");
-    const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, { token, json: dataSet(new Date(Date.now() - 60_000), "RUNNING", [waypoint(39.9612, -82.9988)]) });
+    const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, {
+      token,
+      json: dataSet(new Date(Date.now() - 60_000), "RUNNING", [waypoint(39.9612, -82.9988)]),
+    });
     expect(posted.status, posted.text).toBe(200);
-    const before = await request("GET", `${api}/vehicle/${vehicleId}/eventSubscription/${vehicleWaypoints}/eventNotification/`, { token: clientToken });
+    const before = await request(
+      "GET",
+      `${api}/vehicle/${vehicleId}/eventSubscription/${vehicleWaypoints}/eventNotification/`,
+      { token: clientToken },
+    );
     expect(before.body.notifications, before.text).toHaveLength(1);
 
     const removed = await request("DELETE", `${api}/vehicle/${vehicleId}`, { token });
@@ -64,26 +77,43 @@ describe("account notifications after their vehicle is deleted", () => {
     );
     expect(notes.every((n) => n.vehicleId === vehicleId)).toBe(true);
     const createdNote = notes.find((n) => n._type === "VEHICLECREATED")!;
-    const one = await request("GET", `${api}/account/${accountId}/eventNotification/VEHICLECREATED/${createdNote.id}`, { token: clientToken });
+    const one = await request("GET", `${api}/account/${accountId}/eventNotification/VEHICLECREATED/${createdNote.id}`, {
+      token: clientToken,
+    });
     expect(one.status, one.text).toBe(200);
     expect(one.body.notification).toMatchObject({ id: createdNote.id, vehicleId, accountId });
-    const bySubscription = await request("GET", `${api}/account/${accountId}/eventSubscription/${accountWaypoints}/eventNotification/`, { token: clientToken });
+    const bySubscription = await request(
+      "GET",
+      `${api}/account/${accountId}/eventSubscription/${accountWaypoints}/eventNotification/`,
+      { token: clientToken },
+    );
     expect(bySubscription.body.notifications, bySubscription.text).toHaveLength(1);
     // Under the vehicle's path there is nothing to read: the vehicle is gone.
-    expect((await request("GET", `${api}/vehicle/${vehicleId}/eventNotification/`, { token: clientToken })).status).toBe(404);
+    expect(
+      (await request("GET", `${api}/vehicle/${vehicleId}/eventNotification/`, { token: clientToken })).status,
+    ).toBe(404);
 
     await service.restart({ WORKER: "on" });
 
-    const hooks = await waitFor(async () => receiver.on("/hooks/account").length >= 2 && receiver.on("/hooks/account-waypoint").length >= 1 && receiver.on("/hooks/account"), {
-      what: "the account's webhooks",
-      timeoutMs: 30_000,
-    });
+    const hooks = await waitFor(
+      async () =>
+        receiver.on("/hooks/account").length >= 2 &&
+        receiver.on("/hooks/account-waypoint").length >= 1 &&
+        receiver.on("/hooks/account"),
+      {
+        what: "the account's webhooks",
+        timeoutMs: 30_000,
+      },
+    );
     const bodies = hooks.map((hook) => verifyWebhook(app.signingSecret, hook) as Record<string, unknown>);
     expect(bodies.map((b) => b._type)).toEqual(["VEHICLECREATED", "VEHICLEDELETED"]);
     expect(bodies[0]).toMatchObject({ subscriptionId: created, accountId, vehicleId, id: createdNote.id });
     expect(bodies[1]).toMatchObject({ subscriptionId: deleted, accountId, vehicleId });
     expect(hooks.map((hook) => hook.headers["webhook-id"])).toEqual(bodies.map((b) => String(b.id)));
-    const waypointHook = verifyWebhook(app.signingSecret, receiver.on("/hooks/account-waypoint")[0]!) as Record<string, unknown>;
+    const waypointHook = verifyWebhook(app.signingSecret, receiver.on("/hooks/account-waypoint")[0]!) as Record<
+      string,
+      unknown
+    >;
     expect(waypointHook).toMatchObject({ subscriptionId: accountWaypoints, vehicleId, _type: "WAYPOINT" });
     // The vehicle subscription's delivery was queued before the deletion, so before the
     // VEHICLEDELETED one: with one delivery at a time it would have arrived by now.

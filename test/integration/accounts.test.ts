@@ -1,12 +1,31 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "./global-setup";
-import { api, apiBase, clientToken, createDriver, newAccountBody, request, testSql, uniqueName, type Env } from "../helpers/api";
-import { addVehicle, apps, createPartnerApp, DATE_TIME, ENVS, expectApiError, expectFieldErrors } from "../helpers/fixtures";
+import {
+  api,
+  apiBase,
+  clientToken,
+  createDriver,
+  newAccountBody,
+  request,
+  testSql,
+  uniqueName,
+  type Env,
+} from "../helpers/api";
+import {
+  addVehicle,
+  apps,
+  createPartnerApp,
+  DATE_TIME,
+  ENVS,
+  expectApiError,
+  expectFieldErrors,
+} from "../helpers/fixtures";
 
 // Accounts over real HTTP, as docs/api.md describes.
 
 /** The account as every later read shows it: without the creation-only accessToken. */
-const withoutCode = (account: Record<string, unknown>) => Object.fromEntries(Object.entries(account).filter(([key]) => key !== "accessToken"));
+const withoutCode = (account: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(account).filter(([key]) => key !== "accessToken"));
 
 const ids = (reply: { body: { account: { id: number }[] } }) => reply.body.account.map((a) => a.id);
 
@@ -26,7 +45,19 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
       expect(res.body.actions).toEqual([]);
       const account = res.body.account;
       expect(Object.keys(account).sort()).toEqual(
-        ["accessToken", "dateCreated", "email", "firstName", "id", "lastName", "phone", "preferredContact", "timeZone", "username", "zipcode"].sort(),
+        [
+          "accessToken",
+          "dateCreated",
+          "email",
+          "firstName",
+          "id",
+          "lastName",
+          "phone",
+          "preferredContact",
+          "timeZone",
+          "username",
+          "zipcode",
+        ].sort(),
       );
       expect(account).toMatchObject({
         id: expect.any(Number),
@@ -46,11 +77,28 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
 
     it("with only the required fields → the unset optional fields are present as null", async () => {
       const username = uniqueName();
-      const res = await api(env).post("/account/", { firstName: "Ada", lastName: "Lovelace", username, password: "long-enough-1" }, clientTok);
+      const res = await api(env).post(
+        "/account/",
+        { firstName: "Ada", lastName: "Lovelace", username, password: "long-enough-1" },
+        clientTok,
+      );
       expect(res.status, res.text).toBe(200);
-      expect(res.body.account).toMatchObject({ username, email: null, zipcode: null, phone: null, timeZone: null, preferredContact: null });
+      expect(res.body.account).toMatchObject({
+        username,
+        email: null,
+        zipcode: null,
+        phone: null,
+        timeZone: null,
+        preferredContact: null,
+      });
       const read = await api(env).get(`/account/${res.body.account.id}`, clientTok);
-      expect(read.body.account).toMatchObject({ email: null, zipcode: null, phone: null, timeZone: null, preferredContact: null });
+      expect(read.body.account).toMatchObject({
+        email: null,
+        zipcode: null,
+        phone: null,
+        timeZone: null,
+        preferredContact: null,
+      });
       expect(read.body.account).not.toHaveProperty("accessToken");
     });
 
@@ -63,7 +111,11 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
     it("with a user token → 403 FORBIDDEN", async () => {
       const driver = await createDriver(env, apps().main[env]);
       const username = uniqueName();
-      expectApiError(await api(env).post("/account/", newAccountBody({ username }), driver.accessToken), 403, "FORBIDDEN");
+      expectApiError(
+        await api(env).post("/account/", newAccountBody({ username }), driver.accessToken),
+        403,
+        "FORBIDDEN",
+      );
       const [row] = await testSql()`select count(*)::int as n from accounts where username = ${username}`;
       expect(row!.n).toBe(0);
     });
@@ -75,52 +127,86 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
     });
 
     it("with an empty body object → 400 VALIDATION naming every required field", async () => {
-      expectFieldErrors(await api(env).post("/account/", {}, clientTok), { firstName: "REQUIRED", lastName: "REQUIRED", username: "REQUIRED", password: "REQUIRED" });
+      expectFieldErrors(await api(env).post("/account/", {}, clientTok), {
+        firstName: "REQUIRED",
+        lastName: "REQUIRED",
+        username: "REQUIRED",
+        password: "REQUIRED",
+      });
     });
 
     it("with a bad email → 400 VALIDATION, email INVALID", async () => {
-      expectFieldErrors(await api(env).post("/account/", newAccountBody({ email: "not-an-email" }), clientTok), { email: "INVALID" });
+      expectFieldErrors(await api(env).post("/account/", newAccountBody({ email: "not-an-email" }), clientTok), {
+        email: "INVALID",
+      });
     });
 
     it("with a 101-character firstName → 400 VALIDATION, firstName TOO_LONG", async () => {
-      expectFieldErrors(await api(env).post("/account/", newAccountBody({ firstName: "a".repeat(101) }), clientTok), { firstName: "TOO_LONG" });
+      expectFieldErrors(await api(env).post("/account/", newAccountBody({ firstName: "a".repeat(101) }), clientTok), {
+        firstName: "TOO_LONG",
+      });
     });
 
     it("with an unknown preferredContact → 400 VALIDATION, preferredContact INVALID", async () => {
-      expectFieldErrors(await api(env).post("/account/", newAccountBody({ preferredContact: "PIGEON" }), clientTok), { preferredContact: "INVALID" });
+      expectFieldErrors(await api(env).post("/account/", newAccountBody({ preferredContact: "PIGEON" }), clientTok), {
+        preferredContact: "INVALID",
+      });
     });
 
     it("with a time zone that is not IANA → 400 VALIDATION, timeZone INVALID", async () => {
-      expectFieldErrors(await api(env).post("/account/", newAccountBody({ timeZone: "Mars/Olympus_Mons" }), clientTok), { timeZone: "INVALID" });
+      expectFieldErrors(
+        await api(env).post("/account/", newAccountBody({ timeZone: "Mars/Olympus_Mons" }), clientTok),
+        { timeZone: "INVALID" },
+      );
     });
 
     it("with firstName: 5 → 400 VALIDATION, firstName INVALID", async () => {
-      expectFieldErrors(await api(env).post("/account/", newAccountBody({ firstName: 5 }), clientTok), { firstName: "INVALID" });
+      expectFieldErrors(await api(env).post("/account/", newAccountBody({ firstName: 5 }), clientTok), {
+        firstName: "INVALID",
+      });
     });
 
     it("with a short password → 400 VALIDATION, password INVALID", async () => {
-      expectFieldErrors(await api(env).post("/account/", newAccountBody({ password: "short" }), clientTok), { password: "INVALID" });
+      expectFieldErrors(await api(env).post("/account/", newAccountBody({ password: "short" }), clientTok), {
+        password: "INVALID",
+      });
     });
 
     it("with a taken username → 409 CANNOTPERSIST, username UNIQUE", async () => {
       const body = newAccountBody();
       expect((await api(env).post("/account/", body, clientTok)).status).toBe(200);
-      const again = expectApiError(await api(env).post("/account/", newAccountBody({ username: body.username }), clientTok), 409, "CANNOTPERSIST");
-      expect(again.fieldErrors).toEqual([{ fieldName: "username", errorCode: "UNIQUE", errorDisplay: expect.any(String) }]);
+      const again = expectApiError(
+        await api(env).post("/account/", newAccountBody({ username: body.username }), clientTok),
+        409,
+        "CANNOTPERSIST",
+      );
+      expect(again.fieldErrors).toEqual([
+        { fieldName: "username", errorCode: "UNIQUE", errorDisplay: expect.any(String) },
+      ]);
     });
 
     it("with a taken username in other letter case → 409 CANNOTPERSIST, username UNIQUE", async () => {
       const body = newAccountBody({ username: uniqueName("Mixed.Case") });
       expect((await api(env).post("/account/", body, clientTok)).status).toBe(200);
-      const res = await api(env).post("/account/", newAccountBody({ username: (body.username as string).toUpperCase() }), clientTok);
-      expect(expectApiError(res, 409, "CANNOTPERSIST").fieldErrors.map((f) => [f.fieldName, f.errorCode])).toEqual([["username", "UNIQUE"]]);
+      const res = await api(env).post(
+        "/account/",
+        newAccountBody({ username: (body.username as string).toUpperCase() }),
+        clientTok,
+      );
+      expect(expectApiError(res, 409, "CANNOTPERSIST").fieldErrors.map((f) => [f.fieldName, f.errorCode])).toEqual([
+        ["username", "UNIQUE"],
+      ]);
     });
 
     it("with a username taken by another app's account → 409 (usernames are unique per environment)", async () => {
       const body = newAccountBody();
       expect((await api(env).post("/account/", body, clientTok)).status).toBe(200);
       const otherTok = await clientToken(apps().other[env]);
-      expectApiError(await api(env).post("/account/", newAccountBody({ username: body.username }), otherTok), 409, "CANNOTPERSIST");
+      expectApiError(
+        await api(env).post("/account/", newAccountBody({ username: body.username }), otherTok),
+        409,
+        "CANNOTPERSIST",
+      );
     });
   });
 
@@ -140,7 +226,11 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
 
       const own = await api(env).get("/account/", mine.accessToken);
       expect(own.status).toBe(200);
-      expect(own.body).toEqual({ account: [expect.objectContaining({ id: mine.account.id })], totalRecords: 1, actions: [] });
+      expect(own.body).toEqual({
+        account: [expect.objectContaining({ id: mine.account.id })],
+        totalRecords: 1,
+        actions: [],
+      });
       expect(own.body.account[0]).not.toHaveProperty("password");
       expect(own.body.account[0]).not.toHaveProperty("accessToken");
     });
@@ -165,17 +255,33 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
   describe("POST /account/{id}", () => {
     it("with a partial body → only the fields sent change", async () => {
       const driver = await createDriver(env, apps().main[env], { phone: "555-0100" });
-      const res = await api(env).post(`/account/${driver.account.id}`, { lastName: "Hopper", zipcode: "10001" }, driver.accessToken);
+      const res = await api(env).post(
+        `/account/${driver.account.id}`,
+        { lastName: "Hopper", zipcode: "10001" },
+        driver.accessToken,
+      );
       expect(res.status, res.text).toBe(200);
       const before = withoutCode(driver.account);
-      expect(res.body).toEqual({ account: { ...before, lastName: "Hopper", zipcode: "10001" }, totalRecords: null, actions: [] });
+      expect(res.body).toEqual({
+        account: { ...before, lastName: "Hopper", zipcode: "10001" },
+        totalRecords: null,
+        actions: [],
+      });
       expect((await api(env).get(`/account/${driver.account.id}`, clientTok)).body.account).toEqual(res.body.account);
     });
 
     it("echoing the whole object read before, read-only fields and nulls included → 200, nulls do not clear", async () => {
       const driver = await createDriver(env, apps().main[env]);
       const read = await api(env).get(`/account/${driver.account.id}`, driver.accessToken);
-      const echoed = { ...read.body.account, firstName: "Grace", email: null, zipcode: null, id: 999999, dateCreated: "20000101T000000+0000", accessToken: { code: "x" } };
+      const echoed = {
+        ...read.body.account,
+        firstName: "Grace",
+        email: null,
+        zipcode: null,
+        id: 999999,
+        dateCreated: "20000101T000000+0000",
+        accessToken: { code: "x" },
+      };
       const res = await api(env).post(`/account/${driver.account.id}`, echoed, driver.accessToken);
       expect(res.status, res.text).toBe(200);
       expect(res.body.account).toEqual({ ...read.body.account, firstName: "Grace" });
@@ -192,7 +298,11 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
 
     it("with a new password → the password is not returned", async () => {
       const driver = await createDriver(env, apps().main[env]);
-      const res = await api(env).post(`/account/${driver.account.id}`, { password: "a-brand-new-secret" }, driver.accessToken);
+      const res = await api(env).post(
+        `/account/${driver.account.id}`,
+        { password: "a-brand-new-secret" },
+        driver.accessToken,
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.text).not.toContain("a-brand-new-secret");
       expect(res.body.account).not.toHaveProperty("password");
@@ -200,16 +310,33 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
 
     it("with invalid fields → 400 VALIDATION and nothing changes", async () => {
       const driver = await createDriver(env, apps().main[env]);
-      expectFieldErrors(await api(env).post(`/account/${driver.account.id}`, { firstName: "Ok", email: "nope", timeZone: "Nowhere" }, clientTok), { email: "INVALID", timeZone: "INVALID" });
-      expect((await api(env).get(`/account/${driver.account.id}`, clientTok)).body.account.firstName).toBe(driver.account.firstName);
+      expectFieldErrors(
+        await api(env).post(
+          `/account/${driver.account.id}`,
+          { firstName: "Ok", email: "nope", timeZone: "Nowhere" },
+          clientTok,
+        ),
+        { email: "INVALID", timeZone: "INVALID" },
+      );
+      expect((await api(env).get(`/account/${driver.account.id}`, clientTok)).body.account.firstName).toBe(
+        driver.account.firstName,
+      );
     });
 
     it("with a username taken by another account → 409 CANNOTPERSIST, username UNIQUE", async () => {
       const a = await createDriver(env, apps().main[env]);
       const b = await createDriver(env, apps().main[env]);
-      const res = await api(env).post(`/account/${b.account.id}`, { username: (a.account.username as string).toUpperCase() }, b.accessToken);
-      expect(expectApiError(res, 409, "CANNOTPERSIST").fieldErrors.map((f) => [f.fieldName, f.errorCode])).toEqual([["username", "UNIQUE"]]);
-      expect((await api(env).get(`/account/${b.account.id}`, b.accessToken)).body.account.username).toBe(b.account.username);
+      const res = await api(env).post(
+        `/account/${b.account.id}`,
+        { username: (a.account.username as string).toUpperCase() },
+        b.accessToken,
+      );
+      expect(expectApiError(res, 409, "CANNOTPERSIST").fieldErrors.map((f) => [f.fieldName, f.errorCode])).toEqual([
+        ["username", "UNIQUE"],
+      ]);
+      expect((await api(env).get(`/account/${b.account.id}`, b.accessToken)).body.account.username).toBe(
+        b.account.username,
+      );
     });
 
     it("with its own username in other letter case → 200 (not a conflict with itself)", async () => {
@@ -233,7 +360,8 @@ describe.each<Env>(ENVS)("accounts in %s", (env) => {
       expect(res.body).toEqual({ result: "OK", totalRecords: 1, actions: [] });
 
       expectApiError(await api(env).get(`/account/${driver.account.id}`, clientTok), 404, "NOT_FOUND");
-      for (const v of [v1, v2]) expectApiError(await api(env).get(`/vehicle/${v.vehicleId}`, clientTok), 404, "NOT_FOUND");
+      for (const v of [v1, v2])
+        expectApiError(await api(env).get(`/vehicle/${v.vehicleId}`, clientTok), 404, "NOT_FOUND");
       expect(await testSql()`select id from vehicles where account_id = ${driver.account.id}`).toHaveLength(0);
       // Its tokens went with it.
       expectApiError(await api(env).get("/account/", driver.accessToken), 401, "UNAUTHORIZED");

@@ -30,13 +30,29 @@ describe("deliveries replaced while notifications are written", () => {
       { type: "HTTP_POST", postUrl: `${RECEIVER}/${tag}/swapped/${round}/a` },
       { type: "EMAIL", recipient: `swapped-${round}@partner.example` },
     ];
-    const waypointSub = await sandbox.post(`/vehicle/${vehicle.vehicleId}/eventSubscription/WAYPOINT/`, { deliveries: deliveries("waypoint", 0) }, client);
+    const waypointSub = await sandbox.post(
+      `/vehicle/${vehicle.vehicleId}/eventSubscription/WAYPOINT/`,
+      { deliveries: deliveries("waypoint", 0) },
+      client,
+    );
     expect(waypointSub.status, waypointSub.text).toBe(200);
-    const createdSub = await sandbox.post(`/account/${driver.account.id}/eventSubscription/VEHICLECREATED/`, { deliveries: deliveries("created", 0) }, client);
+    const createdSub = await sandbox.post(
+      `/account/${driver.account.id}/eventSubscription/VEHICLECREATED/`,
+      { deliveries: deliveries("created", 0) },
+      client,
+    );
     expect(createdSub.status, createdSub.text).toBe(200);
     const subs = [
-      { path: `/vehicle/${vehicle.vehicleId}/eventSubscription/${waypointSub.body.subscription.id}`, tag: "waypoint", body: waypointSub.body.subscription },
-      { path: `/account/${driver.account.id}/eventSubscription/${createdSub.body.subscription.id}`, tag: "created", body: createdSub.body.subscription },
+      {
+        path: `/vehicle/${vehicle.vehicleId}/eventSubscription/${waypointSub.body.subscription.id}`,
+        tag: "waypoint",
+        body: waypointSub.body.subscription,
+      },
+      {
+        path: `/account/${driver.account.id}/eventSubscription/${createdSub.body.subscription.id}`,
+        tag: "created",
+        body: createdSub.body.subscription,
+      },
     ].map((s) => ({ ...s, id: s.body.id as number, keptId: s.body.deliveries[0].id as number }));
 
     const failures: Failure[] = [];
@@ -50,7 +66,10 @@ describe("deliveries replaced while notifications are written", () => {
         for (let round = 1; round <= ROUNDS; round++) {
           for (const sub of subs) {
             const [kept, ...swapped] = deliveries(sub.tag, round);
-            check(`replace ${sub.tag} deliveries`, await sandbox.post(sub.path, { deliveries: [{ id: sub.keptId, ...kept }, ...swapped] }, client));
+            check(
+              `replace ${sub.tag} deliveries`,
+              await sandbox.post(sub.path, { deliveries: [{ id: sub.keptId, ...kept }, ...swapped] }, client),
+            );
           }
         }
       } finally {
@@ -60,7 +79,8 @@ describe("deliveries replaced while notifications are written", () => {
     // Data sets a second apart, older than now; every one carries a waypoint, so each fires WAYPOINT.
     const start = Math.floor(Date.now() / 1000) * 1000 - 3 * 3600_000;
     let posted = 0;
-    const nextSet = () => dataSet(new Date(start + posted++ * 1000), "RUNNING", [waypoint(39.96 + posted / 10_000, -82.99)]);
+    const nextSet = () =>
+      dataSet(new Date(start + posted++ * 1000), "RUNNING", [waypoint(39.96 + posted / 10_000, -82.99)]);
     const poster = (async () => {
       for (let i = 0; i < MAX_REQUESTS && swapping; i++) {
         // Every third post a batch, which goes alone through the write statement.
@@ -71,13 +91,23 @@ describe("deliveries replaced while notifications are written", () => {
     let created = 0;
     const creator = (async () => {
       for (let i = 0; i < MAX_REQUESTS && swapping; i++) {
-        if (check("POST vehicle", await sandbox.post("/vehicle/", { label: `Concurrent ${i}` }, driver.accessToken)).status === 200) created++;
+        if (
+          check("POST vehicle", await sandbox.post("/vehicle/", { label: `Concurrent ${i}` }, driver.accessToken))
+            .status === 200
+        )
+          created++;
       }
     })();
     let tested = 0;
     const tester = (async () => {
       for (let i = 0; i < MAX_REQUESTS && swapping; i++) {
-        if (check("GET test notification", await sandbox.get(`/test/vehicle/${vehicle.vehicleId}/eventSubscription/${subs[0]!.id}`, client)).status === 200) tested++;
+        if (
+          check(
+            "GET test notification",
+            await sandbox.get(`/test/vehicle/${vehicle.vehicleId}/eventSubscription/${subs[0]!.id}`, client),
+          ).status === 200
+        )
+          tested++;
       }
     })();
     await Promise.all([swapper, poster, creator, tester]);
@@ -114,10 +144,15 @@ describe("deliveries replaced while notifications are written", () => {
     // Once the swapping is over, a notification goes to exactly the three deliveries there are.
     check("POST dataSet", await sandbox.post(`/vehicle/${vehicle.vehicleId}/dataSet/`, nextSet(), driver.accessToken));
     check("POST vehicle", await sandbox.post("/vehicle/", { label: "After the swapping" }, driver.accessToken));
-    check("GET test notification", await sandbox.get(`/test/vehicle/${vehicle.vehicleId}/eventSubscription/${subs[0]!.id}`, client));
+    check(
+      "GET test notification",
+      await sandbox.get(`/test/vehicle/${vehicle.vehicleId}/eventSubscription/${subs[0]!.id}`, client),
+    );
     expect(failures).toEqual([]);
     for (const sub of subs) {
-      const current = (await sandbox.get(sub.path, client)).body.subscription.deliveries.map((d: { id: number }) => d.id);
+      const current = (await sandbox.get(sub.path, client)).body.subscription.deliveries.map(
+        (d: { id: number }) => d.id,
+      );
       expect(current).toHaveLength(3);
       expect(current[0]).toBe(sub.keptId);
       const latest = await sql<{ deliveries: number[] }[]>`

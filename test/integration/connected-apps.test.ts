@@ -72,7 +72,10 @@ describe("the connected-apps page", () => {
     expect(await apiStatus(tokens.body.access_token)).toBe(200);
     const used = await lastUsedMovesPast(browser, exchanged!);
 
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.body.refresh_token }, { basic: webApp() });
+    const refreshed = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: tokens.body.refresh_token },
+      { basic: webApp() },
+    );
     expect(refreshed.status).toBe(200);
     // Issuing a token is recorded with the token itself: no wait.
     const afterRefresh = lastUsed(await appsPage(browser));

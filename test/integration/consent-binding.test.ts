@@ -20,7 +20,11 @@ beforeAll(async () => {
 /** A signed-in driver on the web app's consent page, for a request with every field set. */
 async function consentFor() {
   const { browser } = await newDriver();
-  const params = codeRequest(webApp(), { scope: "vehicles", code_challenge: pkcePair().challenge, code_challenge_method: "S256" });
+  const params = codeRequest(webApp(), {
+    scope: "vehicles",
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: "S256",
+  });
   const step = await browser.authorize(authorizeUrl(params));
   if (step.kind !== "consent") throw new Error(`expected the consent page, got ${step.kind}`);
   return { browser, step, params };
@@ -74,7 +78,10 @@ describe("the consent form is bound to the request it showed", () => {
   it.each(swaps)("with %s changed → 403 error page, no redirect, no code (allow and deny)", async (_, tamper) => {
     const { browser, step } = await consentFor();
     const fields = Object.fromEntries(
-      Object.entries(tamper).map(([name, value]) => [name, value === "<B>" ? appB.sandbox.clientId : value === "<other challenge>" ? pkcePair().challenge : value]),
+      Object.entries(tamper).map(([name, value]) => [
+        name,
+        value === "<B>" ? appB.sandbox.clientId : value === "<other challenge>" ? pkcePair().challenge : value,
+      ]),
     );
     expectRefusedPage(await browser.decide(step, "allow", fields));
     expectRefusedPage(await browser.decide(step, "deny", fields));

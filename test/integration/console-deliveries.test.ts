@@ -25,12 +25,24 @@ class Partner extends ConsolePartner {
     const appId = String(app.appId);
     const accountId = String((await this.ok("create-test-account", { appId })).reveal!.accountId);
     const vehicleId = Number((await this.ok("create-test-vehicle", { appId, accountId })).reveal!.vehicleId);
-    const sub = await this.ok("create-subscription", { appId, environment: "sandbox", scope: "VEHICLE", target: String(vehicleId), type, notificationPeriod: "CONTINUOUS", minimumTime: "0", ...delivery });
+    const sub = await this.ok("create-subscription", {
+      appId,
+      environment: "sandbox",
+      scope: "VEHICLE",
+      target: String(vehicleId),
+      type,
+      notificationPeriod: "CONTINUOUS",
+      minimumTime: "0",
+      ...delivery,
+    });
     return { app, appId, vehicleId, subscriptionId: Number(sub.reveal!.subscriptionId) };
   }
 
   async testNotification(appId: string, subscriptionId: number): Promise<number> {
-    return Number((await this.ok("send-test-notification", { appId, subscriptionId: String(subscriptionId) })).reveal!.notificationId);
+    return Number(
+      (await this.ok("send-test-notification", { appId, subscriptionId: String(subscriptionId) })).reveal!
+        .notificationId,
+    );
   }
 }
 
@@ -46,7 +58,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
     expect(note).toEqual({ test: true, subscription_id: subscriptionId });
     const rows = await testSql()`select id, status from notification_deliveries where notification_id = ${id}`;
     expect(rows.map((r) => r.status)).toEqual(["PENDING"]);
-    const [entry] = await testSql()`select attempts, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${rows[0]!.id}`;
+    const [entry] =
+      await testSql()`select attempts, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${rows[0]!.id}`;
     expect(entry).toEqual({ attempts: 0, lease_owner: null, due: true });
     const detail = visibleText((await partner.get(`/console/apps/${appId}/notifications/${id}`)).text);
     expect(detail).toContain("https://partner.example/hook");
@@ -57,7 +70,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
     const partner = await newPartner();
     const { appId, subscriptionId } = await partner.appWithSubscription(hook);
     const id = await partner.testNotification(appId, subscriptionId);
-    const [row] = await testSql()`update notification_deliveries set status = 'FAILED' where notification_id = ${id} returning id`;
+    const [row] =
+      await testSql()`update notification_deliveries set status = 'FAILED' where notification_id = ${id} returning id`;
     const ndId = Number(row!.id);
     // A finished row whose queue entry was left with a failing schedule: the resend starts it afresh.
     await testSql()`update delivery_jobs set attempts = 7, failing_since = now(), next_attempt_at = now() + interval '1 hour' where notification_delivery_id = ${ndId}`;
@@ -67,7 +81,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
     expect(res.body.redirect).toBe(`/console/apps/${appId}/notifications/${id}`);
     const [after] = await testSql()`select status from notification_deliveries where id = ${ndId}`;
     expect(after!.status).toBe("PENDING");
-    const entries = await testSql()`select attempts, failing_since, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${ndId}`;
+    const entries =
+      await testSql()`select attempts, failing_since, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${ndId}`;
     expect(entries).toEqual([{ attempts: 0, failing_since: null, lease_owner: null, due: true }]);
 
     const again = await partner.action("resend-notification", { appId, notificationId: String(id) });
@@ -98,13 +113,23 @@ describe("console deliveries on the suite's service (worker off)", () => {
     await testSql()`update notification_deliveries set status = 'DELIVERED' where notification_id = ${delivered}`;
     await testSql()`update notifications set created_at = now() - interval '3 days' where id = ${old}`;
     // A second subscription whose receiver was deactivated: its failed row is counted as skipped.
-    const other = await partner.ok("create-subscription", { appId, environment: "sandbox", scope: "VEHICLE", target: String(vehicleId), type: "WAYPOINT", notificationPeriod: "CONTINUOUS", minimumTime: "0", ...hook });
+    const other = await partner.ok("create-subscription", {
+      appId,
+      environment: "sandbox",
+      scope: "VEHICLE",
+      target: String(vehicleId),
+      type: "WAYPOINT",
+      notificationPeriod: "CONTINUOUS",
+      minimumTime: "0",
+      ...hook,
+    });
     const otherId = Number(other.reveal!.subscriptionId);
     const inactive = await partner.testNotification(appId, otherId);
     await testSql()`update notification_deliveries set status = 'FAILED' where notification_id = ${inactive}`;
     await testSql()`update subscription_deliveries set active = false, deactivation_reason = 'HTTP 410' where subscription_id = ${otherId}`;
 
-    const list = async (status: string) => (await partner.get(`/console/apps/${appId}/notifications?env=sandbox&status=${status}`)).text;
+    const list = async (status: string) =>
+      (await partner.get(`/console/apps/${appId}/notifications?env=sandbox&status=${status}`)).text;
     const failedPage = await list("failed");
     for (const id of [failed1, failed2, old, inactive]) expect(failedPage).toContain(`notification-${id}`);
     expect(failedPage).not.toContain(`notification-${delivered}`);
@@ -115,13 +140,22 @@ describe("console deliveries on the suite's service (worker off)", () => {
     const res = await partner.action("resend-failed", { appId, environment: "sandbox", since });
     expect(res.status, res.text).toBe(200);
     expect(res.body.reveal).toEqual({ requeued: 2, skippedDeactivated: 1, moreRemain: "no" });
-    const states = await testSql()`select notification_id, status from notification_deliveries where notification_id in ${testSql()(ids.concat(inactive))} order by notification_id`;
-    expect(Object.fromEntries(states.map((s) => [Number(s.notification_id), s.status]))).toEqual({ [failed1]: "PENDING", [failed2]: "PENDING", [delivered]: "DELIVERED", [old]: "FAILED", [inactive]: "FAILED" });
+    const states =
+      await testSql()`select notification_id, status from notification_deliveries where notification_id in ${testSql()(ids.concat(inactive))} order by notification_id`;
+    expect(Object.fromEntries(states.map((s) => [Number(s.notification_id), s.status]))).toEqual({
+      [failed1]: "PENDING",
+      [failed2]: "PENDING",
+      [delivered]: "DELIVERED",
+      [old]: "FAILED",
+      [inactive]: "FAILED",
+    });
     const pending = await list("pending");
     for (const id of [failed1, failed2]) expect(pending).toContain(`notification-${id}`);
 
     // Nothing failed since then any more.
-    expect((await partner.action("resend-failed", { appId, environment: "sandbox", since })).body.reveal.requeued).toBe(0);
+    expect((await partner.action("resend-failed", { appId, environment: "sandbox", since })).body.reveal.requeued).toBe(
+      0,
+    );
     const bad = await partner.action("resend-failed", { appId, environment: "sandbox", since: "yesterday" });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors[0].fieldName).toBe("since");
@@ -137,7 +171,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
     const after = String(rotated.signingSecret);
     expect(after).toMatch(/^whsec_/);
     expect(after).not.toBe(before);
-    const rows = await testSql()`select secret, expires_at from app_signing_secrets where app_id = ${app.appId} order by id`;
+    const rows =
+      await testSql()`select secret, expires_at from app_signing_secrets where app_id = ${app.appId} order by id`;
     expect(rows.map((r) => r.secret)).toEqual([before, after]);
     const expiresIn = new Date(rows[0]!.expires_at).getTime() - Date.now();
     expect(expiresIn).toBeGreaterThan(24 * 3600_000 - 60_000);
@@ -159,7 +194,11 @@ describe("console deliveries on the suite's service (worker off)", () => {
     const b = await newPartner();
     const bApp = String((await b.createApp()).appId);
 
-    for (const path of [`/console/apps/${appId}/notifications/${id}`, `/console/apps/${appId}/outbox`, `/console/apps/${bApp}/notifications/${id}`]) {
+    for (const path of [
+      `/console/apps/${appId}/notifications/${id}`,
+      `/console/apps/${appId}/outbox`,
+      `/console/apps/${bApp}/notifications/${id}`,
+    ]) {
       expect((await b.get(path)).status, path).toBe(404);
     }
     const since = new Date(Date.now() - 3600_000).toISOString().slice(0, 16);
@@ -194,9 +233,20 @@ describe("console deliveries on the suite's service (worker off)", () => {
       ["resend-notification", { appId, notificationId: String(id) }],
       ["send-test-notification", { appId, subscriptionId: String(subscriptionId) }],
     ] as [string, Record<string, string>][]) {
-      expect((await partner.post(`/console/actions/${name}`, form, { Accept: "application/json" })).status, name).toBe(403);
+      expect((await partner.post(`/console/actions/${name}`, form, { Accept: "application/json" })).status, name).toBe(
+        403,
+      );
       expect((await partner.action(name, form, { Origin: "https://evil.example" })).status, name).toBe(403);
-      expect((await new Browser().post(`/console/actions/${name}`, { ...form, csrfToken: partner.csrf }, { Accept: "application/json" })).status, name).toBe(401);
+      expect(
+        (
+          await new Browser().post(
+            `/console/actions/${name}`,
+            { ...form, csrfToken: partner.csrf },
+            { Accept: "application/json" },
+          )
+        ).status,
+        name,
+      ).toBe(401);
     }
     expect((await partner.action("resend-notification", { appId, notificationId: "x" })).status).toBe(404);
     expect(await testSql()`select 1 from app_signing_secrets where app_id = ${Number(appId)}`).toHaveLength(1);
@@ -219,10 +269,18 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
       databaseUrl = database.url;
       dropDatabase = database.drop;
     }
-    service = await launchService({ name: "console-deliveries", databaseUrl, extraEnv: { WORKER: "on", DELIVERY_ALLOWED_HOSTS: "127.0.0.1" } });
+    service = await launchService({
+      name: "console-deliveries",
+      databaseUrl,
+      extraEnv: { WORKER: "on", DELIVERY_ALLOWED_HOSTS: "127.0.0.1" },
+    });
     const ca = path.join(service.dataDir, "test-ca");
-    receiver = await startHttpsReceiver({ ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") } });
-    const dbUrl = databaseUrl ?? (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
+    receiver = await startHttpsReceiver({
+      ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") },
+    });
+    const dbUrl =
+      databaseUrl ??
+      (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
     sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
   }, 240_000);
 
@@ -233,13 +291,24 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
     await dropDatabase?.();
   });
 
-  const delivered = (id: number) => waitFor(async () => (await sql`select status from notification_deliveries where notification_id = ${id}`)[0]?.status === "DELIVERED", { what: `notification ${id} delivered`, timeoutMs: 30_000 });
+  const delivered = (id: number) =>
+    waitFor(
+      async () =>
+        (await sql`select status from notification_deliveries where notification_id = ${id}`)[0]?.status ===
+        "DELIVERED",
+      { what: `notification ${id} delivered`, timeoutMs: 30_000 },
+    );
 
   it("a receiver failing once then answering 200: both attempts, with status, error, response and signature, show on the notification page", async () => {
     const partner = await newPartner(service.baseUrl);
     let calls = 0;
-    receiver.route("/flaky", () => (++calls === 1 ? { status: 503, body: '{"error":"warming up"}' } : { status: 200, body: '{"ok":true}' }));
-    const { appId, subscriptionId } = await partner.appWithSubscription({ delivery: "HTTP_POST", postUrl: `${receiver.url}/flaky` });
+    receiver.route("/flaky", () =>
+      ++calls === 1 ? { status: 503, body: '{"error":"warming up"}' } : { status: 200, body: '{"ok":true}' },
+    );
+    const { appId, subscriptionId } = await partner.appWithSubscription({
+      delivery: "HTTP_POST",
+      postUrl: `${receiver.url}/flaky`,
+    });
     const id = await partner.testNotification(appId, subscriptionId);
     await delivered(id);
 
@@ -258,7 +327,10 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
 
   it("after a rotation a delivery verifies with the old and the new secret; once the old one expired, only with the new", async () => {
     const partner = await newPartner(service.baseUrl);
-    const { app, appId, subscriptionId } = await partner.appWithSubscription({ delivery: "HTTP_POST", postUrl: `${receiver.url}/rotation` });
+    const { app, appId, subscriptionId } = await partner.appWithSubscription({
+      delivery: "HTTP_POST",
+      postUrl: `${receiver.url}/rotation`,
+    });
     const oldSecret = String((await partner.ok("reveal-signing-secret", { appId })).reveal!.signingSecret);
     const newSecret = String((await partner.ok("rotate-signing-secret", { appId })).reveal!.signingSecret);
 
@@ -283,15 +355,29 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
     const partner = await newPartner(service.baseUrl);
     let gone = true;
     receiver.route("/gone", () => (gone ? { status: 410 } : { status: 200, body: "{}" }));
-    const { appId, subscriptionId } = await partner.appWithSubscription({ delivery: "HTTP_POST", postUrl: `${receiver.url}/gone` });
+    const { appId, subscriptionId } = await partner.appWithSubscription({
+      delivery: "HTTP_POST",
+      postUrl: `${receiver.url}/gone`,
+    });
     const id = await partner.testNotification(appId, subscriptionId);
-    await waitFor(async () => (await sql`select status from notification_deliveries where notification_id = ${id}`)[0]?.status === "FAILED", { what: "FAILED after 410", timeoutMs: 30_000 });
-    expect(visibleText((await partner.get(`/console/apps/${appId}/notifications/${id}`)).text)).toContain("delivery deactivated");
+    await waitFor(
+      async () =>
+        (await sql`select status from notification_deliveries where notification_id = ${id}`)[0]?.status === "FAILED",
+      { what: "FAILED after 410", timeoutMs: 30_000 },
+    );
+    expect(visibleText((await partner.get(`/console/apps/${appId}/notifications/${id}`)).text)).toContain(
+      "delivery deactivated",
+    );
     expect((await partner.action("resend-notification", { appId, notificationId: String(id) })).status).toBe(409);
 
     gone = false;
     const [delivery] = await sql`select id from subscription_deliveries where subscription_id = ${subscriptionId}`;
-    await partner.ok("reactivate-delivery", { appId, environment: "sandbox", subscriptionId: String(subscriptionId), deliveryId: String(delivery!.id) });
+    await partner.ok("reactivate-delivery", {
+      appId,
+      environment: "sandbox",
+      subscriptionId: String(subscriptionId),
+      deliveryId: String(delivery!.id),
+    });
     await partner.ok("resend-notification", { appId, notificationId: String(id) });
     await delivered(id);
     expect(receiver.on("/gone")).toHaveLength(2);

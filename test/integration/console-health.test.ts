@@ -17,14 +17,26 @@ class Partner extends Browser {
 
   async signUp() {
     const csrf = JSON.parse((await this.get("/api/partner-auth/csrf")).text).csrfToken as string;
-    const res = await this.post(`/api/partner-auth/callback/partner-registration`, { name: "Hal Partner", email: this.email, password: "partner-password-1", csrfToken: csrf, callbackUrl: "/console/apps", json: "true" });
-    if (new URL(JSON.parse(res.text).url as string).searchParams.get("error")) throw new Error(`sign-up failed: ${res.text}`);
+    const res = await this.post(`/api/partner-auth/callback/partner-registration`, {
+      name: "Hal Partner",
+      email: this.email,
+      password: "partner-password-1",
+      csrfToken: csrf,
+      callbackUrl: "/console/apps",
+      json: "true",
+    });
+    if (new URL(JSON.parse(res.text).url as string).searchParams.get("error"))
+      throw new Error(`sign-up failed: ${res.text}`);
     this.csrf = hiddenFields((await this.get("/console/apps")).text).csrfToken ?? "";
     return this;
   }
 
   async action(name: string, form: Record<string, string>) {
-    const res = await this.post(`/console/actions/${name}`, { csrfToken: this.csrf, ...form }, { Accept: "application/json" });
+    const res = await this.post(
+      `/console/actions/${name}`,
+      { csrfToken: this.csrf, ...form },
+      { Accept: "application/json" },
+    );
     return { status: res.status, text: res.text, body: res.text ? JSON.parse(res.text) : null };
   }
 
@@ -39,13 +51,27 @@ type Subscribed = { appId: string; subscriptionId: number; deliveryId: number };
 
 /** An app with a test vehicle and `count` WAYPOINT subscriptions, each with one HTTP_POST delivery. */
 async function appWithDeliveries(partner: Partner, count: number): Promise<{ appId: string; subs: Subscribed[] }> {
-  const made = await partner.ok("create-app", { name: uniqueName("health"), redirectUris: "https://partner.example/callback", clientType: "confidential" });
+  const made = await partner.ok("create-app", {
+    name: uniqueName("health"),
+    redirectUris: "https://partner.example/callback",
+    clientType: "confidential",
+  });
   const appId = /\/console\/apps\/(\d+)/.exec(made.redirect)![1]!;
   const accountId = String((await partner.ok("create-test-account", { appId })).reveal!.accountId);
   const vehicleId = String((await partner.ok("create-test-vehicle", { appId, accountId })).reveal!.vehicleId);
   const subs: Subscribed[] = [];
   for (let i = 0; i < count; i++) {
-    const sub = await partner.ok("create-subscription", { appId, environment: "sandbox", scope: "VEHICLE", target: vehicleId, type: "WAYPOINT", notificationPeriod: "CONTINUOUS", minimumTime: "0", delivery: "HTTP_POST", postUrl: `https://partner.example/hook-${i}` });
+    const sub = await partner.ok("create-subscription", {
+      appId,
+      environment: "sandbox",
+      scope: "VEHICLE",
+      target: vehicleId,
+      type: "WAYPOINT",
+      notificationPeriod: "CONTINUOUS",
+      minimumTime: "0",
+      delivery: "HTTP_POST",
+      postUrl: `https://partner.example/hook-${i}`,
+    });
     const subscriptionId = Number(sub.reveal!.subscriptionId);
     const [d] = await testSql()`select id from subscription_deliveries where subscription_id = ${subscriptionId}`;
     subs.push({ appId, subscriptionId, deliveryId: Number(d!.id) });
@@ -56,7 +82,8 @@ async function appWithDeliveries(partner: Partner, count: number): Promise<{ app
 /** A pending notification_deliveries row of the subscription (a test notification), its id. */
 async function pendingRow(partner: Partner, s: Subscribed): Promise<number> {
   const sent = await partner.ok("send-test-notification", { appId: s.appId, subscriptionId: String(s.subscriptionId) });
-  const [row] = await testSql()`select id from notification_deliveries where notification_id = ${Number(sent.reveal!.notificationId)} and delivery_id = ${s.deliveryId}`;
+  const [row] =
+    await testSql()`select id from notification_deliveries where notification_id = ${Number(sent.reveal!.notificationId)} and delivery_id = ${s.deliveryId}`;
   return Number(row!.id);
 }
 
@@ -70,7 +97,15 @@ async function attempts(notificationDeliveryId: number, deliveryId: number, list
         select id, notification_id, delivery_id, now() - ${a.ago}::interval, 'https://partner.example/hook', ${a.outcome}, ${a.status}, ${a.latency}
         from notification_deliveries where id = ${notificationDeliveryId} and delivery_id = ${deliveryId}
         returning attempted_at`;
-      await recordAttemptRollups(sql, [{ deliveryId, attemptedAt: row!.attempted_at as Date, outcome: a.outcome, httpStatus: a.status, latencyMs: a.latency }]);
+      await recordAttemptRollups(sql, [
+        {
+          deliveryId,
+          attemptedAt: row!.attempted_at as Date,
+          outcome: a.outcome,
+          httpStatus: a.status,
+          latencyMs: a.latency,
+        },
+      ]);
     });
   }
 }
@@ -82,22 +117,33 @@ function near(shown: string | undefined, exact: number): string {
 }
 
 /** A window's row with p50/p95 read as `near` their exact values. */
-const approx = (row: Record<string, string> | undefined, p50: number, p95: number) => ({ ...row, p50: near(row?.p50, p50), p95: near(row?.p95, p95) });
+const approx = (row: Record<string, string> | undefined, p50: number, p95: number) => ({
+  ...row,
+  p50: near(row?.p50, p50),
+  p95: near(row?.p95, p95),
+});
 
 /** The figures of one block of the page (the app's or a delivery's), as a person reads them. */
 function block(html: string, testId: string) {
   const totals = new RegExp(`data-testid="${testId}-totals"[\\s\\S]*?</table>`).exec(html)?.[0] ?? "";
   const windows: Record<string, Record<string, string>> = {};
   for (const [, w, row] of totals.matchAll(/<tr data-window="(\w+)"[^>]*>([\s\S]*?)<\/tr>/g)) {
-    windows[w!] = Object.fromEntries([...row!.matchAll(/data-cell="(\w+)"[^>]*>([\s\S]*?)<\/td>/g)].map(([, k, v]) => [k!, visibleText(v!)]));
+    windows[w!] = Object.fromEntries(
+      [...row!.matchAll(/data-cell="(\w+)"[^>]*>([\s\S]*?)<\/td>/g)].map(([, k, v]) => [k!, visibleText(v!)]),
+    );
   }
   const backlogHtml = new RegExp(`data-testid="${testId}-backlog"[\\s\\S]*?</dl>`).exec(html)?.[0] ?? "";
-  const backlog = Object.fromEntries([...backlogHtml.matchAll(/data-cell="(\w+)"[^>]*>([\s\S]*?)<\/dd>/g)].map(([, k, v]) => [k!, visibleText(v!)]));
+  const backlog = Object.fromEntries(
+    [...backlogHtml.matchAll(/data-cell="(\w+)"[^>]*>([\s\S]*?)<\/dd>/g)].map(([, k, v]) => [k!, visibleText(v!)]),
+  );
   return { windows, backlog };
 }
 
 /** A delivery's state line (type, target, state, reason, button), read up to `end`. */
-const stateOf = (html: string, deliveryId: number, end: string) => visibleText(new RegExp(`data-testid="health-delivery-${deliveryId}-state"[^>]*>([\\s\\S]*?)${end}`).exec(html)?.[1] ?? "");
+const stateOf = (html: string, deliveryId: number, end: string) =>
+  visibleText(
+    new RegExp(`data-testid="health-delivery-${deliveryId}-state"[^>]*>([\\s\\S]*?)${end}`).exec(html)?.[1] ?? "",
+  );
 
 const newPartner = () => new Partner().signUp();
 
@@ -132,7 +178,9 @@ describe("console delivery health", () => {
     ]);
     // The second delivery: one delivered attempt in the last hour, nothing waiting.
     const otherRow = await pendingRow(partner, second);
-    await attempts(otherRow, second.deliveryId, [{ ago: "20 minutes", outcome: "DELIVERED", status: 200, latency: 50 }]);
+    await attempts(otherRow, second.deliveryId, [
+      { ago: "20 minutes", outcome: "DELIVERED", status: 200, latency: 50 },
+    ]);
     await testSql()`update notification_deliveries set status = 'DELIVERED' where id = ${otherRow}`;
     // The backlog of the first: its row (failing for an hour, one failed attempt) and a second one, 2 h 30 min old.
     await testSql()`update delivery_jobs set attempts = 1, failing_since = now() - interval '1 hour' where notification_delivery_id = ${row}`;
@@ -144,26 +192,49 @@ describe("console delivery health", () => {
     const one = block(page.text, `health-delivery-${first.deliveryId}`);
     // Exact p50/p95 (percentile_disc): 1 h of 100 200 300 400 1000 10000; 24 h adds 500 600 700
     // 20000; 7 d adds 800 30000.
-    expect({ "1h": approx(one.windows["1h"], 300, 10000), "24h": approx(one.windows["24h"], 500, 20000), "7d": approx(one.windows["7d"], 600, 30000) }).toEqual({
+    expect({
+      "1h": approx(one.windows["1h"], 300, 10000),
+      "24h": approx(one.windows["24h"], 500, 20000),
+      "7d": approx(one.windows["7d"], 600, 30000),
+    }).toEqual({
       "1h": { attempts: "6", success: "66.6 %", p50: "≈300 ms", p95: "≈10000 ms" },
       "24h": { attempts: "10", success: "60.0 %", p50: "≈500 ms", p95: "≈20000 ms" },
       "7d": { attempts: "12", success: "50.0 %", p50: "≈600 ms", p95: "≈30000 ms" },
     });
-    expect(visibleText(page.text)).toContain("Counts are exact; p50 and p95 are read from a latency histogram, within 5 % of the exact values.");
+    expect(visibleText(page.text)).toContain(
+      "Counts are exact; p50 and p95 are read from a latency histogram, within 5 % of the exact values.",
+    );
     // The page is read within seconds of the update; a minute more on a stalled machine is no error.
     expect(one.backlog).toEqual({ pending: "2", oldest: expect.stringMatching(/^2 h 3[01] min ago$/), retrying: "1" });
     const two = block(page.text, `health-delivery-${second.deliveryId}`);
-    expect(approx(two.windows["1h"], 50, 50)).toEqual({ attempts: "1", success: "100.0 %", p50: "≈50 ms", p95: "≈50 ms" });
+    expect(approx(two.windows["1h"], 50, 50)).toEqual({
+      attempts: "1",
+      success: "100.0 %",
+      p50: "≈50 ms",
+      p95: "≈50 ms",
+    });
     expect(two.backlog).toEqual({ pending: "0", oldest: "none waiting", retrying: "0" });
     // The app: both deliveries' attempts together, percentiles over all of them.
     const app = block(page.text, "health-app");
-    expect(approx(app.windows["1h"], 300, 10000)).toEqual({ attempts: "7", success: "71.4 %", p50: "≈300 ms", p95: "≈10000 ms" });
-    expect(approx(app.windows["7d"], 600, 30000)).toEqual({ attempts: "13", success: "53.8 %", p50: "≈600 ms", p95: "≈30000 ms" });
+    expect(approx(app.windows["1h"], 300, 10000)).toEqual({
+      attempts: "7",
+      success: "71.4 %",
+      p50: "≈300 ms",
+      p95: "≈10000 ms",
+    });
+    expect(approx(app.windows["7d"], 600, 30000)).toEqual({
+      attempts: "13",
+      success: "53.8 %",
+      p50: "≈600 ms",
+      p95: "≈30000 ms",
+    });
     expect(app.backlog).toEqual({ pending: "2", oldest: expect.stringMatching(/^2 h 3[01] min ago$/), retrying: "1" });
 
     // States: the first is retrying (a pending row has failed), the second active.
     const text = (id: number) => stateOf(page.text, id, "</div>");
-    expect(text(first.deliveryId)).toBe("HTTP_POST https://partner.example/hook-0 retrying failing since " + (await failingSince(row)));
+    expect(text(first.deliveryId)).toBe(
+      "HTTP_POST https://partner.example/hook-0 retrying failing since " + (await failingSince(row)),
+    );
     expect(text(second.deliveryId)).toBe("HTTP_POST https://partner.example/hook-1 active");
   });
 
@@ -183,7 +254,8 @@ describe("console delivery health", () => {
     // start to the one holding now (as of the page's reading, between `before` and `after`).
     const grid = (seconds: number, stride: number, now: number) => {
       const out: string[] = [];
-      for (let t = Math.floor((now - seconds * 1000) / (stride * 1000)) * stride * 1000; t < now; t += stride * 1000) out.push(new Date(t).toISOString());
+      for (let t = Math.floor((now - seconds * 1000) / (stride * 1000)) * stride * 1000; t < now; t += stride * 1000)
+        out.push(new Date(t).toISOString());
       return out;
     };
     const failuresOf = async (window: string) => {
@@ -193,10 +265,20 @@ describe("console delivery health", () => {
       // The chart's data reaches the browser in the page's RSC payload; read it from there.
       const payload = html.replace(/\\"/g, '"');
       const failures = [...payload.matchAll(/"failures":\[(.*?)\]/g)].map((m) => m[1]);
-      const series = [...payload.matchAll(/"series":\[(.*?)\]/g)].map((m) => [...m[1]!.matchAll(/"at":"([^"]+)"/g)].map((at) => at[1]!));
+      const series = [...payload.matchAll(/"series":\[(.*?)\]/g)].map((m) =>
+        [...m[1]!.matchAll(/"at":"([^"]+)"/g)].map((at) => at[1]!),
+      );
       // Either reading of the grid: the page's now lies between before and after.
-      const expected = (seconds: number, stride: number) => [grid(seconds, stride, before), grid(seconds, stride, after)];
-      return { failures: failures[0], buckets: series[0], expected, current: /aria-current="true"[^>]*>([^<]*)</.exec(html.slice(html.indexOf('aria-label="Window"')))?.[1] };
+      const expected = (seconds: number, stride: number) => [
+        grid(seconds, stride, before),
+        grid(seconds, stride, after),
+      ];
+      return {
+        failures: failures[0],
+        buckets: series[0],
+        expected,
+        current: /aria-current="true"[^>]*>([^<]*)</.exec(html.slice(html.indexOf('aria-label="Window"')))?.[1],
+      };
     };
     const hour = await failuresOf("1h");
     expect(hour.current).toBe("Last hour");
@@ -229,11 +311,22 @@ describe("console delivery health", () => {
     const state = stateOf(html, s.deliveryId, "</form>");
     expect(state).toBe("HTTP_POST https://partner.example/hook-0 deactivated HTTP 410 Gone Reactivate");
 
-    const res = await partner.ok("reactivate-delivery", { appId, environment: "sandbox", subscriptionId: String(s.subscriptionId), deliveryId: String(s.deliveryId), returnTo: "health" });
+    const res = await partner.ok("reactivate-delivery", {
+      appId,
+      environment: "sandbox",
+      subscriptionId: String(s.subscriptionId),
+      deliveryId: String(s.deliveryId),
+      returnTo: "health",
+    });
     expect(res.redirect).toBe(`/console/apps/${appId}/health?env=sandbox`);
-    const [after] = await testSql()`select active, deactivation_reason from subscription_deliveries where id = ${s.deliveryId}`;
+    const [after] =
+      await testSql()`select active, deactivation_reason from subscription_deliveries where id = ${s.deliveryId}`;
     expect(after).toEqual({ active: true, deactivation_reason: null });
-    const again = stateOf((await partner.get(`/console/apps/${appId}/health?env=sandbox`)).text, s.deliveryId, "</div>");
+    const again = stateOf(
+      (await partner.get(`/console/apps/${appId}/health?env=sandbox`)).text,
+      s.deliveryId,
+      "</div>",
+    );
     expect(again).toBe("HTTP_POST https://partner.example/hook-0 active");
   });
 
@@ -242,7 +335,11 @@ describe("console delivery health", () => {
     const { appId } = await appWithDeliveries(owner, 1);
     const stranger = await newPartner();
     expect((await stranger.get(`/console/apps/${appId}/health?env=sandbox`)).status).toBe(404);
-    const made = await stranger.ok("create-app", { name: uniqueName("empty"), redirectUris: "https://partner.example/callback", clientType: "confidential" });
+    const made = await stranger.ok("create-app", {
+      name: uniqueName("empty"),
+      redirectUris: "https://partner.example/callback",
+      clientType: "confidential",
+    });
     const empty = await stranger.get(`${made.redirect}/health?env=sandbox`);
     expect(empty.status).toBe(200);
     expect(visibleText(empty.text)).toContain("No sandbox deliveries yet");
@@ -250,6 +347,7 @@ describe("console delivery health", () => {
 });
 
 async function failingSince(notificationDeliveryId: number): Promise<string> {
-  const [row] = await testSql()`select failing_since from delivery_jobs where notification_delivery_id = ${notificationDeliveryId}`;
+  const [row] =
+    await testSql()`select failing_since from delivery_jobs where notification_delivery_id = ${notificationDeliveryId}`;
   return (row!.failing_since as Date).toISOString();
 }

@@ -14,13 +14,22 @@ class Partner extends Browser {
 
   async authCall(provider: "partner-password" | "partner-registration", fields: Record<string, string>) {
     const csrf = JSON.parse((await this.get("/api/partner-auth/csrf")).text).csrfToken as string;
-    const res = await this.post(`/api/partner-auth/callback/${provider}`, { ...fields, csrfToken: csrf, callbackUrl: "/console/apps", json: "true" });
+    const res = await this.post(`/api/partner-auth/callback/${provider}`, {
+      ...fields,
+      csrfToken: csrf,
+      callbackUrl: "/console/apps",
+      json: "true",
+    });
     const url = new URL(JSON.parse(res.text).url as string);
     return { status: res.status, error: url.searchParams.get("error") };
   }
 
   async signUp() {
-    const res = await this.authCall("partner-registration", { name: "Pat Partner", email: this.email, password: this.password });
+    const res = await this.authCall("partner-registration", {
+      name: "Pat Partner",
+      email: this.email,
+      password: this.password,
+    });
     if (res.error) throw new Error(`sign-up failed: ${res.error}`);
     await this.loadCsrf();
     return this;
@@ -34,13 +43,25 @@ class Partner extends Browser {
   }
 
   action(name: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-    return this.post(`/console/actions/${name}`, { csrfToken: this.csrf, ...form }, { Accept: "application/json", ...headers }).then((page) => ({ ...page, body: page.text ? JSON.parse(page.text) : null }));
+    return this.post(
+      `/console/actions/${name}`,
+      { csrfToken: this.csrf, ...form },
+      { Accept: "application/json", ...headers },
+    ).then((page) => ({ ...page, body: page.text ? JSON.parse(page.text) : null }));
   }
 
   async createApp(name = uniqueName("app")) {
-    const res = await this.action("create-app", { name, redirectUris: "https://partner.example/callback", clientType: "confidential" });
+    const res = await this.action("create-app", {
+      name,
+      redirectUris: "https://partner.example/callback",
+      clientType: "confidential",
+    });
     if (res.status !== 200) throw new Error(`create-app failed: ${res.status} ${res.text}`);
-    return { appId: Number(/\/console\/apps\/(\d+)/.exec(res.body.redirect)![1]), clientId: res.body.reveal.clientId as string, clientSecret: res.body.reveal.clientSecret as string };
+    return {
+      appId: Number(/\/console\/apps\/(\d+)/.exec(res.body.redirect)![1]),
+      clientId: res.body.reveal.clientId as string,
+      clientSecret: res.body.reveal.clientSecret as string,
+    };
   }
 }
 
@@ -53,19 +74,37 @@ describe("partner accounts", () => {
     expect(page.status).toBe(200);
     expect(visibleText(page.text)).toContain(partner.email);
 
-    const again = await new Partner().authCall("partner-registration", { name: "X", email: partner.email.toUpperCase(), password: "another-password" });
-    expect(JSON.parse(again.error!)).toEqual({ kind: "fields", fieldErrors: [{ fieldName: "email", message: expect.stringContaining("already exists") }] });
+    const again = await new Partner().authCall("partner-registration", {
+      name: "X",
+      email: partner.email.toUpperCase(),
+      password: "another-password",
+    });
+    expect(JSON.parse(again.error!)).toEqual({
+      kind: "fields",
+      fieldErrors: [{ fieldName: "email", message: expect.stringContaining("already exists") }],
+    });
 
-    const wrong = await new Partner().authCall("partner-password", { email: partner.email, password: "not-the-password" });
+    const wrong = await new Partner().authCall("partner-password", {
+      email: partner.email,
+      password: "not-the-password",
+    });
     expect(JSON.parse(wrong.error!)).toMatchObject({ kind: "invalid_credentials" });
     const right = new Partner();
-    expect((await right.authCall("partner-password", { email: partner.email, password: partner.password })).error).toBeNull();
+    expect(
+      (await right.authCall("partner-password", { email: partner.email, password: partner.password })).error,
+    ).toBeNull();
     expect((await right.get("/console/apps")).status).toBe(200);
   });
 
   it("a short password or a bad e-mail at sign-up is a field error", async () => {
-    const res = await new Partner().authCall("partner-registration", { name: "", email: "not-an-email", password: "short" });
-    const fields = JSON.parse(res.error!).fieldErrors.map((f: { fieldName: string }) => f.fieldName).sort();
+    const res = await new Partner().authCall("partner-registration", {
+      name: "",
+      email: "not-an-email",
+      password: "short",
+    });
+    const fields = JSON.parse(res.error!)
+      .fieldErrors.map((f: { fieldName: string }) => f.fieldName)
+      .sort();
     expect(fields).toEqual(["email", "name", "password"]);
   });
 
@@ -73,10 +112,18 @@ describe("partner accounts", () => {
     const partner = await newPartner();
     const guesser = new Partner();
     const answers = [];
-    for (let i = 0; i < 5; i++) answers.push(JSON.parse((await guesser.authCall("partner-password", { email: partner.email, password: `wrong-${i}` })).error!));
+    for (let i = 0; i < 5; i++)
+      answers.push(
+        JSON.parse(
+          (await guesser.authCall("partner-password", { email: partner.email, password: `wrong-${i}` })).error!,
+        ),
+      );
     expect(answers[3]).toEqual({ kind: "invalid_credentials", waitSeconds: 0 });
     expect(answers[4].waitSeconds).toBeGreaterThan(0);
-    const blocked = await new Partner().authCall("partner-password", { email: partner.email, password: partner.password });
+    const blocked = await new Partner().authCall("partner-password", {
+      email: partner.email,
+      password: partner.password,
+    });
     expect(JSON.parse(blocked.error!)).toMatchObject({ kind: "throttled" });
   });
 
@@ -115,7 +162,8 @@ describe("apps and credentials", () => {
     const app = await partner.createApp();
     expect(app.clientId).toMatch(/^wl_sbx_/);
     expect(await clientToken(app)).toMatch(/.+/);
-    const [row] = await testSql()`select count(*)::int as n from app_credentials where app_id = ${app.appId} and environment = 'production'`;
+    const [row] =
+      await testSql()`select count(*)::int as n from app_credentials where app_id = ${app.appId} and environment = 'production'`;
     expect(row!.n).toBe(0);
     const page = await partner.get(`/console/apps/${app.appId}`);
     expect(visibleText(page.text)).toContain(app.clientId);
@@ -131,7 +179,9 @@ describe("apps and credentials", () => {
     const old = await tokenRequest({ grant_type: "client_credentials" }, { basic: app });
     expect(old.status).toBe(401);
     expect(await clientToken({ clientId: app.clientId, clientSecret: rotated.body.reveal.clientSecret })).toMatch(/.+/);
-    expect((await partner.action("rotate-secret", { appId: String(app.appId), environment: "production" })).status).toBe(409);
+    expect(
+      (await partner.action("rotate-secret", { appId: String(app.appId), environment: "production" })).status,
+    ).toBe(409);
   });
 
   it("confirm-obligations needs all three; then production credentials work, once", async () => {
@@ -139,43 +189,94 @@ describe("apps and credentials", () => {
     const app = await partner.createApp();
     const partial = await partner.action("confirm-obligations", { appId: String(app.appId), credentials: "on" });
     expect(partial.status).toBe(400);
-    expect(partial.body.fieldErrors.map((f: { fieldName: string }) => f.fieldName).sort()).toEqual(["dataStatement", "driverSite"]);
+    expect(partial.body.fieldErrors.map((f: { fieldName: string }) => f.fieldName).sort()).toEqual([
+      "dataStatement",
+      "driverSite",
+    ]);
 
-    const confirmed = await partner.action("confirm-obligations", { appId: String(app.appId), credentials: "on", driverSite: "on", dataStatement: "on" });
+    const confirmed = await partner.action("confirm-obligations", {
+      appId: String(app.appId),
+      credentials: "on",
+      driverSite: "on",
+      dataStatement: "on",
+    });
     expect(confirmed.status).toBe(200);
-    const production = { clientId: confirmed.body.reveal.clientId as string, clientSecret: confirmed.body.reveal.clientSecret as string };
+    const production = {
+      clientId: confirmed.body.reveal.clientId as string,
+      clientSecret: confirmed.body.reveal.clientSecret as string,
+    };
     expect(production.clientId).toMatch(/^wl_live_/);
     const token = await clientToken(production);
     expect((await api("production").get("/account/", token)).status).toBe(200);
     const [row] = await testSql()`select obligations_confirmed_at from partner_app_owners where app_id = ${app.appId}`;
     expect(row!.obligations_confirmed_at).toBeInstanceOf(Date);
 
-    expect((await partner.action("confirm-obligations", { appId: String(app.appId), credentials: "on", driverSite: "on", dataStatement: "on" })).status).toBe(409);
+    expect(
+      (
+        await partner.action("confirm-obligations", {
+          appId: String(app.appId),
+          credentials: "on",
+          driverSite: "on",
+          dataStatement: "on",
+        })
+      ).status,
+    ).toBe(409);
   });
 
   it("update-app: redirect URIs are checked per docs/oauth.md#authorization-page; valid ones are saved", async () => {
     const partner = await newPartner();
     const app = await partner.createApp();
-    const bad = await partner.action("update-app", { appId: String(app.appId), name: "Renamed", redirectUris: "javascript:alert(1)\nhttps://ok.example/cb", clientType: "public" });
+    const bad = await partner.action("update-app", {
+      appId: String(app.appId),
+      name: "Renamed",
+      redirectUris: "javascript:alert(1)\nhttps://ok.example/cb",
+      clientType: "public",
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors[0].fieldName).toBe("redirectUris");
     expect(bad.body.fieldErrors[0].errorDisplay).toContain("javascript");
 
-    const empty = await partner.action("update-app", { appId: String(app.appId), name: " ", redirectUris: "", clientType: "confidential" });
+    const empty = await partner.action("update-app", {
+      appId: String(app.appId),
+      name: " ",
+      redirectUris: "",
+      clientType: "confidential",
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.fieldErrors[0].fieldName).toBe("name");
 
-    const good = await partner.action("update-app", { appId: String(app.appId), name: "Renamed app", redirectUris: "https://ok.example/cb\ncarlocator://cb\nhttp://sandbox-only.example/cb\nhttp://127.0.0.1:8080/#/authorized", clientType: "public" });
+    const good = await partner.action("update-app", {
+      appId: String(app.appId),
+      name: "Renamed app",
+      redirectUris:
+        "https://ok.example/cb\ncarlocator://cb\nhttp://sandbox-only.example/cb\nhttp://127.0.0.1:8080/#/authorized",
+      clientType: "public",
+    });
     expect(good.status).toBe(200);
     const [row] = await testSql()`select name, redirect_uris, is_public from partner_apps where id = ${app.appId}`;
-    expect(row).toEqual({ name: "Renamed app", redirect_uris: ["https://ok.example/cb", "carlocator://cb", "http://sandbox-only.example/cb", "http://127.0.0.1:8080/#/authorized"], is_public: true });
+    expect(row).toEqual({
+      name: "Renamed app",
+      redirect_uris: [
+        "https://ok.example/cb",
+        "carlocator://cb",
+        "http://sandbox-only.example/cb",
+        "http://127.0.0.1:8080/#/authorized",
+      ],
+      is_public: true,
+    });
     expect(visibleText((await partner.get(`/console/apps/${app.appId}`)).text)).toContain("work in the sandbox only");
   });
 
   it("without JavaScript a console form post is answered 303 to the page", async () => {
     const partner = await newPartner();
     const app = await partner.createApp();
-    const res = await partner.post("/console/actions/update-app", { csrfToken: partner.csrf, appId: String(app.appId), name: "Plain form", redirectUris: "", clientType: "confidential" });
+    const res = await partner.post("/console/actions/update-app", {
+      csrfToken: partner.csrf,
+      appId: String(app.appId),
+      name: "Plain form",
+      redirectUris: "",
+      clientType: "confidential",
+    });
     expect(res.status).toBe(303);
     expect(res.location).toBe(`/console/apps/${app.appId}`);
   });
@@ -187,11 +288,29 @@ describe("console form posts are protected", () => {
     const other = await newPartner();
     const app = await partner.createApp();
     const form = { appId: String(app.appId), environment: "sandbox" };
-    expect((await partner.post("/console/actions/rotate-secret", form, { Accept: "application/json" })).status).toBe(403);
-    expect((await partner.post("/console/actions/rotate-secret", { ...form, csrfToken: other.csrf }, { Accept: "application/json" })).status).toBe(403);
+    expect((await partner.post("/console/actions/rotate-secret", form, { Accept: "application/json" })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await partner.post(
+          "/console/actions/rotate-secret",
+          { ...form, csrfToken: other.csrf },
+          { Accept: "application/json" },
+        )
+      ).status,
+    ).toBe(403);
     expect((await partner.action("rotate-secret", form, { Origin: "https://evil.example" })).status).toBe(403);
     expect((await partner.action("rotate-secret", form, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
-    expect((await new Browser().post("/console/actions/rotate-secret", { ...form, csrfToken: partner.csrf }, { Accept: "application/json" })).status).toBe(401);
+    expect(
+      (
+        await new Browser().post(
+          "/console/actions/rotate-secret",
+          { ...form, csrfToken: partner.csrf },
+          { Accept: "application/json" },
+        )
+      ).status,
+    ).toBe(401);
     expect((await partner.action("no-such-action", form)).status).toBe(404);
     // Nothing was rotated by the refused posts.
     expect(await clientToken(app)).toMatch(/.+/);
@@ -200,9 +319,13 @@ describe("console form posts are protected", () => {
   it("malformed ids and bodies are 4xx, never 500", async () => {
     const partner = await newPartner();
     expect((await partner.action("rotate-secret", { appId: "abc", environment: "sandbox" })).status).toBe(404);
-    expect((await partner.action("rotate-secret", { appId: "99999999999999", environment: "sandbox" })).status).toBe(404);
+    expect((await partner.action("rotate-secret", { appId: "99999999999999", environment: "sandbox" })).status).toBe(
+      404,
+    );
     expect((await partner.action("create-app", {})).status).toBe(400);
-    expect((await partner.action("create-subscription", { appId: "1", environment: "moon", scope: "X", type: "Y" })).status).toBe(400);
+    expect(
+      (await partner.action("create-subscription", { appId: "1", environment: "moon", scope: "X", type: "Y" })).status,
+    ).toBe(400);
     expect((await partner.get("/console/apps/abc")).status).toBe(404);
     expect((await partner.get("/console/apps/1/notifications/xyz")).status).toBe(404);
   });
@@ -210,21 +333,54 @@ describe("console form posts are protected", () => {
   it("every refusal is the console's form-error body { error, fieldErrors } with its status, never cached", async () => {
     const partner = await newPartner();
     const app = await partner.createApp();
-    const refusal = (res: { status: number; body: unknown; headers: Headers }) => ({ status: res.status, body: res.body, cache: res.headers.get("cache-control") });
-    const noSession = await new Browser().post("/console/actions/create-app", { csrfToken: partner.csrf }, { Accept: "application/json" }).then((p) => ({ ...p, body: JSON.parse(p.text) }));
-    expect(refusal(noSession)).toEqual({ status: 401, body: { error: "Your session has ended. Sign in again.", fieldErrors: [] }, cache: "no-store" });
-    expect(refusal(await partner.action("no-such-action", {}))).toEqual({ status: 404, body: { error: "No such action.", fieldErrors: [] }, cache: "no-store" });
-    expect(refusal(await partner.action("create-app", { name: "x" }, { "Content-Type": "application/json" }))).toEqual({ status: 415, body: { error: "Send the form as form data.", fieldErrors: [] }, cache: "no-store" });
-    expect(refusal(await partner.action("rotate-secret", { appId: "abc", environment: "sandbox" }))).toEqual({ status: 404, body: { error: "No such app in your console.", fieldErrors: [] }, cache: "no-store" });
-    expect(refusal(await partner.action("create-app", { name: "a\u0000b", redirectUris: "", clientType: "confidential" }))).toEqual({
+    const refusal = (res: { status: number; body: unknown; headers: Headers }) => ({
+      status: res.status,
+      body: res.body,
+      cache: res.headers.get("cache-control"),
+    });
+    const noSession = await new Browser()
+      .post("/console/actions/create-app", { csrfToken: partner.csrf }, { Accept: "application/json" })
+      .then((p) => ({ ...p, body: JSON.parse(p.text) }));
+    expect(refusal(noSession)).toEqual({
+      status: 401,
+      body: { error: "Your session has ended. Sign in again.", fieldErrors: [] },
+      cache: "no-store",
+    });
+    expect(refusal(await partner.action("no-such-action", {}))).toEqual({
+      status: 404,
+      body: { error: "No such action.", fieldErrors: [] },
+      cache: "no-store",
+    });
+    expect(refusal(await partner.action("create-app", { name: "x" }, { "Content-Type": "application/json" }))).toEqual({
+      status: 415,
+      body: { error: "Send the form as form data.", fieldErrors: [] },
+      cache: "no-store",
+    });
+    expect(refusal(await partner.action("rotate-secret", { appId: "abc", environment: "sandbox" }))).toEqual({
+      status: 404,
+      body: { error: "No such app in your console.", fieldErrors: [] },
+      cache: "no-store",
+    });
+    expect(
+      refusal(await partner.action("create-app", { name: "a\u0000b", redirectUris: "", clientType: "confidential" })),
+    ).toEqual({
       status: 400,
-      body: { error: "Check the highlighted fields.", fieldErrors: [{ fieldName: "name", errorCode: "INVALID", errorDisplay: "Must not contain the NUL character (U+0000)." }] },
+      body: {
+        error: "Check the highlighted fields.",
+        fieldErrors: [
+          { fieldName: "name", errorCode: "INVALID", errorDisplay: "Must not contain the NUL character (U+0000)." },
+        ],
+      },
       cache: "no-store",
     });
     // A refusal thrown by the console's services (the one error type) is translated the same way.
     const confirm = { appId: String(app.appId), credentials: "on", driverSite: "on", dataStatement: "on" };
     expect((await partner.action("confirm-obligations", confirm)).status).toBe(200);
-    expect(refusal(await partner.action("confirm-obligations", confirm))).toEqual({ status: 409, body: { error: "Production credentials were already issued; rotate the secret if you lost it.", fieldErrors: [] }, cache: "no-store" });
+    expect(refusal(await partner.action("confirm-obligations", confirm))).toEqual({
+      status: 409,
+      body: { error: "Production credentials were already issued; rotate the secret if you lost it.", fieldErrors: [] },
+      cache: "no-store",
+    });
   });
 });
 
@@ -236,14 +392,31 @@ async function partnerWithData() {
   const account = await partner.action("create-test-account", { appId: String(app.appId) });
   expect(account.status).toBe(200);
   const accountId = account.body.reveal.accountId as number;
-  const vehicle = await partner.action("create-test-vehicle", { appId: String(app.appId), accountId: String(accountId) });
+  const vehicle = await partner.action("create-test-vehicle", {
+    appId: String(app.appId),
+    accountId: String(accountId),
+  });
   expect(vehicle.status).toBe(200);
   const vehicleId = vehicle.body.reveal.vehicleId as number;
-  const sub = await partner.action("create-subscription", { appId: String(app.appId), environment: "sandbox", scope: "VEHICLE", target: String(vehicleId), type: "WAYPOINT", notificationPeriod: "CONTINUOUS", minimumTime: "0", delivery: "HTTP_POST", postUrl: "https://partner.example/hook" });
+  const sub = await partner.action("create-subscription", {
+    appId: String(app.appId),
+    environment: "sandbox",
+    scope: "VEHICLE",
+    target: String(vehicleId),
+    type: "WAYPOINT",
+    notificationPeriod: "CONTINUOUS",
+    minimumTime: "0",
+    delivery: "HTTP_POST",
+    postUrl: "https://partner.example/hook",
+  });
   expect(sub.status).toBe(200);
   const subscriptionId = sub.body.reveal.subscriptionId as number;
   const token = await clientToken(app);
-  const posted = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(new Date(Date.now() - 60_000), "RUNNING", [waypoint(39.96, -82.99)]), token);
+  const posted = await api("sandbox").post(
+    `/vehicle/${vehicleId}/dataSet/`,
+    dataSet(new Date(Date.now() - 60_000), "RUNNING", [waypoint(39.96, -82.99)]),
+    token,
+  );
   expect(posted.status).toBe(200);
   const [note] = await testSql()`select id from notifications where subscription_id = ${subscriptionId}`;
   return { partner, app, accountId, vehicleId, subscriptionId, notificationId: Number(note!.id), token };
@@ -264,7 +437,9 @@ describe("connected accounts, subscriptions and notifications", () => {
     const subs = visibleText((await partner.get(`/console/apps/${app.appId}/subscriptions?env=sandbox`)).text);
     expect(subs).toContain(`subscription ${subscriptionId}`);
     expect(subs).toContain("https://partner.example/hook");
-    const list = await partner.get(`/console/apps/${app.appId}/notifications?env=sandbox&vehicle=${vehicleId}&type=WAYPOINT`);
+    const list = await partner.get(
+      `/console/apps/${app.appId}/notifications?env=sandbox&vehicle=${vehicleId}&type=WAYPOINT`,
+    );
     expect(list.text).toContain(`notification-${notificationId}`);
     const filteredOut = await partner.get(`/console/apps/${app.appId}/notifications?env=sandbox&type=GEOFENCE`);
     expect(filteredOut.text).not.toContain(`notification-${notificationId}`);
@@ -279,30 +454,62 @@ describe("connected accounts, subscriptions and notifications", () => {
   it("subscription form errors come back per field; invalid combinations are refused", async () => {
     const { partner, app, vehicleId } = await partnerWithData();
     const base = { appId: String(app.appId), environment: "sandbox", scope: "VEHICLE", target: String(vehicleId) };
-    const geofence = await partner.action("create-subscription", { ...base, type: "GEOFENCE", latitude: "95", longitude: "-82", radius: "-1" });
+    const geofence = await partner.action("create-subscription", {
+      ...base,
+      type: "GEOFENCE",
+      latitude: "95",
+      longitude: "-82",
+      radius: "-1",
+    });
     expect(geofence.status).toBe(400);
     const fields = geofence.body.fieldErrors.map((f: { fieldName: string }) => f.fieldName);
     expect(fields).toEqual(expect.arrayContaining(["latitude", "radius"]));
-    const period = await partner.action("create-subscription", { ...base, type: "IGNITIONSTATUS", notificationPeriod: "CONTINUOUS" });
+    const period = await partner.action("create-subscription", {
+      ...base,
+      type: "IGNITIONSTATUS",
+      notificationPeriod: "CONTINUOUS",
+    });
     expect(period.status).toBe(400);
     expect(period.body.fieldErrors[0].fieldName).toBe("notificationPeriod");
     const scope = await partner.action("create-subscription", { ...base, type: "AUTHORIZATIONSTATUS" });
     expect(scope.status).toBe(400);
     expect(scope.body.fieldErrors[0].fieldName).toBe("type");
-    const system = await partner.action("create-subscription", { appId: String(app.appId), environment: "sandbox", scope: "SYSTEM", type: "AUTHORIZATIONSTATUS" });
+    const system = await partner.action("create-subscription", {
+      appId: String(app.appId),
+      environment: "sandbox",
+      scope: "SYSTEM",
+      type: "AUTHORIZATIONSTATUS",
+    });
     expect(system.status).toBe(200);
   });
 
   it("reactivate-delivery switches a deactivated delivery back on; delete marks the subscription deleted", async () => {
     const { partner, app, subscriptionId } = await partnerWithData();
-    const [delivery] = await testSql()`update subscription_deliveries set active = false, deactivation_reason = 'HTTP 410 at 20260101T000000+0000', deactivated_at = now() where subscription_id = ${subscriptionId} returning id`;
-    expect(visibleText((await partner.get(`/console/apps/${app.appId}/subscriptions?env=sandbox`)).text)).toContain("HTTP 410 at");
-    const res = await partner.action("reactivate-delivery", { appId: String(app.appId), environment: "sandbox", subscriptionId: String(subscriptionId), deliveryId: String(delivery!.id) });
+    const [delivery] =
+      await testSql()`update subscription_deliveries set active = false, deactivation_reason = 'HTTP 410 at 20260101T000000+0000', deactivated_at = now() where subscription_id = ${subscriptionId} returning id`;
+    expect(visibleText((await partner.get(`/console/apps/${app.appId}/subscriptions?env=sandbox`)).text)).toContain(
+      "HTTP 410 at",
+    );
+    const res = await partner.action("reactivate-delivery", {
+      appId: String(app.appId),
+      environment: "sandbox",
+      subscriptionId: String(subscriptionId),
+      deliveryId: String(delivery!.id),
+    });
     expect(res.status).toBe(200);
-    const [after] = await testSql()`select active, deactivation_reason from subscription_deliveries where id = ${delivery!.id}`;
+    const [after] =
+      await testSql()`select active, deactivation_reason from subscription_deliveries where id = ${delivery!.id}`;
     expect(after).toEqual({ active: true, deactivation_reason: null });
 
-    expect((await partner.action("delete-subscription", { appId: String(app.appId), environment: "sandbox", subscriptionId: String(subscriptionId) })).status).toBe(200);
+    expect(
+      (
+        await partner.action("delete-subscription", {
+          appId: String(app.appId),
+          environment: "sandbox",
+          subscriptionId: String(subscriptionId),
+        })
+      ).status,
+    ).toBe(200);
     const [sub] = await testSql()`select deleted_at from subscriptions where id = ${subscriptionId}`;
     expect(sub!.deleted_at).toBeInstanceOf(Date);
   });
@@ -313,7 +520,13 @@ describe("no data of another partner is reachable", () => {
     const a = await partnerWithData();
     const b = await newPartner();
     const base = `/console/apps/${a.app.appId}`;
-    for (const path of [base, `${base}/accounts?env=sandbox`, `${base}/subscriptions?env=sandbox`, `${base}/notifications?env=sandbox`, `${base}/notifications/${a.notificationId}`]) {
+    for (const path of [
+      base,
+      `${base}/accounts?env=sandbox`,
+      `${base}/subscriptions?env=sandbox`,
+      `${base}/notifications?env=sandbox`,
+      `${base}/notifications/${a.notificationId}`,
+    ]) {
       const res = await b.get(path);
       expect(res.status, path).toBe(404);
       expect(res.text).not.toContain(a.app.clientId);
@@ -329,7 +542,8 @@ describe("no data of another partner is reachable", () => {
     const b = await newPartner();
     const bApp = await b.createApp();
     const appId = String(a.app.appId);
-    const [delivery] = await testSql()`select id from subscription_deliveries where subscription_id = ${a.subscriptionId}`;
+    const [delivery] =
+      await testSql()`select id from subscription_deliveries where subscription_id = ${a.subscriptionId}`;
     const attempts: [string, Record<string, string>][] = [
       ["update-app", { appId, name: "Hijacked", redirectUris: "", clientType: "confidential" }],
       ["rotate-secret", { appId, environment: "sandbox" }],
@@ -337,12 +551,44 @@ describe("no data of another partner is reachable", () => {
       ["create-test-account", { appId }],
       ["create-test-vehicle", { appId, accountId: String(a.accountId) }],
       ["create-test-vehicle", { appId: String(bApp.appId), accountId: String(a.accountId) }],
-      ["create-subscription", { appId, environment: "sandbox", scope: "VEHICLE", target: String(a.vehicleId), type: "WAYPOINT" }],
-      ["create-subscription", { appId: String(bApp.appId), environment: "sandbox", scope: "VEHICLE", target: String(a.vehicleId), type: "WAYPOINT" }],
-      ["create-subscription", { appId: String(bApp.appId), environment: "sandbox", scope: "ACCOUNT", target: String(a.accountId), type: "WAYPOINT" }],
+      [
+        "create-subscription",
+        { appId, environment: "sandbox", scope: "VEHICLE", target: String(a.vehicleId), type: "WAYPOINT" },
+      ],
+      [
+        "create-subscription",
+        {
+          appId: String(bApp.appId),
+          environment: "sandbox",
+          scope: "VEHICLE",
+          target: String(a.vehicleId),
+          type: "WAYPOINT",
+        },
+      ],
+      [
+        "create-subscription",
+        {
+          appId: String(bApp.appId),
+          environment: "sandbox",
+          scope: "ACCOUNT",
+          target: String(a.accountId),
+          type: "WAYPOINT",
+        },
+      ],
       ["delete-subscription", { appId, environment: "sandbox", subscriptionId: String(a.subscriptionId) }],
-      ["delete-subscription", { appId: String(bApp.appId), environment: "sandbox", subscriptionId: String(a.subscriptionId) }],
-      ["reactivate-delivery", { appId: String(bApp.appId), environment: "sandbox", subscriptionId: String(a.subscriptionId), deliveryId: String(delivery!.id) }],
+      [
+        "delete-subscription",
+        { appId: String(bApp.appId), environment: "sandbox", subscriptionId: String(a.subscriptionId) },
+      ],
+      [
+        "reactivate-delivery",
+        {
+          appId: String(bApp.appId),
+          environment: "sandbox",
+          subscriptionId: String(a.subscriptionId),
+          deliveryId: String(delivery!.id),
+        },
+      ],
     ];
     for (const [name, form] of attempts) {
       const res = await b.action(name, form);
@@ -353,7 +599,8 @@ describe("no data of another partner is reachable", () => {
     expect(await clientToken(a.app)).toMatch(/.+/);
     const [sub] = await testSql()`select deleted_at from subscriptions where id = ${a.subscriptionId}`;
     expect(sub!.deleted_at).toBeNull();
-    const [owner] = await testSql()`select obligations_confirmed_at from partner_app_owners where app_id = ${a.app.appId}`;
+    const [owner] =
+      await testSql()`select obligations_confirmed_at from partner_app_owners where app_id = ${a.app.appId}`;
     expect(owner!.obligations_confirmed_at).toBeNull();
   });
 });
@@ -366,8 +613,11 @@ describe("API reference", () => {
     expect(res.text).toContain("/sandbox/api/openapi.json");
     expect(res.text).toContain("/docs/assets/api-reference.js");
     expect(res.text).not.toMatch(/<script[^>]+src="https?:\/\//);
-    const document = JSON.parse((await new Browser().get("/sandbox/api/openapi.json")).text) as { info: { description: string } };
-    for (const part of ["/v1/api", "/sandbox/api", "/sandbox/oauth/token", "/oauth/revoke", "/docs/guides/oauth"]) expect(document.info.description).toContain(part);
+    const document = JSON.parse((await new Browser().get("/sandbox/api/openapi.json")).text) as {
+      info: { description: string };
+    };
+    for (const part of ["/v1/api", "/sandbox/api", "/sandbox/oauth/token", "/oauth/revoke", "/docs/guides/oauth"])
+      expect(document.info.description).toContain(part);
     const production = await new Browser().get("/docs?env=production");
     expect(production.status).toBe(200);
     expect(production.text).toContain("/v1/api/openapi.json");

@@ -30,24 +30,39 @@ describe("notification delivery, end to end", () => {
     expect(vehicle.status, vehicle.text).toBe(200);
     const vehicleId = vehicle.body.vehicle.vehicleId as number;
 
-    const sub = await request("POST", `${api}/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { token, json: { postUrl: `${receiver.url}/wayline/hook`, postHeaders: { "X-Tenant": "acme" } } });
+    const sub = await request("POST", `${api}/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, {
+      token,
+      json: { postUrl: `${receiver.url}/wayline/hook`, postHeaders: { "X-Tenant": "acme" } },
+    });
     expect(sub.status, sub.text).toBe(200);
 
     const at = new Date(Date.now() - 60_000);
-    const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, { token, json: dataSet(at, "RUNNING", [waypoint(39.9612, -82.9988)]) });
+    const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, {
+      token,
+      json: dataSet(at, "RUNNING", [waypoint(39.9612, -82.9988)]),
+    });
     expect(posted.status, posted.text).toBe(200);
 
     const hook = await waitFor(async () => receiver.on("/wayline/hook")[0], { what: "the webhook", timeoutMs: 30_000 });
     expect(hook.headers["x-tenant"]).toBe("acme");
     const body = verifyWebhook(app.signingSecret, hook) as Record<string, unknown>;
-    expect(body).toMatchObject({ subscriptionId: sub.body.subscription.id, vehicleId, _type: "WAYPOINT", httpStatusCode: 0, recordedWaypoint: { latitude: 39.9612, longitude: -82.9988 } });
+    expect(body).toMatchObject({
+      subscriptionId: sub.body.subscription.id,
+      vehicleId,
+      _type: "WAYPOINT",
+      httpStatusCode: 0,
+      recordedWaypoint: { latitude: 39.9612, longitude: -82.9988 },
+    });
     expect(hook.headers["webhook-id"]).toBe(String(body.id));
 
     // Later reads show the receiver's answer.
-    const read = await waitFor(async () => {
-      const r = await request("GET", `${api}/vehicle/${vehicleId}/eventNotification/${body.id}`, { token });
-      return r.body?.notification?.httpStatusCode === 200 && r;
-    }, { what: "httpStatusCode 200 on the read" });
+    const read = await waitFor(
+      async () => {
+        const r = await request("GET", `${api}/vehicle/${vehicleId}/eventNotification/${body.id}`, { token });
+        return r.body?.notification?.httpStatusCode === 200 && r;
+      },
+      { what: "httpStatusCode 200 on the read" },
+    );
     expect(read.body.notification.id).toBe(body.id);
   }, 60_000);
 });

@@ -7,7 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
 import { seriesFigures, windowFigures } from "@/server/surfaces/console/health-queries";
 import { percentileOf } from "@/common/delivery/latency-histogram";
-import { createSubscription, deliveryDatabase, insertNotifications, seedApp, startWorkerProcess, stopWorkerProcess, waitFor, type DeliveryDb, type WorkerProcess } from "../helpers/delivery-fixture";
+import {
+  createSubscription,
+  deliveryDatabase,
+  insertNotifications,
+  seedApp,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitFor,
+  type DeliveryDb,
+  type WorkerProcess,
+} from "../helpers/delivery-fixture";
 import { root } from "../helpers/processes";
 import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver";
 
@@ -64,15 +74,28 @@ describe("delivery health rollup", () => {
         { type: "HTTP_POST", postUrl: `${receiver.url}/hook/b` },
       ],
     });
-    await insertNotifications(db.sql, { appId: app.appId, clientId: app.clientId, subscriptionId: sub.subscriptionId, deliveryIds: sub.deliveryIds, count: 120 });
+    await insertNotifications(db.sql, {
+      appId: app.appId,
+      clientId: app.clientId,
+      subscriptionId: sub.subscriptionId,
+      deliveryIds: sub.deliveryIds,
+      count: 120,
+    });
     await waitFor(
       async () => {
-        const [row] = await db.sql<{ waiting: number }[]>`select count(*)::int as waiting from notification_deliveries where delivery_id in ${db.sql(sub.deliveryIds)} and status <> 'DELIVERED'`;
+        const [row] = await db.sql<
+          { waiting: number }[]
+        >`select count(*)::int as waiting from notification_deliveries where delivery_id in ${db.sql(sub.deliveryIds)} and status <> 'DELIVERED'`;
         return row!.waiting === 0;
       },
       { what: "every row DELIVERED", timeoutMs: 120_000, intervalMs: 250 },
     ).catch(async (error: unknown) => {
-      console.error(await db.sql`select status, count(*) from notification_deliveries group by 1`, await db.sql`select outcome, http_status, error, count(*) from delivery_attempts group by 1, 2, 3`, receiver.requests.length, workers.map((w) => w.output().slice(-3000)));
+      console.error(
+        await db.sql`select status, count(*) from notification_deliveries group by 1`,
+        await db.sql`select outcome, http_status, error, count(*) from delivery_attempts group by 1, 2, 3`,
+        receiver.requests.length,
+        workers.map((w) => w.output().slice(-3000)),
+      );
       throw error;
     });
     const [{ failed, workers: by } = { failed: 0, workers: 0 }] = await db.sql<{ failed: number; workers: number }[]>`
@@ -110,7 +133,11 @@ describe("delivery health rollup", () => {
         select coalesce(http_status::text, 'none') as status, count(*)::int as n from delivery_attempts
         where delivery_id in ${db.sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome not in ('REDIRECTED', 'DELIVERED') group by 1`;
       const figures = await windowFigures(reader, { deliveryIds: ids, since });
-      expect({ attempts: figures.attempts, delivered: figures.delivered, failures: Object.fromEntries(figures.failures) }).toEqual({
+      expect({
+        attempts: figures.attempts,
+        delivered: figures.delivered,
+        failures: Object.fromEntries(figures.failures),
+      }).toEqual({
         attempts: direct!.attempts,
         delivered: direct!.delivered,
         failures: Object.fromEntries(failures.map((f) => [f.status, f.n])),

@@ -18,64 +18,79 @@ describe.each([1, 2])("SIGTERM drains `npm start` with WEB_CONCURRENCY=%i", (pro
   let own: OwnService;
 
   beforeAll(async () => {
-    own = await startOwnService(`drain-${processes}`, { DRAIN_TIMEOUT_SECONDS: "30", WEB_CONCURRENCY: String(processes) });
+    own = await startOwnService(`drain-${processes}`, {
+      DRAIN_TIMEOUT_SECONDS: "30",
+      WEB_CONCURRENCY: String(processes),
+    });
   }, 240_000);
 
   afterAll(async () => {
     await own?.stop();
   });
 
-  test("requests accepted before SIGTERM all succeed, /api/health/ready turns 503 draining, exit code 0", { timeout: 240_000 }, async () => {
-    const base = own.service.baseUrl;
-    const { token } = await partnerAccount(own);
-    const vehicle = await request("POST", `${base}/sandbox/api/vehicle/`, { token, json: { label: "Drain car" } });
-    expect(vehicle.status, vehicle.text).toBe(200);
-    const vehicleId = vehicle.body.vehicle.vehicleId as number;
+  test(
+    "requests accepted before SIGTERM all succeed, /api/health/ready turns 503 draining, exit code 0",
+    { timeout: 240_000 },
+    async () => {
+      const base = own.service.baseUrl;
+      const { token } = await partnerAccount(own);
+      const vehicle = await request("POST", `${base}/sandbox/api/vehicle/`, { token, json: { label: "Drain car" } });
+      expect(vehicle.status, vehicle.text).toBe(200);
+      const vehicleId = vehicle.body.vehicle.vehicleId as number;
 
-    // BURST connections for the POSTs and one more to watch readiness, opened (accepted by the
-    // server) before the signal.
-    const agent = keepAliveAgent(BURST + 1);
-    const warm = await Promise.all(Array.from({ length: BURST + 1 }, () => send(agent, `${base}/api/health/live`)));
-    expect(warm.every((r) => r.status === 200)).toBe(true);
-    expect(idleSockets(agent)).toBe(BURST + 1);
-    // Readiness is watched on WATCHERS connections opened now: an answer whose headers went out
-    // just as the signal came is a 200 that already says `Connection: close` (the process drains),
-    // and the next question must go on another connection the server had accepted.
-    const watcher = keepAliveAgent(WATCHERS);
-    const warmWatchers = await Promise.all(Array.from({ length: WATCHERS }, () => send(watcher, `${base}/api/health/ready`)));
-    expect(warmWatchers.map((r) => r.status)).toEqual(Array(WATCHERS).fill(200));
-    expect(idleSockets(watcher)).toBe(WATCHERS);
+      // BURST connections for the POSTs and one more to watch readiness, opened (accepted by the
+      // server) before the signal.
+      const agent = keepAliveAgent(BURST + 1);
+      const warm = await Promise.all(Array.from({ length: BURST + 1 }, () => send(agent, `${base}/api/health/live`)));
+      expect(warm.every((r) => r.status === 200)).toBe(true);
+      expect(idleSockets(agent)).toBe(BURST + 1);
+      // Readiness is watched on WATCHERS connections opened now: an answer whose headers went out
+      // just as the signal came is a 200 that already says `Connection: close` (the process drains),
+      // and the next question must go on another connection the server had accepted.
+      const watcher = keepAliveAgent(WATCHERS);
+      const warmWatchers = await Promise.all(
+        Array.from({ length: WATCHERS }, () => send(watcher, `${base}/api/health/ready`)),
+      );
+      expect(warmWatchers.map((r) => r.status)).toEqual(Array(WATCHERS).fill(200));
+      expect(idleSockets(watcher)).toBe(WATCHERS);
 
-    // Each POST a whole trip (a batch of 12 data sets), an hour apart so that none overlaps.
-    const start = Date.now() - 48 * 3_600_000;
-    const bodies = Array.from({ length: BURST }, (_, i) => JSON.stringify(simulatedTrip(new Date(start + i * 3_600_000), { points: 10 })));
-    const exited = new Promise<number | null>((resolve) => own.service.child().once("exit", (code) => resolve(code)));
-    const posts = bodies.map((body) =>
-      send(agent, `${base}/sandbox/api/vehicle/${vehicleId}/dataSet/`, { method: "POST", body, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" } }),
-    );
-    process.kill(own.service.pid, "SIGTERM");
+      // Each POST a whole trip (a batch of 12 data sets), an hour apart so that none overlaps.
+      const start = Date.now() - 48 * 3_600_000;
+      const bodies = Array.from({ length: BURST }, (_, i) =>
+        JSON.stringify(simulatedTrip(new Date(start + i * 3_600_000), { points: 10 })),
+      );
+      const exited = new Promise<number | null>((resolve) => own.service.child().once("exit", (code) => resolve(code)));
+      const posts = bodies.map((body) =>
+        send(agent, `${base}/sandbox/api/vehicle/${vehicleId}/dataSet/`, {
+          method: "POST",
+          body,
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        }),
+      );
+      process.kill(own.service.pid, "SIGTERM");
 
-    // Readiness, asked on the connections held open, answers 200 until the process has the
-    // signal, then 503 "draining" (and closes that connection).
-    let ready: { status: number; text: string };
-    do ready = await send(watcher, `${base}/api/health/ready`);
-    while (ready.status === 200);
-    expect(ready.status).toBe(503);
-    expect(JSON.parse(ready.text)).toEqual({ status: "draining" });
+      // Readiness, asked on the connections held open, answers 200 until the process has the
+      // signal, then 503 "draining" (and closes that connection).
+      let ready: { status: number; text: string };
+      do ready = await send(watcher, `${base}/api/health/ready`);
+      while (ready.status === 200);
+      expect(ready.status).toBe(503);
+      expect(JSON.parse(ready.text)).toEqual({ status: "draining" });
 
-    const answers = await Promise.all(posts);
-    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
-    expect(answers.some((a) => a.headers.connection === "close")).toBe(true);
-    expect(await exited).toBe(0);
-    agent.destroy();
-    watcher.destroy();
+      const answers = await Promise.all(posts);
+      for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+      expect(answers.some((a) => a.headers.connection === "close")).toBe(true);
+      expect(await exited).toBe(0);
+      agent.destroy();
+      watcher.destroy();
 
-    // New connections are refused once the process is gone; started again on the same database,
-    // it holds every data set the burst posted, once.
-    await expect(fetch(`${base}/api/health/live`)).rejects.toThrow();
-    await own.service.restart();
-    const stored = await request("GET", `${base}/sandbox/api/vehicle/${vehicleId}/dataSet/?searchLimit=1`, { token });
-    expect(stored.status, stored.text).toBe(200);
-    expect(stored.body.totalRecords).toBe(BURST * 12);
-  });
+      // New connections are refused once the process is gone; started again on the same database,
+      // it holds every data set the burst posted, once.
+      await expect(fetch(`${base}/api/health/live`)).rejects.toThrow();
+      await own.service.restart();
+      const stored = await request("GET", `${base}/sandbox/api/vehicle/${vehicleId}/dataSet/?searchLimit=1`, { token });
+      expect(stored.status, stored.text).toBe(200);
+      expect(stored.body.totalRecords).toBe(BURST * 12);
+    },
+  );
 });

@@ -11,7 +11,13 @@ import { simulatedTrip } from "../helpers/telemetry";
 type Reply = { status: number; headers: Headers; body: any; text: string };
 
 /** A JSON request with the browser's session cookie and address, as the site's own forms send it. */
-async function call(browser: Browser, method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+async function call(
+  browser: Browser,
+  method: string,
+  path: string,
+  json?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const all: Record<string, string> = { "X-Forwarded-For": browser.address, ...headers };
   if (browser.cookies.size > 0) all.Cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   let body: string | undefined;
@@ -43,7 +49,11 @@ async function signedInDriver(env: Env = "sandbox", label = "Driver car") {
 }
 
 async function withTrip(env: Env, token: string, vehicleId: number) {
-  const posted = await api(env).post(`/vehicle/${vehicleId}/dataSet/`, simulatedTrip(new Date(Date.now() - 3_600_000), { lat: 40.7128, lon: -74.006 }), token);
+  const posted = await api(env).post(
+    `/vehicle/${vehicleId}/dataSet/`,
+    simulatedTrip(new Date(Date.now() - 3_600_000), { lat: 40.7128, lon: -74.006 }),
+    token,
+  );
   expect(posted.status, posted.text).toBe(200);
   const trips = await api(env).get(`/vehicle/${vehicleId}/trip/`, token);
   return trips.body.trip[0].id as number;
@@ -72,7 +82,12 @@ describe("driver site: who may see what", () => {
     const positions = await call(a.browser, "GET", "/me/positions");
     expect(positions.status).toBe(200);
     expect(positions.body.vehicles).toHaveLength(1);
-    expect(positions.body.vehicles[0]).toMatchObject({ vehicleId: a.vehicle.vehicleId, label: "Alpha wagon", running: false, lastWaypoint: { latitude: 40.7228, longitude: -73.996 } });
+    expect(positions.body.vehicles[0]).toMatchObject({
+      vehicleId: a.vehicle.vehicleId,
+      label: "Alpha wagon",
+      running: false,
+      lastWaypoint: { latitude: 40.7228, longitude: -73.996 },
+    });
     const page = await a.browser.get("/map");
     expect(page.status).toBe(200);
     expect(visibleText(page.text)).toContain("Alpha wagon");
@@ -91,7 +106,11 @@ describe("driver site: who may see what", () => {
     expectApiError(await call(b.browser, "POST", `/me/vehicles/${aId}`, { label: "Stolen" }), 404, "NOT_FOUND");
     expectApiError(await call(b.browser, "DELETE", `/me/vehicles/${aId}`), 404, "NOT_FOUND");
 
-    for (const path of [`/vehicles/${aId}`, `/vehicles/${aId}/trips/${tripId}`, `/vehicles/${b.vehicle.vehicleId}/trips/${tripId}`]) {
+    for (const path of [
+      `/vehicles/${aId}`,
+      `/vehicles/${aId}/trips/${tripId}`,
+      `/vehicles/${b.vehicle.vehicleId}/trips/${tripId}`,
+    ]) {
       const page = await b.browser.get(path);
       expect(page.status, path).toBe(404);
       expect(visibleText(page.text)).not.toContain("Owner's car");
@@ -125,7 +144,6 @@ describe("driver site: who may see what", () => {
   });
 });
 
-
 describe("driver site: editing vehicles", () => {
   it("POST /me/vehicles/{id} gives the API's field errors for the same values", async () => {
     const a = await signedInDriver();
@@ -147,12 +165,24 @@ describe("driver site: editing vehicles", () => {
 
   it("a valid edit changes label, VIN and auto-assignment; an empty label clears it", async () => {
     const a = await signedInDriver();
-    const res = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, { label: "Renamed", vin: "1HGCM82633A004352", autoAssignDevice: false });
+    const res = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, {
+      label: "Renamed",
+      vin: "1HGCM82633A004352",
+      autoAssignDevice: false,
+    });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.vehicle).toMatchObject({ label: "Renamed", vin: "1HGCM82633A004352", autoAssignDevice: false, name: "2003 Honda Accord" });
+    expect(res.body.vehicle).toMatchObject({
+      label: "Renamed",
+      vin: "1HGCM82633A004352",
+      autoAssignDevice: false,
+      name: "2003 Honda Accord",
+    });
     const cleared = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, { label: "" });
     expect(cleared.body.vehicle.label).toBeNull();
-    expect((await api("sandbox").get(`/vehicle/${a.vehicle.vehicleId}`, a.accessToken)).body.vehicle).toMatchObject({ label: null, vin: "1HGCM82633A004352" });
+    expect((await api("sandbox").get(`/vehicle/${a.vehicle.vehicleId}`, a.accessToken)).body.vehicle).toMatchObject({
+      label: null,
+      vin: "1HGCM82633A004352",
+    });
   });
 
   it("adding a vehicle on the site puts it in the driver's account", async () => {
@@ -176,16 +206,28 @@ describe("driver site: editing vehicles", () => {
 
   it("writes that say they come from another site are refused (403) and change nothing", async () => {
     const a = await signedInDriver();
-    const res = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, { label: "Forged" }, { Origin: "https://evil.example" });
+    const res = await call(
+      a.browser,
+      "POST",
+      `/me/vehicles/${a.vehicle.vehicleId}`,
+      { label: "Forged" },
+      { Origin: "https://evil.example" },
+    );
     expectApiError(res, 403, "FORBIDDEN");
-    const fetchSite = await call(a.browser, "DELETE", `/me/vehicles/${a.vehicle.vehicleId}`, undefined, { "Sec-Fetch-Site": "cross-site" });
+    const fetchSite = await call(a.browser, "DELETE", `/me/vehicles/${a.vehicle.vehicleId}`, undefined, {
+      "Sec-Fetch-Site": "cross-site",
+    });
     expect(fetchSite.status).toBe(403);
-    expect((await api("sandbox").get(`/vehicle/${a.vehicle.vehicleId}`, a.accessToken)).body.vehicle.label).toBe("Driver car");
+    expect((await api("sandbox").get(`/vehicle/${a.vehicle.vehicleId}`, a.accessToken)).body.vehicle.label).toBe(
+      "Driver car",
+    );
   });
 
   it("a write that is not JSON → 415; malformed JSON → 400", async () => {
     const a = await signedInDriver();
-    const form = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, "label=x", { "Content-Type": "application/x-www-form-urlencoded" });
+    const form = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, "label=x", {
+      "Content-Type": "application/x-www-form-urlencoded",
+    });
     expectApiError(form, 415, "UNSUPPORTED_MEDIA_TYPE");
     const broken = await call(a.browser, "POST", `/me/vehicles/${a.vehicle.vehicleId}`, "{not json");
     expectApiError(broken, 400, "VALIDATION");
@@ -198,20 +240,45 @@ describe("driver site: the account", () => {
     const bad = await call(a.browser, "POST", "/me/account", { timeZone: "Mars/Olympus", email: "nope" });
     const error = expectApiError(bad, 400, "VALIDATION");
     expect(error.fieldErrors.map((f) => f.fieldName).sort()).toEqual(["email", "timeZone"]);
-    const ok = await call(a.browser, "POST", "/me/account", { firstName: "Ada", lastName: "Byron", timeZone: "Europe/Berlin", phone: "", preferredContact: "sms" });
+    const ok = await call(a.browser, "POST", "/me/account", {
+      firstName: "Ada",
+      lastName: "Byron",
+      timeZone: "Europe/Berlin",
+      phone: "",
+      preferredContact: "sms",
+    });
     expect(ok.status, ok.text).toBe(200);
-    expect(ok.body.account).toMatchObject({ firstName: "Ada", lastName: "Byron", timeZone: "Europe/Berlin", phone: null, preferredContact: "SMS" });
+    expect(ok.body.account).toMatchObject({
+      firstName: "Ada",
+      lastName: "Byron",
+      timeZone: "Europe/Berlin",
+      phone: null,
+      preferredContact: "SMS",
+    });
     expect(ok.body.account).not.toHaveProperty("password");
-    expect((await api("sandbox").get(`/account/${a.account.id}`, a.accessToken)).body.account.timeZone).toBe("Europe/Berlin");
+    expect((await api("sandbox").get(`/account/${a.account.id}`, a.accessToken)).body.account.timeZone).toBe(
+      "Europe/Berlin",
+    );
   });
 
   it("the password changes only with the current one, and the new one signs in", async () => {
     const a = await signedInDriver();
-    const wrong = await call(a.browser, "POST", "/me/account/password", { currentPassword: "not-it", password: "new-password-2" });
-    expect(expectApiError(wrong, 400, "VALIDATION").fieldErrors).toEqual([expect.objectContaining({ fieldName: "currentPassword" })]);
-    const short = await call(a.browser, "POST", "/me/account/password", { currentPassword: PASSWORD, password: "short" });
+    const wrong = await call(a.browser, "POST", "/me/account/password", {
+      currentPassword: "not-it",
+      password: "new-password-2",
+    });
+    expect(expectApiError(wrong, 400, "VALIDATION").fieldErrors).toEqual([
+      expect.objectContaining({ fieldName: "currentPassword" }),
+    ]);
+    const short = await call(a.browser, "POST", "/me/account/password", {
+      currentPassword: PASSWORD,
+      password: "short",
+    });
     expect(short.body.error.fieldErrors[0].fieldName).toBe("password");
-    const ok = await call(a.browser, "POST", "/me/account/password", { currentPassword: PASSWORD, password: "new-password-2" });
+    const ok = await call(a.browser, "POST", "/me/account/password", {
+      currentPassword: PASSWORD,
+      password: "new-password-2",
+    });
     expect(ok.status).toBe(200);
     expect((await new Browser().signIn("sandbox", a.account.username, "new-password-2")).problem).toBeNull();
     expect((await new Browser().signIn("sandbox", a.account.username, PASSWORD)).status).toBe(401);
@@ -228,7 +295,8 @@ describe("driver site: the account", () => {
     expect(res.status, res.text).toBe(200);
     expect((await call(a.browser, "GET", "/me/positions")).status).toBe(401);
     expect((await api("sandbox").get("/vehicle/", a.accessToken)).status).toBe(401);
-    const [rows] = await testSql()`select (select count(*) from vehicles where account_id = ${a.account.id})::int as vehicles,
+    const [rows] =
+      await testSql()`select (select count(*) from vehicles where account_id = ${a.account.id})::int as vehicles,
                                           (select count(*) from data_sets where vehicle_id = ${a.vehicle.vehicleId})::int as sets`;
     expect(rows).toEqual({ vehicles: 0, sets: 0 });
   });

@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, apiBase, clientToken, createDriver, request, tokenRequest, uniqueName, type Env } from "../helpers/api";
-import { addVehicle, apps, expectApiError, expectFieldErrors, expireAccessToken, uniqueDevice } from "../helpers/fixtures";
+import {
+  addVehicle,
+  apps,
+  expectApiError,
+  expectFieldErrors,
+  expireAccessToken,
+  uniqueDevice,
+} from "../helpers/fixtures";
 
 // Every row of the error table (docs/api.md#errors) on the REST API, plus its CORS, OpenAPI and health surfaces.
 
@@ -16,38 +23,67 @@ describe("400 VALIDATION", () => {
   });
 
   it("malformed JSON → 400 VALIDATION, body INVALID", async () => {
-    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, { token: driver.accessToken, body: '{"label": "unterminated', headers: { "Content-Type": "application/json" } });
+    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, {
+      token: driver.accessToken,
+      body: '{"label": "unterminated',
+      headers: { "Content-Type": "application/json" },
+    });
     expectFieldErrors(res, { body: "INVALID" });
   });
 
   it("an empty JSON body → 400 VALIDATION", async () => {
-    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, { token: driver.accessToken, body: "", headers: { "Content-Type": "application/json" } });
+    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, {
+      token: driver.accessToken,
+      body: "",
+      headers: { "Content-Type": "application/json" },
+    });
     expectApiError(res, 400, "VALIDATION");
   });
 
   it("a JSON array where an object is expected → 400 VALIDATION, body INVALID", async () => {
-    expectFieldErrors(await api("sandbox").post("/vehicle/", [{ label: "x" }], driver.accessToken), { body: "INVALID" });
+    expectFieldErrors(await api("sandbox").post("/vehicle/", [{ label: "x" }], driver.accessToken), {
+      body: "INVALID",
+    });
   });
 
   it("wrong types → 400 VALIDATION, INVALID per field", async () => {
-    expectFieldErrors(await api("sandbox").post(`/account/${driver.account.id}`, { firstName: 5, email: true, phone: ["555"] }, driver.accessToken), {
-      firstName: "INVALID",
-      email: "INVALID",
-      phone: "INVALID",
-    });
-    expectFieldErrors(await api("sandbox").post("/vehicle/", { mileage: { miles: 3 }, autoAssignDevice: 1 }, driver.accessToken), { mileage: "INVALID", autoAssignDevice: "INVALID" });
+    expectFieldErrors(
+      await api("sandbox").post(
+        `/account/${driver.account.id}`,
+        { firstName: 5, email: true, phone: ["555"] },
+        driver.accessToken,
+      ),
+      {
+        firstName: "INVALID",
+        email: "INVALID",
+        phone: "INVALID",
+      },
+    );
+    expectFieldErrors(
+      await api("sandbox").post("/vehicle/", { mileage: { miles: 3 }, autoAssignDevice: 1 }, driver.accessToken),
+      { mileage: "INVALID", autoAssignDevice: "INVALID" },
+    );
   });
 
   it("missing required fields → 400 VALIDATION, REQUIRED per field", async () => {
-    expectFieldErrors(await api("sandbox").post("/account/", { firstName: "Only" }, driver.clientToken), { lastName: "REQUIRED", username: "REQUIRED", password: "REQUIRED" });
+    expectFieldErrors(await api("sandbox").post("/account/", { firstName: "Only" }, driver.clientToken), {
+      lastName: "REQUIRED",
+      username: "REQUIRED",
+      password: "REQUIRED",
+    });
   });
 
   it("an unknown enum value → 400 VALIDATION, INVALID", async () => {
-    expectFieldErrors(await api("sandbox").post(`/account/${driver.account.id}`, { preferredContact: "TELEGRAM" }, driver.accessToken), { preferredContact: "INVALID" });
+    expectFieldErrors(
+      await api("sandbox").post(`/account/${driver.account.id}`, { preferredContact: "TELEGRAM" }, driver.accessToken),
+      { preferredContact: "INVALID" },
+    );
   });
 
   it("a bad query parameter → 400 VALIDATION naming it", async () => {
-    expectFieldErrors(await api("sandbox").get("/vehicle/?searchLimit=many", driver.accessToken), { searchLimit: "INVALID" });
+    expectFieldErrors(await api("sandbox").get("/vehicle/?searchLimit=many", driver.accessToken), {
+      searchLimit: "INVALID",
+    });
   });
 });
 
@@ -111,7 +147,10 @@ describe("404 NOT_FOUND", () => {
   });
 
   it.each(["GET", "POST", "DELETE", "PUT"])("an unknown path under /v1/api (%s) → 404 JSON", async (method) => {
-    const res = await request(method, `${apiBase("production")}/no/such/thing`, { token: await clientToken(apps().main.production), json: method === "GET" ? undefined : {} });
+    const res = await request(method, `${apiBase("production")}/no/such/thing`, {
+      token: await clientToken(apps().main.production),
+      json: method === "GET" ? undefined : {},
+    });
     expectApiError(res, 404, "NOT_FOUND");
   });
 
@@ -120,7 +159,11 @@ describe("404 NOT_FOUND", () => {
   });
 
   it("an unknown environment segment (/v2/api/account/) → 404 JSON", async () => {
-    expectApiError(await request("GET", `${inject("baseUrl")}/v2/api/account/`, { token: a.clientToken }), 404, "NOT_FOUND");
+    expectApiError(
+      await request("GET", `${inject("baseUrl")}/v2/api/account/`, { token: a.clientToken }),
+      404,
+      "NOT_FOUND",
+    );
   });
 });
 
@@ -137,7 +180,10 @@ describe("405 METHOD_NOT_ALLOWED", () => {
     ["PUT", "/vehicle/1"],
     ["PATCH", "/vehicle/1"],
   ])("%s %s → 405 JSON", async (method, path) => {
-    const res = await request(method, `${apiBase("production")}${path}`, { token: await clientToken(apps().main.production), json: {} });
+    const res = await request(method, `${apiBase("production")}${path}`, {
+      token: await clientToken(apps().main.production),
+      json: {},
+    });
     expectApiError(res, 405, "METHOD_NOT_ALLOWED");
   });
 });
@@ -166,7 +212,7 @@ describe("401 UNAUTHORIZED", () => {
     ["an empty bearer", "Bearer "],
     ["Basic instead of Bearer", `Basic ${Buffer.from("a:b").toString("base64")}`],
     ["an unknown token", "Bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"],
-  ])("%s → 401 with error=\"invalid_token\"", async (_what, authorization) => {
+  ])('%s → 401 with error="invalid_token"', async (_what, authorization) => {
     const res = await request("GET", `${apiBase("sandbox")}/account/`, { headers: { Authorization: authorization } });
     expectApiError(res, 401, "UNAUTHORIZED");
     expect(res.headers.get("www-authenticate")).toBe(INVALID_TOKEN);
@@ -184,7 +230,10 @@ describe("401 UNAUTHORIZED", () => {
 
   it('a revoked token (replaced by a refresh) → 401 with error="invalid_token"', async () => {
     const other = await createDriver("sandbox", apps().main.sandbox);
-    const refreshed = await tokenRequest({ grant_type: "refresh_token", refresh_token: other.refreshToken }, { basic: apps().main.sandbox });
+    const refreshed = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: other.refreshToken },
+      { basic: apps().main.sandbox },
+    );
     expect(refreshed.status).toBe(200);
     const res = await api("sandbox").get("/account/", other.accessToken);
     expectApiError(res, 401, "UNAUTHORIZED");
@@ -212,7 +261,15 @@ describe("401 UNAUTHORIZED", () => {
 describe("403 FORBIDDEN", () => {
   it("a user token creating an account → 403", async () => {
     const driver = await createDriver("production", apps().main.production);
-    expectApiError(await api("production").post("/account/", { firstName: "A", lastName: "B", username: uniqueName("forbidden"), password: "long-enough-1" }, driver.accessToken), 403, "FORBIDDEN");
+    expectApiError(
+      await api("production").post(
+        "/account/",
+        { firstName: "A", lastName: "B", username: uniqueName("forbidden"), password: "long-enough-1" },
+        driver.accessToken,
+      ),
+      403,
+      "FORBIDDEN",
+    );
   });
 });
 
@@ -221,7 +278,11 @@ describe("409 CANNOTPERSIST", () => {
     const driver = await createDriver("sandbox", apps().main.sandbox);
     const serial = uniqueDevice();
     await addVehicle("sandbox", driver.accessToken, { deviceId: serial, autoAssignDevice: false });
-    const error = expectApiError(await api("sandbox").post("/vehicle/", { deviceId: serial }, driver.accessToken), 409, "CANNOTPERSIST");
+    const error = expectApiError(
+      await api("sandbox").post("/vehicle/", { deviceId: serial }, driver.accessToken),
+      409,
+      "CANNOTPERSIST",
+    );
     expect(error.fieldErrors.map((f) => [f.fieldName, f.errorCode])).toEqual([["deviceId", "UNIQUE"]]);
   });
 });
@@ -235,7 +296,15 @@ describe("413 TOO_LARGE and 415 UNSUPPORTED_MEDIA_TYPE", () => {
   it("a body over 1 MiB → 413 TOO_LARGE", async () => {
     const body = JSON.stringify({ label: "x".repeat(MiB) });
     expect(body.length).toBeGreaterThan(MiB);
-    expectApiError(await request("POST", `${apiBase("sandbox")}/vehicle/`, { token, body, headers: { "Content-Type": "application/json" } }), 413, "TOO_LARGE");
+    expectApiError(
+      await request("POST", `${apiBase("sandbox")}/vehicle/`, {
+        token,
+        body,
+        headers: { "Content-Type": "application/json" },
+      }),
+      413,
+      "TOO_LARGE",
+    );
     expect((await api("sandbox").post("/vehicle/", { label: "after a 413" }, token)).status).toBe(200);
   });
 
@@ -281,47 +350,78 @@ describe("413 TOO_LARGE and 415 UNSUPPORTED_MEDIA_TYPE", () => {
     const suffix = '"}';
     const body = prefix + "x".repeat(MiB - prefix.length - suffix.length) + suffix;
     expect(Buffer.byteLength(body)).toBe(MiB);
-    expectFieldErrors(await request("POST", `${apiBase("sandbox")}/vehicle/`, { token, body, headers: { "Content-Type": "application/json" } }), { label: "TOO_LONG" });
+    expectFieldErrors(
+      await request("POST", `${apiBase("sandbox")}/vehicle/`, {
+        token,
+        body,
+        headers: { "Content-Type": "application/json" },
+      }),
+      { label: "TOO_LONG" },
+    );
   });
 
   it("a text/plain body → 415 UNSUPPORTED_MEDIA_TYPE", async () => {
-    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, { token, body: JSON.stringify({ label: "x" }), headers: { "Content-Type": "text/plain" } });
+    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, {
+      token,
+      body: JSON.stringify({ label: "x" }),
+      headers: { "Content-Type": "text/plain" },
+    });
     expectApiError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("a form body → 415, and no vehicle is created", async () => {
     const before = (await api("sandbox").get("/vehicle/", token)).body.totalRecords;
-    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, { token, body: "label=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, {
+      token,
+      body: "label=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expectApiError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
     expect((await api("sandbox").get("/vehicle/", token)).body.totalRecords).toBe(before);
   });
 
   it("application/json with a charset, and a +json type, are accepted", async () => {
     for (const type of ["application/json; charset=utf-8", "application/vnd.wayline+json"]) {
-      const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, { token, body: JSON.stringify({ label: type }), headers: { "Content-Type": type } });
+      const res = await request("POST", `${apiBase("sandbox")}/vehicle/`, {
+        token,
+        body: JSON.stringify({ label: type }),
+        headers: { "Content-Type": type },
+      });
       expect(res.status, res.text).toBe(200);
     }
   });
 });
 
 describe("CORS", () => {
-  it.each(["/account/", "/account/1", "/vehicle/", "/vehicle/1", "/no/such/path"])("OPTIONS %s preflight → 204, any origin, Authorization allowed", async (path) => {
-    const res = await request("OPTIONS", `${apiBase("production")}${path}`, {
-      headers: { Origin: "https://app.partner.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
-    });
-    expect(res.status).toBe(204);
-    expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/\s*,\s*/);
-    expect(allowed).toEqual(expect.arrayContaining(["authorization", "content-type"]));
-    expect(res.headers.get("access-control-allow-methods")).toMatch(/POST/);
-  });
+  it.each(["/account/", "/account/1", "/vehicle/", "/vehicle/1", "/no/such/path"])(
+    "OPTIONS %s preflight → 204, any origin, Authorization allowed",
+    async (path) => {
+      const res = await request("OPTIONS", `${apiBase("production")}${path}`, {
+        headers: {
+          Origin: "https://app.partner.example",
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, content-type",
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/\s*,\s*/);
+      expect(allowed).toEqual(expect.arrayContaining(["authorization", "content-type"]));
+      expect(res.headers.get("access-control-allow-methods")).toMatch(/POST/);
+    },
+  );
 
   it("success and error responses carry Access-Control-Allow-Origin and expose WWW-Authenticate", async () => {
     const token = await clientToken(apps().main.sandbox);
-    const ok = await request("GET", `${apiBase("sandbox")}/account/`, { token, headers: { Origin: "https://app.partner.example" } });
+    const ok = await request("GET", `${apiBase("sandbox")}/account/`, {
+      token,
+      headers: { Origin: "https://app.partner.example" },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("access-control-allow-origin")).toBe("*");
-    const denied = await request("GET", `${apiBase("sandbox")}/account/`, { headers: { Origin: "https://app.partner.example" } });
+    const denied = await request("GET", `${apiBase("sandbox")}/account/`, {
+      headers: { Origin: "https://app.partner.example" },
+    });
     expect(denied.status).toBe(401);
     expect(denied.headers.get("access-control-allow-origin")).toBe("*");
     expect(denied.headers.get("access-control-expose-headers")).toMatch(/WWW-Authenticate/i);
@@ -334,44 +434,60 @@ describe("OpenAPI and health", () => {
   it.each<[Env, string]>([
     ["production", "/v1/api"],
     ["sandbox", "/sandbox/api"],
-  ])("GET openapi.json in %s → OpenAPI 3.1 with the account and vehicle paths and this environment's server URL", async (env, base) => {
-    const res = await request("GET", `${apiBase(env)}/openapi.json`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(res.body.openapi).toMatch(/^3\.1\./);
-    expect(res.body.servers).toEqual([expect.objectContaining({ url: `${inject("baseUrl")}${base}` })]);
-    const paths = Object.keys(res.body.paths);
-    expect(paths).toEqual(expect.arrayContaining([
-      "/account/",
-      "/account/data/",
-      "/account/{accountId}",
-      "/vehicle/",
-      "/vehicle/{vehicleId}",
-      "/vehicle/{vehicleId}/data/",
-      "/vehicle/{vehicleId}/dataSet/",
-      "/vehicle/{vehicleId}/dataSet/{dataSetId}",
-      "/vehicle/{vehicleId}/trip/",
-      "/vehicle/{vehicleId}/trip/{tripId}",
-      "/vehicle/{vehicleId}/eventSubscription/",
-      "/vehicle/{vehicleId}/eventSubscription/{eventType}/{subscriptionId}",
-      "/account/{accountId}/eventSubscription/{eventType}/",
-      "/system/eventSubscription/{subscriptionId}",
-      "/vehicle/{vehicleId}/eventNotification/{notificationId}",
-      "/account/{accountId}/eventSubscription/{subscriptionId}/eventNotification/",
-      "/test/vehicle/{vehicleId}/eventSubscription/{subscriptionId}",
-      // The traffic simulator is the sandbox's only.
-      ...(env === "sandbox"
-        ? ["/simulation/route/", "/simulation/route/{routeId}", "/simulation/template/", "/simulation/template/{templateId}", "/vehicle/{vehicleId}/simulation/", "/vehicle/{vehicleId}/simulation/{runId}"]
-        : []),
-    ]));
-    if (env === "production") expect(paths.filter((p) => p.includes("simulation"))).toEqual([]);
-    expect(Object.keys(res.body.paths["/vehicle/{vehicleId}/eventSubscription/{subscriptionId}"]).sort()).toEqual(["delete", "get", "post"]);
-    expect(Object.keys(res.body.paths["/account/"]).sort()).toEqual(["get", "post"]);
-    expect(Object.keys(res.body.paths["/account/{accountId}"]).sort()).toEqual(["delete", "get", "post"]);
-    expect(Object.keys(res.body.paths["/vehicle/"]).sort()).toEqual(["get", "post"]);
-    expect(Object.keys(res.body.paths["/vehicle/{vehicleId}"]).sort()).toEqual(["delete", "get", "post"]);
-    expect(res.body.components.schemas.Error).toBeDefined();
-  });
+  ])(
+    "GET openapi.json in %s → OpenAPI 3.1 with the account and vehicle paths and this environment's server URL",
+    async (env, base) => {
+      const res = await request("GET", `${apiBase(env)}/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(res.body.openapi).toMatch(/^3\.1\./);
+      expect(res.body.servers).toEqual([expect.objectContaining({ url: `${inject("baseUrl")}${base}` })]);
+      const paths = Object.keys(res.body.paths);
+      expect(paths).toEqual(
+        expect.arrayContaining([
+          "/account/",
+          "/account/data/",
+          "/account/{accountId}",
+          "/vehicle/",
+          "/vehicle/{vehicleId}",
+          "/vehicle/{vehicleId}/data/",
+          "/vehicle/{vehicleId}/dataSet/",
+          "/vehicle/{vehicleId}/dataSet/{dataSetId}",
+          "/vehicle/{vehicleId}/trip/",
+          "/vehicle/{vehicleId}/trip/{tripId}",
+          "/vehicle/{vehicleId}/eventSubscription/",
+          "/vehicle/{vehicleId}/eventSubscription/{eventType}/{subscriptionId}",
+          "/account/{accountId}/eventSubscription/{eventType}/",
+          "/system/eventSubscription/{subscriptionId}",
+          "/vehicle/{vehicleId}/eventNotification/{notificationId}",
+          "/account/{accountId}/eventSubscription/{subscriptionId}/eventNotification/",
+          "/test/vehicle/{vehicleId}/eventSubscription/{subscriptionId}",
+          // The traffic simulator is the sandbox's only.
+          ...(env === "sandbox"
+            ? [
+                "/simulation/route/",
+                "/simulation/route/{routeId}",
+                "/simulation/template/",
+                "/simulation/template/{templateId}",
+                "/vehicle/{vehicleId}/simulation/",
+                "/vehicle/{vehicleId}/simulation/{runId}",
+              ]
+            : []),
+        ]),
+      );
+      if (env === "production") expect(paths.filter((p) => p.includes("simulation"))).toEqual([]);
+      expect(Object.keys(res.body.paths["/vehicle/{vehicleId}/eventSubscription/{subscriptionId}"]).sort()).toEqual([
+        "delete",
+        "get",
+        "post",
+      ]);
+      expect(Object.keys(res.body.paths["/account/"]).sort()).toEqual(["get", "post"]);
+      expect(Object.keys(res.body.paths["/account/{accountId}"]).sort()).toEqual(["delete", "get", "post"]);
+      expect(Object.keys(res.body.paths["/vehicle/"]).sort()).toEqual(["get", "post"]);
+      expect(Object.keys(res.body.paths["/vehicle/{vehicleId}"]).sort()).toEqual(["delete", "get", "post"]);
+      expect(res.body.components.schemas.Error).toBeDefined();
+    },
+  );
 
   it("GET /api/health → 200", async () => {
     const res = await request("GET", `${inject("baseUrl")}/api/health`);

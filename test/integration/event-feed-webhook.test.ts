@@ -29,9 +29,15 @@ describe("event feed and webhooks", () => {
     const vehicle = await request("POST", `${api}/vehicle/`, { token, json: { label: "Push and pull" } });
     expect(vehicle.status, vehicle.text).toBe(200);
     const vehicleId = vehicle.body.vehicle.vehicleId as number;
-    const sub = await request("POST", `${api}/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { token, json: { postUrl: `${receiver.url}/feed/hook` } });
+    const sub = await request("POST", `${api}/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, {
+      token,
+      json: { postUrl: `${receiver.url}/feed/hook` },
+    });
     expect(sub.status, sub.text).toBe(200);
-    const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, { token, json: dataSet(new Date(Date.now() - 60_000), "RUNNING", [waypoint(39.9612, -82.9988)]) });
+    const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, {
+      token,
+      json: dataSet(new Date(Date.now() - 60_000), "RUNNING", [waypoint(39.9612, -82.9988)]),
+    });
     expect(posted.status, posted.text).toBe(200);
 
     const hook = await waitFor(async () => receiver.on("/feed/hook")[0], { what: "the webhook", timeoutMs: 30_000 });

@@ -28,7 +28,11 @@ async function subscribedVehicle({ app, env }: App) {
   const created = await api(env).post("/vehicle/", { label: "Feed car" }, driver.accessToken);
   expect(created.status, created.text).toBe(200);
   const vehicleId = created.body.vehicle.vehicleId as number;
-  const sub = await api(env).post(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" }, driver.accessToken);
+  const sub = await api(env).post(
+    `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+    { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" },
+    driver.accessToken,
+  );
   expect(sub.status, sub.text).toBe(200);
   return { token: driver.accessToken, vehicleId, subscriptionId: sub.body.subscription.id as number };
 }
@@ -36,7 +40,9 @@ async function subscribedVehicle({ app, env }: App) {
 let minute = 0;
 async function post(env: Env, token: string, vehicleId: number, count = 1) {
   const start = Date.now() - 3_600_000;
-  const sets = Array.from({ length: count }, () => dataSet(new Date(start + ++minute * 1000), "RUNNING", [waypoint(39.96 + minute / 1e5, -82.99)]));
+  const sets = Array.from({ length: count }, () =>
+    dataSet(new Date(start + ++minute * 1000), "RUNNING", [waypoint(39.96 + minute / 1e5, -82.99)]),
+  );
   const res = await api(env).post(`/vehicle/${vehicleId}/dataSet/`, count === 1 ? sets[0] : sets, token);
   expect(res.status, res.text).toBe(200);
   return (count === 1 ? [res.body.dataSet] : res.body.dataSet) as { id: number }[];
@@ -47,7 +53,11 @@ async function readAll(env: Env, token: string, query = "", after?: string, limi
   const events: any[] = [];
   let cursor = after;
   for (;;) {
-    const res = await feed(env, `?searchLimit=${limit}${cursor ? `&after=${encodeURIComponent(cursor)}` : ""}${query}`, token);
+    const res = await feed(
+      env,
+      `?searchLimit=${limit}${cursor ? `&after=${encodeURIComponent(cursor)}` : ""}${query}`,
+      token,
+    );
     expect(res.status, res.text).toBe(200);
     expect(typeof res.body.nextCursor).toBe("string");
     expect(res.body.totalRecords).toBe(res.body.events.length);
@@ -138,8 +148,14 @@ describe("GET /eventFeed/", () => {
 
   test("a cursor older than EVENT_FEED_RETENTION_DAYS → 410 CURSOR_EXPIRED naming since; since= starts at a time", async () => {
     // A cursor issued 8 days ago, signed as the service signs (its key is derived from the secret in its data dir).
-    const secret = process.env.NEXTAUTH_SECRET || fs.readFileSync(path.join(inject("dataDir"), "auth-secret"), "utf8").trim();
-    const old = encodeFeedCursor({ position: { tx: "0", id: 0 }, issuedAt: new Date(Date.now() - 8 * 86_400_000), scope: { clientId: a.app.sandbox.clientId, environment: "sandbox" }, key: createHmac("sha256", secret).update("event-feed-key").digest("base64url") });
+    const secret =
+      process.env.NEXTAUTH_SECRET || fs.readFileSync(path.join(inject("dataDir"), "auth-secret"), "utf8").trim();
+    const old = encodeFeedCursor({
+      position: { tx: "0", id: 0 },
+      issuedAt: new Date(Date.now() - 8 * 86_400_000),
+      scope: { clientId: a.app.sandbox.clientId, environment: "sandbox" },
+      key: createHmac("sha256", secret).update("event-feed-key").digest("base64url"),
+    });
     const expired = await feed("sandbox", `?after=${encodeURIComponent(old)}`, a.client);
     expectApiError(expired, 410, "CURSOR_EXPIRED");
     expect(expired.body.error.detail).toContain("since");
@@ -153,83 +169,97 @@ describe("GET /eventFeed/", () => {
 });
 
 describe("GET /eventFeed/ while many transactions commit", () => {
-  test("8 writers for ~10 s, a reader every 20 ms: every committed event exactly once, each vehicle's in data-set order", { timeout: 120_000 }, async () => {
-    const a = await freshApp();
-    const cars = await Promise.all(Array.from({ length: 8 }, () => subscribedVehicle(a)));
-    const start = await feed("sandbox", "", a.client);
-    let cursor = start.body.nextCursor as string;
-    const seen: any[] = [];
-    const posted = new Map<number, number[]>();
-    let writing = true;
-    const deadline = Date.now() + 10_000;
-    const writers = cars.map(async (car, w) => {
-      const ids: number[] = [];
-      while (Date.now() < deadline) ids.push(...(await post("sandbox", car.token, car.vehicleId, 1 + (w % 3))).map((s) => s.id));
-      return { vehicleId: car.vehicleId, ids };
-    });
-    const reader = (async () => {
-      let pages = 0;
-      for (;;) {
-        const stop = !writing;
-        const res = await feed("sandbox", `?searchLimit=50&after=${encodeURIComponent(cursor)}`, a.client);
-        expect(res.status, res.text).toBe(200);
-        seen.push(...res.body.events);
-        cursor = res.body.nextCursor;
-        pages++;
-        if (stop && res.body.events.length === 0) return pages;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
-    for (const { vehicleId, ids } of await Promise.all(writers)) posted.set(vehicleId, [...(posted.get(vehicleId) ?? []), ...ids]);
-    writing = false;
-    const pages = await reader;
-    expect(pages).toBeGreaterThan(10);
+  test(
+    "8 writers for ~10 s, a reader every 20 ms: every committed event exactly once, each vehicle's in data-set order",
+    { timeout: 120_000 },
+    async () => {
+      const a = await freshApp();
+      const cars = await Promise.all(Array.from({ length: 8 }, () => subscribedVehicle(a)));
+      const start = await feed("sandbox", "", a.client);
+      let cursor = start.body.nextCursor as string;
+      const seen: any[] = [];
+      const posted = new Map<number, number[]>();
+      let writing = true;
+      const deadline = Date.now() + 10_000;
+      const writers = cars.map(async (car, w) => {
+        const ids: number[] = [];
+        while (Date.now() < deadline)
+          ids.push(...(await post("sandbox", car.token, car.vehicleId, 1 + (w % 3))).map((s) => s.id));
+        return { vehicleId: car.vehicleId, ids };
+      });
+      const reader = (async () => {
+        let pages = 0;
+        for (;;) {
+          const stop = !writing;
+          const res = await feed("sandbox", `?searchLimit=50&after=${encodeURIComponent(cursor)}`, a.client);
+          expect(res.status, res.text).toBe(200);
+          seen.push(...res.body.events);
+          cursor = res.body.nextCursor;
+          pages++;
+          if (stop && res.body.events.length === 0) return pages;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      for (const { vehicleId, ids } of await Promise.all(writers))
+        posted.set(vehicleId, [...(posted.get(vehicleId) ?? []), ...ids]);
+      writing = false;
+      const pages = await reader;
+      expect(pages).toBeGreaterThan(10);
 
-    const ids = seen.map((e) => e.eventId);
-    expect(new Set(ids).size).toBe(ids.length);
-    const total = [...posted.values()].reduce((n, list) => n + list.length, 0);
-    expect(seen.length).toBe(total);
-    for (const [vehicleId, dataSetIds] of posted) {
-      const order = seen.filter((e) => e.vehicleId === vehicleId).map((e) => e.dataSetId);
-      expect(new Set(order)).toEqual(new Set(dataSetIds));
-      // A vehicle's data sets are stored in its order: their ids rise with it, and so must the feed's.
-      expect(order).toEqual([...order].sort((x, y) => x - y));
-    }
-  });
+      const ids = seen.map((e) => e.eventId);
+      expect(new Set(ids).size).toBe(ids.length);
+      const total = [...posted.values()].reduce((n, list) => n + list.length, 0);
+      expect(seen.length).toBe(total);
+      for (const [vehicleId, dataSetIds] of posted) {
+        const order = seen.filter((e) => e.vehicleId === vehicleId).map((e) => e.dataSetId);
+        expect(new Set(order)).toEqual(new Set(dataSetIds));
+        // A vehicle's data sets are stored in its order: their ids rise with it, and so must the feed's.
+        expect(order).toEqual([...order].sort((x, y) => x - y));
+      }
+    },
+  );
 });
 
 // The mechanism, made deterministic (PostgreSQL only: the embedded database runs one transaction at a
 // time, so nothing there commits out of order): a transaction that made an event and stays open
 // while later ones commit holds the feed back, and its event comes first once it commits.
 describe.skipIf(inject("embedded"))("GET /eventFeed/ and a transaction that commits late", () => {
-  test("events of later transactions wait behind a running older one; then all come, the older first, none skipped", { timeout: 60_000 }, async () => {
-    const a = await freshApp();
-    const car = await subscribedVehicle(a);
-    let cursor = (await feed("sandbox", "", a.client)).body.nextCursor as string;
-    const sql = testSql();
-    const [owner] = await sql<{ app_id: number }[]>`select app_id from subscriptions where id = ${car.subscriptionId}`;
-    const appId = owner!.app_id;
-    let release!: () => void;
-    let inserted!: (id: number) => void;
-    const held = new Promise<void>((r) => (release = r));
-    const lateId = new Promise<number>((r) => (inserted = r));
-    // As a slow ingest would: the notification is written, its transaction not yet committed.
-    const late = sql.begin(async (tx) => {
-      const [row] = await tx<{ id: string }[]>`insert into notifications (environment, subscription_id, app_id, vehicle_id, type, event_at, body)
+  test(
+    "events of later transactions wait behind a running older one; then all come, the older first, none skipped",
+    { timeout: 60_000 },
+    async () => {
+      const a = await freshApp();
+      const car = await subscribedVehicle(a);
+      let cursor = (await feed("sandbox", "", a.client)).body.nextCursor as string;
+      const sql = testSql();
+      const [owner] = await sql<
+        { app_id: number }[]
+      >`select app_id from subscriptions where id = ${car.subscriptionId}`;
+      const appId = owner!.app_id;
+      let release!: () => void;
+      let inserted!: (id: number) => void;
+      const held = new Promise<void>((r) => (release = r));
+      const lateId = new Promise<number>((r) => (inserted = r));
+      // As a slow ingest would: the notification is written, its transaction not yet committed.
+      const late = sql.begin(async (tx) => {
+        const [row] = await tx<
+          { id: string }[]
+        >`insert into notifications (environment, subscription_id, app_id, vehicle_id, type, event_at, body)
         values ('sandbox', ${car.subscriptionId}, ${appId}, ${car.vehicleId}, 'WAYPOINT', now(), ${tx.json({ minimumTime: 0, notificationPeriod: "CONTINUOUS", creatorClientId: a.app.sandbox.clientId })}) returning id::text`;
-      inserted(Number(row!.id));
-      await held;
-    });
-    const first = await lateId;
-    const sets = await post("sandbox", car.token, car.vehicleId, 3);
-    const waiting = await feed("sandbox", `?after=${encodeURIComponent(cursor)}`, a.client);
-    expect(waiting.status, waiting.text).toBe(200);
-    expect(waiting.body.events).toEqual([]);
-    cursor = waiting.body.nextCursor;
-    release();
-    await late;
-    const { events } = await readAll("sandbox", a.client, "", cursor);
-    expect(events.map((e) => e.id)).toEqual([first, ...events.slice(1).map((e) => e.id)]);
-    expect(events.slice(1).map((e) => e.dataSetId)).toEqual(sets.map((s) => s.id));
-  });
+        inserted(Number(row!.id));
+        await held;
+      });
+      const first = await lateId;
+      const sets = await post("sandbox", car.token, car.vehicleId, 3);
+      const waiting = await feed("sandbox", `?after=${encodeURIComponent(cursor)}`, a.client);
+      expect(waiting.status, waiting.text).toBe(200);
+      expect(waiting.body.events).toEqual([]);
+      cursor = waiting.body.nextCursor;
+      release();
+      await late;
+      const { events } = await readAll("sandbox", a.client, "", cursor);
+      expect(events.map((e) => e.id)).toEqual([first, ...events.slice(1).map((e) => e.id)]);
+      expect(events.slice(1).map((e) => e.dataSetId)).toEqual(sets.map((s) => s.id));
+    },
+  );
 });

@@ -38,7 +38,8 @@ import type { TestApp } from "./global-setup";
 // FUZZ_SEED=<n> replays a run (FUZZ_SEED=random draws one), FUZZ_RUNS=<n> sets the number of
 // requests (shared out among the parts); both are printed.
 
-const SEED = process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 19);
+const SEED =
+  process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? 19);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 const share = (fraction: number) => Math.max(1, Math.round(RUNS * fraction));
 
@@ -60,14 +61,27 @@ beforeAll(async () => {
   console.log(`fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`);
   const app = await createPartnerApp();
   const fixtures = await bodyFixtures(app.sandbox);
-  const [credential] = await testSql()<{ appId: number }[]>`select app_id as "appId" from app_credentials where client_id = ${app.sandbox.clientId}`;
+  const [credential] = await testSql()<
+    { appId: number }[]
+  >`select app_id as "appId" from app_credentials where client_id = ${app.sandbox.clientId}`;
 
   const production = await createDriver("production", app.production);
   const productionVehicle = await addVehicle("production", production.accessToken, { deviceId: uniqueDevice() });
   const docOps = async (env: Env): Promise<Op[]> => {
-    const res = await send({ method: "GET", path: `${env === "sandbox" ? "/sandbox" : "/v1"}/api/openapi.json`, headers: {} });
+    const res = await send({
+      method: "GET",
+      path: `${env === "sandbox" ? "/sandbox" : "/v1"}/api/openapi.json`,
+      headers: {},
+    });
     expect(res.status).toBe(200);
-    const paths = (res.body as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>> }).paths;
+    const paths = (
+      res.body as {
+        paths: Record<
+          string,
+          Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>
+        >;
+      }
+    ).paths;
     return Object.entries(paths).flatMap(([path, item]) =>
       Object.entries(item).map(([m, op]) => ({
         method: m.toUpperCase(),
@@ -75,7 +89,9 @@ beforeAll(async () => {
         params: (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name),
         query: (op.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name),
         // A batch body also as three items, so one hostile item among valid ones tests that the batch is all or nothing.
-        bodies: (validBodies({ method: m, path }) ?? []).flatMap((b) => (Array.isArray(b) ? [b, [...b, ...b, ...b]] : [b])),
+        bodies: (validBodies({ method: m, path }) ?? []).flatMap((b) =>
+          Array.isArray(b) ? [b, [...b, ...b, ...b]] : [b],
+        ),
         clientOnly: "403" in op.responses,
       })),
     );
@@ -166,11 +182,29 @@ async function check(req: Sent, judge: (res: Raw) => string | null) {
   last = after;
   count(`${Math.floor(res.status / 100)}xx`);
   if (res.status < 300 && after !== before) count("writes by accepted requests");
-  const problem = res.status >= 500 ? `status ${res.status}` : judge(res) ?? (res.status >= 400 && after !== before ? "a refused request changed rows" : null);
-  if (problem) throw new Error(`${problem}\n--- request\n${describeSent(req)}\n--- answer ${res.status} ${String(res.headers["content-type"])}\n${res.text.slice(0, 800)}`);
+  const problem =
+    res.status >= 500
+      ? `status ${res.status}`
+      : (judge(res) ?? (res.status >= 400 && after !== before ? "a refused request changed rows" : null));
+  if (problem)
+    throw new Error(
+      `${problem}\n--- request\n${describeSent(req)}\n--- answer ${res.status} ${String(res.headers["content-type"])}\n${res.text.slice(0, 800)}`,
+    );
 }
 
-const AUTH_KINDS = ["none", "user", "client", "productionUser", "productionClient", "refresh", "garbage", "lowercase", "basic", "doubled", "empty"] as const;
+const AUTH_KINDS = [
+  "none",
+  "user",
+  "client",
+  "productionUser",
+  "productionClient",
+  "refresh",
+  "garbage",
+  "lowercase",
+  "basic",
+  "doubled",
+  "empty",
+] as const;
 
 function authorization(kind: (typeof AUTH_KINDS)[number], garbage: string): string | undefined {
   switch (kind) {
@@ -202,7 +236,13 @@ const bodyFor = (op: Op) =>
             weight: 6,
             arbitrary: fc
               .constantFrom(...op.bodies)
-              .chain((b) => fc.tuple(fc.constant(b), fc.constantFrom(...nodePaths(b)), fc.option(hostileValue, { freq: 6, nil: undefined })))
+              .chain((b) =>
+                fc.tuple(
+                  fc.constant(b),
+                  fc.constantFrom(...nodePaths(b)),
+                  fc.option(hostileValue, { freq: 6, nil: undefined }),
+                ),
+              )
               .map(([b, at, value]) => toJsonText(replaced(b, at, value))),
           },
         ]
@@ -224,8 +264,24 @@ const apiRequest = (env: Env) =>
       method,
       // Which path parameter turns hostile, if any (always one for a DELETE: a valid one would delete the suite's own data).
       mutate: fc.tuple(fc.constantFrom(...(op.params.length > 0 ? op.params : ["-"])), hostileSegment),
-      suffix: fc.constantFrom("", "/", "//", "/..", "/../..", "/.", "/%2e%2e/%2e%2e", "/..%2f..", "/%2e%2e/account/", "/./x", ";a=b", "%00", "/%00"),
-      query: fc.array(fc.tuple(fc.constantFrom(...op.query, "searchLimit", "x", "__proto__", ""), queryValue), { maxLength: 3 }),
+      suffix: fc.constantFrom(
+        "",
+        "/",
+        "//",
+        "/..",
+        "/../..",
+        "/.",
+        "/%2e%2e/%2e%2e",
+        "/..%2f..",
+        "/%2e%2e/account/",
+        "/./x",
+        ";a=b",
+        "%00",
+        "/%00",
+      ),
+      query: fc.array(fc.tuple(fc.constantFrom(...op.query, "searchLimit", "x", "__proto__", ""), queryValue), {
+        maxLength: 3,
+      }),
       auth: fc.constantFrom(...AUTH_KINDS),
       garbage: hostileString,
       contentType,
@@ -265,10 +321,19 @@ afterAll(() => {
 });
 
 describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
-  it("the row digest sees an accepted write (else \"no write when refused\" would prove nothing)", async () => {
+  it('the row digest sees an accepted write (else "no write when refused" would prove nothing)', async () => {
     const before = await fingerprint();
     const body = JSON.stringify({ label: "Digest check" });
-    const res = await send({ method: "POST", path: "/sandbox/api/vehicle/", headers: { Authorization: `Bearer ${ctx.tokens.user}`, "Content-Type": "application/json", "Content-Length": String(body.length) }, body });
+    const res = await send({
+      method: "POST",
+      path: "/sandbox/api/vehicle/",
+      headers: {
+        Authorization: `Bearer ${ctx.tokens.user}`,
+        "Content-Type": "application/json",
+        "Content-Length": String(body.length),
+      },
+      body,
+    });
     expect(res.status, res.text).toBe(200);
     expect(await fingerprint()).not.toBe(before);
   });
@@ -285,26 +350,44 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
     expect(await fingerprint()).toBe(before);
   });
 
-  it.each(["sandbox", "production"] as Env[])("%s API: every operation of the OpenAPI document, hostile requests → no 5xx, the API's shapes, no write when refused", async (env) => {
-    await fc.assert(
-      fc.asyncProperty(apiRequest(env), async (r) => {
-        const req = apiSent(env, r);
-        await check(req, (res) => {
-          // A path whose dot segments lead out of the API is the site's, not the API's.
-          const resolved = new URL(req.path, "http://x").pathname;
-          return isApiPath(req.path) && isApiPath(resolved) ? apiAnswerProblem(req.method, res) : null;
-        });
-      }),
-      { seed: SEED, numRuns: share(env === "sandbox" ? 0.55 : 0.2) },
-    );
-  }, 600_000);
+  it.each(["sandbox", "production"] as Env[])(
+    "%s API: every operation of the OpenAPI document, hostile requests → no 5xx, the API's shapes, no write when refused",
+    async (env) => {
+      await fc.assert(
+        fc.asyncProperty(apiRequest(env), async (r) => {
+          const req = apiSent(env, r);
+          await check(req, (res) => {
+            // A path whose dot segments lead out of the API is the site's, not the API's.
+            const resolved = new URL(req.path, "http://x").pathname;
+            return isApiPath(req.path) && isApiPath(resolved) ? apiAnswerProblem(req.method, res) : null;
+          });
+        }),
+        { seed: SEED, numRuns: share(env === "sandbox" ? 0.55 : 0.2) },
+      );
+    },
+    600_000,
+  );
 
   it("OAuth token and revocation endpoints: hostile forms → no 5xx, RFC 6749 JSON errors, no write when refused", async () => {
-    const field = (valid: string[]) => fc.oneof(fc.constantFrom(...valid), hostileString.map((s) => s.slice(0, 3_000)));
+    const field = (valid: string[]) =>
+      fc.oneof(
+        fc.constantFrom(...valid),
+        hostileString.map((s) => s.slice(0, 3_000)),
+      );
     const form = fc.record(
       {
-        grant_type: field(["client_credentials", "authorization_code", "refresh_token", "password", "urn:ietf:params:oauth:grant-type:device_code"]),
-        client_id: field([ctx.app.sandbox.clientId, ctx.app.production.clientId, ctx.app.sandbox.clientId.toUpperCase()]),
+        grant_type: field([
+          "client_credentials",
+          "authorization_code",
+          "refresh_token",
+          "password",
+          "urn:ietf:params:oauth:grant-type:device_code",
+        ]),
+        client_id: field([
+          ctx.app.sandbox.clientId,
+          ctx.app.production.clientId,
+          ctx.app.sandbox.clientId.toUpperCase(),
+        ]),
         client_secret: field([ctx.app.sandbox.clientSecret, ctx.app.production.clientSecret, "wrong-secret"]),
         // Never the suite's live refresh token or a live code: a replayed one rightly revokes its family.
         code: field(["made-up-code", ctx.tokens.user]),
@@ -317,22 +400,47 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
       { requiredKeys: [] },
     );
     const tokenRequest = fc.record({
-      path: fc.constantFrom("/oauth/token", "/sandbox/oauth/token", "/oauth/revoke", "/sandbox/oauth/revoke", "/OAuth/Token", "/oauth/Token", "/SANDBOX/oauth/REVOKE/", "/oauth/token/", "/oauth/%2e%2e/oauth/token"),
+      path: fc.constantFrom(
+        "/oauth/token",
+        "/sandbox/oauth/token",
+        "/oauth/revoke",
+        "/sandbox/oauth/revoke",
+        "/OAuth/Token",
+        "/oauth/Token",
+        "/SANDBOX/oauth/REVOKE/",
+        "/oauth/token/",
+        "/oauth/%2e%2e/oauth/token",
+      ),
       method: fc.oneof({ weight: 8, arbitrary: fc.constant("POST") }, { weight: 2, arbitrary: method }),
       form,
       duplicate: fc.boolean(),
       // "oversized": a form over the endpoints' 64 KiB limit (413 with invalid_request).
       encoding: fc.constantFrom("form", "form", "form", "json", "malformed", "oversized"),
-      basic: fc.option(fc.tuple(fc.constantFrom(ctx.app.sandbox.clientId, "", "a:b", "%00"), fc.constantFrom(ctx.app.sandbox.clientSecret, "", "wrong", "é")), { freq: 3, nil: undefined }),
+      basic: fc.option(
+        fc.tuple(
+          fc.constantFrom(ctx.app.sandbox.clientId, "", "a:b", "%00"),
+          fc.constantFrom(ctx.app.sandbox.clientSecret, "", "wrong", "é"),
+        ),
+        { freq: 3, nil: undefined },
+      ),
       contentType,
     });
     await fc.assert(
       fc.asyncProperty(tokenRequest, async (r) => {
         const params = new URLSearchParams(r.form as Record<string, string>);
         if (r.duplicate && params.has("client_id")) params.append("client_id", "another");
-        const bodies = { form: () => params.toString(), json: () => toJsonText(r.form), malformed: () => "%zz&=&&a=%", oversized: () => `${params.toString()}&token=${"x".repeat(70_000)}` };
+        const bodies = {
+          form: () => params.toString(),
+          json: () => toJsonText(r.form),
+          malformed: () => "%zz&=&&a=%",
+          oversized: () => `${params.toString()}&token=${"x".repeat(70_000)}`,
+        };
         const body = bodies[r.encoding]();
-        const headers: Record<string, string> = { "Content-Type": r.encoding === "form" || r.encoding === "oversized" ? "application/x-www-form-urlencoded" : r.contentType, "Content-Length": String(Buffer.byteLength(body)) };
+        const headers: Record<string, string> = {
+          "Content-Type":
+            r.encoding === "form" || r.encoding === "oversized" ? "application/x-www-form-urlencoded" : r.contentType,
+          "Content-Length": String(Buffer.byteLength(body)),
+        };
         if (r.basic) headers.Authorization = `Basic ${Buffer.from(`${r.basic[0]}:${r.basic[1]}`).toString("base64")}`;
         const req = { method: r.method, path: r.path, headers, body };
         await check(req, (res) => {
@@ -341,7 +449,8 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
           if ((r.method === "OPTIONS" && res.status === 204) || r.method === "HEAD") return null;
           // A revocation answers 200 whether or not the token existed, with no body to read (RFC 7009 §2.2).
           if (res.status === 200 && /revoke/i.test(r.path)) return null;
-          if (!/^application\/json\b/.test(String(res.headers["content-type"]))) return `content-type ${String(res.headers["content-type"])}`;
+          if (!/^application\/json\b/.test(String(res.headers["content-type"])))
+            return `content-type ${String(res.headers["content-type"])}`;
           const b = res.body as Record<string, unknown> | undefined;
           if (res.status === 200) return b && typeof b.access_token === "string" ? null : "a 200 without a token";
           return b && typeof b.error === "string" ? null : "an error without RFC 6749's error member";
@@ -353,14 +462,32 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
 
   it("OAuth authorization endpoint: hostile parameters → no 5xx, no write", async () => {
     const param = fc.tuple(
-      fc.constantFrom("response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method", "prompt", "x"),
-      fc.oneof(fc.constantFrom("code", "token", ctx.app.sandbox.clientId, "https://partner.example/callback", "S256", "plain"), queryValue),
+      fc.constantFrom(
+        "response_type",
+        "client_id",
+        "redirect_uri",
+        "scope",
+        "state",
+        "code_challenge",
+        "code_challenge_method",
+        "prompt",
+        "x",
+      ),
+      fc.oneof(
+        fc.constantFrom("code", "token", ctx.app.sandbox.clientId, "https://partner.example/callback", "S256", "plain"),
+        queryValue,
+      ),
     );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("/oauth/authorize", "/sandbox/oauth/authorize", "/OAuth/Authorize", "/oauth/Authorize"), fc.array(param, { maxLength: 6 }), method, async (path, params, m) => {
-        const query = params.map(([k, v]) => `${k}=${v}`).join("&");
-        await check({ method: m, path: `${path}?${query}`, headers: {} }, () => null);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("/oauth/authorize", "/sandbox/oauth/authorize", "/OAuth/Authorize", "/oauth/Authorize"),
+        fc.array(param, { maxLength: 6 }),
+        method,
+        async (path, params, m) => {
+          const query = params.map(([k, v]) => `${k}=${v}`).join("&");
+          await check({ method: m, path: `${path}?${query}`, headers: {} }, () => null);
+        },
+      ),
       { seed: SEED, numRuns: share(0.05) },
     );
   }, 600_000);
@@ -376,12 +503,22 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
     const driverRequest = fc.constantFrom(...routes).chain((route) =>
       fc.record({
         route: fc.constant(route),
-        method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom("GET", "POST", "DELETE") }, { weight: 1, arbitrary: method }),
+        method: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom("GET", "POST", "DELETE") },
+          { weight: 1, arbitrary: method },
+        ),
         id: fc.oneof(fc.constant(String(ctx.vehicleId)), hostileSegment),
         signedIn: fc.boolean(),
         crossSite: fc.constantFrom(false, false, false, true),
         contentType,
-        body: bodyFor({ method: "POST", path: route.path, params: [], query: [], bodies: route.bodies, clientOnly: false }),
+        body: bodyFor({
+          method: "POST",
+          path: route.path,
+          params: [],
+          query: [],
+          bodies: route.bodies,
+          clientOnly: false,
+        }),
       }),
     );
     await fc.assert(
@@ -400,7 +537,8 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
         await check(req, (res) => {
           // A hostile id that makes a path no JSON route has (/me/vehicles/.. is /me/) answers in the API's body too.
           if (r.method === "HEAD" || (r.method === "OPTIONS" && res.status === 204)) return null;
-          if (!/^application\/json\b/.test(String(res.headers["content-type"]))) return `content-type ${String(res.headers["content-type"])}`;
+          if (!/^application\/json\b/.test(String(res.headers["content-type"])))
+            return `content-type ${String(res.headers["content-type"])}`;
           return res.status >= 400 ? apiErrorProblem(res) : null;
         });
       }),

@@ -4,10 +4,20 @@ import type { TestProject } from "vitest/node";
 import { launchService, runScript } from "../helpers/processes";
 
 /** Registered for the "web" app, besides https://partner.example/callback (which every app has). */
-export const WEB_REDIRECT_URIS = ["https://partner.example/cb?tenant=acme", "http://127.0.0.1:8765/callback", "carlocator://oauth/callback", "http://sandbox-only.example/callback"];
+export const WEB_REDIRECT_URIS = [
+  "https://partner.example/cb?tenant=acme",
+  "http://127.0.0.1:8765/callback",
+  "carlocator://oauth/callback",
+  "http://sandbox-only.example/callback",
+];
 export const NATIVE_REDIRECT_URIS = ["carlocator://oauth/callback", "http://127.0.0.1/callback"];
 
-export type TestApp = { name: string; sandbox: { clientId: string; clientSecret: string }; production: { clientId: string; clientSecret: string }; signingSecret: string };
+export type TestApp = {
+  name: string;
+  sandbox: { clientId: string; clientSecret: string };
+  production: { clientId: string; clientSecret: string };
+  signingSecret: string;
+};
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -29,7 +39,15 @@ export default async function setup(project: TestProject) {
   const service = await launchService({ name: "it", databaseUrl, extraEnv: { TRUST_PROXY: "1" } });
   try {
     const create = async (name: string, extra: string[] = []) =>
-      JSON.parse((await runScript("app-create.ts", ["--name", name, "--redirect-uri", "https://partner.example/callback", "--json", ...extra], service.env)).stdout) as TestApp;
+      JSON.parse(
+        (
+          await runScript(
+            "app-create.ts",
+            ["--name", name, "--redirect-uri", "https://partner.example/callback", "--json", ...extra],
+            service.env,
+          )
+        ).stdout,
+      ) as TestApp;
     const uris = (list: string[]) => list.flatMap((uri) => ["--redirect-uri", uri]);
     const apps = {
       main: await create("Integration main app"),
@@ -40,7 +58,9 @@ export default async function setup(project: TestProject) {
       web: await create("Fleet Web", ["--owner", "Fleet Co Inc.", ...uris(WEB_REDIRECT_URIS)]),
       native: await create("Car Locator", ["--owner", "Locator Labs", "--public", ...uris(NATIVE_REDIRECT_URIS)]),
     };
-    const dbUrl = databaseUrl ?? (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
+    const dbUrl =
+      databaseUrl ??
+      (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
 
     project.provide("baseUrl", service.baseUrl);
     project.provide("databaseUrl", dbUrl);

@@ -31,9 +31,15 @@ function runnableBlocks(guide: string): Block[] {
 type Vars = Record<string, string>;
 
 /** Runs one shell block with the session's variables; returns its output and the variables after it. */
-function runShell(code: string, vars: Vars): Promise<{ status: number | null; stdout: string; stderr: string; vars: Vars }> {
+function runShell(
+  code: string,
+  vars: Vars,
+): Promise<{ status: number | null; stdout: string; stderr: string; vars: Vars }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-euo", "pipefail", "-c", `set -a\n${code}\nenv -0 >&3`], { env: { NODE_ENV: "production", PATH: process.env.PATH!, HOME: os.tmpdir(), ...vars }, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+    const child = spawn("bash", ["-euo", "pipefail", "-c", `set -a\n${code}\nenv -0 >&3`], {
+      env: { NODE_ENV: "production", PATH: process.env.PATH!, HOME: os.tmpdir(), ...vars },
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const env: Buffer[] = [];
@@ -49,13 +55,22 @@ function runShell(code: string, vars: Vars): Promise<{ status: number | null; st
           .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
           .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
       );
-      resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), vars: { ...vars, ...after } });
+      resolve({
+        status,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        vars: { ...vars, ...after },
+      });
     });
   });
 }
 
 /** Runs a guide's shell blocks in order; `before` may add what a person would do between two blocks (a browser step). */
-async function runGuide(guide: string, start: Vars, before: (block: Block, vars: Vars) => Promise<Vars | void> = async () => {}) {
+async function runGuide(
+  guide: string,
+  start: Vars,
+  before: (block: Block, vars: Vars) => Promise<Vars | void> = async () => {},
+) {
   let vars = start;
   const outputs: string[] = [];
   const blocks = runnableBlocks(guide).filter((b) => b.lang === "bash");
@@ -88,13 +103,25 @@ afterAll(async () => {
 describe("guides: every runnable example works against the service", () => {
   it("quickstart: credentials → account → vehicle → subscription → data set → a signed webhook arrives", async () => {
     const { service, receiver, app } = own;
-    const start = { WAYLINE: service.baseUrl, CLIENT_ID: app.sandbox.clientId, CLIENT_SECRET: app.sandbox.clientSecret, WEBHOOK_URL: `${receiver.url}/webhooks/wayline` };
+    const start = {
+      WAYLINE: service.baseUrl,
+      CLIENT_ID: app.sandbox.clientId,
+      CLIENT_SECRET: app.sandbox.clientSecret,
+      WEBHOOK_URL: `${receiver.url}/webhooks/wayline`,
+    };
     const { vars, outputs } = await runGuide("quickstart", start, async (block, vars) => {
       if (!block.code.includes("eventNotification")) return;
       // The reader's step 6: the webhook arrives at their receiver before they look for it.
-      hook = await waitFor(async () => receiver.on("/webhooks/wayline")[0], { what: "the quickstart's webhook", timeoutMs: 30_000 });
+      hook = await waitFor(async () => receiver.on("/webhooks/wayline")[0], {
+        what: "the quickstart's webhook",
+        timeoutMs: 30_000,
+      });
       const body = verifyWebhook(app.signingSecret, hook) as Record<string, unknown>;
-      expect(body).toMatchObject({ _type: "WAYPOINT", vehicleId: Number(vars.VEHICLE_ID), recordedWaypoint: { latitude: 39.9612, longitude: -82.9988 } });
+      expect(body).toMatchObject({
+        _type: "WAYPOINT",
+        vehicleId: Number(vars.VEHICLE_ID),
+        recordedWaypoint: { latitude: 39.9612, longitude: -82.9988 },
+      });
     });
     expect(hook).toBeDefined();
     expect(JSON.parse(outputs.at(-1)!)).toMatchObject({ _type: "WAYPOINT" });
@@ -104,37 +131,68 @@ describe("guides: every runnable example works against the service", () => {
   it.each([
     ["js", "node"],
     ["python", "python3"],
-  ])("webhook signatures: the %s receiver accepts the real webhook (204) and refuses a tampered one (400)", async (lang, runtime) => {
-    expect(hook, "the quickstart's webhook").toBeDefined();
-    const received = hook!;
-    const block = runnableBlocks("webhook-signatures").find((b) => b.lang === lang)!;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-guide-"));
-    const file = path.join(dir, block.file!);
-    fs.writeFileSync(file, block.code);
-    const port = await freePort();
-    const child = spawn(runtime, [file], { env: { NODE_ENV: "production", PATH: process.env.PATH!, WEBHOOK_SECRET: own.app.signingSecret, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    try {
-      const headers = { "content-type": "application/json", "webhook-id": received.headers["webhook-id"]!, "webhook-timestamp": received.headers["webhook-timestamp"]!, "webhook-signature": received.headers["webhook-signature"]! };
-      const post = (body: string) => fetch(`http://127.0.0.1:${port}/webhooks/wayline`, { method: "POST", headers, body });
-      const good = await waitFor(async () => post(received.body).catch(() => null), { what: `the ${lang} receiver listening`, timeoutMs: 20_000 });
-      expect(good.status, output).toBe(204);
-      const tampered = await post(received.body.replace('"WAYPOINT"', '"GEOFENCE"'));
-      expect(tampered.status).toBe(400);
-      const unsigned = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", headers: { "content-type": "application/json" }, body: received.body });
-      expect(unsigned.status).toBe(400);
-      await waitFor(async () => output.includes(`WAYPOINT for vehicle ${quickstartVars.VEHICLE_ID}`), { what: "the receiver's log line" });
-    } finally {
-      child.kill();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  ])(
+    "webhook signatures: the %s receiver accepts the real webhook (204) and refuses a tampered one (400)",
+    async (lang, runtime) => {
+      expect(hook, "the quickstart's webhook").toBeDefined();
+      const received = hook!;
+      const block = runnableBlocks("webhook-signatures").find((b) => b.lang === lang)!;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-guide-"));
+      const file = path.join(dir, block.file!);
+      fs.writeFileSync(file, block.code);
+      const port = await freePort();
+      const child = spawn(runtime, [file], {
+        env: {
+          NODE_ENV: "production",
+          PATH: process.env.PATH!,
+          WEBHOOK_SECRET: own.app.signingSecret,
+          PORT: String(port),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+      try {
+        const headers = {
+          "content-type": "application/json",
+          "webhook-id": received.headers["webhook-id"]!,
+          "webhook-timestamp": received.headers["webhook-timestamp"]!,
+          "webhook-signature": received.headers["webhook-signature"]!,
+        };
+        const post = (body: string) =>
+          fetch(`http://127.0.0.1:${port}/webhooks/wayline`, { method: "POST", headers, body });
+        const good = await waitFor(async () => post(received.body).catch(() => null), {
+          what: `the ${lang} receiver listening`,
+          timeoutMs: 20_000,
+        });
+        expect(good.status, output).toBe(204);
+        const tampered = await post(received.body.replace('"WAYPOINT"', '"GEOFENCE"'));
+        expect(tampered.status).toBe(400);
+        const unsigned = await fetch(`http://127.0.0.1:${port}/`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: received.body,
+        });
+        expect(unsigned.status).toBe(400);
+        await waitFor(async () => output.includes(`WAYPOINT for vehicle ${quickstartVars.VEHICLE_ID}`), {
+          what: "the receiver's log line",
+        });
+      } finally {
+        child.kill();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it("simulator: templates, a real-time run read and stopped, an instant trip", async () => {
     expect(quickstartVars.TOKEN, "the quickstart's driver").toBeTruthy();
-    const { outputs } = await runGuide("simulator", { WAYLINE: own.service.baseUrl, TOKEN: quickstartVars.TOKEN!, VEHICLE_ID: quickstartVars.VEHICLE_ID! });
+    const { outputs } = await runGuide("simulator", {
+      WAYLINE: own.service.baseUrl,
+      TOKEN: quickstartVars.TOKEN!,
+      VEHICLE_ID: quickstartVars.VEHICLE_ID!,
+    });
     expect(outputs[0]).toContain("columbus-downtown-loop");
     expect(JSON.parse(outputs[1]!)).toMatchObject({ status: "running" });
     expect(outputs[2]!.trim()).toBe("OK");
@@ -144,7 +202,12 @@ describe("guides: every runnable example works against the service", () => {
   it("OAuth flows: client credentials, authorization code with PKCE (a driver allows in the browser), refresh, revocation", async () => {
     const creds = webApp("sandbox");
     const { browser } = await newDriver("sandbox");
-    const start = { WAYLINE: inject("baseUrl"), CLIENT_ID: creds.clientId, CLIENT_SECRET: creds.clientSecret, REDIRECT_URI: CALLBACK };
+    const start = {
+      WAYLINE: inject("baseUrl"),
+      CLIENT_ID: creds.clientId,
+      CLIENT_SECRET: creds.clientSecret,
+      REDIRECT_URI: CALLBACK,
+    };
     const { outputs } = await runGuide("oauth", start, async (block, vars) => {
       if (!block.code.includes("$CODE")) return;
       // The driver's part: sign in, allow, and the browser lands on the redirect URI.
@@ -168,7 +231,7 @@ describe("guides: every runnable example works against the service", () => {
       expect(docs.text).toContain(`href="/docs/guides/${slug}"`);
       const page = await request("GET", `${inject("baseUrl")}/docs/guides/${slug}`);
       expect(page.status).toBe(200);
-      expect(page.text).toContain("<pre tabindex=\"0\"><code class=\"language-");
+      expect(page.text).toContain('<pre tabindex="0"><code class="language-');
       expect(page.text).not.toMatch(/language-\w+ run/);
       // The placeholder origin of the examples becomes this site's own.
       expect(page.text).not.toContain("https://wayline.example");

@@ -34,7 +34,11 @@ describe("the next post for a recently posted vehicle", () => {
   it("notifies a subscription made in between", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     await post(vehicleId, token, dataSet(secondsAgo(120), "ON", [waypoint(39.96, -83)]));
-    const sub = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" }, token);
+    const sub = await sandbox.post(
+      `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+      { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" },
+      token,
+    );
     expect(sub.status, sub.text).toBe(200);
     const second = await post(vehicleId, token, dataSet(secondsAgo(60), "RUNNING", [waypoint(39.97, -83)]));
     const notes = await testSql()`select data_set_id from notifications where vehicle_id = ${vehicleId}`;
@@ -44,18 +48,28 @@ describe("the next post for a recently posted vehicle", () => {
   it("no longer notifies a subscription deleted in between, and keeps the states the last post left", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const subscribe = async (type: string, body: Record<string, unknown>) => {
-      const res = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/${type}/`, { ...body, postUrl: "https://hooks.partner.example/wayline" }, token);
+      const res = await sandbox.post(
+        `/vehicle/${vehicleId}/eventSubscription/${type}/`,
+        { ...body, postUrl: "https://hooks.partner.example/wayline" },
+        token,
+      );
       expect(res.status, res.text).toBe(200);
       return res.body.subscription.id as number;
     };
     const waypoints = await subscribe("WAYPOINT", { notificationPeriod: "CONTINUOUS" });
-    const inside = await subscribe("GEOFENCE", { notificationPeriod: "INITIALSTATE", origin: { latitude: 39.97, longitude: -83 }, radius: 5, boundaryCondition: "INSIDE" });
+    const inside = await subscribe("GEOFENCE", {
+      notificationPeriod: "INITIALSTATE",
+      origin: { latitude: 39.97, longitude: -83 },
+      radius: 5,
+      boundaryCondition: "INSIDE",
+    });
     await post(vehicleId, token, dataSet(secondsAgo(180), "ON", [waypoint(39.96, -83)]));
     await post(vehicleId, token, dataSet(secondsAgo(120), "RUNNING", [waypoint(39.97, -83)]));
     expect((await sandbox.del(`/vehicle/${vehicleId}/eventSubscription/${waypoints}`, token)).status).toBe(200);
     await post(vehicleId, token, dataSet(secondsAgo(90), "RUNNING", [waypoint(39.98, -83)]));
     await post(vehicleId, token, dataSet(secondsAgo(60), "OFF", [waypoint(39.99, -83)]));
-    const notes = await testSql()`select subscription_id from notifications where vehicle_id = ${vehicleId} order by id`;
+    const notes =
+      await testSql()`select subscription_id from notifications where vehicle_id = ${vehicleId} order by id`;
     // Two waypoints before the deletion; the geofence once, when first found inside: every later
     // post sees the state the one before it wrote.
     expect(notes.map((n) => Number(n.subscription_id))).toEqual([waypoints, inside, waypoints]);
@@ -76,7 +90,11 @@ describe("the next post for a recently posted vehicle", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     await post(vehicleId, token, dataSet(secondsAgo(120), "ON"));
     await testSql()`update oauth_tokens set revoked_at = now() where access_hash = ${sha256(token)}`;
-    expectApiError(await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(60), "RUNNING"), token), 401, "UNAUTHORIZED");
+    expectApiError(
+      await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(60), "RUNNING"), token),
+      401,
+      "UNAUTHORIZED",
+    );
   });
 
   it("is refused in production to an app no longer approved as a data provider", async () => {
@@ -84,17 +102,26 @@ describe("the next post for a recently posted vehicle", () => {
     const driver = await createDriver("production", app.production);
     const { vehicleId } = await addVehicle("production", driver.accessToken);
     const production = api("production");
-    const first = await production.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(120), "ON"), driver.accessToken);
+    const first = await production.post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(secondsAgo(120), "ON"),
+      driver.accessToken,
+    );
     expect(first.status, first.text).toBe(200);
     await testSql()`update partner_apps set data_provider = false where id = (select app_id from app_credentials where client_id = ${app.production.clientId})`;
-    expectApiError(await production.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(60), "RUNNING"), driver.accessToken), 403, "FORBIDDEN");
+    expectApiError(
+      await production.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(60), "RUNNING"), driver.accessToken),
+      403,
+      "FORBIDDEN",
+    );
   });
 
   it("answers a data set stored at that time by other means as the duplicate it is", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const first = await post(vehicleId, token, dataSet(secondsAgo(120), "ON"));
     const at = secondsAgo(60);
-    const [other] = await testSql()`insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id)
+    const [other] =
+      await testSql()`insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id)
       values ('sandbox', ${vehicleId}, ${at.toISOString()}::timestamptz, 'RUNNING', ${first.tripId}) returning id`;
     const again = await post(vehicleId, token, dataSet(at, "RUNNING"));
     expect(again.id).toBe(Number(other!.id));
@@ -104,7 +131,11 @@ describe("the next post for a recently posted vehicle", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const opened = await post(vehicleId, token, dataSet(secondsAgo(180), "ON"));
     const running = await post(vehicleId, token, dataSet(secondsAgo(120), "RUNNING"));
-    const closed = await post(vehicleId, token, dataSet(secondsAgo(60), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 2.5 }]));
+    const closed = await post(
+      vehicleId,
+      token,
+      dataSet(secondsAgo(60), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 2.5 }]),
+    );
     expect([running.tripId, closed.tripId]).toEqual([opened.tripId, opened.tripId]);
     const trips = (await sandbox.get(`/vehicle/${vehicleId}/trip/`, token)).body.trip;
     expect(trips).toEqual([expect.objectContaining({ id: opened.tripId, mileage: 2.5 })]);
@@ -124,6 +155,10 @@ describe("posting data sets with the token looked up by ingest", () => {
       expect(unknown.headers.get("www-authenticate")).toContain('error="invalid_token"');
     }
     expectApiError(await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, bad, token), 400, "VALIDATION");
-    expectApiError(await sandbox.post("/vehicle/999999999/dataSet/", dataSet(secondsAgo(60), "ON"), token), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.post("/vehicle/999999999/dataSet/", dataSet(secondsAgo(60), "ON"), token),
+      404,
+      "NOT_FOUND",
+    );
   });
 });

@@ -22,18 +22,30 @@ describe("ingest's write checks the vehicle's version", () => {
     const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
     const scope = { environment: "sandbox" as const, accountId: account.id as number };
     const write = (read: NonNullable<Awaited<ReturnType<typeof readForIngest>>>) =>
-      writeIngest(sql, [{
-        environment: "sandbox",
-        vehicleId,
-        version: read.version,
-        state: { ...read.state, running: true, lastDataAt: new Date(at), lastRunningAt: new Date(at) },
-        decoded: null,
-        createdTrips: [],
-        updatedTrips: [],
-        sets: [{ recordedAt: at, ignitionStatus: "RUNNING", tripId: null, tripStart: null, late: false, deviceId: null, vin: null }],
-        points: [{ setAt: at, position: 0, recordedAt: at, key: "GEN_SPEED", value: "42" }],
-        events: null,
-      }]).then(([written]) => written);
+      writeIngest(sql, [
+        {
+          environment: "sandbox",
+          vehicleId,
+          version: read.version,
+          state: { ...read.state, running: true, lastDataAt: new Date(at), lastRunningAt: new Date(at) },
+          decoded: null,
+          createdTrips: [],
+          updatedTrips: [],
+          sets: [
+            {
+              recordedAt: at,
+              ignitionStatus: "RUNNING",
+              tripId: null,
+              tripStart: null,
+              late: false,
+              deviceId: null,
+              vin: null,
+            },
+          ],
+          points: [{ setAt: at, position: 0, recordedAt: at, key: "GEN_SPEED", value: "42" }],
+          events: null,
+        },
+      ]).then(([written]) => written);
 
     const stale = await readForIngest(sql, { scope, ref: String(vehicleId), timestamps: [at] });
     expect(stale).toMatchObject({ vehicle: { id: vehicleId }, existing: new Map() });
@@ -43,7 +55,10 @@ describe("ingest's write checks the vehicle's version", () => {
     expect(await write(stale!)).toBeNull();
     const none = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/`, token);
     expect(none.body.totalRecords).toBe(0);
-    expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle).toMatchObject({ label: "Renamed meanwhile", running: false });
+    expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle).toMatchObject({
+      label: "Renamed meanwhile",
+      running: false,
+    });
 
     const fresh = await readForIngest(sql, { scope, ref: String(vehicleId), timestamps: [at] });
     expect(fresh!.version).not.toBe(stale!.version);
@@ -52,15 +67,26 @@ describe("ingest's write checks the vehicle's version", () => {
     expect(written?.points).toMatchObject([{ dataSetId: written!.sets[0]!.id, position: 0 }]);
     const one = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/`, token);
     expect(one.body.totalRecords).toBe(1);
-    expect(one.body.dataSet[0]).toMatchObject({ id: written!.sets[0]!.id, ignitionStatus: "RUNNING", datum: [{ key: "GEN_SPEED", value: "42" }] });
-    expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle).toMatchObject({ label: "Renamed meanwhile", running: true });
+    expect(one.body.dataSet[0]).toMatchObject({
+      id: written!.sets[0]!.id,
+      ignitionStatus: "RUNNING",
+      datum: [{ key: "GEN_SPEED", value: "42" }],
+    });
+    expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle).toMatchObject({
+      label: "Renamed meanwhile",
+      running: true,
+    });
   });
 
   it("a vehicle the caller cannot see reads as nothing", async () => {
     const { readForIngest } = await import("@/server/telemetry/ingest/read");
     const { vehicleId } = await driverWithVehicle();
     const other = await driverWithVehicle();
-    const read = await readForIngest(testSql(), { scope: { environment: "sandbox", accountId: other.account.id }, ref: String(vehicleId), timestamps: [] });
+    const read = await readForIngest(testSql(), {
+      scope: { environment: "sandbox", accountId: other.account.id },
+      ref: String(vehicleId),
+      timestamps: [],
+    });
     expect(read).toBeNull();
   });
 });

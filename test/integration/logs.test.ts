@@ -11,7 +11,14 @@ import { partnerAccount, startOwnService, type OwnService } from "../helpers/own
 // is provoked by taking a table away from under the running service), then the same service
 // restarted at LOG_LEVEL=warn.
 
-type Line = { level: string; time: string; msg: string; requestId?: string; err?: { type: string; message: string; stack: string }; [key: string]: unknown };
+type Line = {
+  level: string;
+  time: string;
+  msg: string;
+  requestId?: string;
+  err?: { type: string; message: string; stack: string };
+  [key: string]: unknown;
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -32,7 +39,9 @@ beforeAll(async () => {
   own = await startOwnService("log-lines", { LOG_LEVEL: "debug" });
   base = own.service.baseUrl;
   ({ token } = await partnerAccount(own));
-  const url = own.service.env.DATABASE_URL ?? (JSON.parse(fs.readFileSync(path.join(own.service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
+  const url =
+    own.service.env.DATABASE_URL ??
+    (JSON.parse(fs.readFileSync(path.join(own.service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
   sql = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
 }, 240_000);
 
@@ -94,7 +103,9 @@ describe("X-Request-Id", () => {
     expect(notAllowed.body.error.errorCode).toBe("METHOD_NOT_ALLOWED");
     expect(notAllowed.headers.get("x-request-id")).toBe("req-405");
 
-    const notFound = await request("PROPFIND", `${base}/sandbox/api/nowhere/`, { headers: { "X-Request-Id": "req-404" } });
+    const notFound = await request("PROPFIND", `${base}/sandbox/api/nowhere/`, {
+      headers: { "X-Request-Id": "req-404" },
+    });
     expect(notFound.status, notFound.text).toBe(404);
     expect(notFound.body.error.errorCode).toBe("NOT_FOUND");
     expect(notFound.headers.get("x-request-id")).toBe("req-404");
@@ -110,7 +121,10 @@ describe("an unexpected error", () => {
   it("a database error in an API route → 500 INTERNAL; the log line has the error's stack under err and the request's id", async () => {
     // Taken away under the running service: the list's query now fails in PostgreSQL.
     await sql`alter table vehicles rename to vehicles_hidden_by_log_test`;
-    const res = await request("GET", `${base}/sandbox/api/vehicle/`, { token, headers: { "X-Request-Id": "req-500-debug" } });
+    const res = await request("GET", `${base}/sandbox/api/vehicle/`, {
+      token,
+      headers: { "X-Request-Id": "req-500-debug" },
+    });
     expect(res.status, res.text).toBe(500);
     expect(res.body.error.errorCode).toBe("INTERNAL");
     expect(res.text).not.toMatch(/vehicles|relation|at /);
@@ -122,12 +136,19 @@ describe("an unexpected error", () => {
     expect(line.err?.stack).toMatch(/relation "vehicles" does not exist/);
     expect(line.err?.stack).toMatch(/\n\s+at /);
     // Nothing else of that request was logged without its id.
-    expect(logLines(own.service.output()).filter((l) => l.level === "error" && l.msg === "unexpected error in an API route" && l.requestId === undefined)).toEqual([]);
+    expect(
+      logLines(own.service.output()).filter(
+        (l) => l.level === "error" && l.msg === "unexpected error in an API route" && l.requestId === undefined,
+      ),
+    ).toEqual([]);
   });
 
   it("LOG_LEVEL=warn: info lines are gone, error lines stay", async () => {
     await own.service.restart({ LOG_LEVEL: "warn" });
-    const res = await request("GET", `${base}/sandbox/api/vehicle/`, { token, headers: { "X-Request-Id": "req-500-warn" } });
+    const res = await request("GET", `${base}/sandbox/api/vehicle/`, {
+      token,
+      headers: { "X-Request-Id": "req-500-warn" },
+    });
     expect(res.status, res.text).toBe(500);
     const line = await waitForLine((l) => l.requestId === "req-500-warn");
     expect(line.level).toBe("error");

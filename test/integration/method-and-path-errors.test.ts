@@ -73,30 +73,45 @@ describe("other methods at the OAuth token and revocation endpoints → 405 JSON
 });
 
 describe("methods Next.js cannot route on the OAuth pages and endpoints, however the path is spelled → 405, never 500", () => {
-  it.each(["/oauth/%2e%2e/oauth/token", "/sandbox/oauth//revoke", "/oauth/./token"])("TRACE %s → 405 JSON with Allow: POST", async (path) => {
-    const res = await raw("TRACE", path);
-    expect(res.status, res.text).toBe(405);
-    expect(res.headers.allow).toBe("POST");
-    expect(res.body).toEqual({ error: "invalid_request", error_description: expect.any(String) });
-  });
+  it.each(["/oauth/%2e%2e/oauth/token", "/sandbox/oauth//revoke", "/oauth/./token"])(
+    "TRACE %s → 405 JSON with Allow: POST",
+    async (path) => {
+      const res = await raw("TRACE", path);
+      expect(res.status, res.text).toBe(405);
+      expect(res.headers.allow).toBe("POST");
+      expect(res.body).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+    },
+  );
 
-  it.each(["/oauth/authorize", "/sandbox/oauth/authorize", "/OAuth/authorize"])("TRACE %s → 405 with Allow: GET, HEAD, OPTIONS", async (path) => {
-    const res = await raw("TRACE", path);
-    expect(res.status, res.text).toBe(405);
-    expect(res.headers.allow).toBe("GET, HEAD, OPTIONS");
-  });
+  it.each(["/oauth/authorize", "/sandbox/oauth/authorize", "/OAuth/authorize"])(
+    "TRACE %s → 405 with Allow: GET, HEAD, OPTIONS",
+    async (path) => {
+      const res = await raw("TRACE", path);
+      expect(res.status, res.text).toBe(405);
+      expect(res.headers.allow).toBe("GET, HEAD, OPTIONS");
+    },
+  );
 });
 
 describe("a request Node's HTTP parser refuses → 400 in the API's error body, not Node's bare 400", () => {
   const connectx = (path: string) =>
     new Promise<Raw>((resolve, reject) => {
       const base = new URL(inject("baseUrl"));
-      const req = http.request({ host: base.hostname, port: base.port, method: "CONNECTX", path, headers: { "Content-Type": "application/json" } }, (r) => {
-        let text = "";
-        r.setEncoding("utf8");
-        r.on("data", (c: string) => (text += c));
-        r.on("end", () => resolve({ status: r.statusCode!, headers: r.headers, body: JSON.parse(text), text }));
-      });
+      const req = http.request(
+        {
+          host: base.hostname,
+          port: base.port,
+          method: "CONNECTX",
+          path,
+          headers: { "Content-Type": "application/json" },
+        },
+        (r) => {
+          let text = "";
+          r.setEncoding("utf8");
+          r.on("data", (c: string) => (text += c));
+          r.on("end", () => resolve({ status: r.statusCode!, headers: r.headers, body: JSON.parse(text), text }));
+        },
+      );
       req.on("error", reject);
       req.end('{"label":"x"}');
     });
@@ -105,25 +120,37 @@ describe("a request Node's HTTP parser refuses → 400 in the API's error body, 
     expectApiError(await connectx("/sandbox/api/vehicle/"), 400, "VALIDATION");
   });
 
-  it.each(["/oauth/token", "/oauth/%2e%2e/oauth/token", "/sandbox/oauth//revoke"])("the same at %s → RFC 6749 invalid_request", async (path) => {
-    const res = await connectx(path);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: "invalid_request", error_description: expect.any(String) });
-  });
+  it.each(["/oauth/token", "/oauth/%2e%2e/oauth/token", "/sandbox/oauth//revoke"])(
+    "the same at %s → RFC 6749 invalid_request",
+    async (path) => {
+      const res = await connectx(path);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+    },
+  );
 });
 
 describe("dot segments and the bare base on API paths → JSON, never HTML", () => {
-  it.each(["/sandbox/api/account/..", "/v1/api/..", "/v1/api/%2e%2e", "/sandbox/api/", "/v1/api"])("%s → 404 NOT_FOUND", async (path) => {
-    expectApiError(await raw("GET", path), 404, "NOT_FOUND");
-  });
+  it.each(["/sandbox/api/account/..", "/v1/api/..", "/v1/api/%2e%2e", "/sandbox/api/", "/v1/api"])(
+    "%s → 404 NOT_FOUND",
+    async (path) => {
+      expectApiError(await raw("GET", path), 404, "NOT_FOUND");
+    },
+  );
 
-  it.each(["/v1/api//account/", "/sandbox/api/account//", "/sandbox/api/vehicle/..//account/", "/v1/api/./account/."])("%s (empty or dot segments) is answered as /account/, not redirected (401 without a token)", async (path) => {
-    expectApiError(await raw("GET", path), 401, "UNAUTHORIZED");
-  });
+  it.each(["/v1/api//account/", "/sandbox/api/account//", "/sandbox/api/vehicle/..//account/", "/v1/api/./account/."])(
+    "%s (empty or dot segments) is answered as /account/, not redirected (401 without a token)",
+    async (path) => {
+      expectApiError(await raw("GET", path), 401, "UNAUTHORIZED");
+    },
+  );
 
-  it.each(["/sandbox/api/account//../..", "/v1/api//..", "/sandbox/api/account//.."])("%s → 404 NOT_FOUND in the API's body, not a 308", async (path) => {
-    expectApiError(await raw("GET", path), 404, "NOT_FOUND");
-  });
+  it.each(["/sandbox/api/account//../..", "/v1/api//..", "/sandbox/api/account//.."])(
+    "%s → 404 NOT_FOUND in the API's body, not a 308",
+    async (path) => {
+      expectApiError(await raw("GET", path), 404, "NOT_FOUND");
+    },
+  );
 
   it("/v1/api/vehicle/../account/ is normalized to /v1/api/account/ and answered as it (401 without a token)", async () => {
     expectApiError(await raw("GET", "/v1/api/vehicle/../account/"), 401, "UNAUTHORIZED");
@@ -131,7 +158,12 @@ describe("dot segments and the bare base on API paths → JSON, never HTML", () 
 });
 
 describe("a path that is not valid percent-encoding → 400, never Next.js's 500 text/plain", () => {
-  it.each(["/sandbox/api/vehicle/%ZZ", "/v1/api/vehicle/1/trip/%", "/sandbox/api/vehicle/%C0%AE", "/sandbox/api/vehicle/1/eventSubscription/%E2%80"])("%s → 400 VALIDATION, path INVALID", async (path) => {
+  it.each([
+    "/sandbox/api/vehicle/%ZZ",
+    "/v1/api/vehicle/1/trip/%",
+    "/sandbox/api/vehicle/%C0%AE",
+    "/sandbox/api/vehicle/1/eventSubscription/%E2%80",
+  ])("%s → 400 VALIDATION, path INVALID", async (path) => {
     const res = await raw("GET", path);
     const error = expectApiError(res, 400, "VALIDATION");
     expect(error.fieldErrors).toEqual([{ fieldName: "path", errorCode: "INVALID", errorDisplay: expect.any(String) }]);
@@ -149,36 +181,47 @@ describe("a path that is not valid percent-encoding → 400, never Next.js's 500
 });
 
 describe("every 405 on an API path names the path's methods in Allow", () => {
-  type PathItem = Record<string, { parameters?: { name: string; in: string; schema: { enum?: string[]; meta?: unknown } }[] }>;
+  type PathItem = Record<
+    string,
+    { parameters?: { name: string; in: string; schema: { enum?: string[]; meta?: unknown } }[] }
+  >;
   // A concrete path for an OpenAPI path: an event type where the template has one, else an id.
   const concrete = (template: string, item: PathItem) => {
     const params = Object.values(item).flatMap((op) => op.parameters ?? []);
-    return template.replace(/\{(\w+)\}/g, (_, name: string) => params.find((p) => p.name === name)?.schema.enum?.[0] ?? "7");
+    return template.replace(
+      /\{(\w+)\}/g,
+      (_, name: string) => params.find((p) => p.name === name)?.schema.enum?.[0] ?? "7",
+    );
   };
 
-  it.each(["/sandbox/api", "/v1/api"])("each path of %s/openapi.json: other methods → 405 with Allow = its methods (+ HEAD with GET, + OPTIONS where the preflight answers)", async (base) => {
-    const doc = await raw("GET", `${base}/openapi.json`);
-    expect(doc.status).toBe(200);
-    const paths = Object.entries(doc.body.paths as Record<string, PathItem>);
-    expect(paths.length).toBeGreaterThan(20);
-    for (const [template, item] of paths) {
-      const path = base + concrete(template, item);
-      const served = Object.keys(item).map((m) => m.toUpperCase());
-      const preflight = await raw("OPTIONS", path);
-      expect(preflight.status, `OPTIONS ${path}`).toBe(204);
-      const expected = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((m) => served.includes(m) || (m === "HEAD" && served.includes("GET")) || m === "OPTIONS").join(", ");
-      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "TRACE"].filter((m) => !served.includes(m))) {
-        const res = await raw(method, path);
-        expectApiError(res, 405, "METHOD_NOT_ALLOWED");
-        expect(res.headers.allow, `${method} ${path}`).toBe(expected);
+  it.each(["/sandbox/api", "/v1/api"])(
+    "each path of %s/openapi.json: other methods → 405 with Allow = its methods (+ HEAD with GET, + OPTIONS where the preflight answers)",
+    async (base) => {
+      const doc = await raw("GET", `${base}/openapi.json`);
+      expect(doc.status).toBe(200);
+      const paths = Object.entries(doc.body.paths as Record<string, PathItem>);
+      expect(paths.length).toBeGreaterThan(20);
+      for (const [template, item] of paths) {
+        const path = base + concrete(template, item);
+        const served = Object.keys(item).map((m) => m.toUpperCase());
+        const preflight = await raw("OPTIONS", path);
+        expect(preflight.status, `OPTIONS ${path}`).toBe(204);
+        const expected = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+          .filter((m) => served.includes(m) || (m === "HEAD" && served.includes("GET")) || m === "OPTIONS")
+          .join(", ");
+        for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "TRACE"].filter((m) => !served.includes(m))) {
+          const res = await raw(method, path);
+          expectApiError(res, 405, "METHOD_NOT_ALLOWED");
+          expect(res.headers.allow, `${method} ${path}`).toBe(expected);
+        }
+        // And each method it names is served: answered, but never with a 405.
+        for (const method of expected.split(", ")) {
+          const res = await raw(method, path);
+          expect(res.status, `${method} ${path} is in Allow: ${res.text}`).not.toBe(405);
+        }
       }
-      // And each method it names is served: answered, but never with a 405.
-      for (const method of expected.split(", ")) {
-        const res = await raw(method, path);
-        expect(res.status, `${method} ${path} is in Allow: ${res.text}`).not.toBe(405);
-      }
-    }
-  });
+    },
+  );
 });
 
 describe("the driver site's JSON routes: a method a route does not serve → 405 in the API's error body with Allow", () => {
@@ -193,7 +236,9 @@ describe("the driver site's JSON routes: a method a route does not serve → 405
     expect(options.status).toBe(204);
     expect(options.headers.allow).toBe(allow);
     const served = allow.split(", ");
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "TRACE", "PROPFIND"].filter((m) => !served.includes(m))) {
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "TRACE", "PROPFIND"].filter(
+      (m) => !served.includes(m),
+    )) {
       const res = await raw(method, path);
       expectApiError(res, 405, "METHOD_NOT_ALLOWED");
       expect(res.headers.allow, `${method} ${path}`).toBe(allow);

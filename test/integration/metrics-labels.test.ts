@@ -15,14 +15,16 @@ const LOCAL = { "X-Forwarded-For": "127.0.0.1" };
 const base = () => inject("baseUrl");
 const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + randomInt(26))).join("");
-const requests = (samples: Sample[], labels: Record<string, string>) => total(samples, "wayline_http_requests_total", labels);
+const requests = (samples: Sample[], labels: Record<string, string>) =>
+  total(samples, "wayline_http_requests_total", labels);
 
 describe("GET /metrics route labels", () => {
   test("GET /sandbox/api/vehicle/<made-up letters> → 401, counted under /sandbox/api/vehicle/[vehicleId]; no made-up segment becomes a label", async () => {
     const from = { "X-Forwarded-For": address() };
     const madeUp = Array.from({ length: 60 }, () => `zq${letters(14)}`);
     const before = await scrape(base(), LOCAL);
-    for (const segment of madeUp) expect((await request("GET", `${base()}/sandbox/api/vehicle/${segment}`, { headers: from })).status).toBe(401);
+    for (const segment of madeUp)
+      expect((await request("GET", `${base()}/sandbox/api/vehicle/${segment}`, { headers: from })).status).toBe(401);
     const after = await scrape(base(), LOCAL);
     for (const segment of madeUp) expect(after.reply.text).not.toContain(segment);
     const labels = { method: "GET", route: "/sandbox/api/vehicle/[vehicleId]", status: "401" };
@@ -35,8 +37,14 @@ describe("GET /metrics route labels", () => {
     await addVehicle("sandbox", driver.accessToken, { deviceId: serial });
     const from = { "X-Forwarded-For": address() };
     const before = await scrape(base(), LOCAL);
-    expect((await request("GET", `${base()}/sandbox/api/vehicle/${serial}/`, { token: driver.accessToken, headers: from })).status).toBe(200);
-    expect((await request("GET", `${base()}/v1/api/vehicle/${serial}/trip/`, { token: driver.accessToken, headers: from })).status).toBe(401);
+    expect(
+      (await request("GET", `${base()}/sandbox/api/vehicle/${serial}/`, { token: driver.accessToken, headers: from }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await request("GET", `${base()}/v1/api/vehicle/${serial}/trip/`, { token: driver.accessToken, headers: from }))
+        .status,
+    ).toBe(401);
     const after = await scrape(base(), LOCAL);
     expect(after.reply.text).not.toContain(serial);
     const one = { method: "GET", route: "/sandbox/api/vehicle/[vehicleId]", status: "200" };
@@ -63,7 +71,14 @@ describe("GET /metrics route labels", () => {
 
   test("route labels are the routes' patterns and public files, as many as the service has at most", async () => {
     // The site's own pages and files, so that the scrape has some of each.
-    for (const path of ["/", "/docs", "/favicon.ico", "/sandbox/OAuth/authorize", "/.well-known/oauth-authorization-server/sandbox"]) await request("GET", `${base()}${path}`);
+    for (const path of [
+      "/",
+      "/docs",
+      "/favicon.ico",
+      "/sandbox/OAuth/authorize",
+      "/.well-known/oauth-authorization-server/sandbox",
+    ])
+      await request("GET", `${base()}${path}`);
     const { samples } = await scrape(base(), LOCAL);
     const routes = new Set(samples.filter((s) => s.name === "wayline_http_requests_total").map((s) => s.labels.route!));
     expect(routes).toContain("/docs");
@@ -74,7 +89,9 @@ describe("GET /metrics route labels", () => {
     expect(routes).toContain("/metrics");
     // Bounded by what the service serves, whatever paths the rest of the suite (the fuzz suite's
     // above all) has sent: each route under v1, sandbox or another [env], each public file, and three more.
-    const served = fs.readdirSync("app", { recursive: true, encoding: "utf8" }).filter((f) => /(^|\/)(route|page)\.tsx?$/.test(f)).length;
+    const served = fs
+      .readdirSync("app", { recursive: true, encoding: "utf8" })
+      .filter((f) => /(^|\/)(route|page)\.tsx?$/.test(f)).length;
     const files = fs.readdirSync("public", { recursive: true, encoding: "utf8" }).length;
     expect(routes.size).toBeLessThanOrEqual(3 * served + files + 3);
   });

@@ -17,7 +17,12 @@ const LOCAL = { "X-Forwarded-For": "127.0.0.1" };
 let own: OwnService;
 
 beforeAll(async () => {
-  own = await startOwnService("metrics", { WORKER: "on", WEB_CONCURRENCY: "2", TRUST_PROXY: "1", METRICS_TOKEN: TOKEN });
+  own = await startOwnService("metrics", {
+    WORKER: "on",
+    WEB_CONCURRENCY: "2",
+    TRUST_PROXY: "1",
+    METRICS_TOKEN: TOKEN,
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -32,52 +37,73 @@ describe("GET /metrics", () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect(refused.text).not.toContain("wayline_");
-    expect((await request("GET", `${base}/metrics`, { headers: { ...outside, Authorization: "Bearer not-the-token-at-all-000000" } })).status).toBe(401);
+    expect(
+      (
+        await request("GET", `${base}/metrics`, {
+          headers: { ...outside, Authorization: "Bearer not-the-token-at-all-000000" },
+        })
+      ).status,
+    ).toBe(401);
     const allowed = await scrape(base, { ...outside, Authorization: `Bearer ${TOKEN}` });
     expect(allowed.reply.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(total(allowed.samples, "wayline_processes", { role: "http" })).toBe(2);
   });
 
-  test("counts requests, data sets, points, notifications and deliveries as they happen, summed over the processes", { timeout: 120_000 }, async () => {
-    const base = own.service.baseUrl;
-    const api = `${base}/sandbox/api`;
-    const { token } = await partnerAccount(own);
-    const vehicle = await request("POST", `${api}/vehicle/`, { token, json: { label: "Metrics car" } });
-    expect(vehicle.status, vehicle.text).toBe(200);
-    const vehicleId = vehicle.body.vehicle.vehicleId as number;
-    const sub = await request("POST", `${api}/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { token, json: { postUrl: `${own.receiver.url}/hook` } });
-    expect(sub.status, sub.text).toBe(200);
+  test(
+    "counts requests, data sets, points, notifications and deliveries as they happen, summed over the processes",
+    { timeout: 120_000 },
+    async () => {
+      const base = own.service.baseUrl;
+      const api = `${base}/sandbox/api`;
+      const { token } = await partnerAccount(own);
+      const vehicle = await request("POST", `${api}/vehicle/`, { token, json: { label: "Metrics car" } });
+      expect(vehicle.status, vehicle.text).toBe(200);
+      const vehicleId = vehicle.body.vehicle.vehicleId as number;
+      const sub = await request("POST", `${api}/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, {
+        token,
+        json: { postUrl: `${own.receiver.url}/hook` },
+      });
+      expect(sub.status, sub.text).toBe(200);
 
-    const before = (await scrape(base, LOCAL)).samples;
-    const route = { method: "POST", route: "/sandbox/api/vehicle/[vehicleId]/dataSet", status: "200" };
-    // Four trips of 12 data sets (ON, ten RUNNING, OFF; 2 + 10×3 + 2 = 34 points), each trip a
-    // POST of its own; every data set has a waypoint: 48 WAYPOINT notifications, 48 webhooks.
-    const start = Date.now() - 10 * 3_600_000;
-    for (let i = 0; i < 4; i++) {
-      const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, { token, json: simulatedTrip(new Date(start + i * 3_600_000)) });
-      expect(posted.status, posted.text).toBe(200);
-    }
-    await waitFor(async () => own.receiver.on("/hook").length >= 48, { what: "48 webhooks", timeoutMs: 60_000 });
+      const before = (await scrape(base, LOCAL)).samples;
+      const route = { method: "POST", route: "/sandbox/api/vehicle/[vehicleId]/dataSet", status: "200" };
+      // Four trips of 12 data sets (ON, ten RUNNING, OFF; 2 + 10×3 + 2 = 34 points), each trip a
+      // POST of its own; every data set has a waypoint: 48 WAYPOINT notifications, 48 webhooks.
+      const start = Date.now() - 10 * 3_600_000;
+      for (let i = 0; i < 4; i++) {
+        const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, {
+          token,
+          json: simulatedTrip(new Date(start + i * 3_600_000)),
+        });
+        expect(posted.status, posted.text).toBe(200);
+      }
+      await waitFor(async () => own.receiver.on("/hook").length >= 48, { what: "48 webhooks", timeoutMs: 60_000 });
 
-    // The worker records a delivery just after the receiver's answer: wait for the counter.
-    const after = await waitFor(
-      async () => {
-        const { samples } = await scrape(base, LOCAL);
-        return total(samples, "wayline_deliveries_total", { outcome: "delivered" }) - total(before, "wayline_deliveries_total", { outcome: "delivered" }) >= 48 && samples;
-      },
-      { what: "48 deliveries counted", timeoutMs: 30_000 },
-    );
-    const moved = (name: string, labels: Record<string, string> = {}) => total(after, name, labels) - total(before, name, labels);
-    expect(moved("wayline_http_requests_total", route)).toBe(4);
-    expect(moved("wayline_http_request_duration_seconds_count", route)).toBe(4);
-    expect(moved("wayline_data_sets_ingested_total", { environment: "sandbox" })).toBe(48);
-    expect(moved("wayline_data_points_ingested_total", { environment: "sandbox" })).toBe(4 * 34);
-    expect(moved("wayline_notifications_made_total", { environment: "sandbox" })).toBe(48);
-    expect(moved("wayline_deliveries_total", { outcome: "delivered" })).toBe(48);
-    expect(moved("wayline_delivery_attempt_duration_seconds_count", { outcome: "delivered" })).toBe(48);
-    // Read from the database at scrape time: all delivered, nothing pending.
-    expect(total(after, "wayline_delivery_queue_depth", { state: "pending" })).toBe(0);
-    expect(total(after, "wayline_delivery_oldest_pending_age_seconds")).toBe(0);
-    expect(after.some((s) => s.name === "wayline_simulator_runs_active")).toBe(true);
-  });
+      // The worker records a delivery just after the receiver's answer: wait for the counter.
+      const after = await waitFor(
+        async () => {
+          const { samples } = await scrape(base, LOCAL);
+          return (
+            total(samples, "wayline_deliveries_total", { outcome: "delivered" }) -
+              total(before, "wayline_deliveries_total", { outcome: "delivered" }) >=
+              48 && samples
+          );
+        },
+        { what: "48 deliveries counted", timeoutMs: 30_000 },
+      );
+      const moved = (name: string, labels: Record<string, string> = {}) =>
+        total(after, name, labels) - total(before, name, labels);
+      expect(moved("wayline_http_requests_total", route)).toBe(4);
+      expect(moved("wayline_http_request_duration_seconds_count", route)).toBe(4);
+      expect(moved("wayline_data_sets_ingested_total", { environment: "sandbox" })).toBe(48);
+      expect(moved("wayline_data_points_ingested_total", { environment: "sandbox" })).toBe(4 * 34);
+      expect(moved("wayline_notifications_made_total", { environment: "sandbox" })).toBe(48);
+      expect(moved("wayline_deliveries_total", { outcome: "delivered" })).toBe(48);
+      expect(moved("wayline_delivery_attempt_duration_seconds_count", { outcome: "delivered" })).toBe(48);
+      // Read from the database at scrape time: all delivered, nothing pending.
+      expect(total(after, "wayline_delivery_queue_depth", { state: "pending" })).toBe(0);
+      expect(total(after, "wayline_delivery_oldest_pending_age_seconds")).toBe(0);
+      expect(after.some((s) => s.name === "wayline_simulator_runs_active")).toBe(true);
+    },
+  );
 });

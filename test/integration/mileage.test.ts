@@ -60,7 +60,9 @@ describe("mileage is exact", () => {
   it('an odometer reading of "160854.7" replaces the mileage exactly, then a trip adds to it', async () => {
     const car = await driverWithVehicle({ mileage: "0.3" });
     const odometer = await car.post(dataSet(secondsAgo(90), "OFF", [{ key: "GEN_ODOMETER", value: "160854.7" }]));
-    expect(odometer.body.dataSet.datum).toEqual([expect.objectContaining({ value: "160854.7", translatedValue: "160855 miles" })]);
+    expect(odometer.body.dataSet.datum).toEqual([
+      expect.objectContaining({ value: "160854.7", translatedValue: "160855 miles" }),
+    ]);
     expect(mileagesIn(await car.vehicle())).toEqual(["160854.7"]);
     await car.post(trip(60, "2.3"));
     expect(mileagesIn(await car.vehicle())).toEqual(["160857"]);
@@ -89,8 +91,12 @@ describe("mileage is exact", () => {
     expect(mileagesIn(await car.vehicle())).toEqual(["10.25"]);
     expect(mileagesIn(await car.list())).toEqual(["10.25"]);
 
-    expect(mileagesIn(await api("sandbox").post(`/vehicle/${car.vehicleId}`, { mileage: 10.2545 }, car.token))).toEqual(["10.255"]);
-    expect(mileagesIn(await api("sandbox").post(`/vehicle/${car.vehicleId}`, { mileage: 0.1 + 0.2 }, car.token))).toEqual(["0.3"]);
+    expect(mileagesIn(await api("sandbox").post(`/vehicle/${car.vehicleId}`, { mileage: 10.2545 }, car.token))).toEqual(
+      ["10.255"],
+    );
+    expect(
+      mileagesIn(await api("sandbox").post(`/vehicle/${car.vehicleId}`, { mileage: 0.1 + 0.2 }, car.token)),
+    ).toEqual(["0.3"]);
     // An echo of the vehicle read before updates nothing.
     const read = (await car.vehicle()).body.vehicle;
     expect(mileagesIn(await api("sandbox").post(`/vehicle/${car.vehicleId}`, read, car.token))).toEqual(["0.3"]);
@@ -100,7 +106,11 @@ describe("mileage is exact", () => {
     const car = await driverWithVehicle({ mileage: 5 });
     const far = "123456789012345678901234567890";
     const off = await car.post(trip(60, far, [{ key: "GEN_ODOMETER", value: far }]));
-    expect(off.body.dataSet.at(-1).datum.map((d: { value: string; translatedValue: string }) => [d.value, d.translatedValue])).toEqual([
+    expect(
+      off.body.dataSet
+        .at(-1)
+        .datum.map((d: { value: string; translatedValue: string }) => [d.value, d.translatedValue]),
+    ).toEqual([
       [far, `${far} miles`],
       [far, `${far} miles`],
     ]);

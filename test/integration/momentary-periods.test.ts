@@ -10,7 +10,16 @@ import { dataSet, driverWithVehicle, waypoint, wireTime, type Datum } from "../h
 
 const sandbox = api("sandbox");
 const RECEIVER = "https://hooks.partner.example/wayline";
-const MOMENTARY = ["VEHICLEHARSHACCEL", "VEHICLEHARSHDECEL", "VEHICLEHARSHRIGHT", "VEHICLEHARSHLEFT", "VEHICLEIMPACT", "VEHICLECONNECTED", "VEHICLEDISCONNECTED", "VEHICLETOWED"];
+const MOMENTARY = [
+  "VEHICLEHARSHACCEL",
+  "VEHICLEHARSHDECEL",
+  "VEHICLEHARSHRIGHT",
+  "VEHICLEHARSHLEFT",
+  "VEHICLEIMPACT",
+  "VEHICLECONNECTED",
+  "VEHICLEDISCONNECTED",
+  "VEHICLETOWED",
+];
 const PERIODS = ["CONTINUOUS", "INITIALSTATE", "STATECHANGE", "ONETIME"];
 const minutesAgo = (m: number) => new Date(Math.floor(Date.now() / 60_000) * 60_000 - m * 60_000);
 const at = (start: Date, minute: number) => new Date(start.getTime() + minute * 60_000);
@@ -29,22 +38,45 @@ async function notificationsOf(path: string, token: string) {
 }
 
 describe("momentary event types: which periods they take", () => {
-  it.each(MOMENTARY)("POST …/eventSubscription/%s/ with each of CONTINUOUS, INITIALSTATE (and INITIAL), STATECHANGE, ONETIME → 200; none sent → CONTINUOUS", async (type) => {
-    const { accessToken: token, vehicleId } = await driverWithVehicle();
-    for (const period of [...PERIODS, "initial"]) {
-      const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/${type}/`, { notificationPeriod: period, postUrl: RECEIVER }, token);
-      expect(sub).toMatchObject({ _type: type, notificationPeriod: period === "initial" ? "INITIALSTATE" : period, vehicleId });
-    }
-    expect(await subscribe(`/vehicle/${vehicleId}/eventSubscription/${type}/`, {}, token)).toMatchObject({ notificationPeriod: "CONTINUOUS" });
-    const driver = await createDriver("sandbox", apps().main.sandbox);
-    expect(await subscribe(`/account/${driver.account.id}/eventSubscription/${type}/`, { notificationPeriod: "INITIALSTATE" }, driver.clientToken)).toMatchObject({ accountId: driver.account.id, notificationPeriod: "INITIALSTATE" });
-  });
+  it.each(MOMENTARY)(
+    "POST …/eventSubscription/%s/ with each of CONTINUOUS, INITIALSTATE (and INITIAL), STATECHANGE, ONETIME → 200; none sent → CONTINUOUS",
+    async (type) => {
+      const { accessToken: token, vehicleId } = await driverWithVehicle();
+      for (const period of [...PERIODS, "initial"]) {
+        const sub = await subscribe(
+          `/vehicle/${vehicleId}/eventSubscription/${type}/`,
+          { notificationPeriod: period, postUrl: RECEIVER },
+          token,
+        );
+        expect(sub).toMatchObject({
+          _type: type,
+          notificationPeriod: period === "initial" ? "INITIALSTATE" : period,
+          vehicleId,
+        });
+      }
+      expect(await subscribe(`/vehicle/${vehicleId}/eventSubscription/${type}/`, {}, token)).toMatchObject({
+        notificationPeriod: "CONTINUOUS",
+      });
+      const driver = await createDriver("sandbox", apps().main.sandbox);
+      expect(
+        await subscribe(
+          `/account/${driver.account.id}/eventSubscription/${type}/`,
+          { notificationPeriod: "INITIALSTATE" },
+          driver.clientToken,
+        ),
+      ).toMatchObject({ accountId: driver.account.id, notificationPeriod: "INITIALSTATE" });
+    },
+  );
 
   it("an existing CONTINUOUS subscription can be updated to INITIALSTATE and STATECHANGE", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/VEHICLEIMPACT/`, {}, token);
     for (const period of ["INITIALSTATE", "STATECHANGE"]) {
-      const res = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/VEHICLEIMPACT/${sub.id}`, { notificationPeriod: period }, token);
+      const res = await sandbox.post(
+        `/vehicle/${vehicleId}/eventSubscription/VEHICLEIMPACT/${sub.id}`,
+        { notificationPeriod: period },
+        token,
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.body.subscription.notificationPeriod).toBe(period);
     }
@@ -52,17 +84,52 @@ describe("momentary event types: which periods they take", () => {
 
   it("refused combinations → 400 with the field error on notificationPeriod (WAYPOINT, the account and system types keep CONTINUOUS and ONETIME)", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    expectFieldErrors(await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/VEHICLEHARSHACCEL/`, { notificationPeriod: "SOMETIMES" }, token), { notificationPeriod: "INVALID" });
-    expectFieldErrors(await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { notificationPeriod: "INITIALSTATE" }, token), { notificationPeriod: "INVALID" });
-    expectFieldErrors(await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { notificationPeriod: "STATECHANGE" }, token), { notificationPeriod: "INVALID" });
+    expectFieldErrors(
+      await sandbox.post(
+        `/vehicle/${vehicleId}/eventSubscription/VEHICLEHARSHACCEL/`,
+        { notificationPeriod: "SOMETIMES" },
+        token,
+      ),
+      { notificationPeriod: "INVALID" },
+    );
+    expectFieldErrors(
+      await sandbox.post(
+        `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+        { notificationPeriod: "INITIALSTATE" },
+        token,
+      ),
+      { notificationPeriod: "INVALID" },
+    );
+    expectFieldErrors(
+      await sandbox.post(
+        `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+        { notificationPeriod: "STATECHANGE" },
+        token,
+      ),
+      { notificationPeriod: "INVALID" },
+    );
     const driver = await createDriver("sandbox", apps().main.sandbox);
     for (const type of ["VEHICLECREATED", "VEHICLEDELETED"]) {
       for (const period of ["INITIALSTATE", "STATECHANGE"]) {
-        expectFieldErrors(await sandbox.post(`/account/${driver.account.id}/eventSubscription/${type}/`, { notificationPeriod: period }, driver.clientToken), { notificationPeriod: "INVALID" });
+        expectFieldErrors(
+          await sandbox.post(
+            `/account/${driver.account.id}/eventSubscription/${type}/`,
+            { notificationPeriod: period },
+            driver.clientToken,
+          ),
+          { notificationPeriod: "INVALID" },
+        );
       }
     }
     const appToken = await clientToken(webApp());
-    expectFieldErrors(await sandbox.post(`/system/eventSubscription/AUTHORIZATIONSTATUS/`, { notificationPeriod: "INITIALSTATE" }, appToken), { notificationPeriod: "INVALID" });
+    expectFieldErrors(
+      await sandbox.post(
+        `/system/eventSubscription/AUTHORIZATIONSTATUS/`,
+        { notificationPeriod: "INITIALSTATE" },
+        appToken,
+      ),
+      { notificationPeriod: "INVALID" },
+    );
   });
 });
 
@@ -70,9 +137,24 @@ describe("momentary event types: what each period notifies", () => {
   // E E _ E _ _ E: sets carrying VEHICLE_EVENT_HARSH_ACCEL (E) or not (_).
   const RUNS = [true, true, false, true, false, false, true];
   const EXPECTED: Record<string, [number, boolean][]> = {
-    CONTINUOUS: [[0, true], [1, true], [3, true], [6, true]],
-    INITIALSTATE: [[0, true], [3, true], [6, true]],
-    STATECHANGE: [[0, true], [2, false], [3, true], [4, false], [6, true]],
+    CONTINUOUS: [
+      [0, true],
+      [1, true],
+      [3, true],
+      [6, true],
+    ],
+    INITIALSTATE: [
+      [0, true],
+      [3, true],
+      [6, true],
+    ],
+    STATECHANGE: [
+      [0, true],
+      [2, false],
+      [3, true],
+      [4, false],
+      [6, true],
+    ],
     ONETIME: [[0, true]],
   };
 
@@ -82,11 +164,24 @@ describe("momentary event types: what each period notifies", () => {
   ])("VEHICLEHARSHACCEL under each period, %s: exactly the expected notifications", async (_, batch) => {
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
     const base = `/vehicle/${vehicleId}/eventSubscription`;
-    const subs = Object.fromEntries(await Promise.all(PERIODS.map(async (p) => [p, await subscribe(`${base}/VEHICLEHARSHACCEL/`, { notificationPeriod: p, postUrl: RECEIVER }, token)] as const)));
+    const subs = Object.fromEntries(
+      await Promise.all(
+        PERIODS.map(
+          async (p) =>
+            [
+              p,
+              await subscribe(`${base}/VEHICLEHARSHACCEL/`, { notificationPeriod: p, postUrl: RECEIVER }, token),
+            ] as const,
+        ),
+      ),
+    );
     const start = minutesAgo(30);
-    const sets = RUNS.map((carries, i) => dataSet(at(start, i), "RUNNING", [waypoint(39.96 + i / 1000, -83), ...(carries ? [HARSH] : [])]));
+    const sets = RUNS.map((carries, i) =>
+      dataSet(at(start, i), "RUNNING", [waypoint(39.96 + i / 1000, -83), ...(carries ? [HARSH] : [])]),
+    );
     if (batch) expect((await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, sets, token)).status).toBe(200);
-    else for (const s of sets) expect((await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, s, token)).status).toBe(200);
+    else
+      for (const s of sets) expect((await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, s, token)).status).toBe(200);
 
     for (const period of PERIODS) {
       const { notifications } = await notificationsOf(`${base}/${subs[period]!.id}/eventNotification/`, token);
@@ -94,20 +189,39 @@ describe("momentary event types: what each period notifies", () => {
         notifications.map((n) => [n._timestamp, n.recordedEvent]),
         period,
       ).toEqual(EXPECTED[period]!.map(([i, event]) => [wireTime(at(start, i)), event]));
-      for (const n of notifications) expect(n).toMatchObject({ _type: "VEHICLEHARSHACCEL", notificationPeriod: period, vehicleId, accountId: account.id });
+      for (const n of notifications)
+        expect(n).toMatchObject({
+          _type: "VEHICLEHARSHACCEL",
+          notificationPeriod: period,
+          vehicleId,
+          accountId: account.id,
+        });
     }
     const read = await sandbox.get(`${base}/${subs.ONETIME!.id}`, token);
     expect(read.body.subscription.deletionTimestamp).toMatch(DATE_TIME);
-    expect((await sandbox.get(`${base}/${subs.INITIALSTATE!.id}`, token)).body.subscription.deletionTimestamp).toBeNull();
+    expect(
+      (await sandbox.get(`${base}/${subs.INITIALSTATE!.id}`, token)).body.subscription.deletionTimestamp,
+    ).toBeNull();
   });
 
   it('an INITIALSTATE notification says "notificationPeriod":"INITIALSTATE" on the wire, in its stored body, with the documented fields', async () => {
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
-    const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/VEHICLEHARSHACCEL/`, { notificationPeriod: "INITIALSTATE", postUrl: RECEIVER }, token);
+    const sub = await subscribe(
+      `/vehicle/${vehicleId}/eventSubscription/VEHICLEHARSHACCEL/`,
+      { notificationPeriod: "INITIALSTATE", postUrl: RECEIVER },
+      token,
+    );
     const when = minutesAgo(5);
-    const posted = await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(when, "RUNNING", [waypoint(39.96, -83), HARSH]), token);
+    const posted = await sandbox.post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(when, "RUNNING", [waypoint(39.96, -83), HARSH]),
+      token,
+    );
     expect(posted.status, posted.text).toBe(200);
-    const { notifications, text } = await notificationsOf(`/vehicle/${vehicleId}/eventSubscription/${sub.id}/eventNotification/`, token);
+    const { notifications, text } = await notificationsOf(
+      `/vehicle/${vehicleId}/eventSubscription/${sub.id}/eventNotification/`,
+      token,
+    );
     expect(text).toContain('"notificationPeriod":"INITIALSTATE"');
     expect(notifications).toEqual([
       {
@@ -133,7 +247,8 @@ describe("momentary event types: what each period notifies", () => {
     ]);
     const [row] = await testSql()`select body from notifications where id = ${notifications[0].id}`;
     expect(row!.body).toMatchObject({ notificationPeriod: "INITIALSTATE", recordedEvent: true });
-    const [pending] = await testSql()`select count(*)::int as n from notification_deliveries where notification_id = ${notifications[0].id}`;
+    const [pending] =
+      await testSql()`select count(*)::int as n from notification_deliveries where notification_id = ${notifications[0].id}`;
     expect(pending!.n).toBe(1);
   });
 
@@ -145,7 +260,13 @@ describe("momentary event types: what each period notifies", () => {
     const onetime = await subscribe(`${base}/VEHICLEHARSHACCEL/`, { notificationPeriod: "ONETIME" }, token);
     const start = minutesAgo(50);
     const replies = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(at(start, i), "RUNNING", [waypoint(39.9 + i / 1000, -83), HARSH]), token)),
+      Array.from({ length: 24 }, (_, i) =>
+        sandbox.post(
+          `/vehicle/${vehicleId}/dataSet/`,
+          dataSet(at(start, i), "RUNNING", [waypoint(39.9 + i / 1000, -83), HARSH]),
+          token,
+        ),
+      ),
     );
     for (const r of replies) expect(r.status, r.text).toBe(200);
     expect((await notificationsOf(`${base}/${initial.id}/eventNotification/`, token)).notifications).toHaveLength(1);
@@ -153,10 +274,18 @@ describe("momentary event types: what each period notifies", () => {
 
     // Then alternating runs, posted at once: whatever order they land in, edges alternate.
     const more = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(at(start, 24 + i), "RUNNING", i % 4 < 2 ? [] : [HARSH]), token)),
+      Array.from({ length: 16 }, (_, i) =>
+        sandbox.post(
+          `/vehicle/${vehicleId}/dataSet/`,
+          dataSet(at(start, 24 + i), "RUNNING", i % 4 < 2 ? [] : [HARSH]),
+          token,
+        ),
+      ),
     );
     for (const r of more) expect(r.status, r.text).toBe(200);
-    const events = (await notificationsOf(`${base}/${edges.id}/eventNotification/`, token)).notifications.map((n) => n.recordedEvent);
+    const events = (await notificationsOf(`${base}/${edges.id}/eventNotification/`, token)).notifications.map(
+      (n) => n.recordedEvent,
+    );
     expect(events[0]).toBe(true);
     events.forEach((e, i) => expect(e).toBe(i % 2 === 0));
     const initials = (await notificationsOf(`${base}/${initial.id}/eventNotification/`, token)).notifications;
@@ -167,12 +296,28 @@ describe("momentary event types: what each period notifies", () => {
   it("an account INITIALSTATE subscription keeps the edges of each vehicle apart", async () => {
     const driver = await createDriver("sandbox", apps().main.sandbox);
     const [a, b] = [await addVehicle("sandbox", driver.accessToken), await addVehicle("sandbox", driver.accessToken)];
-    const sub = await subscribe(`/account/${driver.account.id}/eventSubscription/VEHICLEHARSHACCEL/`, { notificationPeriod: "INITIALSTATE" }, driver.clientToken);
+    const sub = await subscribe(
+      `/account/${driver.account.id}/eventSubscription/VEHICLEHARSHACCEL/`,
+      { notificationPeriod: "INITIALSTATE" },
+      driver.clientToken,
+    );
     const start = minutesAgo(20);
     for (const m of [0, 1, 2]) {
-      for (const v of [a!, b!]) expect((await sandbox.post(`/vehicle/${v.vehicleId}/dataSet/`, dataSet(at(start, m), "RUNNING", [HARSH]), driver.accessToken)).status).toBe(200);
+      for (const v of [a!, b!])
+        expect(
+          (
+            await sandbox.post(
+              `/vehicle/${v.vehicleId}/dataSet/`,
+              dataSet(at(start, m), "RUNNING", [HARSH]),
+              driver.accessToken,
+            )
+          ).status,
+        ).toBe(200);
     }
-    const { notifications } = await notificationsOf(`/account/${driver.account.id}/eventSubscription/${sub.id}/eventNotification/`, driver.clientToken);
+    const { notifications } = await notificationsOf(
+      `/account/${driver.account.id}/eventSubscription/${sub.id}/eventNotification/`,
+      driver.clientToken,
+    );
     expect(notifications.map((n) => [n.vehicleId, n._timestamp]).sort()).toEqual(
       [
         [a!.vehicleId, wireTime(start)],
@@ -183,7 +328,11 @@ describe("momentary event types: what each period notifies", () => {
 
   it("VEHICLETOWED STATECHANGE: a reported tow starts, a parked set within 1,500 m says it stopped, towing 1,500 m starts again", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/VEHICLETOWED/`, { notificationPeriod: "STATECHANGE" }, token);
+    const sub = await subscribe(
+      `/vehicle/${vehicleId}/eventSubscription/VEHICLETOWED/`,
+      { notificationPeriod: "STATECHANGE" },
+      token,
+    );
     const start = minutesAgo(15);
     // 0.0145° of latitude is about 1,610 m.
     const sets = [
@@ -192,7 +341,10 @@ describe("momentary event types: what each period notifies", () => {
       dataSet(at(start, 2), "OFF", [waypoint(40.0155, -83)]),
     ];
     for (const s of sets) expect((await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, s, token)).status).toBe(200);
-    const { notifications } = await notificationsOf(`/vehicle/${vehicleId}/eventSubscription/${sub.id}/eventNotification/`, token);
+    const { notifications } = await notificationsOf(
+      `/vehicle/${vehicleId}/eventSubscription/${sub.id}/eventNotification/`,
+      token,
+    );
     expect(notifications.map((n) => [n._timestamp, n.recordedEvent])).toEqual([
       [wireTime(at(start, 0)), true],
       [wireTime(at(start, 1)), false],
@@ -202,9 +354,19 @@ describe("momentary event types: what each period notifies", () => {
 
   it("a test notification of a momentary type carries recordedEvent null", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/VEHICLEHARSHACCEL/`, { notificationPeriod: "INITIALSTATE" }, token);
+    const sub = await subscribe(
+      `/vehicle/${vehicleId}/eventSubscription/VEHICLEHARSHACCEL/`,
+      { notificationPeriod: "INITIALSTATE" },
+      token,
+    );
     const res = await sandbox.get(`/test/vehicle/${vehicleId}/eventSubscription/${sub.id}`, token);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.notification).toMatchObject({ _type: "VEHICLEHARSHACCEL", notificationPeriod: "INITIALSTATE", test: true, recordedWaypoint: null, recordedEvent: null });
+    expect(res.body.notification).toMatchObject({
+      _type: "VEHICLEHARSHACCEL",
+      notificationPeriod: "INITIALSTATE",
+      test: true,
+      recordedWaypoint: null,
+      recordedEvent: null,
+    });
   });
 });

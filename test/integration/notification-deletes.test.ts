@@ -17,17 +17,25 @@ async function notifiedDriver() {
   const driver = await createDriver("sandbox", apps().main.sandbox);
   const client = await clientToken(apps().main.sandbox);
   const vehicle = await addVehicle("sandbox", driver.accessToken);
-  for (const path of [`/vehicle/${vehicle.vehicleId}/eventSubscription/WAYPOINT/`, `/account/${driver.account.id}/eventSubscription/WAYPOINT/`]) {
+  for (const path of [
+    `/vehicle/${vehicle.vehicleId}/eventSubscription/WAYPOINT/`,
+    `/account/${driver.account.id}/eventSubscription/WAYPOINT/`,
+  ]) {
     const res = await sandbox.post(path, { postUrl: RECEIVER }, client);
     expect(res.status, res.text).toBe(200);
   }
-  const posted = await sandbox.post(`/vehicle/${vehicle.vehicleId}/dataSet/`, dataSet(minutesAgo(2), "ON", [waypoint(39.9, -83)]), driver.accessToken);
+  const posted = await sandbox.post(
+    `/vehicle/${vehicle.vehicleId}/dataSet/`,
+    dataSet(minutesAgo(2), "ON", [waypoint(39.9, -83)]),
+    driver.accessToken,
+  );
   expect(posted.status, posted.text).toBe(200);
   return { ...driver, client, vehicleId: vehicle.vehicleId };
 }
 
 async function left(accountId: number) {
-  const [row] = await testSql()`select (select count(*) from notifications where account_id = ${accountId})::int as notifications,
+  const [row] =
+    await testSql()`select (select count(*) from notifications where account_id = ${accountId})::int as notifications,
       (select count(*) from notification_deliveries nd where not exists (select 1 from notifications n where n.id = nd.notification_id))::int as orphans,
       (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id where n.account_id = ${accountId})::int as deliveries`;
   return row;
@@ -39,7 +47,11 @@ describe("deleting what notifications hang on", () => {
     const kept = await notifiedDriver();
     // An app-wide subscription's notification about the account (as revoking the app writes
     // one): the account's own subscriptions do not take it along.
-    const system = await sandbox.post(`/system/eventSubscription/AUTHORIZATIONSTATUS/`, { postUrl: RECEIVER }, gone.client);
+    const system = await sandbox.post(
+      `/system/eventSubscription/AUTHORIZATIONSTATUS/`,
+      { postUrl: RECEIVER },
+      gone.client,
+    );
     expect(system.status, system.text).toBe(200);
     await testSql()`insert into notifications (environment, subscription_id, app_id, account_id, type, event_at, body)
       select 'sandbox', id, app_id, ${gone.account.id}, 'AUTHORIZATIONSTATUS', now(), '{}'::jsonb from subscriptions where id = ${system.body.subscription.id}`;
@@ -53,10 +65,15 @@ describe("deleting what notifications hang on", () => {
 
   it("a vehicle takes its own subscriptions' notifications and their deliveries along; the account subscriptions' (WAYPOINT, VEHICLEDELETED) stay with theirs", async () => {
     const driver = await notifiedDriver();
-    const removed = await sandbox.post(`/account/${driver.account.id}/eventSubscription/VEHICLEDELETED/`, { postUrl: RECEIVER }, driver.client);
+    const removed = await sandbox.post(
+      `/account/${driver.account.id}/eventSubscription/VEHICLEDELETED/`,
+      { postUrl: RECEIVER },
+      driver.client,
+    );
     expect(removed.status, removed.text).toBe(200);
     expect((await sandbox.del(`/vehicle/${driver.vehicleId}`, driver.accessToken)).status).toBe(200);
-    const notes = await testSql()`select n.type, s.scope from notifications n join subscriptions s on s.id = n.subscription_id
+    const notes =
+      await testSql()`select n.type, s.scope from notifications n join subscriptions s on s.id = n.subscription_id
       where n.account_id = ${driver.account.id} order by n.id`;
     expect(notes.map((n) => [n.type, n.scope])).toEqual([
       ["WAYPOINT", "ACCOUNT"],

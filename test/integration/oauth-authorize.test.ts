@@ -3,24 +3,37 @@ import { api, createDriver, tokenRequest, uniqueName } from "../helpers/api";
 import { authorizeUrl, Browser, redirectParams, visibleText } from "../helpers/browser";
 import { createPartnerApp } from "../helpers/fixtures";
 import type { TestApp } from "./global-setup";
-import { apiStatus, authorizeCode, CALLBACK, codeRequest, exchangeCode, nativeApp, newDriver, pkcePair, webApp } from "../helpers/oauth-flow";
+import {
+  apiStatus,
+  authorizeCode,
+  CALLBACK,
+  codeRequest,
+  exchangeCode,
+  nativeApp,
+  newDriver,
+  pkcePair,
+  webApp,
+} from "../helpers/oauth-flow";
 
 // The authorization page end to end (docs/oauth.md#authorization-page): sign-in or registration, consent,
 // the redirect back to the app, and what the app then holds.
 
 describe("the authorization page", () => {
-  it.each(["/OAuth/authorize", "/oauth/authorize", "/OAUTH/Authorize", "/sandbox/OAuth/authorize", "/sandbox/oauth/authorize"])(
-    "%s without a session → 302 to the sign-in step of the same request",
-    async (path) => {
-      const params = codeRequest(webApp());
-      const res = await new Browser().get(authorizeUrl(params, path));
-      expect(res.status).toBe(302);
-      expect(res.headers.get("cache-control")).toContain("no-store");
-      const next = new URL(res.location!, "http://x");
-      expect(next.pathname).toBe("/oauth/authorize/continue");
-      expect(Object.fromEntries(next.searchParams)).toEqual(params);
-    },
-  );
+  it.each([
+    "/OAuth/authorize",
+    "/oauth/authorize",
+    "/OAUTH/Authorize",
+    "/sandbox/OAuth/authorize",
+    "/sandbox/oauth/authorize",
+  ])("%s without a session → 302 to the sign-in step of the same request", async (path) => {
+    const params = codeRequest(webApp());
+    const res = await new Browser().get(authorizeUrl(params, path));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("cache-control")).toContain("no-store");
+    const next = new URL(res.location!, "http://x");
+    expect(next.pathname).toBe("/oauth/authorize/continue");
+    expect(Object.fromEntries(next.searchParams)).toEqual(params);
+  });
 
   it("the sign-in step names the app and its environment and offers registration", async () => {
     const step = await new Browser().authorize(authorizeUrl(codeRequest(webApp())));
@@ -52,7 +65,12 @@ describe("the authorization page", () => {
 
     const tokens = await exchangeCode(webApp(), back.code!);
     expect(tokens.status, tokens.text).toBe(200);
-    expect(tokens.body).toEqual({ access_token: expect.any(String), token_type: "bearer", expires_in: 86400, refresh_token: expect.any(String) });
+    expect(tokens.body).toEqual({
+      access_token: expect.any(String),
+      token_type: "bearer",
+      expires_in: 86400,
+      refresh_token: expect.any(String),
+    });
     const me = await api("sandbox").get("/account/", tokens.body.access_token);
     expect(me.status).toBe(200);
     expect(me.body.account.map((a: { username: string }) => a.username)).toEqual([username]);
@@ -96,7 +114,10 @@ describe("the authorization page", () => {
     const { browser } = await newDriver();
     const request = params();
     const before = await browser.authorize(authorizeUrl(request));
-    expect(before.kind === "redirect" && redirectParams(before.location)).toMatchObject({ error: "consent_required", state: request.state });
+    expect(before.kind === "redirect" && redirectParams(before.location)).toMatchObject({
+      error: "consent_required",
+      state: request.state,
+    });
 
     await authorizeCode(browser, codeRequest(webApp()));
     const after = await browser.authorize(authorizeUrl(params()));
@@ -110,7 +131,11 @@ describe("the authorization page", () => {
     const answer = await browser.decide(step, "deny");
     expect(answer.status).toBe(303);
     expect(answer.location!.startsWith(`${CALLBACK}?`)).toBe(true);
-    expect(redirectParams(answer.location!)).toEqual({ error: "access_denied", error_description: expect.any(String), state: params.state });
+    expect(redirectParams(answer.location!)).toEqual({
+      error: "access_denied",
+      error_description: expect.any(String),
+      state: params.state,
+    });
     expect((await browser.authorize(authorizeUrl(codeRequest(webApp())))).kind).toBe("consent");
   });
 
@@ -119,14 +144,21 @@ describe("the authorization page", () => {
     const params = { client_id: webApp().clientId, redirect_uri: CALLBACK, response_type: "token", state: "st-1" };
     const location = await browser.authorizeAndAllow(authorizeUrl(params));
     const got = redirectParams(location);
-    expect(got).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: "bearer", expires_in: "86400", state: "st-1" });
+    expect(got).toEqual({
+      access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      token_type: "bearer",
+      expires_in: "86400",
+      state: "st-1",
+    });
     expect(location.hash).toBe("");
     expect(await apiStatus(got.access_token!)).toBe(200);
   });
 
   it("the implicit consent says the access lasts 24 hours", async () => {
     const { browser } = await newDriver();
-    const step = await browser.authorize(authorizeUrl({ client_id: webApp().clientId, redirect_uri: CALLBACK, response_type: "token" }));
+    const step = await browser.authorize(
+      authorizeUrl({ client_id: webApp().clientId, redirect_uri: CALLBACK, response_type: "token" }),
+    );
     expect(step.kind === "consent" && visibleText(step.page.text)).toContain("for 24 hours");
   });
 
@@ -144,7 +176,9 @@ describe("the authorization page", () => {
     const location = await browser.authorizeAndAllow(authorizeUrl(params));
     expect(location.toString().startsWith("https://partner.example/cb?tenant=acme&code=")).toBe(true);
     const { code } = redirectParams(location);
-    expect((await exchangeCode(webApp(), code!, { redirect_uri: "https://partner.example/cb?tenant=acme" })).status).toBe(200);
+    expect(
+      (await exchangeCode(webApp(), code!, { redirect_uri: "https://partner.example/cb?tenant=acme" })).status,
+    ).toBe(200);
   });
 
   it("a custom-scheme redirect URI (carlocator://) gets the code", async () => {
@@ -159,8 +193,21 @@ describe("the authorization page", () => {
     const { browser } = await newDriver();
     const { verifier, challenge } = pkcePair();
     const app = nativeApp();
-    const { code } = await authorizeCode(browser, codeRequest(app, { redirect_uri: "carlocator://oauth/callback", code_challenge: challenge, code_challenge_method: "S256" }));
-    const res = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: "carlocator://oauth/callback", client_id: app.clientId, code_verifier: verifier });
+    const { code } = await authorizeCode(
+      browser,
+      codeRequest(app, {
+        redirect_uri: "carlocator://oauth/callback",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      }),
+    );
+    const res = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: "carlocator://oauth/callback",
+      client_id: app.clientId,
+      code_verifier: verifier,
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.refresh_token).toEqual(expect.any(String));
     expect(await apiStatus(res.body.access_token)).toBe(200);
@@ -177,15 +224,26 @@ describe("a redirect URI with a fragment (the original's single-page apps)", () 
   });
 
   /** The parameters after "#/authorized?", where the sample app reads them. */
-  const inFragment = (location: URL) => Object.fromEntries(new URLSearchParams(location.hash.slice(location.hash.indexOf("?") + 1)));
+  const inFragment = (location: URL) =>
+    Object.fromEntries(new URLSearchParams(location.hash.slice(location.hash.indexOf("?") + 1)));
 
   it("response_type=token → access_token, token_type, expires_in and state inside the fragment, nothing in the query; the token works", async () => {
     const { browser, username } = await newDriver();
-    const location = await browser.authorizeAndAllow(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", state: "legacy-1" }, "/sandbox/OAuth/authorize"));
+    const location = await browser.authorizeAndAllow(
+      authorizeUrl(
+        { client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", state: "legacy-1" },
+        "/sandbox/OAuth/authorize",
+      ),
+    );
     expect(location.toString().startsWith(`${SPA}?access_token=`)).toBe(true);
     expect(location.search).toBe("");
     const got = inFragment(location);
-    expect(got).toEqual({ access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), token_type: "bearer", expires_in: "86400", state: "legacy-1" });
+    expect(got).toEqual({
+      access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      token_type: "bearer",
+      expires_in: "86400",
+      state: "legacy-1",
+    });
     const me = await api("sandbox").get("/account/", got.access_token);
     expect(me.status).toBe(200);
     expect(me.body.account.map((a: { username: string }) => a.username)).toEqual([username]);
@@ -193,44 +251,86 @@ describe("a redirect URI with a fragment (the original's single-page apps)", () 
 
   it("a registered fragment that already has a ? gets the answer joined with &", async () => {
     const { browser } = await newDriver();
-    const location = await browser.authorizeAndAllow(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA_WITH_QUERY, response_type: "token", state: "legacy-2" }));
+    const location = await browser.authorizeAndAllow(
+      authorizeUrl({
+        client_id: spa.sandbox.clientId,
+        redirect_uri: SPA_WITH_QUERY,
+        response_type: "token",
+        state: "legacy-2",
+      }),
+    );
     expect(location.toString().startsWith(`${SPA_WITH_QUERY}&access_token=`)).toBe(true);
     expect(inFragment(location)).toMatchObject({ tenant: "acme", token_type: "bearer", state: "legacy-2" });
   });
 
   it("response_mode=fragment changes nothing: the answer is still inside the registered fragment", async () => {
     const { browser } = await newDriver();
-    const location = await browser.authorizeAndAllow(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", response_mode: "fragment" }));
+    const location = await browser.authorizeAndAllow(
+      authorizeUrl({
+        client_id: spa.sandbox.clientId,
+        redirect_uri: SPA,
+        response_type: "token",
+        response_mode: "fragment",
+      }),
+    );
     expect(location.toString().startsWith(`${SPA}?access_token=`)).toBe(true);
   });
 
   it("Deny → error=access_denied, error_description and state inside the fragment", async () => {
     const { browser } = await newDriver();
-    const step = await browser.authorize(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", state: "legacy-deny" }));
+    const step = await browser.authorize(
+      authorizeUrl({
+        client_id: spa.sandbox.clientId,
+        redirect_uri: SPA,
+        response_type: "token",
+        state: "legacy-deny",
+      }),
+    );
     const answer = await browser.decide(step, "deny");
     expect(answer.status).toBe(303);
     expect(answer.location!.startsWith(`${SPA}?error=access_denied`)).toBe(true);
-    expect(inFragment(new URL(answer.location!))).toEqual({ error: "access_denied", error_description: expect.any(String), state: "legacy-deny" });
+    expect(inFragment(new URL(answer.location!))).toEqual({
+      error: "access_denied",
+      error_description: expect.any(String),
+      state: "legacy-deny",
+    });
   });
 
   it("an error after the redirect URI check (prompt=none while signed out) goes inside the fragment too", async () => {
-    const res = await new Browser().get(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "token", prompt: "none", state: "legacy-none" }));
+    const res = await new Browser().get(
+      authorizeUrl({
+        client_id: spa.sandbox.clientId,
+        redirect_uri: SPA,
+        response_type: "token",
+        prompt: "none",
+        state: "legacy-none",
+      }),
+    );
     expect(res.status).toBe(302);
     expect(res.location!.startsWith(`${SPA}?error=login_required`)).toBe(true);
     expect(inFragment(new URL(res.location!))).toMatchObject({ error: "login_required", state: "legacy-none" });
   });
 
-  it.each<Record<string, string>>([{}, { response_mode: "fragment" }, { code_challenge: pkcePair().challenge, code_challenge_method: "S256" }])(
-    "response_type=code to it (%o) → 400 error page saying why, never a redirect",
-    async (extra) => {
-      const res = await new Browser().get(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: SPA, response_type: "code", state: "legacy-code", ...extra }));
-      expect(res.status).toBe(400);
-      expect(res.location).toBeNull();
-      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-      expect(visibleText(res.text)).toContain("with a fragment");
-      expect(visibleText(res.text)).toContain("response_type=token");
-    },
-  );
+  it.each<Record<string, string>>([
+    {},
+    { response_mode: "fragment" },
+    { code_challenge: pkcePair().challenge, code_challenge_method: "S256" },
+  ])("response_type=code to it (%o) → 400 error page saying why, never a redirect", async (extra) => {
+    const res = await new Browser().get(
+      authorizeUrl({
+        client_id: spa.sandbox.clientId,
+        redirect_uri: SPA,
+        response_type: "code",
+        state: "legacy-code",
+        ...extra,
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(visibleText(res.text)).toContain("with a fragment");
+    expect(visibleText(res.text)).toContain("response_type=token");
+  });
 
   it.each([
     ["another fragment", "http://127.0.0.1:8080/#/other"],
@@ -238,7 +338,9 @@ describe("a redirect URI with a fragment (the original's single-page apps)", () 
     ["an empty fragment", "http://127.0.0.1:8080/#"],
     ["more after the fragment", "http://127.0.0.1:8080/#/authorized?x=1"],
   ])("the fragment is matched exactly: %s → 400 error page", async (_, uri) => {
-    const res = await new Browser().get(authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: uri, response_type: "token" }));
+    const res = await new Browser().get(
+      authorizeUrl({ client_id: spa.sandbox.clientId, redirect_uri: uri, response_type: "token" }),
+    );
     expect(res.status).toBe(400);
     expect(res.location).toBeNull();
     expect(visibleText(res.text)).toContain("did not register the address");
@@ -265,7 +367,9 @@ describe("environments on the authorization page", () => {
     const { browser, username } = await newDriver("production");
     const step = await browser.authorize(authorizeUrl(codeRequest(webApp("sandbox"))));
     expect(step.kind).toBe("sign-in");
-    expect(step.kind === "sign-in" && visibleText(step.page.text)).toContain(`You are signed in to production as ${username}`);
+    expect(step.kind === "sign-in" && visibleText(step.page.text)).toContain(
+      `You are signed in to production as ${username}`,
+    );
   });
 
   it("a sandbox username does not sign in to production", async () => {

@@ -13,13 +13,27 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const CALLBACK = "https://partner.example/callback";
 
 /** The library's reading of the API's 401: a Bearer challenge with error="invalid_token". */
-const INVALID_TOKEN = { status: 401, cause: [{ scheme: "bearer", parameters: { realm: "wayline", error: "invalid_token" } }] };
+const INVALID_TOKEN = {
+  status: 401,
+  cause: [{ scheme: "bearer", parameters: { realm: "wayline", error: "invalid_token" } }],
+};
 
-const readAccounts = (token: string) => oauth.protectedResourceRequest(token, "GET", new URL(`${apiBase("sandbox")}/account/`), undefined, undefined, insecure);
+const readAccounts = (token: string) =>
+  oauth.protectedResourceRequest(
+    token,
+    "GET",
+    new URL(`${apiBase("sandbox")}/account/`),
+    undefined,
+    undefined,
+    insecure,
+  );
 
 async function discover(environment: "sandbox" | "production") {
   const issuer = new URL(environment === "sandbox" ? `${baseUrl()}/sandbox` : baseUrl());
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+  );
   return { as, issuer };
 }
 
@@ -67,7 +81,11 @@ describe("oauth4webapi against Wayline", () => {
 
     const { url, codeVerifier, state } = await authorizationUrl(as, creds.clientId, CALLBACK);
     const callback = oauth.validateAuthResponse(as, client, await browse(browser, url), state);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CALLBACK, codeVerifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CALLBACK, codeVerifier, insecure),
+    );
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.expires_in).toBe(86400);
     expect(tokens.refresh_token).toEqual(expect.any(String));
@@ -76,10 +94,16 @@ describe("oauth4webapi against Wayline", () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { account: { username: string }[] }).account[0]!.username).toBe(username);
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, refreshed.access_token, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, auth, refreshed.access_token, insecure),
+    );
     await expect(readAccounts(refreshed.access_token)).rejects.toMatchObject(INVALID_TOKEN);
   });
 
@@ -90,7 +114,19 @@ describe("oauth4webapi against Wayline", () => {
     const redirectUri = "carlocator://oauth/callback";
     const { url, codeVerifier, state } = await authorizationUrl(as, client.client_id, redirectUri);
     const callback = oauth.validateAuthResponse(as, client, await browse(browser, url), state);
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), callback, redirectUri, codeVerifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        callback,
+        redirectUri,
+        codeVerifier,
+        insecure,
+      ),
+    );
     expect(tokens.access_token).toEqual(expect.any(String));
   });
 
@@ -102,8 +138,16 @@ describe("oauth4webapi against Wayline", () => {
     const { browser } = await newDriver();
     const { url, codeVerifier, state } = await authorizationUrl(as, creds.clientId, CALLBACK);
     const callback = oauth.validateAuthResponse(as, client, await browse(browser, url), state);
-    const first = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CALLBACK, codeVerifier, insecure));
-    const replay = oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CALLBACK, codeVerifier, insecure));
+    const first = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CALLBACK, codeVerifier, insecure),
+    );
+    const replay = oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, auth, callback, CALLBACK, codeVerifier, insecure),
+    );
     await expect(replay).rejects.toMatchObject({ error: "invalid_grant", status: 400 });
     await expect(readAccounts(first.access_token)).rejects.toMatchObject(INVALID_TOKEN);
   });
@@ -115,8 +159,18 @@ describe("oauth4webapi against Wayline", () => {
     const { browser } = await newDriver();
     const { url, state } = await authorizationUrl(as, creds.clientId, CALLBACK);
     const callback = oauth.validateAuthResponse(as, client, await browse(browser, url), state);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretBasic(creds.clientSecret), callback, CALLBACK, oauth.generateRandomCodeVerifier(), insecure);
-    await expect(oauth.processAuthorizationCodeResponse(as, client, response)).rejects.toMatchObject({ error: "invalid_grant" });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(creds.clientSecret),
+      callback,
+      CALLBACK,
+      oauth.generateRandomCodeVerifier(),
+      insecure,
+    );
+    await expect(oauth.processAuthorizationCodeResponse(as, client, response)).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
   });
 
   it("a denial reaches the library as access_denied with the state it sent", async () => {
@@ -125,14 +179,20 @@ describe("oauth4webapi against Wayline", () => {
     const { browser } = await newDriver();
     const { url, state } = await authorizationUrl(as, client.client_id, CALLBACK);
     const back = await browse(browser, url, "deny");
-    expect(() => oauth.validateAuthResponse(as, client, back, state)).toThrow(expect.objectContaining({ error: "access_denied" }));
+    expect(() => oauth.validateAuthResponse(as, client, back, state)).toThrow(
+      expect.objectContaining({ error: "access_denied" }),
+    );
   });
 
   it("client credentials with client_secret_post: a bearer token and no refresh token", async () => {
     const { as } = await discover("production");
     const creds = webApp("production");
     const client: oauth.Client = { client_id: creds.clientId };
-    const tokens = await oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(creds.clientSecret), {}, insecure));
+    const tokens = await oauth.processClientCredentialsResponse(
+      as,
+      client,
+      await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(creds.clientSecret), {}, insecure),
+    );
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.refresh_token).toBeUndefined();
   });

@@ -42,9 +42,17 @@ describe("GET /.well-known/oauth-authorization-server", () => {
   it("the advertised endpoints answer", async () => {
     const doc = await metadata("/.well-known/oauth-authorization-server/sandbox");
     expect((await new Browser().get(doc.authorization_endpoint)).status).toBe(400);
-    const token = await fetch(doc.token_endpoint, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+    const token = await fetch(doc.token_endpoint, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
     expect(token.status).toBe(401);
-    const revoke = await fetch(doc.revocation_endpoint, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "token=x" });
+    const revoke = await fetch(doc.revocation_endpoint, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "token=x",
+    });
     expect(revoke.status).toBe(401);
   });
 });

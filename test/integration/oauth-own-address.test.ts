@@ -32,23 +32,40 @@ let nextHost = 10;
 const newAddress = () => `127.0.0.${nextHost++}`;
 
 /** One request to the service from `from` (the socket's local address). */
-function send(from: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+function send(
+  from: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   const url = new URL(own.service.baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, localAddress: from, method, path, headers: { ...headers, ...(body ? { "Content-Length": String(Buffer.byteLength(body)) } : {}) }, agent: false }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (text += c));
-      res.on("end", () => {
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode!, headers: res.headers, text, body: parsed });
-      });
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        localAddress: from,
+        method,
+        path,
+        headers: { ...headers, ...(body ? { "Content-Length": String(Buffer.byteLength(body)) } : {}) },
+        agent: false,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => {
+          let parsed: unknown;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode!, headers: res.headers, text, body: parsed });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -56,12 +73,17 @@ function send(from: string, method: string, path: string, headers: Record<string
 
 function oauthPost(from: string, path: string, form: Record<string, string>, creds?: Credentials) {
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
-  if (creds) headers.Authorization = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
+  if (creds)
+    headers.Authorization = `Basic ${Buffer.from(`${creds.clientId}:${creds.clientSecret}`).toString("base64")}`;
   return send(from, "POST", path, headers, new URLSearchParams(form).toString());
 }
 
 async function newApp(): Promise<Credentials> {
-  const { stdout } = await runScript("app-create.ts", ["--name", `Own address ${Date.now()} ${nextHost}`, "--redirect-uri", "https://partner.example/callback", "--json"], own.service.env);
+  const { stdout } = await runScript(
+    "app-create.ts",
+    ["--name", `Own address ${Date.now()} ${nextHost}`, "--redirect-uri", "https://partner.example/callback", "--json"],
+    own.service.env,
+  );
   return (JSON.parse(stdout) as { sandbox: Credentials }).sandbox;
 }
 
@@ -79,21 +101,32 @@ describe("any spelling of the OAuth paths: the client's own address, counted onc
     const app = await newApp();
     const attacker = newAddress();
     const wrong = { ...app, clientSecret: "wrong-secret" };
-    expect(await inSequence(4, () => oauthPost(attacker, "/sandbox/oauth/token", { grant_type: "client_credentials" }, wrong))).toEqual([401, 401, 401, 429]);
-    expect((await oauthPost(newAddress(), "/sandbox/oauth/token", { grant_type: "client_credentials" }, app)).status).toBe(200);
+    expect(
+      await inSequence(4, () =>
+        oauthPost(attacker, "/sandbox/oauth/token", { grant_type: "client_credentials" }, wrong),
+      ),
+    ).toEqual([401, 401, 401, 429]);
+    expect(
+      (await oauthPost(newAddress(), "/sandbox/oauth/token", { grant_type: "client_credentials" }, app)).status,
+    ).toBe(200);
   });
 
   it("wrong secrets on /OAuth/token from one address do not slow a client on another address down, on any spelling", async () => {
     const app = await newApp();
     const attacker = newAddress();
     const wrong = { ...app, clientSecret: "wrong-secret" };
-    expect(await inSequence(3, () => oauthPost(attacker, "/OAuth/token", { grant_type: "client_credentials" }, wrong))).toEqual([401, 401, 401]);
+    expect(
+      await inSequence(3, () => oauthPost(attacker, "/OAuth/token", { grant_type: "client_credentials" }, wrong)),
+    ).toEqual([401, 401, 401]);
     // The attacker's own address is the one that is out of tries, whatever the spelling…
     expect((await oauthPost(attacker, "/OAuth/token", { grant_type: "client_credentials" }, app)).status).toBe(429);
     expect((await oauthPost(attacker, "/oauth/token", { grant_type: "client_credentials" }, app)).status).toBe(429);
     // …and a client elsewhere is not, on the mixed-case path too, with a wrong secret as with the right one.
     const victim = newAddress();
-    expect((await oauthPost(victim, "/OAuth/token", { grant_type: "client_credentials" }, { ...app, clientSecret: "typo" })).status).toBe(401);
+    expect(
+      (await oauthPost(victim, "/OAuth/token", { grant_type: "client_credentials" }, { ...app, clientSecret: "typo" }))
+        .status,
+    ).toBe(401);
     expect((await oauthPost(victim, "/OAuth/Token", { grant_type: "client_credentials" }, app)).status).toBe(200);
     expect((await oauthPost(victim, "/Sandbox/OAUTH/REVOKE", { token: "whatever" }, app)).status).toBe(200);
   });
@@ -107,7 +140,12 @@ describe("any spelling of the OAuth paths: the client's own address, counted onc
       expect(res.body).toMatchObject({ access_token: expect.any(String), token_type: "bearer" });
     }
     expect((await oauthPost(from, "/oauth/Revoke", { token: "whatever" }, app)).status).toBe(200);
-    const query = new URLSearchParams({ client_id: app.clientId, redirect_uri: "https://partner.example/callback", response_type: "code", state: "s" });
+    const query = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: "https://partner.example/callback",
+      response_type: "code",
+      state: "s",
+    });
     for (const path of ["/oauth/Authorize", "/sandbox/oauth/AUTHORIZE", "/OAuth/authorize"]) {
       const res = await send(from, "GET", `${path}?${query}`);
       // Not signed in: on to the page where the driver signs in.
@@ -121,9 +159,13 @@ describe("any spelling of the OAuth paths: the client's own address, counted onc
     const before = (await scrape(own.service.baseUrl)).samples;
     expect((await oauthPost(newAddress(), "/OAuth/Token", { grant_type: "client_credentials" }, app)).status).toBe(200);
     const after = (await scrape(own.service.baseUrl)).samples;
-    const counted = (samples: typeof before, labels: Record<string, string> = {}) => total(samples, "wayline_http_requests_total", { method: "POST", ...labels });
+    const counted = (samples: typeof before, labels: Record<string, string> = {}) =>
+      total(samples, "wayline_http_requests_total", { method: "POST", ...labels });
     expect(counted(after) - counted(before)).toBe(1);
-    expect(counted(after, { route: "/oauth/token", status: "200" }) - counted(before, { route: "/oauth/token", status: "200" })).toBe(1);
+    expect(
+      counted(after, { route: "/oauth/token", status: "200" }) -
+        counted(before, { route: "/oauth/token", status: "200" }),
+    ).toBe(1);
   });
 });
 
@@ -140,17 +182,27 @@ describe("a request whose client did not authenticate spends its address's budge
     for (const form of attempts) {
       const from = newAddress();
       const answers = await inSequence(4, () => oauthPost(from, "/sandbox/oauth/token", form));
-      expect(answers.slice(0, 3).every((s) => s === 400 || s === 401), `${JSON.stringify(form)}: ${answers}`).toBe(true);
+      expect(
+        answers.slice(0, 3).every((s) => s === 400 || s === 401),
+        `${JSON.stringify(form)}: ${answers}`,
+      ).toBe(true);
       expect(answers[3], `${JSON.stringify(form)}: the address's budget is spent`).toBe(429);
     }
-    const revocations: Record<string, string>[] = [{ token: "whatever", client_id: victim.clientId }, { token: "whatever", client_id: victim.clientId, client_secret: "wrong-secret" }];
+    const revocations: Record<string, string>[] = [
+      { token: "whatever", client_id: victim.clientId },
+      { token: "whatever", client_id: victim.clientId, client_secret: "wrong-secret" },
+    ];
     for (const form of revocations) {
       const from = newAddress();
       expect(await inSequence(4, () => oauthPost(from, "/sandbox/oauth/revoke", form))).toEqual([401, 401, 401, 429]);
     }
     // The client itself, from elsewhere: its six, then its own limit.
     const office = newAddress();
-    expect(await inSequence(7, () => oauthPost(office, "/sandbox/oauth/token", { grant_type: "client_credentials" }, victim))).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    expect(
+      await inSequence(7, () =>
+        oauthPost(office, "/sandbox/oauth/token", { grant_type: "client_credentials" }, victim),
+      ),
+    ).toEqual([200, 200, 200, 200, 200, 200, 429]);
   });
 
   it("an authenticated client's requests spend the client's budget and give its address's back; its revocations count too", async () => {
@@ -158,10 +210,14 @@ describe("a request whose client did not authenticate spends its address's budge
     const office = newAddress();
     expect(await statuses([oauthPost(office, "/sandbox/oauth/revoke", { token: "whatever" }, app)])).toEqual([200]);
     // 5 left for the client; the address (3) is not spent by successes.
-    expect(await inSequence(6, () => oauthPost(office, "/sandbox/oauth/token", { grant_type: "client_credentials" }, app))).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(
+      await inSequence(6, () => oauthPost(office, "/sandbox/oauth/token", { grant_type: "client_credentials" }, app)),
+    ).toEqual([200, 200, 200, 200, 200, 429]);
     // An authenticated request refused by its grant (400) is the client's too.
     const other = await newApp();
-    const answers = await inSequence(7, () => oauthPost(office, "/sandbox/oauth/token", { grant_type: "authorization_code", code: "made-up" }, other));
+    const answers = await inSequence(7, () =>
+      oauthPost(office, "/sandbox/oauth/token", { grant_type: "authorization_code", code: "made-up" }, other),
+    );
     expect(answers).toEqual([400, 400, 400, 400, 400, 400, 429]);
   });
 });

@@ -2,14 +2,27 @@ import { describe, expect, it } from "vitest";
 import { createDriver, request, tokenRequest, type Credentials } from "../helpers/api";
 import { authorizeUrl, baseUrl, Browser, hiddenFields, visibleText } from "../helpers/browser";
 import { apps, expectOAuthError } from "../helpers/fixtures";
-import { apiStatus, authorizeCode, codeRequest, exchangeCode, nativeApp, newDriver, pkcePair, webApp } from "../helpers/oauth-flow";
+import {
+  apiStatus,
+  authorizeCode,
+  codeRequest,
+  exchangeCode,
+  nativeApp,
+  newDriver,
+  pkcePair,
+  webApp,
+} from "../helpers/oauth-flow";
 
 // Taking access away: RFC 7009 for apps (/oauth/revoke) and the driver's connected-apps page.
 
 function revoke(form: Record<string, string>, opts: { basic?: Credentials; path?: string } = {}) {
   const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded" };
-  if (opts.basic) headers.Authorization = `Basic ${Buffer.from(`${opts.basic.clientId}:${opts.basic.clientSecret}`).toString("base64")}`;
-  return request("POST", `${baseUrl()}${opts.path ?? "/oauth/revoke"}`, { body: new URLSearchParams(form).toString(), headers });
+  if (opts.basic)
+    headers.Authorization = `Basic ${Buffer.from(`${opts.basic.clientId}:${opts.basic.clientSecret}`).toString("base64")}`;
+  return request("POST", `${baseUrl()}${opts.path ?? "/oauth/revoke"}`, {
+    body: new URLSearchParams(form).toString(),
+    headers,
+  });
 }
 
 /** A driver who allowed the web app, and the app's tokens. */
@@ -28,7 +41,11 @@ describe("POST /oauth/revoke (RFC 7009)", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await apiStatus(access)).toBe(401);
-    expectOAuthError(await tokenRequest({ grant_type: "refresh_token", refresh_token: refresh }, { basic: webApp() }), 400, "invalid_grant");
+    expectOAuthError(
+      await tokenRequest({ grant_type: "refresh_token", refresh_token: refresh }, { basic: webApp() }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("a refresh token (no hint, form credentials) → 200; the access token of its family stops working too", async () => {
@@ -57,8 +74,21 @@ describe("POST /oauth/revoke (RFC 7009)", () => {
   it("a public app revokes its token with its client_id alone", async () => {
     const { browser } = await newDriver();
     const { verifier, challenge } = pkcePair();
-    const { code } = await authorizeCode(browser, codeRequest(nativeApp(), { redirect_uri: "carlocator://oauth/callback", code_challenge: challenge, code_challenge_method: "S256" }));
-    const tokens = await tokenRequest({ grant_type: "authorization_code", code, redirect_uri: "carlocator://oauth/callback", client_id: nativeApp().clientId, code_verifier: verifier });
+    const { code } = await authorizeCode(
+      browser,
+      codeRequest(nativeApp(), {
+        redirect_uri: "carlocator://oauth/callback",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      }),
+    );
+    const tokens = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: "carlocator://oauth/callback",
+      client_id: nativeApp().clientId,
+      code_verifier: verifier,
+    });
     expect((await revoke({ token: tokens.body.access_token, client_id: nativeApp().clientId })).status).toBe(200);
     expect(await apiStatus(tokens.body.access_token)).toBe(401);
   });
@@ -72,7 +102,11 @@ describe("POST /oauth/revoke (RFC 7009)", () => {
   });
 
   it("with a wrong secret → 401 invalid_client", async () => {
-    expectOAuthError(await revoke({ token: "x" }, { basic: { ...webApp(), clientSecret: "wls_wrong" } }), 401, "invalid_client");
+    expectOAuthError(
+      await revoke({ token: "x" }, { basic: { ...webApp(), clientSecret: "wls_wrong" } }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("without a token → 400 invalid_request", async () => {
@@ -80,11 +114,19 @@ describe("POST /oauth/revoke (RFC 7009)", () => {
   });
 
   it("a JSON body → 400 invalid_request", async () => {
-    expectOAuthError(await request("POST", `${baseUrl()}/oauth/revoke`, { json: { token: "x" } }), 400, "invalid_request");
+    expectOAuthError(
+      await request("POST", `${baseUrl()}/oauth/revoke`, { json: { token: "x" } }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("/sandbox/oauth/revoke refuses a production client → 401 invalid_client", async () => {
-    expectOAuthError(await revoke({ token: "x" }, { basic: webApp("production"), path: "/sandbox/oauth/revoke" }), 401, "invalid_client");
+    expectOAuthError(
+      await revoke({ token: "x" }, { basic: webApp("production"), path: "/sandbox/oauth/revoke" }),
+      401,
+      "invalid_client",
+    );
   });
 });
 
@@ -125,7 +167,11 @@ describe("the connected-apps page", () => {
 
     expect(await apiStatus(access)).toBe(401);
     expect(await apiStatus(other.body.access_token)).toBe(401);
-    expectOAuthError(await tokenRequest({ grant_type: "refresh_token", refresh_token: refresh }, { basic: webApp() }), 400, "invalid_grant");
+    expectOAuthError(
+      await tokenRequest({ grant_type: "refresh_token", refresh_token: refresh }, { basic: webApp() }),
+      400,
+      "invalid_grant",
+    );
     expectOAuthError(await exchangeCode(webApp(), unused), 400, "invalid_grant");
 
     const after = visibleText((await browser.get(res.location!)).text);
@@ -161,14 +207,36 @@ describe("the connected-apps page", () => {
   it("Revoke refusals are their status and reason in plain text, never cached; signed out → 303 to sign in", async () => {
     const { browser, access } = await authorizedDriver();
     const form = hiddenFields((await appsPage(browser)).text);
-    const refusal = (res: { status: number; text: string; headers: Headers }) => ({ status: res.status, text: res.text, type: res.headers.get("content-type"), cache: res.headers.get("cache-control") });
+    const refusal = (res: { status: number; text: string; headers: Headers }) => ({
+      status: res.status,
+      text: res.text,
+      type: res.headers.get("content-type"),
+      cache: res.headers.get("cache-control"),
+    });
     const plain = { type: "text/plain; charset=utf-8", cache: "no-store" };
-    expect(refusal(await browser.post("/connected-apps/revoke", form, { Origin: "https://evil.example" }))).toEqual({ status: 403, text: "This request came from another site and was ignored.", ...plain });
-    expect(refusal(await browser.post("/connected-apps/revoke", { ...form, csrf_token: "forged" }))).toEqual({ status: 403, text: "This form has expired: reload the page and try again.", ...plain });
-    expect(refusal(await browser.post("/connected-apps/revoke", { csrf_token: form.csrf_token! }))).toEqual({ status: 400, text: "The revoke form is incomplete.", ...plain });
-    expect(refusal(await browser.post("/connected-apps/revoke", form, { "Content-Type": "application/json" }))).toEqual({ status: 400, text: "The revoke form could not be read.", ...plain });
+    expect(refusal(await browser.post("/connected-apps/revoke", form, { Origin: "https://evil.example" }))).toEqual({
+      status: 403,
+      text: "This request came from another site and was ignored.",
+      ...plain,
+    });
+    expect(refusal(await browser.post("/connected-apps/revoke", { ...form, csrf_token: "forged" }))).toEqual({
+      status: 403,
+      text: "This form has expired: reload the page and try again.",
+      ...plain,
+    });
+    expect(refusal(await browser.post("/connected-apps/revoke", { csrf_token: form.csrf_token! }))).toEqual({
+      status: 400,
+      text: "The revoke form is incomplete.",
+      ...plain,
+    });
+    expect(refusal(await browser.post("/connected-apps/revoke", form, { "Content-Type": "application/json" }))).toEqual(
+      { status: 400, text: "The revoke form could not be read.", ...plain },
+    );
     const signedOut = await new Browser().post("/connected-apps/revoke", form);
-    expect({ status: signedOut.status, location: signedOut.location }).toEqual({ status: 303, location: "/login?callbackUrl=%2Fconnected-apps" });
+    expect({ status: signedOut.status, location: signedOut.location }).toEqual({
+      status: 303,
+      location: "/login?callbackUrl=%2Fconnected-apps",
+    });
     expect(await apiStatus(access)).toBe(200);
   });
 

@@ -25,17 +25,21 @@ async function served(env: "sandbox" | "v1") {
 describe("OpenAPI document: schemas and examples", () => {
   it("the sandbox document has a 200 schema and example, error examples and parameter examples for every operation", async () => {
     const doc = await served("sandbox");
-    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+    );
     expect(operations.length).toBe(allOperations.length);
     for (const { where, op } of operations) {
       const ok = op.responses["200"]?.content?.["application/json"];
       expect(ok?.schema, where).toBeTypeOf("object");
       expect(exampleOf(ok), where).toBeTypeOf("object");
       for (const status of ["400", "401", "404"]) {
-        const error = exampleOf(op.responses[status]?.content?.["application/json"]) as { error: { httpStatus: number } } | undefined;
+        const error = exampleOf(op.responses[status]?.content?.["application/json"]) as
+          { error: { httpStatus: number } } | undefined;
         expect(error?.error.httpStatus, `${where} ${status}`).toBe(Number(status));
       }
-      for (const p of op.parameters.filter((p) => p.in === "path")) expect(p.example, `${where} ${p.name}`).toBeDefined();
+      for (const p of op.parameters.filter((p) => p.in === "path"))
+        expect(p.example, `${where} ${p.name}`).toBeDefined();
       if (op.requestBody) expect(exampleOf(op.requestBody.content["application/json"]), where).toBeTypeOf("object");
     }
     expect(doc.servers[0]!.url).toBe(`${inject("baseUrl")}/sandbox/api`);
@@ -49,14 +53,17 @@ describe("OpenAPI document: schemas and examples", () => {
     expect(Object.keys(doc.paths).some((p) => p.includes("simulation"))).toBe(false);
   });
 
-  it.each(allOperations.map((op) => [`${op.method} ${op.path}`, op] as const))("%s: its example passes its own zod schemas", (_, op) => {
-    const example = operationExample(op);
-    if (op.params) expect(op.params.safeParse(example.params).error).toBeUndefined();
-    if (op.query) expect(op.query.safeParse(example.query).error).toBeUndefined();
-    if (op.body) expect(op.body.safeParse(example.body).error).toBeUndefined();
-    const response = responseSchema(op).safeParse(example.response);
-    expect(response.error).toBeUndefined();
-  });
+  it.each(allOperations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    "%s: its example passes its own zod schemas",
+    (_, op) => {
+      const example = operationExample(op);
+      if (op.params) expect(op.params.safeParse(example.params).error).toBeUndefined();
+      if (op.query) expect(op.query.safeParse(example.query).error).toBeUndefined();
+      if (op.body) expect(op.body.safeParse(example.body).error).toBeUndefined();
+      const response = responseSchema(op).safeParse(example.response);
+      expect(response.error).toBeUndefined();
+    },
+  );
 
   it("update examples change one field and never clear one (an echoed empty deviceId would detach the device)", () => {
     for (const op of allOperations.filter((o) => o.method === "POST" && o.path.endsWith("}") && o.body)) {

@@ -10,7 +10,9 @@ import { root } from "../helpers/processes";
 
 describe("the production build's route table", () => {
   it("has no /bench route, beside the routes it does have", () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(root, ".next", "server", "app-paths-manifest.json"), "utf8")) as Record<string, string>;
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(root, ".next", "server", "app-paths-manifest.json"), "utf8"),
+    ) as Record<string, string>;
     const routes = Object.keys(manifest);
     expect(routes).toContain("/[env]/api/vehicle/route");
     expect(routes).toContain("/api/health/route");
@@ -20,7 +22,11 @@ describe("the production build's route table", () => {
   it("GET /bench/vehicles and POST /bench/ingest → 404", async () => {
     const vehicles = await fetch(`${baseUrl()}/bench/vehicles`, { headers: { Authorization: "Bearer x" } });
     expect(vehicles.status).toBe(404);
-    const ingest = await fetch(`${baseUrl()}/bench/ingest?vehicle=1`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ timestamp: "20260101T000000+0000", ignitionStatus: "RUN" }) });
+    const ingest = await fetch(`${baseUrl()}/bench/ingest?vehicle=1`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ timestamp: "20260101T000000+0000", ignitionStatus: "RUN" }),
+    });
     expect(ingest.status).toBe(404);
   });
 });

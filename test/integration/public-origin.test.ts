@@ -11,7 +11,8 @@ import { apiErrorProblem, send, type Raw } from "../helpers/fuzz";
 
 const base = () => inject("baseUrl");
 const EVIL = { Host: "evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" };
-const get = (path: string, headers: Record<string, string> = {}) => send({ method: "GET", path, headers: { ...EVIL, ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  send({ method: "GET", path, headers: { ...EVIL, ...headers } });
 
 describe("absolute URLs with Host: evil.example", () => {
   test("the paging links of a list are on the configured origin", async () => {
@@ -78,7 +79,9 @@ function raw(text: string): Promise<Raw> {
       const all = Buffer.concat(chunks).toString("utf8");
       const [head, ...rest] = all.split("\r\n\r\n");
       const lines = head!.split("\r\n");
-      const headers = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.slice(1).map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       let body = rest.join("\r\n\r\n");
       if (/chunked/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(body);
       let parsed: unknown;
@@ -104,7 +107,8 @@ function dechunk(body: string): string {
   }
 }
 
-const twoHosts = (method: string, path: string, extra = "") => `${method} ${path} HTTP/1.1\r\nHost: ${new URL(base()).host}\r\nHost: evil.example\r\nConnection: close\r\n${extra}\r\n`;
+const twoHosts = (method: string, path: string, extra = "") =>
+  `${method} ${path} HTTP/1.1\r\nHost: ${new URL(base()).host}\r\nHost: evil.example\r\nConnection: close\r\n${extra}\r\n`;
 
 describe("a request with two Host headers → 400", () => {
   test("on an API path: the API's error body", async () => {
@@ -116,7 +120,13 @@ describe("a request with two Host headers → 400", () => {
 
   test("at the token endpoint: an RFC 6749 body", async () => {
     const body = "grant_type=client_credentials";
-    const res = await raw(twoHosts("POST", "/sandbox/oauth/token", `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n`) + body);
+    const res = await raw(
+      twoHosts(
+        "POST",
+        "/sandbox/oauth/token",
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n`,
+      ) + body,
+    );
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: "invalid_request" });
   });
@@ -128,7 +138,9 @@ describe("a request with two Host headers → 400", () => {
   });
 
   test("one Host header is served as always", async () => {
-    const res = await raw(`GET /api/health/live HTTP/1.1\r\nHost: ${new URL(base()).host}\r\nConnection: close\r\n\r\n`);
+    const res = await raw(
+      `GET /api/health/live HTTP/1.1\r\nHost: ${new URL(base()).host}\r\nConnection: close\r\n\r\n`,
+    );
     expect(res.status).toBe(200);
   });
 });

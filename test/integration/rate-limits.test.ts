@@ -35,11 +35,21 @@ afterAll(async () => {
 const sandboxApi = () => `${own.service.baseUrl}/sandbox/api`;
 
 async function newApp(): Promise<Credentials> {
-  const { stdout } = await runScript("app-create.ts", ["--name", `Rate ${Date.now()} ${randomInt(1e6)}`, "--redirect-uri", "https://partner.example/callback", "--json"], own.service.env);
+  const { stdout } = await runScript(
+    "app-create.ts",
+    ["--name", `Rate ${Date.now()} ${randomInt(1e6)}`, "--redirect-uri", "https://partner.example/callback", "--json"],
+    own.service.env,
+  );
   return (JSON.parse(stdout) as { sandbox: Credentials }).sandbox;
 }
 
-function tokenRequest(base: string, form: Record<string, string>, creds: Credentials, from = address(), path = "/sandbox/oauth/token") {
+function tokenRequest(
+  base: string,
+  form: Record<string, string>,
+  creds: Credentials,
+  from = address(),
+  path = "/sandbox/oauth/token",
+) {
   return request("POST", `${base}${path}`, {
     body: new URLSearchParams(form).toString(),
     headers: {
@@ -56,7 +66,8 @@ async function clientToken(creds: Credentials, base = own.service.baseUrl): Prom
   return res.body.access_token as string;
 }
 
-const listAccounts = (token: string, base = own.service.baseUrl) => request("GET", `${base}/sandbox/api/account/`, { token });
+const listAccounts = (token: string, base = own.service.baseUrl) =>
+  request("GET", `${base}/sandbox/api/account/`, { token });
 
 /** The structured-field list of the RateLimit header, as { policy: { r, t } }. */
 function rateLimit(reply: Reply): Record<string, { r: number; t: number }> {
@@ -71,7 +82,8 @@ function rateLimit(reply: Reply): Record<string, { r: number; t: number }> {
   );
 }
 
-const remainingOf = (reply: Reply) => Object.fromEntries(Object.entries(rateLimit(reply)).map(([name, { r }]) => [name, r]));
+const remainingOf = (reply: Reply) =>
+  Object.fromEntries(Object.entries(rateLimit(reply)).map(([name, { r }]) => [name, r]));
 
 describe("API: per access token and per client", () => {
   it("every answer carries RateLimit-Policy and RateLimit, counting down; over the token's limit → 429 RATE_LIMITED with Retry-After", async () => {
@@ -134,17 +146,30 @@ describe("API: per access token and per client", () => {
 
   it("a stream of requests without a working token from one address → 401 ×3, then 429 RATE_LIMITED; another address and working tokens are not affected", async () => {
     const from = address();
-    const guess = () => request("GET", `${sandboxApi()}/vehicle/`, { token: `guess-${randomInt(1e9)}`, headers: { "X-Forwarded-For": from } });
+    const guess = () =>
+      request("GET", `${sandboxApi()}/vehicle/`, {
+        token: `guess-${randomInt(1e9)}`,
+        headers: { "X-Forwarded-For": from },
+      });
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await guess());
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 429]);
     expectApiError(answers[3]!, 429, "RATE_LIMITED");
     expect(Number(answers[3]!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(remainingOf(answers[3]!)).toEqual({ "per-address": 0 });
-    expectApiError(await request("GET", `${sandboxApi()}/vehicle/`, { token: "still-wrong", headers: { "X-Forwarded-For": address() } }), 401, "UNAUTHORIZED");
+    expectApiError(
+      await request("GET", `${sandboxApi()}/vehicle/`, {
+        token: "still-wrong",
+        headers: { "X-Forwarded-For": address() },
+      }),
+      401,
+      "UNAUTHORIZED",
+    );
     // A working token from the same address draws on its own buckets.
     const token = await clientToken(await newApp());
-    expect((await request("GET", `${sandboxApi()}/account/`, { token, headers: { "X-Forwarded-For": from } })).status).toBe(200);
+    expect(
+      (await request("GET", `${sandboxApi()}/account/`, { token, headers: { "X-Forwarded-For": from } })).status,
+    ).toBe(200);
   });
 
   it("tokens of one client have buckets of their own and share the client's; other clients are not touched", async () => {
@@ -175,7 +200,11 @@ describe("API: per access token and per client", () => {
     const client = await clientToken(app);
     const account = await request("POST", `${sandboxApi()}/account/`, { token: client, json: newAccountBody() });
     expect(account.status, account.text).toBe(200);
-    const exchange = await tokenRequest(own.service.baseUrl, { grant_type: "authorization_code", code: account.body.account.accessToken.code }, app);
+    const exchange = await tokenRequest(
+      own.service.baseUrl,
+      { grant_type: "authorization_code", code: account.body.account.accessToken.code },
+      app,
+    );
     expect(exchange.status, exchange.text).toBe(200);
     const driver = exchange.body.access_token as string;
 
@@ -184,8 +213,13 @@ describe("API: per access token and per client", () => {
     expect(remainingOf(vehicle)).toEqual({ "per-token": 4, "per-client": 6 });
 
     const t0 = Date.now() - 3_600_000;
-    const batch = Array.from({ length: 20 }, (_, i) => dataSet(new Date(t0 + i * 1000), i === 0 ? "ON" : "RUNNING", [waypoint(39.96 + i * 0.001, -82.99)]));
-    const posted = await request("POST", `${sandboxApi()}/vehicle/${vehicle.body.vehicle.vehicleId}/dataSet/`, { token: driver, json: batch });
+    const batch = Array.from({ length: 20 }, (_, i) =>
+      dataSet(new Date(t0 + i * 1000), i === 0 ? "ON" : "RUNNING", [waypoint(39.96 + i * 0.001, -82.99)]),
+    );
+    const posted = await request("POST", `${sandboxApi()}/vehicle/${vehicle.body.vehicle.vehicleId}/dataSet/`, {
+      token: driver,
+      json: batch,
+    });
     expect(posted.status, posted.text).toBe(200);
     expect(posted.body.totalRecords).toBe(20);
     expect(remainingOf(posted)).toEqual({ "per-token": 3, "per-client": 5 });
@@ -198,7 +232,13 @@ describe("API: per access token and per client", () => {
       const secondBase = `http://127.0.0.1:${port}`;
       await waitForHealth(secondBase, second.child, second.output);
       const token = await clientToken(await newApp());
-      const answers = [await listAccounts(token), await listAccounts(token, secondBase), await listAccounts(token), await listAccounts(token, secondBase), await listAccounts(token)];
+      const answers = [
+        await listAccounts(token),
+        await listAccounts(token, secondBase),
+        await listAccounts(token),
+        await listAccounts(token, secondBase),
+        await listAccounts(token),
+      ];
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
       expect(answers.map((a) => remainingOf(a)["per-token"])).toEqual([4, 3, 2, 1, 0]);
       expectApiError(await listAccounts(token, secondBase), 429, "RATE_LIMITED");
@@ -223,7 +263,10 @@ describe("OAuth endpoints: per client and per address", () => {
     const attacker = address();
     const wrong = { ...app, clientSecret: "wrong-secret" };
     const answers: number[] = [];
-    for (let i = 0; i < 3; i++) answers.push((await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, wrong, attacker)).status);
+    for (let i = 0; i < 3; i++)
+      answers.push(
+        (await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, wrong, attacker)).status,
+      );
     expect(answers).toEqual([401, 401, 401]);
     const refused = await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, wrong, attacker);
     expectSlowDown(refused);
@@ -232,7 +275,9 @@ describe("OAuth endpoints: per client and per address", () => {
     expect(refused.headers.get("ratelimit-policy")).toContain('"per-address";q=3;w=3600');
     // The address is refused before any secret is looked at, right ones included.
     expectSlowDown(await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, app, attacker));
-    expect((await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, app, address())).status).toBe(200);
+    expect((await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, app, address())).status).toBe(
+      200,
+    );
   });
 
   it("the revocation endpoint counts wrong secrets per address the same way", async () => {
@@ -240,7 +285,11 @@ describe("OAuth endpoints: per client and per address", () => {
     const attacker = address();
     const wrong = { ...app, clientSecret: "wrong-secret" };
     const answers: number[] = [];
-    for (let i = 0; i < 4; i++) answers.push((await tokenRequest(own.service.baseUrl, { token: "whatever" }, wrong, attacker, "/sandbox/oauth/revoke")).status);
+    for (let i = 0; i < 4; i++)
+      answers.push(
+        (await tokenRequest(own.service.baseUrl, { token: "whatever" }, wrong, attacker, "/sandbox/oauth/revoke"))
+          .status,
+      );
     expect(answers).toEqual([401, 401, 401, 429]);
     expectSlowDown(await tokenRequest(own.service.baseUrl, { token: "whatever" }, wrong, attacker, "/oauth/revoke"));
   });
@@ -250,20 +299,27 @@ describe("OAuth endpoints: per client and per address", () => {
     const office = address();
     const answers: number[] = [];
     // 6 per client; the address allows 3 failures but any number of successes.
-    for (let i = 0; i < 7; i++) answers.push((await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, app, office)).status);
+    for (let i = 0; i < 7; i++)
+      answers.push((await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, app, office)).status);
     expect(answers).toEqual([200, 200, 200, 200, 200, 200, 429]);
     // From another address too: the client's bucket is empty.
     const elsewhere = await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, app, address());
     expectSlowDown(elsewhere);
     expect(elsewhere.headers.get("ratelimit-policy")).toContain('"per-client";q=6;w=3600');
     // Another client from the same address is not affected.
-    expect((await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, await newApp(), office)).status).toBe(200);
+    expect(
+      (await tokenRequest(own.service.baseUrl, { grant_type: "client_credentials" }, await newApp(), office)).status,
+    ).toBe(200);
   });
 });
 
 describe("driver registration: per address", () => {
   class OwnBrowser extends Browser {
-    override request(method: string, url: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    override request(
+      method: string,
+      url: string,
+      init: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+    ) {
       return super.request(method, url.startsWith("/") ? own.service.baseUrl + url : url, init);
     }
   }
@@ -272,7 +328,13 @@ describe("driver registration: per address", () => {
     const from = address();
     await new OwnBrowser(from).register("sandbox");
     await new OwnBrowser(from).register("sandbox");
-    const third = await new OwnBrowser(from).credentials("registration", { environment: "sandbox", firstName: "Third", lastName: "Try", username: `third.${Date.now()}`, password: "correct-horse-9" });
+    const third = await new OwnBrowser(from).credentials("registration", {
+      environment: "sandbox",
+      firstName: "Third",
+      lastName: "Try",
+      username: `third.${Date.now()}`,
+      password: "correct-horse-9",
+    });
     expect(third.problem).toMatchObject({ kind: "registrations_limited" });
     expect(third.problem.retryAfterSeconds).toBeGreaterThan(0);
     expect(third.problem.retryAfterSeconds).toBeLessThanOrEqual(1800);
@@ -292,7 +354,12 @@ describe("driver registration: per address", () => {
 describe("RATE_LIMITS=off", () => {
   let off: OwnService;
   beforeAll(async () => {
-    off = await startOwnService("rate-limits-off", { ...LIMITS, RATE_LIMITS: "off", RATE_LIMIT_API_TOKEN: "1/1h", RATE_LIMIT_OAUTH_ADDRESS: "1/1h" });
+    off = await startOwnService("rate-limits-off", {
+      ...LIMITS,
+      RATE_LIMITS: "off",
+      RATE_LIMIT_API_TOKEN: "1/1h",
+      RATE_LIMIT_OAUTH_ADDRESS: "1/1h",
+    });
   }, 240_000);
   afterAll(async () => {
     await off?.stop();
@@ -303,7 +370,8 @@ describe("RATE_LIMITS=off", () => {
     const attacker = address();
     const wrong = { ...off.app.sandbox, clientSecret: "wrong-secret" };
     const failures: number[] = [];
-    for (let i = 0; i < 4; i++) failures.push((await tokenRequest(base, { grant_type: "client_credentials" }, wrong, attacker)).status);
+    for (let i = 0; i < 4; i++)
+      failures.push((await tokenRequest(base, { grant_type: "client_credentials" }, wrong, attacker)).status);
     expect(failures).toEqual([401, 401, 401, 401]);
 
     const token = await clientToken(off.app.sandbox, base);

@@ -19,15 +19,26 @@ beforeAll(async () => {
 });
 
 const postJson = (path: string, body: string, token = vehicle.accessToken) =>
-  send({ method: "POST", path, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body });
+  send({
+    method: "POST",
+    path,
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body,
+  });
 const dataSetPath = () => `/sandbox/api/vehicle/${vehicle.vehicleId}/dataSet/`;
 
 function expectNestingError(res: { status: number; text: string; body: unknown }) {
   expect(res.status, res.text.slice(0, 300)).toBe(400);
   expect(apiErrorProblem({ ...res, headers: {} })).toBeNull();
-  const error = (res.body as { error: { errorCode: string; fieldErrors: { fieldName: string; errorCode: string; errorDisplay: string }[] } }).error;
+  const error = (
+    res.body as {
+      error: { errorCode: string; fieldErrors: { fieldName: string; errorCode: string; errorDisplay: string }[] };
+    }
+  ).error;
   expect(error.errorCode).toBe("VALIDATION");
-  expect(error.fieldErrors).toEqual([{ fieldName: "body", errorCode: "INVALID", errorDisplay: expect.stringMatching(/deeper than 64 levels/) }]);
+  expect(error.fieldErrors).toEqual([
+    { fieldName: "body", errorCode: "INVALID", errorDisplay: expect.stringMatching(/deeper than 64 levels/) },
+  ]);
 }
 
 describe("JSON nesting: refused past 64 levels, before anything walks the body", () => {
@@ -53,7 +64,12 @@ describe("JSON nesting: refused past 64 levels, before anything walks the body",
   it("the same on the driver site's JSON routes (/me)", async () => {
     // Unauthenticated: the nesting is no reason to read a body the route refuses anyway; the
     // answer is in the API's body whatever it is, never a 500.
-    const res = await send({ method: "POST", path: "/me/vehicles", headers: { "Content-Type": "application/json" }, body: `${"[".repeat(8000)}"\\u0000"${"]".repeat(8000)}` });
+    const res = await send({
+      method: "POST",
+      path: "/me/vehicles",
+      headers: { "Content-Type": "application/json" },
+      body: `${"[".repeat(8000)}"\\u0000"${"]".repeat(8000)}`,
+    });
     expect(res.status).toBeLessThan(500);
     expect(apiErrorProblem(res)).toBeNull();
   });
@@ -66,7 +82,14 @@ describe("JSON nesting: refused past 64 levels, before anything walks the body",
     const url = `${base()}${dataSetPath()}`;
     const headers = { "Content-Type": "application/json" };
     let inFlight = true;
-    const answers = Promise.all(Array.from({ length: 4 }, () => request("POST", url, { token: vehicle.accessToken, headers, body }).then((res) => ({ res, at: Date.now() - started })))).finally(() => (inFlight = false));
+    const answers = Promise.all(
+      Array.from({ length: 4 }, () =>
+        request("POST", url, { token: vehicle.accessToken, headers, body }).then((res) => ({
+          res,
+          at: Date.now() - started,
+        })),
+      ),
+    ).finally(() => (inFlight = false));
     // Liveness asked over and over while the four are in flight: a walk over such a body used to
     // hold the process for half a minute each, and liveness waited behind it.
     const probes: { status: number; ms: number }[] = [];
@@ -89,7 +112,10 @@ describe("body sizes: 413 at the path's limit, before the body is read", () => {
   const oauthTooLarge = (res: { status: number; headers: http.IncomingHttpHeaders; text: string }) => {
     expect(res.status, res.text).toBe(413);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
-    expect(JSON.parse(res.text)).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/larger than 65536 bytes/) });
+    expect(JSON.parse(res.text)).toEqual({
+      error: "invalid_request",
+      error_description: expect.stringMatching(/larger than 65536 bytes/),
+    });
   };
   const form = { "Content-Type": "application/x-www-form-urlencoded" };
 
@@ -101,18 +127,26 @@ describe("body sizes: 413 at the path's limit, before the body is read", () => {
     expect(res.sentWhenAnswered).toBeLessThan(64 * MiB);
   });
 
-  it.each(["/oauth/token", "/oauth/revoke", "/sandbox/oauth/revoke", "/sandbox/OAuth/Token"])("300 MiB chunked (no Content-Length) to POST %s → 413 invalid_request, the upload cut short", async (path) => {
-    const res = await sendStreamed(base(), { path, headers: form, total: 300 * MiB, chunked: true });
-    oauthTooLarge(res);
-    expect(res.finishedWhenAnswered).toBe(false);
-    expect(res.sentWhenAnswered).toBeLessThan(64 * MiB);
-  });
+  it.each(["/oauth/token", "/oauth/revoke", "/sandbox/oauth/revoke", "/sandbox/OAuth/Token"])(
+    "300 MiB chunked (no Content-Length) to POST %s → 413 invalid_request, the upload cut short",
+    async (path) => {
+      const res = await sendStreamed(base(), { path, headers: form, total: 300 * MiB, chunked: true });
+      oauthTooLarge(res);
+      expect(res.finishedWhenAnswered).toBe(false);
+      expect(res.sentWhenAnswered).toBeLessThan(64 * MiB);
+    },
+  );
 
   it.each([
     ["Content-Length", false],
     ["chunked", true],
   ])("a 300 MiB API body (%s) → 413 TOO_LARGE in the API's error body, the upload cut short", async (_, chunked) => {
-    const res = await sendStreamed(base(), { path: "/sandbox/api/vehicle/", headers: { "Content-Type": "application/json", Authorization: `Bearer ${vehicle.accessToken}` }, total: 300 * MiB, chunked });
+    const res = await sendStreamed(base(), {
+      path: "/sandbox/api/vehicle/",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${vehicle.accessToken}` },
+      total: 300 * MiB,
+      chunked,
+    });
     expect(res.status, res.text).toBe(413);
     expect(apiErrorProblem({ ...res, body: JSON.parse(res.text) })).toBeNull();
     expect(JSON.parse(res.text).error.errorCode).toBe("TOO_LARGE");
@@ -123,7 +157,11 @@ describe("body sizes: 413 at the path's limit, before the body is read", () => {
   it.each([
     ["the driver sign-in callback", "/api/auth/callback/credentials", form],
     ["the partner sign-in callback", "/api/partner-auth/callback/credentials", form],
-    ["a console page's server action", "/console", { "Content-Type": "text/plain;charset=UTF-8", "Next-Action": "0".repeat(42) }],
+    [
+      "a console page's server action",
+      "/console",
+      { "Content-Type": "text/plain;charset=UTF-8", "Next-Action": "0".repeat(42) },
+    ],
     ["a console action route", "/console/actions/create-app", form],
     ["the consent post", "/oauth/authorize/decision", form],
     ["a driver form post", "/connected-apps/revoke", form],
@@ -137,15 +175,28 @@ describe("body sizes: 413 at the path's limit, before the body is read", () => {
   });
 
   it("a form just over 64 KiB (Content-Length) → 413; the API takes the same body", async () => {
-    const res = await sendStreamed(base(), { path: "/api/auth/callback/credentials", headers: form, total: 64 * 1024 + 1 });
+    const res = await sendStreamed(base(), {
+      path: "/api/auth/callback/credentials",
+      headers: form,
+      total: 64 * 1024 + 1,
+    });
     expect(res.status).toBe(413);
     const label = "x".repeat(100 * 1024);
-    const created = await request("POST", `${base()}/sandbox/api/vehicle/`, { token: vehicle.accessToken, json: { label } });
+    const created = await request("POST", `${base()}/sandbox/api/vehicle/`, {
+      token: vehicle.accessToken,
+      json: { label },
+    });
     expect(created.status).not.toBe(413);
   });
 
   it("a chunked body within the limit reaches the route whole (token endpoint and API)", async () => {
-    const token = await sendStreamed(base(), { path: "/sandbox/oauth/token", headers: form, total: 10_000, chunked: true, fill: "b" });
+    const token = await sendStreamed(base(), {
+      path: "/sandbox/oauth/token",
+      headers: form,
+      total: 10_000,
+      chunked: true,
+      fill: "b",
+    });
     // No credentials: the endpoint's own answer, not the size limit's.
     expect(token.status).toBe(400);
     expect(JSON.parse(token.text).error).toBe("invalid_request");
@@ -160,12 +211,26 @@ function chunkedJson(path: string, json: unknown, token: string): Promise<{ stat
   const base = new URL(inject("baseUrl"));
   const text = JSON.stringify(json);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: base.hostname, port: base.port, method: "POST", path, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "Transfer-Encoding": "chunked" }, agent: false }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode!, text: body }));
-    });
+    const req = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: "POST",
+        path,
+        headers: {
+          "Content-Type": "application/json",
+          Authorization: `Bearer ${token}`,
+          "Transfer-Encoding": "chunked",
+        },
+        agent: false,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, text: body }));
+      },
+    );
     req.on("error", reject);
     req.write(text.slice(0, 5));
     setTimeout(() => req.end(text.slice(5)), 50);
@@ -181,7 +246,12 @@ describe("any other path under /me → 404 in the API's error body", () => {
     ["GET", "/me/unknown"],
     ["DELETE", "/me/.."],
   ])("%s %s", async (method, path) => {
-    const res = await send({ method, path, headers: method === "POST" ? { "Content-Type": "application/json" } : {}, body: method === "POST" ? "{}" : undefined });
+    const res = await send({
+      method,
+      path,
+      headers: method === "POST" ? { "Content-Type": "application/json" } : {},
+      body: method === "POST" ? "{}" : undefined,
+    });
     expect(res.status, res.text.slice(0, 200)).toBe(404);
     expect(res.headers["content-type"]).toMatch(/^application\/json/);
     expect(apiErrorProblem(res)).toBeNull();

@@ -14,7 +14,11 @@ let database: Awaited<ReturnType<typeof freshDatabase>> | null = null;
 
 beforeAll(async () => {
   database = inject("embedded") ? null : await freshDatabase(inject("databaseUrl"), "request_timeout");
-  service = await launchService({ name: "request-timeout", databaseUrl: database?.url, extraEnv: { REQUEST_TIMEOUT_SECONDS: "1" } });
+  service = await launchService({
+    name: "request-timeout",
+    databaseUrl: database?.url,
+    extraEnv: { REQUEST_TIMEOUT_SECONDS: "1" },
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -25,7 +29,13 @@ afterAll(async () => {
 describe("REQUEST_TIMEOUT_SECONDS=1", () => {
   it("headers sent a line every 200 ms → 408 and the connection closed, within a few seconds", async () => {
     let n = 0;
-    const res = await slowSender(service.baseUrl, "GET /api/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n", () => `X-Slow-${n++}: a\r\n`, 200, 20_000);
+    const res = await slowSender(
+      service.baseUrl,
+      "GET /api/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+      () => `X-Slow-${n++}: a\r\n`,
+      200,
+      20_000,
+    );
     expect(res.closedByServer).toBe(true);
     expect(res.answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(res.closedAfterMs).toBeLessThan(10_000);
@@ -33,7 +43,8 @@ describe("REQUEST_TIMEOUT_SECONDS=1", () => {
 
   it("a body sent a byte every 200 ms → 408 and the connection closed, within a few seconds", async () => {
     // The token endpoint reads its form before it answers anything.
-    const head = "POST /sandbox/oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n";
+    const head =
+      "POST /sandbox/oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n";
     const res = await slowSender(service.baseUrl, head, () => "a", 200, 20_000);
     expect(res.closedByServer).toBe(true);
     expect(res.answer).toMatch(/^HTTP\/1\.1 408 /);
@@ -41,7 +52,8 @@ describe("REQUEST_TIMEOUT_SECONDS=1", () => {
   });
 
   it("a chunked body sent a chunk every 200 ms → 408 too", async () => {
-    const head = "POST /sandbox/oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const head =
+      "POST /sandbox/oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n";
     const res = await slowSender(service.baseUrl, head, () => "1\r\na\r\n", 200, 20_000);
     expect(res.closedByServer).toBe(true);
     expect(res.answer).toMatch(/^HTTP\/1\.1 408 /);

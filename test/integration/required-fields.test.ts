@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiBase, request } from "../helpers/api";
 import { expectFieldErrors } from "../helpers/fixtures";
-import { bodyFixtures, validBodies, VALID, type BodyOperation, type JsonSchema, type Path } from "../helpers/json-bodies";
+import {
+  bodyFixtures,
+  validBodies,
+  VALID,
+  type BodyOperation,
+  type JsonSchema,
+  type Path,
+} from "../helpers/json-bodies";
 
 // Every endpoint with a JSON body, from the served OpenAPI document (generated from the zod schemas
 // the route wrapper parses with, so a new endpoint is covered as soon as it exists): start from a
@@ -19,10 +26,13 @@ function requiredPaths(schema: JsonSchema, value: unknown, at: Path = []): Path[
   if (kind(value) === "object" && schema.properties) {
     const object = value as Record<string, unknown>;
     const own = (schema.required ?? []).map((name) => [...at, name]);
-    const nested = Object.entries(schema.properties).flatMap(([name, member]) => (name in object ? requiredPaths(member, object[name], [...at, name]) : []));
+    const nested = Object.entries(schema.properties).flatMap(([name, member]) =>
+      name in object ? requiredPaths(member, object[name], [...at, name]) : [],
+    );
     return [...own, ...nested];
   }
-  if (kind(value) === "array" && schema.items) return (value as unknown[]).flatMap((element, i) => requiredPaths(schema.items!, element, [...at, i]));
+  if (kind(value) === "array" && schema.items)
+    return (value as unknown[]).flatMap((element, i) => requiredPaths(schema.items!, element, [...at, i]));
   return [];
 }
 
@@ -45,7 +55,9 @@ describe("a missing required field → 400 VALIDATION, REQUIRED for exactly that
 
   it("the document lists the endpoints with a JSON body, and each has a valid body here", () => {
     expect(operations.length).toBeGreaterThanOrEqual(15);
-    const missing = operations.filter((op) => !VALID.some((v) => v.method === op.method && v.path.test(op.path))).map((op) => `${op.method.toUpperCase()} ${op.path}`);
+    const missing = operations
+      .filter((op) => !VALID.some((v) => v.method === op.method && v.path.test(op.path)))
+      .map((op) => `${op.method.toUpperCase()} ${op.path}`);
     expect(missing, "write a valid body for these operations").toEqual([]);
   });
 
@@ -55,7 +67,10 @@ describe("a missing required field → 400 VALIDATION, REQUIRED for exactly that
       for (const body of validBodies(op)!) {
         for (const field of requiredPaths(op.schema, body)) {
           const fieldName = field.join(".");
-          const res = await request(op.method.toUpperCase(), `${apiBase("sandbox")}${fill(op.path)}`, { token: op.clientOnly ? tokens.client : tokens.user, json: without(body, field) });
+          const res = await request(op.method.toUpperCase(), `${apiBase("sandbox")}${fill(op.path)}`, {
+            token: op.clientOnly ? tokens.client : tokens.user,
+            json: without(body, field),
+          });
           expect.soft(res.status, `${op.method.toUpperCase()} ${op.path} without ${fieldName}: ${res.text}`).toBe(400);
           if (res.status === 400) expectFieldErrors(res, { [fieldName]: "REQUIRED" });
           checked.push(`${op.method.toUpperCase()} ${op.path} ${fieldName}`);

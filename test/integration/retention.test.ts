@@ -21,35 +21,46 @@ afterAll(async () => {
 });
 
 describe("npm run retention", () => {
-  test("deletes data points older than --days, keeps newer ones, and the data-point totals follow", { timeout: 120_000 }, async () => {
-    const api = `${own.service.baseUrl}/sandbox/api`;
-    const { token } = await partnerAccount(own);
-    const vehicle = await request("POST", `${api}/vehicle/`, { token, json: { label: "Old and new" } });
-    expect(vehicle.status, vehicle.text).toBe(200);
-    const vehicleId = vehicle.body.vehicle.vehicleId as number;
-    // Three trips of 12 data sets and 34 data points (10 of them GEN_SPEED): 40 and 35 days old, and yesterday's.
-    for (const daysAgo of [40, 35, 1]) {
-      const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, { token, json: simulatedTrip(new Date(Date.now() - daysAgo * 86_400_000)) });
-      expect(posted.status, posted.text).toBe(200);
-    }
-    const count = async (path: string) => {
-      const r = await request("GET", `${api}/vehicle/${vehicleId}/${path}`, { token });
-      expect(r.status, r.text).toBe(200);
-      return r.body.totalRecords as number;
-    };
-    expect(await count("data/")).toBe(3 * 34);
-    expect(await count("data/?key=gen_speed")).toBe(30);
+  test(
+    "deletes data points older than --days, keeps newer ones, and the data-point totals follow",
+    { timeout: 120_000 },
+    async () => {
+      const api = `${own.service.baseUrl}/sandbox/api`;
+      const { token } = await partnerAccount(own);
+      const vehicle = await request("POST", `${api}/vehicle/`, { token, json: { label: "Old and new" } });
+      expect(vehicle.status, vehicle.text).toBe(200);
+      const vehicleId = vehicle.body.vehicle.vehicleId as number;
+      // Three trips of 12 data sets and 34 data points (10 of them GEN_SPEED): 40 and 35 days old, and yesterday's.
+      for (const daysAgo of [40, 35, 1]) {
+        const posted = await request("POST", `${api}/vehicle/${vehicleId}/dataSet/`, {
+          token,
+          json: simulatedTrip(new Date(Date.now() - daysAgo * 86_400_000)),
+        });
+        expect(posted.status, posted.text).toBe(200);
+      }
+      const count = async (path: string) => {
+        const r = await request("GET", `${api}/vehicle/${vehicleId}/${path}`, { token });
+        expect(r.status, r.text).toBe(200);
+        return r.body.totalRecords as number;
+      };
+      expect(await count("data/")).toBe(3 * 34);
+      expect(await count("data/?key=gen_speed")).toBe(30);
 
-    // A batch of 16 rows, so that a trip's 34 points take several statements.
-    const { stdout } = await runScript("retention.ts", ["--days", "30", "--batch", "16"], own.service.env);
-    expect(lastLine(stdout)).toEqual({ days: 30, vehicles: 1, deleted: 2 * 34 });
+      // A batch of 16 rows, so that a trip's 34 points take several statements.
+      const { stdout } = await runScript("retention.ts", ["--days", "30", "--batch", "16"], own.service.env);
+      expect(lastLine(stdout)).toEqual({ days: 30, vehicles: 1, deleted: 2 * 34 });
 
-    expect(await count("data/")).toBe(34);
-    expect(await count("data/?key=gen_speed")).toBe(10);
-    expect(await count("dataSet/")).toBe(36);
-    expect(await count("trip/")).toBe(3);
+      expect(await count("data/")).toBe(34);
+      expect(await count("data/?key=gen_speed")).toBe(10);
+      expect(await count("dataSet/")).toBe(36);
+      expect(await count("trip/")).toBe(3);
 
-    // Run again: nothing older is left.
-    expect(lastLine((await runScript("retention.ts", ["--days", "30"], own.service.env)).stdout)).toEqual({ days: 30, vehicles: 0, deleted: 0 });
-  });
+      // Run again: nothing older is left.
+      expect(lastLine((await runScript("retention.ts", ["--days", "30"], own.service.env)).stdout)).toEqual({
+        days: 30,
+        vehicles: 0,
+        deleted: 0,
+      });
+    },
+  );
 });

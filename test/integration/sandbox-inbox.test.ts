@@ -19,7 +19,15 @@ import { launchService, type RunningService } from "../helpers/processes";
 // package), keeps the last 100 requests, answers 500 or 401 when told to; the inbox URL is refused
 // in production, and every other http:// URL stays refused by the SSRF guard.
 
-type InboxRequest = { id: number; method: string; headers: [string, string][]; body: string; answerStatus: number; signatureValid: boolean | null; signatureNote: string };
+type InboxRequest = {
+  id: number;
+  method: string;
+  headers: [string, string][];
+  body: string;
+  answerStatus: number;
+  signatureValid: boolean | null;
+  signatureNote: string;
+};
 
 let service: RunningService;
 let receiver: HttpsReceiver;
@@ -35,8 +43,12 @@ beforeAll(async () => {
   }
   service = await launchService({ name: "sandbox-inbox", databaseUrl, extraEnv: { WORKER: "on" } });
   const ca = path.join(service.dataDir, "test-ca");
-  receiver = await startHttpsReceiver({ ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") } });
-  const dbUrl = databaseUrl ?? (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
+  receiver = await startHttpsReceiver({
+    ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") },
+  });
+  const dbUrl =
+    databaseUrl ??
+    (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
   sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
 }, 240_000);
 
@@ -65,8 +77,11 @@ async function inboxRequests(partner: ConsolePartner, appId: string, after?: num
 }
 
 const headerMap = (r: InboxRequest) => Object.fromEntries(r.headers);
-const attemptsOf = (notificationId: number) => sql`select outcome, http_status, latency_ms, response_excerpt, target, error, signature from delivery_attempts where notification_id = ${notificationId} order by id`;
-const statusOf = async (notificationId: number) => (await sql`select status from notification_deliveries where notification_id = ${notificationId}`)[0]?.status as string | undefined;
+const attemptsOf = (notificationId: number) =>
+  sql`select outcome, http_status, latency_ms, response_excerpt, target, error, signature from delivery_attempts where notification_id = ${notificationId} order by id`;
+const statusOf = async (notificationId: number) =>
+  (await sql`select status from notification_deliveries where notification_id = ${notificationId}`)[0]?.status as
+    string | undefined;
 
 async function inboxSubscription(partner: ConsolePartner) {
   const { app, appId, vehicleId } = await partner.appWithVehicle();
@@ -90,7 +105,10 @@ describe("sandbox inbox", () => {
     }
 
     const id = await partner.testNotification(appId, subscriptionId);
-    await waitFor(async () => (await statusOf(id)) === "DELIVERED", { what: "delivered to the inbox", timeoutMs: 30_000 });
+    await waitFor(async () => (await statusOf(id)) === "DELIVERED", {
+      what: "delivered to the inbox",
+      timeoutMs: 30_000,
+    });
 
     const [received] = await inboxRequests(partner, appId);
     const headers = headerMap(received!);
@@ -101,11 +119,21 @@ describe("sandbox inbox", () => {
     expect(received!.signatureValid).toBe(true);
     expect(received!.signatureNote).toContain("current signing secret");
     // Judged again by someone else's implementation.
-    expect(verifyWebhook(signingSecret, { headers, body: received!.body } as never)).toMatchObject({ id, subscriptionId, httpStatusCode: 0 });
+    expect(verifyWebhook(signingSecret, { headers, body: received!.body } as never)).toMatchObject({
+      id,
+      subscriptionId,
+      httpStatusCode: 0,
+    });
 
     const attempts = await attemptsOf(id);
     expect(attempts).toHaveLength(1);
-    expect(attempts[0]).toMatchObject({ outcome: "DELIVERED", http_status: 200, target: url, error: null, signature: headers["webhook-signature"] });
+    expect(attempts[0]).toMatchObject({
+      outcome: "DELIVERED",
+      http_status: 200,
+      target: url,
+      error: null,
+      signature: headers["webhook-signature"],
+    });
     expect(attempts[0]!.latency_ms).toBeGreaterThanOrEqual(0);
     expect(JSON.parse(attempts[0]!.response_excerpt as string)).toEqual({ received: true, requestId: received!.id });
   }, 90_000);
@@ -130,7 +158,8 @@ describe("sandbox inbox", () => {
     expect(attempts.length).toBe(received.length);
     for (const request of received) {
       const sent = headerMap(request);
-      for (const name of ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"]) expect(text).toContain(`${name}: ${sent[name]}`);
+      for (const name of ["content-type", "user-agent", "webhook-id", "webhook-timestamp", "webhook-signature"])
+        expect(text).toContain(`${name}: ${sent[name]}`);
     }
     for (const a of attempts) {
       expect(text).toContain(`${a.latency_ms} ms`);
@@ -149,13 +178,23 @@ describe("sandbox inbox", () => {
     const secret = String((await partner.ok("reveal-signing-secret", { appId })).reveal!.signingSecret);
     const body = JSON.stringify({ hello: "inbox" });
     const now = new Date();
-    const signed = { "webhook-id": "msg_1", "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign("msg_1", now, body) };
-    const post = (b: string, h: Record<string, string>) => fetch(direct, { method: "POST", headers: { "content-type": "application/json", ...h }, body: b });
+    const signed = {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign("msg_1", now, body),
+    };
+    const post = (b: string, h: Record<string, string>) =>
+      fetch(direct, { method: "POST", headers: { "content-type": "application/json", ...h }, body: b });
 
     const ok = await post(body, signed);
     expect(ok.status).toBe(200);
     expect(await post(`${body} `, signed).then((r) => r.status)).toBe(200);
-    expect(await post("plain text", { "content-type": "text/plain", cookie: "wayline-partner.session-token=not-for-the-inbox" }).then((r) => r.status)).toBe(200);
+    expect(
+      await post("plain text", {
+        "content-type": "text/plain",
+        cookie: "wayline-partner.session-token=not-for-the-inbox",
+      }).then((r) => r.status),
+    ).toBe(200);
 
     const [unsigned, tampered, good] = await inboxRequests(partner, appId);
     expect(good).toMatchObject({ body, signatureValid: true });
@@ -166,8 +205,10 @@ describe("sandbox inbox", () => {
     expect(headerMap(unsigned!).cookie).toBe("(not stored)");
     expect(headerMap(unsigned!)).not.toHaveProperty("x-wayline-client-address");
 
-    expect((await fetch(direct.replace(/[A-Za-z0-9_-]{32}$/, "A".repeat(32)), { method: "POST", body }).then((r) => r.status))).toBe(404);
-    expect((await fetch(direct).then((r) => r.status))).toBe(405);
+    expect(
+      await fetch(direct.replace(/[A-Za-z0-9_-]{32}$/, "A".repeat(32)), { method: "POST", body }).then((r) => r.status),
+    ).toBe(404);
+    expect(await fetch(direct).then((r) => r.status)).toBe(405);
     expect(await inboxRequests(partner, appId)).toHaveLength(3);
   }, 60_000);
 
@@ -177,7 +218,15 @@ describe("sandbox inbox", () => {
     const appId = String(app.appId);
     const direct = (await inboxUrlOf(partner, appId)).replace(`http://localhost:${port()}`, service.baseUrl);
     for (let batch = 0; batch < 11; batch++) {
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => fetch(direct, { method: "POST", headers: { "content-type": "text/plain" }, body: `request ${batch * 10 + i}` }).then((r) => r.status)));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          fetch(direct, {
+            method: "POST",
+            headers: { "content-type": "text/plain" },
+            body: `request ${batch * 10 + i}`,
+          }).then((r) => r.status),
+        ),
+      );
       expect(answers).toEqual(Array(10).fill(200));
     }
     const [row] = await sql`select count(*)::int as n from sandbox_inbox_requests where app_id = ${app.appId}`;
@@ -186,7 +235,8 @@ describe("sandbox inbox", () => {
     expect(kept).toHaveLength(100);
     // The first batch went in first, so the ten kept out are among the oldest: every kept id is newer than every deleted one.
     const ids = kept.map((r) => r.id);
-    const [gone] = await sql`select count(*)::int as n from sandbox_inbox_requests where app_id = ${app.appId} and id < ${Math.min(...ids)}`;
+    const [gone] =
+      await sql`select count(*)::int as n from sandbox_inbox_requests where app_id = ${app.appId} and id < ${Math.min(...ids)}`;
     expect(gone!.n).toBe(0);
     expect(kept.filter((r) => r.body.startsWith("request ")).length).toBe(100);
   }, 90_000);
@@ -198,7 +248,10 @@ describe("sandbox inbox", () => {
     const id = await partner.testNotification(appId, subscriptionId);
     await waitFor(async () => (await attemptsOf(id)).length >= 2, { what: "two failed attempts", timeoutMs: 30_000 });
     await partner.ok("set-inbox-answer", { appId, answerStatus: "200" });
-    await waitFor(async () => (await statusOf(id)) === "DELIVERED", { what: "delivered after the inbox answers 200 again", timeoutMs: 60_000 });
+    await waitFor(async () => (await statusOf(id)) === "DELIVERED", {
+      what: "delivered after the inbox answers 200 again",
+      timeoutMs: 60_000,
+    });
 
     const attempts = await attemptsOf(id);
     const failed = attempts.slice(0, -1);
@@ -218,7 +271,8 @@ describe("sandbox inbox", () => {
     const id = await partner.testNotification(appId, subscriptionId);
     await waitFor(async () => (await statusOf(id)) === "FAILED", { what: "FAILED after 401", timeoutMs: 30_000 });
     expect(await attemptsOf(id)).toMatchObject([{ outcome: "DEACTIVATED", http_status: 401 }]);
-    const [delivery] = await sql`select active, deactivation_reason from subscription_deliveries where subscription_id = ${subscriptionId}`;
+    const [delivery] =
+      await sql`select active, deactivation_reason from subscription_deliveries where subscription_id = ${subscriptionId}`;
     expect(delivery).toMatchObject({ active: false });
     expect(delivery!.deactivation_reason).toContain("HTTP 401");
     expect((await partner.action("set-inbox-answer", { appId, answerStatus: "302" })).status).toBe(400);
@@ -228,18 +282,41 @@ describe("sandbox inbox", () => {
     const partner = await newPartner();
     const { app, appId, vehicleId } = await partner.appWithVehicle();
     const url = await inboxUrlOf(partner, appId);
-    receiver.route("/inbox-token", () => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ access_token: "access-2", refresh_token: "refresh-2" }) }));
+    receiver.route("/inbox-token", () => ({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ access_token: "access-2", refresh_token: "refresh-2" }),
+    }));
     const basic = Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64");
-    const token = await request("POST", `${service.baseUrl}/sandbox/oauth/token`, { body: "grant_type=client_credentials", headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${basic}` } });
+    const token = await request("POST", `${service.baseUrl}/sandbox/oauth/token`, {
+      body: "grant_type=client_credentials",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Authorization: `Basic ${basic}` },
+    });
     expect(token.status, token.text).toBe(200);
-    const oauth2 = { access_token: "access-1", client_id: "partner-client", client_secret: "partner-secret", refresh_token: "refresh-1", redirect_uri: `${receiver.url}/inbox-token` };
-    const sub = await request("POST", `${service.baseUrl}/sandbox/api/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { token: token.body.access_token, json: { deliveries: [{ type: "HTTP_POST", postUrl: url, oauth2 }] } });
+    const oauth2 = {
+      access_token: "access-1",
+      client_id: "partner-client",
+      client_secret: "partner-secret",
+      refresh_token: "refresh-1",
+      redirect_uri: `${receiver.url}/inbox-token`,
+    };
+    const sub = await request(
+      "POST",
+      `${service.baseUrl}/sandbox/api/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+      { token: token.body.access_token, json: { deliveries: [{ type: "HTTP_POST", postUrl: url, oauth2 }] } },
+    );
     expect(sub.status, sub.text).toBe(200);
     await partner.ok("set-inbox-answer", { appId, answerStatus: "401" });
 
     const id = await partner.testNotification(appId, Number(sub.body.subscription.id));
-    await waitFor(async () => (await statusOf(id)) === "FAILED", { what: "FAILED after the refresh", timeoutMs: 30_000 });
-    expect(await attemptsOf(id)).toMatchObject([{ outcome: "REFRESHED", http_status: 401 }, { outcome: "DEACTIVATED", http_status: 401 }]);
+    await waitFor(async () => (await statusOf(id)) === "FAILED", {
+      what: "FAILED after the refresh",
+      timeoutMs: 30_000,
+    });
+    expect(await attemptsOf(id)).toMatchObject([
+      { outcome: "REFRESHED", http_status: 401 },
+      { outcome: "DEACTIVATED", http_status: 401 },
+    ]);
     const [refresh] = receiver.on("/inbox-token");
     expect(refresh!.query.get("grant_type")).toBe("refresh_token");
     expect(refresh!.query.get("refresh_token")).toBe("refresh-1");
@@ -255,9 +332,22 @@ describe("sandbox inbox", () => {
     const otherUrl = await inboxUrlOf(other, String((await other.createApp()).appId));
 
     await partner.ok("confirm-obligations", { appId, credentials: "on", driverSite: "on", dataStatement: "on" });
-    const production = await partner.action("create-subscription", { appId, environment: "production", scope: "SYSTEM", type: "AUTHORIZATIONSTATUS", notificationPeriod: "CONTINUOUS", delivery: "HTTP_POST", postUrl: url });
+    const production = await partner.action("create-subscription", {
+      appId,
+      environment: "production",
+      scope: "SYSTEM",
+      type: "AUTHORIZATIONSTATUS",
+      notificationPeriod: "CONTINUOUS",
+      delivery: "HTTP_POST",
+      postUrl: url,
+    });
     expect(production.status, production.text).toBe(400);
-    expect(production.body.fieldErrors).toEqual([expect.objectContaining({ fieldName: "postUrl", errorDisplay: expect.stringContaining("sandbox deliveries only") })]);
+    expect(production.body.fieldErrors).toEqual([
+      expect.objectContaining({
+        fieldName: "postUrl",
+        errorDisplay: expect.stringContaining("sandbox deliveries only"),
+      }),
+    ]);
 
     const refused: [string, string][] = [
       [otherUrl, "Not this app's sandbox inbox"],
@@ -270,7 +360,9 @@ describe("sandbox inbox", () => {
     for (const [postUrl, message] of refused) {
       const res = await partner.subscribe(appId, vehicleId, { delivery: "HTTP_POST", postUrl });
       expect(res.status, postUrl).toBe(400);
-      expect(res.body.fieldErrors, postUrl).toEqual([expect.objectContaining({ fieldName: "postUrl", errorDisplay: expect.stringContaining(message) })]);
+      expect(res.body.fieldErrors, postUrl).toEqual([
+        expect.objectContaining({ fieldName: "postUrl", errorDisplay: expect.stringContaining(message) }),
+      ]);
     }
     expect((await sql`select count(*)::int as n from subscriptions where app_id = ${Number(appId)}`)[0]!.n).toBe(1);
   }, 60_000);
@@ -295,13 +387,18 @@ describe("sandbox inbox", () => {
     const direct = (await inboxUrlOf(partner, appId)).replace(`http://localhost:${port()}`, service.baseUrl);
     const cookie = [...partner.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     const abort = new AbortController();
-    const stream = await fetch(`${service.baseUrl}/console/apps/${appId}/inbox/events?after=0`, { headers: { Cookie: cookie, "X-Forwarded-For": partner.address, Accept: "text/event-stream" }, signal: abort.signal });
+    const stream = await fetch(`${service.baseUrl}/console/apps/${appId}/inbox/events?after=0`, {
+      headers: { Cookie: cookie, "X-Forwarded-For": partner.address, Accept: "text/event-stream" },
+      signal: abort.signal,
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toContain("text/event-stream");
     const reader = stream.body!.getReader();
     const decoder = new TextDecoder();
     expect(decoder.decode((await reader.read()).value)).toContain("retry:");
-    expect((await fetch(direct, { method: "POST", headers: { "content-type": "text/plain" }, body: "live one" })).status).toBe(200);
+    expect(
+      (await fetch(direct, { method: "POST", headers: { "content-type": "text/plain" }, body: "live one" })).status,
+    ).toBe(200);
     let text = "";
     while (!text.includes("event: request")) text += decoder.decode((await reader.read()).value);
     abort.abort();
@@ -309,7 +406,11 @@ describe("sandbox inbox", () => {
     expect(JSON.parse(data)).toMatchObject({ method: "POST", body: "live one", signatureValid: null });
 
     const stranger = await newPartner();
-    for (const page of [`/console/apps/${appId}/inbox`, `/console/apps/${appId}/inbox/events`, `/console/apps/${appId}/inbox/requests`]) {
+    for (const page of [
+      `/console/apps/${appId}/inbox`,
+      `/console/apps/${appId}/inbox/events`,
+      `/console/apps/${appId}/inbox/requests`,
+    ]) {
       const res = await stranger.get(page);
       expect(res.status, page).toBe(404);
       expect(res.text).not.toContain("live one");

@@ -39,7 +39,9 @@ describe("sign-in", () => {
     const { username, password } = await newDriver();
     const browser = new Browser();
     const csrfToken = await browser.csrfToken();
-    const res = await browser.request("POST", "/api/auth/callback/password", { form: { environment: "sandbox", username, password, csrfToken, callbackUrl: "/", json: "true" } });
+    const res = await browser.request("POST", "/api/auth/callback/password", {
+      form: { environment: "sandbox", username, password, csrfToken, callbackUrl: "/", json: "true" },
+    });
     const cookie = res.headers.getSetCookie().find((c) => c.includes("session-token"))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
@@ -48,7 +50,13 @@ describe("sign-in", () => {
   it("a form post (no JSON) is answered with 303", async () => {
     const { username, password } = await newDriver();
     const browser = new Browser();
-    const res = await browser.post("/api/auth/callback/password", { environment: "sandbox", username, password, csrfToken: await browser.csrfToken(), callbackUrl: "/connected-apps" });
+    const res = await browser.post("/api/auth/callback/password", {
+      environment: "sandbox",
+      username,
+      password,
+      csrfToken: await browser.csrfToken(),
+      callbackUrl: "/connected-apps",
+    });
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/\/connected-apps$/);
     expect(browser.signedIn).toBe(true);
@@ -57,7 +65,11 @@ describe("sign-in", () => {
   it("sign-out ends the session", async () => {
     const { browser } = await newDriver();
     expect(browser.signedIn).toBe(true);
-    const res = await browser.post("/api/auth/signout", { csrfToken: await browser.csrfToken(), callbackUrl: "/", json: "true" });
+    const res = await browser.post("/api/auth/signout", {
+      csrfToken: await browser.csrfToken(),
+      callbackUrl: "/",
+      json: "true",
+    });
     expect(res.status).toBe(200);
     expect(browser.signedIn).toBe(false);
     expect(await browser.session()).toEqual({});
@@ -85,12 +97,20 @@ describe("sign-in", () => {
 });
 
 describe("registration", () => {
-  const register = (fields: Record<string, string>) => new Browser().credentials("registration", { environment: "sandbox", ...fields });
-  const fieldsOf = (problem: any) => Object.fromEntries((problem?.fieldErrors ?? []).map((f: { fieldName: string; message: string }) => [f.fieldName, f.message]));
+  const register = (fields: Record<string, string>) =>
+    new Browser().credentials("registration", { environment: "sandbox", ...fields });
+  const fieldsOf = (problem: any) =>
+    Object.fromEntries(
+      (problem?.fieldErrors ?? []).map((f: { fieldName: string; message: string }) => [f.fieldName, f.message]),
+    );
 
   it("creates the account and signs the driver in", async () => {
     const browser = new Browser();
-    const { username } = await browser.register("sandbox", { zipcode: "43215", phone: "+1 614 555 0100", preferredContact: "SMS" });
+    const { username } = await browser.register("sandbox", {
+      zipcode: "43215",
+      phone: "+1 614 555 0100",
+      preferredContact: "SMS",
+    });
     expect((await browser.session()).driver).toMatchObject({ username, environment: "sandbox" });
   });
 
@@ -98,7 +118,12 @@ describe("registration", () => {
     const res = await register({});
     expect(res.status).toBe(401);
     expect(res.problem.kind).toBe("fields");
-    expect(fieldsOf(res.problem)).toMatchObject({ firstName: "Required.", lastName: "Required.", username: "Required.", password: "Required." });
+    expect(fieldsOf(res.problem)).toMatchObject({
+      firstName: "Required.",
+      lastName: "Required.",
+      username: "Required.",
+      password: "Required.",
+    });
   });
 
   it.each([
@@ -108,19 +133,36 @@ describe("registration", () => {
     ["timeZone", { timeZone: "Mars/Olympus" }, "Must be an IANA time zone such as America/New_York."],
     ["preferredContact", { preferredContact: "PIGEON" }, "Must be one of EMAIL, PHONE, SMS, MAIL."],
   ])("an invalid %s → its own field error", async (field, override, message) => {
-    const res = await register({ firstName: "A", lastName: "B", username: uniqueName("f"), password: "long-enough-1", ...override });
+    const res = await register({
+      firstName: "A",
+      lastName: "B",
+      username: uniqueName("f"),
+      password: "long-enough-1",
+      ...override,
+    });
     expect(res.problem.kind).toBe("fields");
     expect(fieldsOf(res.problem)[field]).toBe(message);
   });
 
   it("preferring e-mail without an e-mail address → a field error on email", async () => {
-    const res = await register({ firstName: "A", lastName: "B", username: uniqueName("f"), password: "long-enough-1", preferredContact: "EMAIL" });
+    const res = await register({
+      firstName: "A",
+      lastName: "B",
+      username: uniqueName("f"),
+      password: "long-enough-1",
+      preferredContact: "EMAIL",
+    });
     expect(fieldsOf(res.problem)).toEqual({ email: "Needed, since you prefer to be contacted by e-mail." });
   });
 
   it("a username taken in the environment (in any case) → a field error; the same name is free in the other environment", async () => {
     const { username } = await newDriver("sandbox");
-    const res = await register({ firstName: "A", lastName: "B", username: username.toUpperCase(), password: "long-enough-1" });
+    const res = await register({
+      firstName: "A",
+      lastName: "B",
+      username: username.toUpperCase(),
+      password: "long-enough-1",
+    });
     expect(fieldsOf(res.problem)).toEqual({ username: "This username is already taken." });
     await new Browser().register("production", { username });
   });
@@ -130,8 +172,15 @@ describe("repeated failed sign-ins slow down", () => {
   it("per account: the 5th failure starts a 30 s wait; then even the right password, from another address, is refused", async () => {
     const { username, password } = await newDriver();
     const attacker = new Browser();
-    for (let i = 1; i <= 4; i++) expect((await attacker.signIn("sandbox", username, `guess-${i}`)).problem).toEqual({ kind: "invalid_credentials", waitSeconds: 0 });
-    expect((await attacker.signIn("sandbox", username, "guess-5")).problem).toEqual({ kind: "invalid_credentials", waitSeconds: 30 });
+    for (let i = 1; i <= 4; i++)
+      expect((await attacker.signIn("sandbox", username, `guess-${i}`)).problem).toEqual({
+        kind: "invalid_credentials",
+        waitSeconds: 0,
+      });
+    expect((await attacker.signIn("sandbox", username, "guess-5")).problem).toEqual({
+      kind: "invalid_credentials",
+      waitSeconds: 30,
+    });
 
     const owner = new Browser();
     const refused = await owner.signIn("sandbox", username, password);
@@ -141,7 +190,8 @@ describe("repeated failed sign-ins slow down", () => {
     expect(owner.signedIn).toBe(false);
 
     // The state is in the database, where every process serving sign-ins sees it.
-    const [row] = await testSql()`select failures, blocked_until > now() as blocked from sign_in_throttles where key = ${`account:sandbox:${username.toLowerCase()}`}`;
+    const [row] =
+      await testSql()`select failures, blocked_until > now() as blocked from sign_in_throttles where key = ${`account:sandbox:${username.toLowerCase()}`}`;
     expect(row).toEqual({ failures: 5, blocked: true });
   });
 
@@ -150,7 +200,10 @@ describe("repeated failed sign-ins slow down", () => {
     const browser = new Browser();
     for (let i = 1; i <= 5; i++) await browser.signIn("sandbox", username, `guess-${i}`);
     await testSql()`update sign_in_throttles set blocked_until = now() - interval '1 second' where key = ${`account:sandbox:${username.toLowerCase()}`}`;
-    expect((await browser.signIn("sandbox", username, "guess-6")).problem).toEqual({ kind: "invalid_credentials", waitSeconds: 60 });
+    expect((await browser.signIn("sandbox", username, "guess-6")).problem).toEqual({
+      kind: "invalid_credentials",
+      waitSeconds: 60,
+    });
   });
 
   it("per account: a successful sign-in clears the count", async () => {
@@ -158,7 +211,8 @@ describe("repeated failed sign-ins slow down", () => {
     const browser = new Browser();
     for (let i = 1; i <= 4; i++) await browser.signIn("sandbox", username, `typo-${i}`);
     expect((await browser.signIn("sandbox", username, password)).status).toBe(200);
-    for (let i = 1; i <= 4; i++) expect((await browser.signIn("sandbox", username, `typo-again-${i}`)).problem.waitSeconds).toBe(0);
+    for (let i = 1; i <= 4; i++)
+      expect((await browser.signIn("sandbox", username, `typo-again-${i}`)).problem.waitSeconds).toBe(0);
   });
 
   it("per account and environment: failures in the sandbox do not slow the same username down in production", async () => {
@@ -172,8 +226,12 @@ describe("repeated failed sign-ins slow down", () => {
 
   it("per address: after 20 failures (any usernames) the address waits, other addresses do not", async () => {
     const guesser = new Browser();
-    for (let i = 1; i <= 19; i++) expect((await guesser.signIn("sandbox", uniqueName("nobody"), "guess")).problem.waitSeconds).toBe(0);
-    expect((await guesser.signIn("sandbox", uniqueName("nobody"), "guess")).problem).toEqual({ kind: "invalid_credentials", waitSeconds: 30 });
+    for (let i = 1; i <= 19; i++)
+      expect((await guesser.signIn("sandbox", uniqueName("nobody"), "guess")).problem.waitSeconds).toBe(0);
+    expect((await guesser.signIn("sandbox", uniqueName("nobody"), "guess")).problem).toEqual({
+      kind: "invalid_credentials",
+      waitSeconds: 30,
+    });
 
     const { username, password } = await newDriver();
     const sameAddress = new Browser(guesser.address);
@@ -193,11 +251,14 @@ describe("the driver site's sign-in page", () => {
     expect(text).toContain("Create account");
   });
 
-  it.each(["https://evil.example/x", "//evil.example/x", "/\\evil.example/x"])("/login?callbackUrl=%s never sends anyone off the site", async (target) => {
-    const page = await new Browser().get(`/login?callbackUrl=${encodeURIComponent(target)}`);
-    expect(page.status).toBe(200);
-    // Where the sign-in form goes on success (a prop of the form, in the page's RSC payload).
-    const continueTo = /continueTo\\?":\\?"([^"\\]*)/.exec(page.text)?.[1];
-    expect(continueTo).toBe("/map");
-  });
+  it.each(["https://evil.example/x", "//evil.example/x", "/\\evil.example/x"])(
+    "/login?callbackUrl=%s never sends anyone off the site",
+    async (target) => {
+      const page = await new Browser().get(`/login?callbackUrl=${encodeURIComponent(target)}`);
+      expect(page.status).toBe(200);
+      // Where the sign-in form goes on success (a prop of the form, in the page's RSC payload).
+      const continueTo = /continueTo\\?":\\?"([^"\\]*)/.exec(page.text)?.[1];
+      expect(continueTo).toBe("/map");
+    },
+  );
 });

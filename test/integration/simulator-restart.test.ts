@@ -4,7 +4,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { freePort, runScript, serviceEnv, startService, stopProcess, waitForHealth, type ServiceEnv } from "../helpers/processes";
+import {
+  freePort,
+  runScript,
+  serviceEnv,
+  startService,
+  stopProcess,
+  waitForHealth,
+  type ServiceEnv,
+} from "../helpers/processes";
 import type { TestApp } from "./global-setup";
 import { freshDatabase } from "../helpers/fresh-database";
 
@@ -47,65 +55,98 @@ async function launch(env: ServiceEnv, base: string) {
 }
 
 describe("a real-time simulation across a restart of the service", () => {
-  it("resumes where it was: every data set of the schedule arrives once, in one open trip", { timeout: 240_000 }, async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = serviceEnv({ port, dataDir, databaseUrl: await databaseUrl() });
-    let service = await launch(env, base);
-    try {
-      const app = JSON.parse((await runScript("app-create.ts", ["--name", "Restart test", "--redirect-uri", "https://partner.example/callback", "--json"], env)).stdout) as TestApp;
-      const basic = `Basic ${Buffer.from(`${app.sandbox.clientId}:${app.sandbox.clientSecret}`).toString("base64")}`;
-      const token = async (form: string) =>
-        ((await (await fetch(`${base}/sandbox/oauth/token`, { method: "POST", headers: { Authorization: basic, "Content-Type": "application/x-www-form-urlencoded" }, body: form })).json()) as { access_token: string }).access_token;
-      const clientToken = await token("grant_type=client_credentials");
-      const { account } = await call(base, "POST", "/account/", clientToken, { firstName: "Re", lastName: "Start", username: `restart.${Date.now()}`, password: "restart-password" });
-      const userToken = await token(`grant_type=authorization_code&code=${account.accessToken.code}`);
-      const { vehicle } = await call(base, "POST", "/vehicle/", userToken, { label: "Restarted car" });
+  it(
+    "resumes where it was: every data set of the schedule arrives once, in one open trip",
+    { timeout: 240_000 },
+    async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const env = serviceEnv({ port, dataDir, databaseUrl: await databaseUrl() });
+      let service = await launch(env, base);
+      try {
+        const app = JSON.parse(
+          (
+            await runScript(
+              "app-create.ts",
+              ["--name", "Restart test", "--redirect-uri", "https://partner.example/callback", "--json"],
+              env,
+            )
+          ).stdout,
+        ) as TestApp;
+        const basic = `Basic ${Buffer.from(`${app.sandbox.clientId}:${app.sandbox.clientSecret}`).toString("base64")}`;
+        const token = async (form: string) =>
+          (
+            (await (
+              await fetch(`${base}/sandbox/oauth/token`, {
+                method: "POST",
+                headers: { Authorization: basic, "Content-Type": "application/x-www-form-urlencoded" },
+                body: form,
+              })
+            ).json()) as { access_token: string }
+          ).access_token;
+        const clientToken = await token("grant_type=client_credentials");
+        const { account } = await call(base, "POST", "/account/", clientToken, {
+          firstName: "Re",
+          lastName: "Start",
+          username: `restart.${Date.now()}`,
+          password: "restart-password",
+        });
+        const userToken = await token(`grant_type=authorization_code&code=${account.accessToken.code}`);
+        const { vehicle } = await call(base, "POST", "/vehicle/", userToken, { label: "Restarted car" });
 
-      const { simulation: run } = await call(base, "POST", `/vehicle/${vehicle.vehicleId}/simulation/`, userToken, {
-        mode: "realtime",
-        templateId: "columbus-downtown-loop",
-        collectionPeriod: 2,
-        seed: 12,
-      });
-      const read = async () => (await call(base, "GET", `/vehicle/${vehicle.vehicleId}/simulation/${run.id}`, userToken)).simulation;
-      const waitFor = async (min: number) => {
-        const deadline = Date.now() + 30_000;
-        for (;;) {
-          const current = await read();
-          if (current.dataSetCount >= min) return current;
-          if (Date.now() > deadline) throw new Error(`only ${current.dataSetCount} data sets`);
-          await new Promise((r) => setTimeout(r, 250));
-        }
-      };
-      const before = await waitFor(3);
+        const { simulation: run } = await call(base, "POST", `/vehicle/${vehicle.vehicleId}/simulation/`, userToken, {
+          mode: "realtime",
+          templateId: "columbus-downtown-loop",
+          collectionPeriod: 2,
+          seed: 12,
+        });
+        const read = async () =>
+          (await call(base, "GET", `/vehicle/${vehicle.vehicleId}/simulation/${run.id}`, userToken)).simulation;
+        const waitFor = async (min: number) => {
+          const deadline = Date.now() + 30_000;
+          for (;;) {
+            const current = await read();
+            if (current.dataSetCount >= min) return current;
+            if (Date.now() > deadline) throw new Error(`only ${current.dataSetCount} data sets`);
+            await new Promise((r) => setTimeout(r, 250));
+          }
+        };
+        const before = await waitFor(3);
 
-      await stopProcess(service.child);
-      const downAt = Date.now();
-      await new Promise((r) => setTimeout(r, 6000));
-      service = await launch(env, base);
-      const downSeconds = (Date.now() - downAt) / 1000;
+        await stopProcess(service.child);
+        const downAt = Date.now();
+        await new Promise((r) => setTimeout(r, 6000));
+        service = await launch(env, base);
+        const downSeconds = (Date.now() - downAt) / 1000;
 
-      // The data sets due while it was down (about one per 2 s) arrive, then it carries on.
-      const after = await waitFor(before.dataSetCount + Math.floor(downSeconds / 2) + 2);
-      expect(after.status).toBe("running");
-      expect(after.tripId).toBe(before.tripId);
-      expect(after.progress).toBeGreaterThan(before.progress);
+        // The data sets due while it was down (about one per 2 s) arrive, then it carries on.
+        const after = await waitFor(before.dataSetCount + Math.floor(downSeconds / 2) + 2);
+        expect(after.status).toBe("running");
+        expect(after.tripId).toBe(before.tripId);
+        expect(after.progress).toBeGreaterThan(before.progress);
 
-      const { dataSet: sets } = await call(base, "GET", `/vehicle/${vehicle.vehicleId}/dataSet/?sortOrder=asc&searchLimit=500`, userToken);
-      const times = sets.map((s: { timestamp: string }) => Date.parse(s.timestamp.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)\+0000$/, "$1-$2-$3T$4:$5:$6Z")));
-      expect(sets[0].ignitionStatus).toBe("ON");
-      expect(sets.slice(1).every((s: { ignitionStatus: string }) => s.ignitionStatus === "RUNNING")).toBe(true);
-      // The schedule, unbroken: one data set every 2 s from the ON, none missing, none twice.
-      times.forEach((t: number, i: number) => expect(t - times[0]).toBe(i * 2000));
-      expect(times.length).toBeGreaterThanOrEqual(after.dataSetCount);
-      const trips = await call(base, "GET", `/vehicle/${vehicle.vehicleId}/trip/`, userToken);
-      expect(trips.totalRecords).toBe(1);
-      expect(trips.trip[0].endTime).toBeNull();
+        const { dataSet: sets } = await call(
+          base,
+          "GET",
+          `/vehicle/${vehicle.vehicleId}/dataSet/?sortOrder=asc&searchLimit=500`,
+          userToken,
+        );
+        const times = sets.map((s: { timestamp: string }) =>
+          Date.parse(s.timestamp.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)\+0000$/, "$1-$2-$3T$4:$5:$6Z")),
+        );
+        expect(sets[0].ignitionStatus).toBe("ON");
+        expect(sets.slice(1).every((s: { ignitionStatus: string }) => s.ignitionStatus === "RUNNING")).toBe(true);
+        // The schedule, unbroken: one data set every 2 s from the ON, none missing, none twice.
+        times.forEach((t: number, i: number) => expect(t - times[0]).toBe(i * 2000));
+        expect(times.length).toBeGreaterThanOrEqual(after.dataSetCount);
+        const trips = await call(base, "GET", `/vehicle/${vehicle.vehicleId}/trip/`, userToken);
+        expect(trips.totalRecords).toBe(1);
+        expect(trips.trip[0].endTime).toBeNull();
 
-      await call(base, "DELETE", `/vehicle/${vehicle.vehicleId}/simulation/${run.id}`, userToken);
-    } finally {
-      await stopProcess(service.child);
-    }
-  });
+        await call(base, "DELETE", `/vehicle/${vehicle.vehicleId}/simulation/${run.id}`, userToken);
+      } finally {
+        await stopProcess(service.child);
+      }
+    },
+  );
 });

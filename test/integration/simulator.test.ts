@@ -11,7 +11,12 @@ const DOWNTOWN = { latitude: 39.9612, longitude: -83.0007 };
 const CLINTONVILLE = { latitude: 40.0301, longitude: -83.0195 };
 const CLEVELAND = { latitude: 41.4993, longitude: -81.6944 };
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -24,11 +29,30 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 describe("instant backfill", () => {
   it("POST …/simulation/ mode instant with start and end → a finished run, one trip readable via /trip/ with the route's mileage", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const res = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, seed: 3, collectionPeriod: 30, events: [{ at: 0.5, key: "gen_dtc", value: "P0301" }] }, token);
+    const res = await sandbox.post(
+      `/vehicle/${vehicleId}/simulation/`,
+      {
+        mode: "instant",
+        start: DOWNTOWN,
+        end: CLINTONVILLE,
+        seed: 3,
+        collectionPeriod: 30,
+        events: [{ at: 0.5, key: "gen_dtc", value: "P0301" }],
+      },
+      token,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.totalRecords).toBeNull();
     const run = res.body.simulation;
-    expect(run).toMatchObject({ vehicleId, mode: "instant", status: "finished", progress: 1, network: "columbus_oh", seed: 3, collectionPeriod: 30 });
+    expect(run).toMatchObject({
+      vehicleId,
+      mode: "instant",
+      status: "finished",
+      progress: 1,
+      network: "columbus_oh",
+      seed: 3,
+      collectionPeriod: 30,
+    });
     expect(run.attribution).toContain("OpenStreetMap contributors");
     expect(run.createdAt).toMatch(DATE_TIME);
     expect(run.routeLengthMiles).toBeGreaterThan(4);
@@ -62,7 +86,11 @@ describe("instant backfill", () => {
 
   it("a trip of more than 500 data sets is posted in batches of 500 and makes one trip", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const res = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", templateId: "columbus-osu-worthington", collectionPeriod: 1, seed: 4, engineData: false }, token);
+    const res = await sandbox.post(
+      `/vehicle/${vehicleId}/simulation/`,
+      { mode: "instant", templateId: "columbus-osu-worthington", collectionPeriod: 1, seed: 4, engineData: false },
+      token,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.simulation.dataSetCount).toBeGreaterThan(1000);
     const sets = await sandbox.get(`/vehicle/${vehicleId}/dataSet/?searchLimit=1`, token);
@@ -75,10 +103,19 @@ describe("instant backfill", () => {
   it("the same seed on the same route gives the same data; startTime places the trip in the past", async () => {
     const a = await driverWithVehicle();
     const b = await driverWithVehicle();
-    const body = { mode: "instant", templateId: "dc-mall-loop", seed: 99, collectionPeriod: 60, startTime: "20260101T120000+0000" };
-    for (const d of [a, b]) expect((await sandbox.post(`/vehicle/${d.vehicleId}/simulation/`, body, d.accessToken)).status).toBe(200);
+    const body = {
+      mode: "instant",
+      templateId: "dc-mall-loop",
+      seed: 99,
+      collectionPeriod: 60,
+      startTime: "20260101T120000+0000",
+    };
+    for (const d of [a, b])
+      expect((await sandbox.post(`/vehicle/${d.vehicleId}/simulation/`, body, d.accessToken)).status).toBe(200);
     const values = async (d: typeof a) =>
-      (await sandbox.get(`/vehicle/${d.vehicleId}/data/?searchLimit=500&sortOrder=asc`, d.accessToken)).body.data.map((p: { timestamp: string; key: string; value: string }) => `${p.timestamp} ${p.key} ${p.value}`);
+      (await sandbox.get(`/vehicle/${d.vehicleId}/data/?searchLimit=500&sortOrder=asc`, d.accessToken)).body.data.map(
+        (p: { timestamp: string; key: string; value: string }) => `${p.timestamp} ${p.key} ${p.value}`,
+      );
     const first = await values(a);
     expect(first[0]).toMatch(/^20260101T120000\+0000 GEN_WAYPOINT /);
     expect(await values(b)).toEqual(first);
@@ -88,13 +125,29 @@ describe("instant backfill", () => {
 describe("real-time runs", () => {
   it("start, list with progress, read, stop → the vehicle parks (OFF) and the trip closes", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const started = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "realtime", templateId: "columbus-downtown-loop", speedUp: 10, collectionPeriod: 10, seed: 5 }, token);
+    const started = await sandbox.post(
+      `/vehicle/${vehicleId}/simulation/`,
+      { mode: "realtime", templateId: "columbus-downtown-loop", speedUp: 10, collectionPeriod: 10, seed: 5 },
+      token,
+    );
     expect(started.status, started.text).toBe(200);
     const run = started.body.simulation;
-    expect(run).toMatchObject({ status: "running", mode: "realtime", speedUp: 10, templateId: "columbus-downtown-loop", endedAt: null });
+    expect(run).toMatchObject({
+      status: "running",
+      mode: "realtime",
+      speedUp: 10,
+      templateId: "columbus-downtown-loop",
+      endedAt: null,
+    });
 
-    const again = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE }, token);
-    expect(expectApiError(again, 409, "CANNOTPERSIST").fieldErrors).toEqual([expect.objectContaining({ fieldName: "vehicleId", errorCode: "UNIQUE" })]);
+    const again = await sandbox.post(
+      `/vehicle/${vehicleId}/simulation/`,
+      { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE },
+      token,
+    );
+    expect(expectApiError(again, 409, "CANNOTPERSIST").fieldErrors).toEqual([
+      expect.objectContaining({ fieldName: "vehicleId", errorCode: "UNIQUE" }),
+    ]);
 
     const moving = await until(
       "three data sets",
@@ -131,11 +184,17 @@ describe("real-time runs", () => {
     const count = (await sandbox.get(`/vehicle/${vehicleId}/dataSet/?searchLimit=1`, token)).body.totalRecords;
     await new Promise((r) => setTimeout(r, 2500));
     expect((await sandbox.get(`/vehicle/${vehicleId}/dataSet/?searchLimit=1`, token)).body.totalRecords).toBe(count);
-    expect((await sandbox.get(`/vehicle/${vehicleId}/dataSet/?searchLimit=1`, token)).body.dataSet[0].ignitionStatus).toBe("OFF");
+    expect(
+      (await sandbox.get(`/vehicle/${vehicleId}/dataSet/?searchLimit=1`, token)).body.dataSet[0].ignitionStatus,
+    ).toBe("OFF");
 
     // Stopping again is a no-op; a new run may start now.
     expect((await sandbox.del(`/vehicle/${vehicleId}/simulation/${run.id}`, token)).status).toBe(200);
-    const next = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, startTime: "20260301T080000+0000" }, token);
+    const next = await sandbox.post(
+      `/vehicle/${vehicleId}/simulation/`,
+      { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, startTime: "20260301T080000+0000" },
+      token,
+    );
     expect(next.status, next.text).toBe(200);
   });
 });
@@ -158,7 +217,15 @@ describe("saved routes and templates", () => {
 
   it("a saved route belongs to its app: create, list, read, run by routeId; another app sees 404; delete", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const created = await sandbox.post("/simulation/route/", { name: "Campus run", start: { latitude: 40.0015, longitude: -83.0145 }, end: { latitude: 40.0301, longitude: -83.0195 } }, token);
+    const created = await sandbox.post(
+      "/simulation/route/",
+      {
+        name: "Campus run",
+        start: { latitude: 40.0015, longitude: -83.0145 },
+        end: { latitude: 40.0301, longitude: -83.0195 },
+      },
+      token,
+    );
     expect(created.status, created.text).toBe(200);
     const route = created.body.route;
     expect(route).toMatchObject({ name: "Campus run", network: "columbus_oh", loop: false });
@@ -169,19 +236,40 @@ describe("saved routes and templates", () => {
     expect(list.body.route.map((r: { id: number }) => r.id)).toContain(route.id);
     expect((await sandbox.get(`/simulation/route/${route.id}`, token)).body.route.geometry).toEqual(route.geometry);
 
-    const run = await sandbox.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", routeId: route.id, collectionPeriod: 20 }, token);
+    const run = await sandbox.post(
+      `/vehicle/${vehicleId}/simulation/`,
+      { mode: "instant", routeId: route.id, collectionPeriod: 20 },
+      token,
+    );
     expect(run.status, run.text).toBe(200);
-    expect(run.body.simulation).toMatchObject({ routeId: route.id, routeLengthMiles: route.lengthMiles, status: "finished" });
+    expect(run.body.simulation).toMatchObject({
+      routeId: route.id,
+      routeLengthMiles: route.lengthMiles,
+      status: "finished",
+    });
 
     const other = await driverWithVehicle("sandbox", "provider");
     expectApiError(await sandbox.get(`/simulation/route/${route.id}`, other.accessToken), 404, "NOT_FOUND");
-    expectFieldErrors(await sandbox.post(`/vehicle/${other.vehicleId}/simulation/`, { mode: "instant", routeId: route.id }, other.accessToken), { routeId: "INVALID" });
+    expectFieldErrors(
+      await sandbox.post(
+        `/vehicle/${other.vehicleId}/simulation/`,
+        { mode: "instant", routeId: route.id },
+        other.accessToken,
+      ),
+      { routeId: "INVALID" },
+    );
     expectApiError(await sandbox.del(`/simulation/route/${route.id}`, other.accessToken), 404, "NOT_FOUND");
 
-    expect((await sandbox.del(`/simulation/route/${route.id}`, token)).body).toEqual({ result: "OK", totalRecords: 1, actions: [] });
+    expect((await sandbox.del(`/simulation/route/${route.id}`, token)).body).toEqual({
+      result: "OK",
+      totalRecords: 1,
+      actions: [],
+    });
     expectApiError(await sandbox.get(`/simulation/route/${route.id}`, token), 404, "NOT_FOUND");
     // The run keeps its geometry.
-    expect((await sandbox.get(`/vehicle/${vehicleId}/simulation/${run.body.simulation.id}`, token)).body.simulation.routeId).toBeNull();
+    expect(
+      (await sandbox.get(`/vehicle/${vehicleId}/simulation/${run.body.simulation.id}`, token)).body.simulation.routeId,
+    ).toBeNull();
   });
 });
 
@@ -189,23 +277,55 @@ describe("who may simulate, and bad input", () => {
   it("production answers 403 FORBIDDEN on every simulator path", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle("production");
     const prod = api("production");
-    expectApiError(await prod.post(`/vehicle/${vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE }, token), 403, "FORBIDDEN");
+    expectApiError(
+      await prod.post(
+        `/vehicle/${vehicleId}/simulation/`,
+        { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE },
+        token,
+      ),
+      403,
+      "FORBIDDEN",
+    );
     expectApiError(await prod.get(`/vehicle/${vehicleId}/simulation/`, token), 403, "FORBIDDEN");
     expectApiError(await prod.get("/simulation/template/", token), 403, "FORBIDDEN");
-    expectApiError(await prod.post("/simulation/route/", { name: "x", start: DOWNTOWN, end: CLINTONVILLE }, token), 403, "FORBIDDEN");
+    expectApiError(
+      await prod.post("/simulation/route/", { name: "x", start: DOWNTOWN, end: CLINTONVILLE }, token),
+      403,
+      "FORBIDDEN",
+    );
     expect((await prod.get(`/vehicle/${vehicleId}/trip/`, token)).body.totalRecords).toBe(0);
   });
 
   it("another app's vehicle, an unknown vehicle and an unknown run are 404", async () => {
     const mine = await driverWithVehicle();
     const theirs = await driverWithVehicle("sandbox", "provider");
-    expectApiError(await sandbox.post(`/vehicle/${theirs.vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE }, mine.accessToken), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.post(
+        `/vehicle/${theirs.vehicleId}/simulation/`,
+        { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE },
+        mine.accessToken,
+      ),
+      404,
+      "NOT_FOUND",
+    );
     expectApiError(await sandbox.get(`/vehicle/${theirs.vehicleId}/simulation/`, mine.accessToken), 404, "NOT_FOUND");
     expectApiError(await sandbox.get(`/vehicle/999999999/simulation/`, mine.accessToken), 404, "NOT_FOUND");
-    const run = await sandbox.post(`/vehicle/${theirs.vehicleId}/simulation/`, { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, collectionPeriod: 120 }, theirs.accessToken);
+    const run = await sandbox.post(
+      `/vehicle/${theirs.vehicleId}/simulation/`,
+      { mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, collectionPeriod: 120 },
+      theirs.accessToken,
+    );
     expect(run.status, run.text).toBe(200);
-    expectApiError(await sandbox.get(`/vehicle/${mine.vehicleId}/simulation/${run.body.simulation.id}`, mine.accessToken), 404, "NOT_FOUND");
-    expectApiError(await sandbox.del(`/vehicle/${theirs.vehicleId}/simulation/${run.body.simulation.id}`, mine.accessToken), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/vehicle/${mine.vehicleId}/simulation/${run.body.simulation.id}`, mine.accessToken),
+      404,
+      "NOT_FOUND",
+    );
+    expectApiError(
+      await sandbox.del(`/vehicle/${theirs.vehicleId}/simulation/${run.body.simulation.id}`, mine.accessToken),
+      404,
+      "NOT_FOUND",
+    );
     expectApiError(await sandbox.get(`/vehicle/${mine.vehicleId}/simulation/abc`, mine.accessToken), 404, "NOT_FOUND");
     // A client-credentials token of the vehicle's app may drive it too.
     const client = await sandbox.get(`/vehicle/${theirs.vehicleId}/simulation/`, theirs.clientToken);
@@ -215,11 +335,23 @@ describe("who may simulate, and bad input", () => {
   it("points outside the covered area → 400 with the field that is outside", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const path = `/vehicle/${vehicleId}/simulation/`;
-    expectFieldErrors(await sandbox.post(path, { mode: "instant", start: CLEVELAND, end: CLINTONVILLE }, token), { start: "INVALID" });
-    expectFieldErrors(await sandbox.post(path, { mode: "instant", start: DOWNTOWN, end: CLEVELAND }, token), { end: "INVALID" });
-    expectFieldErrors(await sandbox.post(path, { mode: "instant", start: DOWNTOWN, end: { latitude: 38.9, longitude: -77.03 } }, token), { end: "INVALID" });
-    expectFieldErrors(await sandbox.post(path, { mode: "instant", route: [DOWNTOWN, CLEVELAND] }, token), { "route.1": "INVALID" });
-    expectFieldErrors(await sandbox.post("/simulation/route/", { name: "far", start: CLEVELAND, end: DOWNTOWN }, token), { start: "INVALID" });
+    expectFieldErrors(await sandbox.post(path, { mode: "instant", start: CLEVELAND, end: CLINTONVILLE }, token), {
+      start: "INVALID",
+    });
+    expectFieldErrors(await sandbox.post(path, { mode: "instant", start: DOWNTOWN, end: CLEVELAND }, token), {
+      end: "INVALID",
+    });
+    expectFieldErrors(
+      await sandbox.post(path, { mode: "instant", start: DOWNTOWN, end: { latitude: 38.9, longitude: -77.03 } }, token),
+      { end: "INVALID" },
+    );
+    expectFieldErrors(await sandbox.post(path, { mode: "instant", route: [DOWNTOWN, CLEVELAND] }, token), {
+      "route.1": "INVALID",
+    });
+    expectFieldErrors(
+      await sandbox.post("/simulation/route/", { name: "far", start: CLEVELAND, end: DOWNTOWN }, token),
+      { start: "INVALID" },
+    );
     expect((await sandbox.get(`/vehicle/${vehicleId}/simulation/`, token)).body.totalRecords).toBe(0);
   });
 
@@ -230,29 +362,72 @@ describe("who may simulate, and bad input", () => {
     expectFieldErrors(await post({ start: DOWNTOWN, end: CLINTONVILLE }), { mode: "REQUIRED" });
     expectFieldErrors(await post({ mode: "instant" }), { start: "INVALID" });
     expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN }), { end: "REQUIRED" });
-    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, route: [DOWNTOWN, CLINTONVILLE] }), { route: "INVALID" });
+    expectFieldErrors(
+      await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, route: [DOWNTOWN, CLINTONVILLE] }),
+      { route: "INVALID" },
+    );
     expectFieldErrors(await post({ mode: "instant", route: [DOWNTOWN] }), { route: "INVALID" });
-    expectFieldErrors(await post({ mode: "instant", start: { latitude: 91, longitude: 0 }, end: CLINTONVILLE }), { "start.latitude": "INVALID" });
-    expectFieldErrors(await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, collectionPeriod: 0 }), { collectionPeriod: "INVALID" });
-    expectFieldErrors(await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, speedUp: 61 }), { speedUp: "INVALID" });
-    expectFieldErrors(await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, speedUp: 20, collectionPeriod: 10 }), { speedUp: "INVALID" });
-    expectFieldErrors(await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, startTime: "20260101T000000+0000" }), { startTime: "INVALID" });
-    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, startTime: "yesterday" }), { startTime: "INVALID" });
-    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, events: [{ at: 1.5, key: "GEN_DTC" }] }), { "events.0.at": "INVALID" });
-    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, events: [{ at: 0.5, key: "GEN_SPEED" }] }), { "events.0.key": "INVALID" });
+    expectFieldErrors(await post({ mode: "instant", start: { latitude: 91, longitude: 0 }, end: CLINTONVILLE }), {
+      "start.latitude": "INVALID",
+    });
+    expectFieldErrors(await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, collectionPeriod: 0 }), {
+      collectionPeriod: "INVALID",
+    });
+    expectFieldErrors(await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, speedUp: 61 }), {
+      speedUp: "INVALID",
+    });
+    expectFieldErrors(
+      await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, speedUp: 20, collectionPeriod: 10 }),
+      { speedUp: "INVALID" },
+    );
+    expectFieldErrors(
+      await post({ mode: "realtime", start: DOWNTOWN, end: CLINTONVILLE, startTime: "20260101T000000+0000" }),
+      { startTime: "INVALID" },
+    );
+    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, startTime: "yesterday" }), {
+      startTime: "INVALID",
+    });
+    expectFieldErrors(
+      await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, events: [{ at: 1.5, key: "GEN_DTC" }] }),
+      { "events.0.at": "INVALID" },
+    );
+    expectFieldErrors(
+      await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, events: [{ at: 0.5, key: "GEN_SPEED" }] }),
+      { "events.0.key": "INVALID" },
+    );
     expectFieldErrors(await post({ mode: "instant", templateId: "nowhere" }), { templateId: "INVALID" });
     expectFieldErrors(await post({ mode: "instant", routeId: 2_000_000_000 }), { routeId: "INVALID" });
     // A trip that would end in the future.
-    const future = new Date(Date.now() - 60_000).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "+0000");
-    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, startTime: future }), { startTime: "INVALID" });
-    expectApiError(await request("POST", `${apiBase("sandbox")}${path}`, { token, body: "{not json", headers: { "Content-Type": "application/json" } }), 400, "VALIDATION");
+    const future = new Date(Date.now() - 60_000)
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}Z$/, "+0000");
+    expectFieldErrors(await post({ mode: "instant", start: DOWNTOWN, end: CLINTONVILLE, startTime: future }), {
+      startTime: "INVALID",
+    });
+    expectApiError(
+      await request("POST", `${apiBase("sandbox")}${path}`, {
+        token,
+        body: "{not json",
+        headers: { "Content-Type": "application/json" },
+      }),
+      400,
+      "VALIDATION",
+    );
     expect((await sandbox.get(path, token)).body.totalRecords).toBe(0);
   });
 
   it("the OpenAPI document lists the simulator operations", async () => {
     const doc = await request("GET", `${apiBase("sandbox")}/openapi.json`);
     expect(Object.keys(doc.body.paths)).toEqual(
-      expect.arrayContaining(["/vehicle/{vehicleId}/simulation/", "/vehicle/{vehicleId}/simulation/{runId}", "/simulation/route/", "/simulation/route/{routeId}", "/simulation/template/", "/simulation/template/{templateId}"]),
+      expect.arrayContaining([
+        "/vehicle/{vehicleId}/simulation/",
+        "/vehicle/{vehicleId}/simulation/{runId}",
+        "/simulation/route/",
+        "/simulation/route/{routeId}",
+        "/simulation/template/",
+        "/simulation/template/{templateId}",
+      ]),
     );
     expect(Object.keys(doc.body.paths["/vehicle/{vehicleId}/simulation/{runId}"])).toEqual(["get", "delete"]);
   });

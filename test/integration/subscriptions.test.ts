@@ -34,7 +34,16 @@ async function notificationsOf(path: string, token: string) {
 describe("subscription API", () => {
   it("creates with the legacy postUrl form, reads by id and by case-insensitive type, lists under `subscriptions`", async () => {
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
-    const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { notificationPeriod: "CONTINUOUS", minimumTime: "0", postUrl: RECEIVER, postHeaders: { Authorization: "Bearer partner" } }, token);
+    const sub = await subscribe(
+      `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+      {
+        notificationPeriod: "CONTINUOUS",
+        minimumTime: "0",
+        postUrl: RECEIVER,
+        postHeaders: { Authorization: "Bearer partner" },
+      },
+      token,
+    );
     expect(sub).toMatchObject({
       _type: "WAYPOINT",
       notificationPeriod: "CONTINUOUS",
@@ -45,7 +54,17 @@ describe("subscription API", () => {
       deletionTimestamp: null,
       postUrl: RECEIVER,
       postHeaders: { Authorization: "Bearer partner" },
-      deliveries: [{ id: expect.any(Number), type: "HTTP_POST", postUrl: RECEIVER, postHeaders: { Authorization: "Bearer partner" }, oauth2: null, active: true, deactivationReason: null }],
+      deliveries: [
+        {
+          id: expect.any(Number),
+          type: "HTTP_POST",
+          postUrl: RECEIVER,
+          postHeaders: { Authorization: "Bearer partner" },
+          oauth2: null,
+          active: true,
+          deactivationReason: null,
+        },
+      ],
     });
     expect(sub.creationTimestamp).toMatch(DATE_TIME);
     expect(sub._timestamp).toBe(sub.creationTimestamp);
@@ -55,17 +74,29 @@ describe("subscription API", () => {
       expect(res.status, path).toBe(200);
       expect(res.body).toEqual({ subscription: sub, totalRecords: null, actions: [] });
     }
-    expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/GEOFENCE/${sub.id}`, token), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/GEOFENCE/${sub.id}`, token),
+      404,
+      "NOT_FOUND",
+    );
     expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/NOSUCHTYPE/`, token), 404, "NOT_FOUND");
 
     const listed = await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/`, token);
     expect(listed.body).toEqual({ subscriptions: [sub], totalRecords: 1, actions: [] });
-    expect((await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/geofence/`, token)).body.subscriptions).toEqual([]);
+    expect((await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/geofence/`, token)).body.subscriptions).toEqual(
+      [],
+    );
   });
 
   it("takes a deliveries array (POST_HTTP as HTTP_POST, oauth2, EMAIL), INITIAL as INITIALSTATE, the type's criteria", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const oauth2 = { access_token: "at", client_id: "cid", client_secret: "cs", refresh_token: "rt", redirect_uri: "https://auth.partner.example/token" };
+    const oauth2 = {
+      access_token: "at",
+      client_id: "cid",
+      client_secret: "cs",
+      refresh_token: "rt",
+      redirect_uri: "https://auth.partner.example/token",
+    };
     const sub = await subscribe(
       `/vehicle/${vehicleId}/eventSubscription/geofence/`,
       {
@@ -90,31 +121,70 @@ describe("subscription API", () => {
       postUrl: null,
       deliveries: [
         { type: "HTTP_POST", postUrl: RECEIVER, oauth2, active: true },
-        { type: "EMAIL", recipient: "ops@partner.example", subscriberSubject: "Arrived", subscriberContent: null, active: true, deactivationReason: null },
+        {
+          type: "EMAIL",
+          recipient: "ops@partner.example",
+          subscriberSubject: "Arrived",
+          subscriberContent: null,
+          active: true,
+          deactivationReason: null,
+        },
       ],
     });
   });
 
   it("updates the fields sent; an echoed read changes nothing; deliveries keep their ids", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/LOWBATTERY/`, { notificationPeriod: "STATECHANGE", postUrl: RECEIVER }, token);
+    const sub = await subscribe(
+      `/vehicle/${vehicleId}/eventSubscription/LOWBATTERY/`,
+      { notificationPeriod: "STATECHANGE", postUrl: RECEIVER },
+      token,
+    );
 
     const echoed = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, sub, token);
     expect(echoed.status, echoed.text).toBe(200);
     expect(echoed.body.subscription).toEqual(sub);
 
-    const changed = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/LOWBATTERY/${sub.id}/`, { minimumTime: 15, postUrl: "https://new.partner.example/hook" }, token);
+    const changed = await sandbox.post(
+      `/vehicle/${vehicleId}/eventSubscription/LOWBATTERY/${sub.id}/`,
+      { minimumTime: 15, postUrl: "https://new.partner.example/hook" },
+      token,
+    );
     expect(changed.status, changed.text).toBe(200);
-    expect(changed.body.subscription).toMatchObject({ minimumTime: 15, notificationPeriod: "STATECHANGE", postUrl: "https://new.partner.example/hook" });
-    expect(changed.body.subscription.deliveries).toEqual([{ ...sub.deliveries[0], postUrl: "https://new.partner.example/hook" }]);
+    expect(changed.body.subscription).toMatchObject({
+      minimumTime: 15,
+      notificationPeriod: "STATECHANGE",
+      postUrl: "https://new.partner.example/hook",
+    });
+    expect(changed.body.subscription.deliveries).toEqual([
+      { ...sub.deliveries[0], postUrl: "https://new.partner.example/hook" },
+    ]);
 
-    const added = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, { deliveries: [...changed.body.subscription.deliveries, { type: "EMAIL", recipient: "a@b.example" }] }, token);
-    expect(added.body.subscription.deliveries.map((d: { id: number; type: string }) => d.type)).toEqual(["HTTP_POST", "EMAIL"]);
+    const added = await sandbox.post(
+      `/vehicle/${vehicleId}/eventSubscription/${sub.id}`,
+      { deliveries: [...changed.body.subscription.deliveries, { type: "EMAIL", recipient: "a@b.example" }] },
+      token,
+    );
+    expect(added.body.subscription.deliveries.map((d: { id: number; type: string }) => d.type)).toEqual([
+      "HTTP_POST",
+      "EMAIL",
+    ]);
     expect(added.body.subscription.deliveries[0].id).toBe(sub.deliveries[0].id);
 
-    expectFieldErrors(await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, { notificationPeriod: "CONTINUOUS", radius: 5, deliveries: [{ id: 999999999, type: "EMAIL", recipient: "x@y.example" }] }, token), {
-      "deliveries.0.id": "INVALID",
-    });
+    expectFieldErrors(
+      await sandbox.post(
+        `/vehicle/${vehicleId}/eventSubscription/${sub.id}`,
+        {
+          notificationPeriod: "CONTINUOUS",
+          radius: 5,
+          deliveries: [{ id: 999999999, type: "EMAIL", recipient: "x@y.example" }],
+        },
+        token,
+      ),
+      {
+        "deliveries.0.id": "INVALID",
+      },
+    );
   });
 
   it("DELETE marks it deleted: still listed, with deletionTimestamp; it can no longer be changed", async () => {
@@ -125,33 +195,82 @@ describe("subscription API", () => {
     const listed = (await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/`, token)).body.subscriptions;
     expect(listed).toHaveLength(1);
     expect(listed[0].deletionTimestamp).toMatch(DATE_TIME);
-    expectApiError(await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, { minimumTime: 5 }, token), 400, "VALIDATION");
+    expectApiError(
+      await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, { minimumTime: 5 }, token),
+      400,
+      "VALIDATION",
+    );
   });
 
   it("refuses bad bodies with field errors", async () => {
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
     const base = `/vehicle/${vehicleId}/eventSubscription`;
-    expectFieldErrors(await sandbox.post(`${base}/IGNITIONSTATUS/`, { notificationPeriod: "CONTINUOUS" }, token), { notificationPeriod: "INVALID" });
-    expectFieldErrors(await sandbox.post(`${base}/WAYPOINT/`, { notificationPeriod: "SOMETIMES" }, token), { notificationPeriod: "INVALID" });
-    expectFieldErrors(await sandbox.post(`${base}/GEOFENCE/`, { postUrl: RECEIVER }, token), { origin: "REQUIRED", radius: "REQUIRED", boundaryCondition: "REQUIRED" });
-    expectFieldErrors(await sandbox.post(`${base}/GEOFENCE/`, { origin: { latitude: 91, longitude: 0 }, radius: -1, boundaryCondition: "NEAR" }, token), {
-      "origin.latitude": "INVALID",
-      radius: "INVALID",
-      boundaryCondition: "INVALID",
+    expectFieldErrors(await sandbox.post(`${base}/IGNITIONSTATUS/`, { notificationPeriod: "CONTINUOUS" }, token), {
+      notificationPeriod: "INVALID",
     });
-    expectFieldErrors(await sandbox.post(`${base}/NUMERICDATAKEY/`, { dataKey: "GEN_SPEED", relationship: "ABOVE" }, token), { thresholdValue: "REQUIRED" });
-    expectFieldErrors(await sandbox.post(`${base}/TIMEOFDAY/`, { startTime: "25:00", endTime: "06:00", daysOfWeek: ["MON", "FUNDAY"] }, token), { startTime: "INVALID", "daysOfWeek.1": "INVALID" });
-    expectFieldErrors(await sandbox.post(`${base}/WAYPOINT/`, { postUrl: "http://plain.example/hook" }, token), { postUrl: "INVALID" });
-    expectFieldErrors(await sandbox.post(`${base}/WAYPOINT/`, { postUrl: "https://user:pw@partner.example/hook" }, token), { postUrl: "INVALID" });
-    expectFieldErrors(await sandbox.post(`${base}/WAYPOINT/`, { postUrl: RECEIVER, postHeaders: { "Content-Length": "1", "Bad Name": "x", Ok: "a\r\nInjected: 1" } }, token), {
-      "postHeaders.Content-Length": "INVALID",
-      "postHeaders.Bad Name": "INVALID",
-      "postHeaders.Ok": "INVALID",
+    expectFieldErrors(await sandbox.post(`${base}/WAYPOINT/`, { notificationPeriod: "SOMETIMES" }, token), {
+      notificationPeriod: "INVALID",
+    });
+    expectFieldErrors(await sandbox.post(`${base}/GEOFENCE/`, { postUrl: RECEIVER }, token), {
+      origin: "REQUIRED",
+      radius: "REQUIRED",
+      boundaryCondition: "REQUIRED",
     });
     expectFieldErrors(
       await sandbox.post(
+        `${base}/GEOFENCE/`,
+        { origin: { latitude: 91, longitude: 0 }, radius: -1, boundaryCondition: "NEAR" },
+        token,
+      ),
+      {
+        "origin.latitude": "INVALID",
+        radius: "INVALID",
+        boundaryCondition: "INVALID",
+      },
+    );
+    expectFieldErrors(
+      await sandbox.post(`${base}/NUMERICDATAKEY/`, { dataKey: "GEN_SPEED", relationship: "ABOVE" }, token),
+      { thresholdValue: "REQUIRED" },
+    );
+    expectFieldErrors(
+      await sandbox.post(
+        `${base}/TIMEOFDAY/`,
+        { startTime: "25:00", endTime: "06:00", daysOfWeek: ["MON", "FUNDAY"] },
+        token,
+      ),
+      { startTime: "INVALID", "daysOfWeek.1": "INVALID" },
+    );
+    expectFieldErrors(await sandbox.post(`${base}/WAYPOINT/`, { postUrl: "http://plain.example/hook" }, token), {
+      postUrl: "INVALID",
+    });
+    expectFieldErrors(
+      await sandbox.post(`${base}/WAYPOINT/`, { postUrl: "https://user:pw@partner.example/hook" }, token),
+      { postUrl: "INVALID" },
+    );
+    expectFieldErrors(
+      await sandbox.post(
         `${base}/WAYPOINT/`,
-        { deliveries: [{ type: "EMAIL", recipient: "not-an-address" }, { type: "HTTP_POST" }, { type: "EMAIL" }, { type: "FAX" }, { type: "HTTP_POST", postUrl: RECEIVER, oauth2: { access_token: "a" } }] },
+        { postUrl: RECEIVER, postHeaders: { "Content-Length": "1", "Bad Name": "x", Ok: "a\r\nInjected: 1" } },
+        token,
+      ),
+      {
+        "postHeaders.Content-Length": "INVALID",
+        "postHeaders.Bad Name": "INVALID",
+        "postHeaders.Ok": "INVALID",
+      },
+    );
+    expectFieldErrors(
+      await sandbox.post(
+        `${base}/WAYPOINT/`,
+        {
+          deliveries: [
+            { type: "EMAIL", recipient: "not-an-address" },
+            { type: "HTTP_POST" },
+            { type: "EMAIL" },
+            { type: "FAX" },
+            { type: "HTTP_POST", postUrl: RECEIVER, oauth2: { access_token: "a" } },
+          ],
+        },
         token,
       ),
       {
@@ -168,9 +287,17 @@ describe("subscription API", () => {
     expectFieldErrors(await sandbox.post(`${base}/WAYPOINT/`, { minimumTime: -1 }, token), { minimumTime: "INVALID" });
     // Types in the wrong scope, and the system scope with a user token.
     expectApiError(await sandbox.post(`${base}/VEHICLECREATED/`, {}, token), 400, "VALIDATION");
-    expectApiError(await sandbox.post(`/account/${account.id}/eventSubscription/AUTHORIZATIONSTATUS/`, {}, token), 400, "VALIDATION");
+    expectApiError(
+      await sandbox.post(`/account/${account.id}/eventSubscription/AUTHORIZATIONSTATUS/`, {}, token),
+      400,
+      "VALIDATION",
+    );
     expectApiError(await sandbox.post(`/system/eventSubscription/AUTHORIZATIONSTATUS/`, {}, token), 403, "FORBIDDEN");
-    expectApiError(await sandbox.post(`/system/eventSubscription/WAYPOINT/`, {}, await clientToken(apps().main.sandbox)), 400, "VALIDATION");
+    expectApiError(
+      await sandbox.post(`/system/eventSubscription/WAYPOINT/`, {}, await clientToken(apps().main.sandbox)),
+      400,
+      "VALIDATION",
+    );
     // Not JSON, and a method the path does not serve.
     expectApiError(await sandbox.post(`${base}/WAYPOINT/`, [1, 2], token), 400, "VALIDATION");
     expectApiError(await sandbox.del(`${base}/`, token), 405, "METHOD_NOT_ALLOWED");
@@ -186,7 +313,11 @@ describe("subscription API", () => {
     // The other app, authorized for the same account through its client-credentials view? It
     // cannot see the account at all, so every path under it is 404.
     const otherToken = await clientToken(apps().other.sandbox);
-    expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, otherToken), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, otherToken),
+      404,
+      "NOT_FOUND",
+    );
     expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventNotification/`, otherToken), 404, "NOT_FOUND");
 
     // A second app that the account authorized sees the vehicle, but not the first app's subscriptions.
@@ -194,17 +325,37 @@ describe("subscription API", () => {
     const secondToken = await clientToken(second.sandbox);
     await testSql()`insert into account_grants (account_id, app_id, source) select ${account.id}, app_id, 'authorized' from app_credentials where client_id = ${second.sandbox.clientId}`;
     expect((await sandbox.get(`/vehicle/${vehicleId}`, secondToken)).status).toBe(200);
-    expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, secondToken), 404, "NOT_FOUND");
-    expectApiError(await sandbox.del(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, secondToken), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, secondToken),
+      404,
+      "NOT_FOUND",
+    );
+    expectApiError(
+      await sandbox.del(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, secondToken),
+      404,
+      "NOT_FOUND",
+    );
     expect((await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/`, secondToken)).body.subscriptions).toEqual([]);
     expect(await notificationsOf(`/vehicle/${vehicleId}/eventNotification/`, secondToken)).toEqual([]);
     const firstNote = (await notificationsOf(`/vehicle/${vehicleId}/eventNotification/`, token))[0];
-    expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventNotification/${firstNote.id}`, secondToken), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/vehicle/${vehicleId}/eventNotification/${firstNote.id}`, secondToken),
+      404,
+      "NOT_FOUND",
+    );
 
     // A user token of another account of the same app.
     const stranger = await createDriver("sandbox", apps().main.sandbox);
-    expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/`, stranger.accessToken), 404, "NOT_FOUND");
-    expectApiError(await sandbox.get(`/account/${account.id}/eventNotification/`, stranger.accessToken), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/`, stranger.accessToken),
+      404,
+      "NOT_FOUND",
+    );
+    expectApiError(
+      await sandbox.get(`/account/${account.id}/eventNotification/`, stranger.accessToken),
+      404,
+      "NOT_FOUND",
+    );
     // The app's own client token sees it.
     expect((await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, mainClient)).status).toBe(200);
   });
@@ -215,8 +366,22 @@ describe("notifications from data sets", () => {
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
     const base = `/vehicle/${vehicleId}/eventSubscription`;
     const waypoints = await subscribe(`${base}/WAYPOINT/`, { postUrl: RECEIVER }, token);
-    const ignition = await subscribe(`${base}/IGNITIONSTATUS/`, { notificationPeriod: "STATECHANGE", postUrl: RECEIVER }, token);
-    const fence = await subscribe(`${base}/GEOFENCE/`, { notificationPeriod: "STATECHANGE", origin: { latitude: 39.96, longitude: -83.0 }, radius: 1, boundaryCondition: "INSIDE", postUrl: RECEIVER }, token);
+    const ignition = await subscribe(
+      `${base}/IGNITIONSTATUS/`,
+      { notificationPeriod: "STATECHANGE", postUrl: RECEIVER },
+      token,
+    );
+    const fence = await subscribe(
+      `${base}/GEOFENCE/`,
+      {
+        notificationPeriod: "STATECHANGE",
+        origin: { latitude: 39.96, longitude: -83.0 },
+        radius: 1,
+        boundaryCondition: "INSIDE",
+        postUrl: RECEIVER,
+      },
+      token,
+    );
 
     const start = minutesAgo(30);
     // Inside the 1-mile fence for three sets, then 0.1° (about 7 miles) north.
@@ -230,7 +395,9 @@ describe("notifications from data sets", () => {
     const stored = (await post(vehicleId, token, sets)).dataSet as { id: number; tripId: number }[];
 
     const all = await notificationsOf(`/vehicle/${vehicleId}/eventNotification/`, token);
-    expect(all.filter((n) => n._type === "WAYPOINT").map((n) => n._timestamp)).toEqual([0, 1, 3, 4].map((m) => wireTime(at(start, m))));
+    expect(all.filter((n) => n._type === "WAYPOINT").map((n) => n._timestamp)).toEqual(
+      [0, 1, 3, 4].map((m) => wireTime(at(start, m))),
+    );
     expect(all.filter((n) => n._type === "IGNITIONSTATUS").map((n) => [n._timestamp, n.ignitionStatus])).toEqual([
       [wireTime(at(start, 0)), "ON"],
       [wireTime(at(start, 4)), "OFF"],
@@ -262,28 +429,51 @@ describe("notifications from data sets", () => {
     });
 
     // The same notifications under each subscription, by type, and one by one.
-    expect(await notificationsOf(`${base}/${ignition.id}/eventNotification/`, token)).toEqual(all.filter((n) => n.subscriptionId === ignition.id));
+    expect(await notificationsOf(`${base}/${ignition.id}/eventNotification/`, token)).toEqual(
+      all.filter((n) => n.subscriptionId === ignition.id),
+    );
     expect(await notificationsOf(`${base}/${fence.id}/eventNotification/GEOFENCE/`, token)).toHaveLength(2);
     expect(await notificationsOf(`/vehicle/${vehicleId}/eventNotification/ignitionStatus/`, token)).toHaveLength(2);
     expect(await notificationsOf(`/account/${account.id}/eventNotification/`, token)).toHaveLength(all.length);
     const one = await sandbox.get(`/vehicle/${vehicleId}/eventNotification/WAYPOINT/${first.id}`, token);
     expect(one.body).toEqual({ notification: first, totalRecords: null, actions: [] });
-    expectApiError(await sandbox.get(`/vehicle/${vehicleId}/eventNotification/GEOFENCE/${first.id}`, token), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/vehicle/${vehicleId}/eventNotification/GEOFENCE/${first.id}`, token),
+      404,
+      "NOT_FOUND",
+    );
     expectApiError(await sandbox.get(`${base}/${fence.id}/eventNotification/${first.id}`, token), 404, "NOT_FOUND");
 
     // Paging: newest first by default, with next/previous links.
     const page = await sandbox.get(`/vehicle/${vehicleId}/eventNotification/?searchLimit=2`, token);
     expect(page.body.totalRecords).toBe(all.length);
-    expect(page.body.notifications.map((n: { _timestamp: string }) => n._timestamp)).toEqual([wireTime(at(start, 4)), wireTime(at(start, 4))]);
+    expect(page.body.notifications.map((n: { _timestamp: string }) => n._timestamp)).toEqual([
+      wireTime(at(start, 4)),
+      wireTime(at(start, 4)),
+    ]);
     expect(page.body.actions.map((a: { name: string }) => a.name)).toEqual(["next"]);
   });
 
   it("writes one pending delivery per active delivery, in the same transaction as the notification", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { deliveries: [{ type: "HTTP_POST", postUrl: RECEIVER }, { type: "EMAIL", recipient: "x@partner.example" }, { type: "EMAIL", recipient: "y@partner.example" }] }, token);
+    const sub = await subscribe(
+      `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+      {
+        deliveries: [
+          { type: "HTTP_POST", postUrl: RECEIVER },
+          { type: "EMAIL", recipient: "x@partner.example" },
+          { type: "EMAIL", recipient: "y@partner.example" },
+        ],
+      },
+      token,
+    );
     await testSql()`update subscription_deliveries set active = false, deactivation_reason = 'test' where id = ${sub.deliveries[2].id}`;
-    await post(vehicleId, token, [dataSet(minutesAgo(3), "ON", [waypoint(39.9, -83)]), dataSet(minutesAgo(2), "RUNNING", [waypoint(39.91, -83)])]);
-    const rows = await testSql()`select n.id, array_agg(nd.delivery_id order by nd.delivery_id) as deliveries, bool_and(nd.status = 'PENDING') as pending
+    await post(vehicleId, token, [
+      dataSet(minutesAgo(3), "ON", [waypoint(39.9, -83)]),
+      dataSet(minutesAgo(2), "RUNNING", [waypoint(39.91, -83)]),
+    ]);
+    const rows =
+      await testSql()`select n.id, array_agg(nd.delivery_id order by nd.delivery_id) as deliveries, bool_and(nd.status = 'PENDING') as pending
                                    from notifications n join notification_deliveries nd on nd.notification_id = n.id
                                   where n.subscription_id = ${sub.id} group by n.id`;
     expect(rows).toHaveLength(2);
@@ -311,7 +501,9 @@ describe("notifications from data sets", () => {
       ]),
     );
     expect(notes).toHaveLength(2);
-    expect(await notificationsOf(`${accountPath}/${waypoints.id}/eventNotification/`, driver.clientToken)).toHaveLength(1);
+    expect(await notificationsOf(`${accountPath}/${waypoints.id}/eventNotification/`, driver.clientToken)).toHaveLength(
+      1,
+    );
 
     expect((await sandbox.del(`/vehicle/${vehicle.vehicleId}`, driver.accessToken)).status).toBe(200);
     const after = await notificationsOf(`/account/${driver.account.id}/eventNotification/`, driver.clientToken);
@@ -329,13 +521,31 @@ describe("notifications from data sets", () => {
   it("ONETIME fires once and deletes the subscription, even with two vehicles of the account posting at once", async () => {
     const driver = await createDriver("sandbox", apps().main.sandbox);
     const [a, b] = [await addVehicle("sandbox", driver.accessToken), await addVehicle("sandbox", driver.accessToken)];
-    const sub = await subscribe(`/account/${driver.account.id}/eventSubscription/WAYPOINT/`, { notificationPeriod: "ONETIME", postUrl: RECEIVER }, driver.clientToken);
+    const sub = await subscribe(
+      `/account/${driver.account.id}/eventSubscription/WAYPOINT/`,
+      { notificationPeriod: "ONETIME", postUrl: RECEIVER },
+      driver.clientToken,
+    );
     const start = minutesAgo(20);
     await Promise.all(
-      [a!, b!].flatMap((v) => [0, 1, 2].map((m) => sandbox.post(`/vehicle/${v.vehicleId}/dataSet/`, dataSet(at(start, m), "RUNNING", [waypoint(39.9 + m / 100, -83)]), driver.accessToken))),
+      [a!, b!].flatMap((v) =>
+        [0, 1, 2].map((m) =>
+          sandbox.post(
+            `/vehicle/${v.vehicleId}/dataSet/`,
+            dataSet(at(start, m), "RUNNING", [waypoint(39.9 + m / 100, -83)]),
+            driver.accessToken,
+          ),
+        ),
+      ),
     );
-    expect(await notificationsOf(`/account/${driver.account.id}/eventSubscription/${sub.id}/eventNotification/`, driver.clientToken)).toHaveLength(1);
-    const read = (await sandbox.get(`/account/${driver.account.id}/eventSubscription/${sub.id}`, driver.clientToken)).body.subscription;
+    expect(
+      await notificationsOf(
+        `/account/${driver.account.id}/eventSubscription/${sub.id}/eventNotification/`,
+        driver.clientToken,
+      ),
+    ).toHaveLength(1);
+    const read = (await sandbox.get(`/account/${driver.account.id}/eventSubscription/${sub.id}`, driver.clientToken))
+      .body.subscription;
     expect(read.deletionTimestamp).toMatch(DATE_TIME);
   });
 
@@ -348,13 +558,22 @@ describe("notifications from data sets", () => {
     const start = minutesAgo(50);
     const replies = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(at(start, i), i % 4 < 2 ? "RUNNING" : "OFF", [waypoint(39.9 + i / 1000, -83), { key: "GEN_VOLTAGE", value: 11.2 }]), token),
+        sandbox.post(
+          `/vehicle/${vehicleId}/dataSet/`,
+          dataSet(at(start, i), i % 4 < 2 ? "RUNNING" : "OFF", [
+            waypoint(39.9 + i / 1000, -83),
+            { key: "GEN_VOLTAGE", value: 11.2 },
+          ]),
+          token,
+        ),
       ),
     );
     for (const r of replies) expect(r.status, r.text).toBe(200);
     expect(await notificationsOf(`${base}/${initial.id}/eventNotification/`, token)).toHaveLength(1);
     expect(await notificationsOf(`${base}/${continuous.id}/eventNotification/`, token)).toHaveLength(24);
-    const states = (await notificationsOf(`${base}/${edges.id}/eventNotification/`, token)).map((n) => n.ignitionStatus);
+    const states = (await notificationsOf(`${base}/${edges.id}/eventNotification/`, token)).map(
+      (n) => n.ignitionStatus,
+    );
     expect(states.length).toBeGreaterThan(0);
     states.forEach((s, i) => expect(s).toBe(i % 2 === 0 ? "ON" : "OFF"));
   });
@@ -363,8 +582,14 @@ describe("notifications from data sets", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { minimumTime: 5 }, token);
     const start = minutesAgo(40);
-    await post(vehicleId, token, Array.from({ length: 12 }, (_, i) => dataSet(at(start, i), "RUNNING", [waypoint(39.9, -83 + i / 1000)])));
-    const times = (await notificationsOf(`/vehicle/${vehicleId}/eventSubscription/${sub.id}/eventNotification/`, token)).map((n) => n._timestamp);
+    await post(
+      vehicleId,
+      token,
+      Array.from({ length: 12 }, (_, i) => dataSet(at(start, i), "RUNNING", [waypoint(39.9, -83 + i / 1000)])),
+    );
+    const times = (
+      await notificationsOf(`/vehicle/${vehicleId}/eventSubscription/${sub.id}/eventNotification/`, token)
+    ).map((n) => n._timestamp);
     expect(times).toEqual([0, 5, 10].map((m) => wireTime(at(start, m))));
   });
 
@@ -373,18 +598,41 @@ describe("notifications from data sets", () => {
     const sub = await subscribe(`/vehicle/${vehicleId}/eventSubscription/LOWBATTERY/`, { postUrl: RECEIVER }, token);
     const res = await sandbox.get(`/test/vehicle/${vehicleId}/eventSubscription/${sub.id}`, token);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.notification).toMatchObject({ subscriptionId: sub.id, vehicleId, _type: "LOWBATTERY", test: true, recordedWaypoint: null, recordedVoltage: null, thresholdVoltage: 12, dataSetId: null });
-    const [row] = await testSql()`select count(*)::int as n from notification_deliveries where notification_id = ${res.body.notification.id}`;
+    expect(res.body.notification).toMatchObject({
+      subscriptionId: sub.id,
+      vehicleId,
+      _type: "LOWBATTERY",
+      test: true,
+      recordedWaypoint: null,
+      recordedVoltage: null,
+      thresholdVoltage: 12,
+      dataSetId: null,
+    });
+    const [row] =
+      await testSql()`select count(*)::int as n from notification_deliveries where notification_id = ${res.body.notification.id}`;
     expect(row!.n).toBe(1);
-    expectApiError(await sandbox.get(`/test/vehicle/${vehicleId}/eventSubscription/999999999`, token), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/test/vehicle/${vehicleId}/eventSubscription/999999999`, token),
+      404,
+      "NOT_FOUND",
+    );
     const other = await driverWithVehicle();
-    expectApiError(await sandbox.get(`/test/vehicle/${other.vehicleId}/eventSubscription/${sub.id}`, other.accessToken), 404, "NOT_FOUND");
+    expectApiError(
+      await sandbox.get(`/test/vehicle/${other.vehicleId}/eventSubscription/${sub.id}`, other.accessToken),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   it("AUTHORIZATIONSTATUS: a driver revoking the app on the connected-apps page notifies its system subscription", async () => {
     const appToken = await clientToken(webApp());
     const sub = await subscribe(`/system/eventSubscription/AUTHORIZATIONSTATUS/`, { postUrl: RECEIVER }, appToken);
-    expect(sub).toMatchObject({ vehicleId: null, accountId: null, _type: "AUTHORIZATIONSTATUS", notificationPeriod: "CONTINUOUS" });
+    expect(sub).toMatchObject({
+      vehicleId: null,
+      accountId: null,
+      _type: "AUTHORIZATIONSTATUS",
+      notificationPeriod: "CONTINUOUS",
+    });
 
     const driver = await newDriver();
     const { code } = await authorizeCode(driver.browser, codeRequest(webApp()));
@@ -394,16 +642,32 @@ describe("notifications from data sets", () => {
     expect((await driver.browser.post("/connected-apps/revoke", hiddenFields(page.text))).status).toBe(303);
 
     const notes = await notificationsOf(`/system/eventSubscription/${sub.id}/eventNotification/`, appToken);
-    expect(notes).toEqual([expect.objectContaining({ _type: "AUTHORIZATIONSTATUS", authorizationStatus: "REVOKED", accountId, vehicleId: null, subscriptionId: sub.id })]);
+    expect(notes).toEqual([
+      expect.objectContaining({
+        _type: "AUTHORIZATIONSTATUS",
+        authorizationStatus: "REVOKED",
+        accountId,
+        vehicleId: null,
+        subscriptionId: sub.id,
+      }),
+    ]);
   });
 
   it("keeps production and sandbox apart", async () => {
     const env: Env = "production";
     const driver = await createDriver(env, apps().main.production);
     const vehicle = await addVehicle(env, driver.accessToken);
-    const res = await api(env).post(`/vehicle/${vehicle.vehicleId}/eventSubscription/WAYPOINT/`, { postUrl: RECEIVER }, driver.accessToken);
+    const res = await api(env).post(
+      `/vehicle/${vehicle.vehicleId}/eventSubscription/WAYPOINT/`,
+      { postUrl: RECEIVER },
+      driver.accessToken,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.subscription.creatorClientId).toBe(apps().main.production.clientId);
-    expectApiError(await sandbox.get(`/vehicle/${vehicle.vehicleId}/eventSubscription/`, driver.accessToken), 401, "UNAUTHORIZED");
+    expectApiError(
+      await sandbox.get(`/vehicle/${vehicle.vehicleId}/eventSubscription/`, driver.accessToken),
+      401,
+      "UNAUTHORIZED",
+    );
   });
 });

@@ -14,7 +14,11 @@ describe("a whole trip posted as the sandbox simulator posts it", () => {
     for (const set of sets) {
       const res = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, set, token);
       expect(res.status, res.text).toBe(200);
-      expect(res.body.dataSet).toMatchObject({ vehicleId, timestamp: set.timestamp, ignitionStatus: set.ignitionStatus });
+      expect(res.body.dataSet).toMatchObject({
+        vehicleId,
+        timestamp: set.timestamp,
+        ignitionStatus: set.ignitionStatus,
+      });
       expect(res.body.totalRecords).toBeNull();
     }
 
@@ -37,7 +41,15 @@ describe("a whole trip posted as the sandbox simulator posts it", () => {
     expect(times).toEqual([...times].sort().reverse());
 
     const vehicle = (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle;
-    expect(vehicle).toMatchObject({ running: false, mileage: 4.2, lastWaypoint: { latitude: 39.9712, longitude: -82.9888, timestamp: wireTime(new Date(start.getTime() + 11 * 60_000)) } });
+    expect(vehicle).toMatchObject({
+      running: false,
+      mileage: 4.2,
+      lastWaypoint: {
+        latitude: 39.9712,
+        longitude: -82.9888,
+        timestamp: wireTime(new Date(start.getTime() + 11 * 60_000)),
+      },
+    });
     expect(vehicle.lastRunningTimestamp).toBe(wireTime(new Date(start.getTime() + 10 * 60_000)));
 
     const dataSets = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/?searchLimit=5`, token);
@@ -48,12 +60,23 @@ describe("a whole trip posted as the sandbox simulator posts it", () => {
 
     const speeds = await api("sandbox").get(`/vehicle/${vehicleId}/data/?key=gen_speed`, token);
     expect(speeds.body.totalRecords).toBe(10);
-    expect(speeds.body.data[0]).toMatchObject({ key: "GEN_SPEED", value: "30", translatedValue: "30.0 mph", vehicleId });
+    expect(speeds.body.data[0]).toMatchObject({
+      key: "GEN_SPEED",
+      value: "30",
+      translatedValue: "30.0 mph",
+      vehicleId,
+    });
     expect(speeds.body.data[0].timestamp).toMatch(DATE_TIME);
 
     const latest = await api("sandbox").get(`/vehicle/${vehicleId}/data/?mostRecentOnly=true`, token);
     const byKey = Object.fromEntries(latest.body.data.map((d: { key: string; value: string }) => [d.key, d.value]));
-    expect(byKey).toEqual({ GEN_HEADING: "45", GEN_SPEED: "30", GEN_TRIP_MILEAGE: "4.2", GEN_VOLTAGE: "13.9", GEN_WAYPOINT: "39.9712,-82.9888" });
+    expect(byKey).toEqual({
+      GEN_HEADING: "45",
+      GEN_SPEED: "30",
+      GEN_TRIP_MILEAGE: "4.2",
+      GEN_VOLTAGE: "13.9",
+      GEN_WAYPOINT: "39.9712,-82.9888",
+    });
   });
 
   it("the same trip as one shuffled batch → the same trip, answered in timestamp order", async () => {
@@ -68,7 +91,11 @@ describe("a whole trip posted as the sandbox simulator posts it", () => {
     expect(res.body.dataSet.map((d: { timestamp: string }) => d.timestamp)).toEqual(sets.map((s) => s.timestamp));
     const tripIds = new Set(res.body.dataSet.map((d: { tripId: number }) => d.tripId));
     expect(tripIds.size).toBe(1);
-    expect(res.body.dataSet[1].datum.map((d: { id: number; key: string }) => d.key)).toEqual(["GEN_WAYPOINT", "GEN_SPEED", "GEN_HEADING"]);
+    expect(res.body.dataSet[1].datum.map((d: { id: number; key: string }) => d.key)).toEqual([
+      "GEN_WAYPOINT",
+      "GEN_SPEED",
+      "GEN_HEADING",
+    ]);
     expect(res.body.dataSet[1].datum.every((d: { id: number }) => Number.isInteger(d.id))).toBe(true);
 
     const trips = await api("sandbox").get(`/vehicle/${vehicleId}/trip/?includeData=true`, token);
@@ -88,7 +115,11 @@ describe("trip segmentation", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const t0 = minutesAgo(30);
     const at = (m: number) => new Date(t0.getTime() + m * 60_000);
-    const res = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, [dataSet(at(0), "ON"), dataSet(at(1), "RUNNING"), dataSet(at(5), "ON"), dataSet(at(6), "OFF")], token);
+    const res = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      [dataSet(at(0), "ON"), dataSet(at(1), "RUNNING"), dataSet(at(5), "ON"), dataSet(at(6), "OFF")],
+      token,
+    );
     expect(res.status, res.text).toBe(200);
     const trips = (await api("sandbox").get(`/vehicle/${vehicleId}/trip/?sortOrder=asc`, token)).body.trip;
     expect(trips.map((t: { startTime: string; endTime: string }) => [t.startTime, t.endTime])).toEqual([
@@ -116,7 +147,11 @@ describe("trip segmentation", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const set = dataSet(minutesAgo(10), "ON", [waypoint(40, -83)]);
     const first = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, set, token);
-    const again = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, { ...set, datum: [waypoint(41, -84)] }, token);
+    const again = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      { ...set, datum: [waypoint(41, -84)] },
+      token,
+    );
     expect(again.status).toBe(200);
     expect(again.body.dataSet.id).toBe(first.body.dataSet.id);
     expect(again.body.dataSet.datum[0].value).toBe("40,-83");
@@ -130,11 +165,23 @@ describe("trip segmentation", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const t0 = minutesAgo(90);
     const at = (m: number) => new Date(t0.getTime() + m * 60_000);
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, [dataSet(at(0), "ON"), dataSet(at(10), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 3 }])], token);
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, [dataSet(at(20), "ON", [waypoint(40.1, -83.1)]), dataSet(at(30), "RUNNING", [waypoint(40.2, -83.2)])], token);
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      [dataSet(at(0), "ON"), dataSet(at(10), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 3 }])],
+      token,
+    );
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      [dataSet(at(20), "ON", [waypoint(40.1, -83.1)]), dataSet(at(30), "RUNNING", [waypoint(40.2, -83.2)])],
+      token,
+    );
     const before = (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle;
 
-    const late = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(at(5), "RUNNING", [waypoint(39.5, -82.5), { key: "GEN_ODOMETER", value: 900 }]), token);
+    const late = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(at(5), "RUNNING", [waypoint(39.5, -82.5), { key: "GEN_ODOMETER", value: 900 }]),
+      token,
+    );
     expect(late.status, late.text).toBe(200);
     const trips = (await api("sandbox").get(`/vehicle/${vehicleId}/trip/?sortOrder=asc`, token)).body.trip;
     expect(late.body.dataSet.tripId).toBe(trips[0].id);
@@ -149,11 +196,26 @@ describe("trip segmentation", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const t0 = minutesAgo(50);
     const at = (m: number) => new Date(t0.getTime() + m * 60_000);
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, [dataSet(at(0), "ON", [{ key: "GEN_ODOMETER", value: 1000 }]), dataSet(at(5), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 2.5 }])], token);
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      [
+        dataSet(at(0), "ON", [{ key: "GEN_ODOMETER", value: 1000 }]),
+        dataSet(at(5), "OFF", [{ key: "GEN_TRIP_MILEAGE", value: 2.5 }]),
+      ],
+      token,
+    );
     expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage).toBe(1002.5);
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(at(6), "OFF", [{ key: "GEN_ODOMETER", value: 500 }]), token);
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(at(6), "OFF", [{ key: "GEN_ODOMETER", value: 500 }]),
+      token,
+    );
     expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage).toBe(1002.5);
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(at(7), "OFF", [{ key: "GEN_ODOMETER", value: 1100 }]), token);
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(at(7), "OFF", [{ key: "GEN_ODOMETER", value: 1100 }]),
+      token,
+    );
     expect((await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage).toBe(1100);
   });
 
@@ -162,11 +224,17 @@ describe("trip segmentation", () => {
     const t0 = minutesAgo(45);
     const at = (m: number) => new Date(t0.getTime() + m * 60_000);
     const post = (set: ReturnType<typeof dataSet>) => api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, set, token);
-    const mileage = async () => (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage as number;
+    const mileage = async () =>
+      (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle.mileage as number;
     await post(dataSet(at(0), "ON", [{ key: "GEN_ODOMETER", value: 2000 }]));
     await post(dataSet(at(1), "RUNNING", [{ key: "GEN_ODOMETER", value: 2001.25 }]));
     expect(await mileage()).toBe(2001.25);
-    await post(dataSet(at(2), "OFF", [{ key: "GEN_ODOMETER", value: 2002.5 }, { key: "GEN_TRIP_MILEAGE", value: 2.5 }]));
+    await post(
+      dataSet(at(2), "OFF", [
+        { key: "GEN_ODOMETER", value: 2002.5 },
+        { key: "GEN_TRIP_MILEAGE", value: 2.5 },
+      ]),
+    );
     expect(await mileage()).toBe(2002.5);
     // The next trip reports no odometer: its miles are added to where the last one ended.
     await post(dataSet(at(3), "ON"));
@@ -180,7 +248,9 @@ describe("trip segmentation", () => {
     const sets = simulatedTrip(minutesAgo(40), { points: 15 });
     const [on, ...rest] = sets;
     await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, on, token);
-    const replies = await Promise.all(rest.slice(0, -1).map((set) => api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, set, token)));
+    const replies = await Promise.all(
+      rest.slice(0, -1).map((set) => api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, set, token)),
+    );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, sets.at(-1), token);
     const trips = (await api("sandbox").get(`/vehicle/${vehicleId}/trip/?includeData=true`, token)).body.trip;
@@ -207,11 +277,23 @@ describe("translatedValue (docs/device-data.md)", () => {
       ["GEN_DTC", "P0420", "P0420"],
       ["VEHICLE_EVENT_HARSH_ACCEL", true, "true"],
     ];
-    const res = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(5), "RUNNING", values.map(([key, value]) => ({ key, value }))), token);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.dataSet.datum.map((d: { key: string; value: string; translatedValue: string }) => [d.key, d.value, d.translatedValue])).toEqual(
-      values.map(([key, value, translated]) => [key, String(value), translated]),
+    const res = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(
+        minutesAgo(5),
+        "RUNNING",
+        values.map(([key, value]) => ({ key, value })),
+      ),
+      token,
     );
+    expect(res.status, res.text).toBe(200);
+    expect(
+      res.body.dataSet.datum.map((d: { key: string; value: string; translatedValue: string }) => [
+        d.key,
+        d.value,
+        d.translatedValue,
+      ]),
+    ).toEqual(values.map(([key, value, translated]) => [key, String(value), translated]));
   });
 });
 
@@ -220,7 +302,8 @@ describe("bad data sets", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     return api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, body, token);
   };
-  const fieldNames = (reply: { body: { error: { fieldErrors: { fieldName: string }[] } } }) => reply.body.error.fieldErrors.map((f) => f.fieldName);
+  const fieldNames = (reply: { body: { error: { fieldErrors: { fieldName: string }[] } } }) =>
+    reply.body.error.fieldErrors.map((f) => f.fieldName);
 
   it("latitude outside ±90 → 400 naming the datum value", async () => {
     const res = await post(dataSet(minutesAgo(1), "RUNNING", [waypoint(91, 10)]));
@@ -240,7 +323,11 @@ describe("bad data sets", () => {
 
   it("unknown ignitionStatus, missing timestamp, non-numeric GEN_SPEED → field errors, nothing stored", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const res = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, [{ ignitionStatus: "STARTED", datum: [{ key: "GEN_SPEED", value: "fast" }] }], token);
+    const res = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      [{ ignitionStatus: "STARTED", datum: [{ key: "GEN_SPEED", value: "fast" }] }],
+      token,
+    );
     expectApiError(res, 400, "VALIDATION");
     expect(fieldNames(res).sort()).toEqual(["0.datum.0.value", "0.ignitionStatus", "0.timestamp"]);
     expect((await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/`, token)).body.totalRecords).toBe(0);
@@ -259,7 +346,15 @@ describe("bad data sets", () => {
   it("another driver's vehicle → 404", async () => {
     const mine = await driverWithVehicle();
     const theirs = await driverWithVehicle();
-    expectApiError(await api("sandbox").post(`/vehicle/${theirs.vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON"), mine.accessToken), 404, "NOT_FOUND");
+    expectApiError(
+      await api("sandbox").post(
+        `/vehicle/${theirs.vehicleId}/dataSet/`,
+        dataSet(minutesAgo(1), "ON"),
+        mine.accessToken,
+      ),
+      404,
+      "NOT_FOUND",
+    );
     expectApiError(await api("sandbox").get(`/vehicle/${theirs.vehicleId}/trip/`, mine.accessToken), 404, "NOT_FOUND");
     expectApiError(await api("sandbox").get(`/vehicle/${theirs.vehicleId}/data/`, mine.accessToken), 404, "NOT_FOUND");
   });
@@ -274,14 +369,25 @@ describe("who may post data sets", () => {
 
   it("in production an app not approved as data provider → 403 FORBIDDEN", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle("production", "main");
-    expectApiError(await api("production").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON"), token), 403, "FORBIDDEN");
+    expectApiError(
+      await api("production").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON"), token),
+      403,
+      "FORBIDDEN",
+    );
   });
 
   it("in production a data-provider app may", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle("production", "provider");
-    const res = await api("production").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON", [waypoint(38.9, -77.03)]), token);
+    const res = await api("production").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(minutesAgo(1), "ON", [waypoint(38.9, -77.03)]),
+      token,
+    );
     expect(res.status, res.text).toBe(200);
-    expect((await api("production").get(`/vehicle/${vehicleId}`, token)).body.vehicle.lastWaypoint).toMatchObject({ latitude: 38.9, longitude: -77.03 });
+    expect((await api("production").get(`/vehicle/${vehicleId}`, token)).body.vehicle.lastWaypoint).toMatchObject({
+      latitude: 38.9,
+      longitude: -77.03,
+    });
   });
 });
 
@@ -303,17 +409,27 @@ describe("GET /account/data/?sinceLastCall=true", () => {
 
   it("the first call returns none and sets the cursor; later calls return only what came since", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(10), "ON", [waypoint(40, -83)]), token);
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(minutesAgo(10), "ON", [waypoint(40, -83)]),
+      token,
+    );
     const first = await api("sandbox").get(`/account/data/?sinceLastCall=true`, token);
     expect(first.status, first.text).toBe(200);
     expect(first.body.data).toEqual([]);
 
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(9), "RUNNING", [waypoint(40.1, -83.1), { key: "GEN_SPEED", value: 33 }]), token);
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(minutesAgo(9), "RUNNING", [waypoint(40.1, -83.1), { key: "GEN_SPEED", value: 33 }]),
+      token,
+    );
     const second = await collect(`/account/data/?sinceLastCall=true`, token, 2);
-    expect(second.map((d: { key: string; value: string; vehicleId: number }) => [d.vehicleId, d.key, d.value])).toEqual([
-      [vehicleId, "GEN_WAYPOINT", "40.1,-83.1"],
-      [vehicleId, "GEN_SPEED", "33"],
-    ]);
+    expect(second.map((d: { key: string; value: string; vehicleId: number }) => [d.vehicleId, d.key, d.value])).toEqual(
+      [
+        [vehicleId, "GEN_WAYPOINT", "40.1,-83.1"],
+        [vehicleId, "GEN_SPEED", "33"],
+      ],
+    );
     expect((await api("sandbox").get(`/account/data/?sinceLastCall=true`, token)).body.data).toEqual([]);
   });
 
@@ -322,7 +438,11 @@ describe("GET /account/data/?sinceLastCall=true", () => {
     const client = await clientToken(apps().main.sandbox);
     expectApiError(await api("sandbox").get(`/account/data/?sinceLastCall=true`, client), 400, "VALIDATION");
     await api("sandbox").get(`/account/data/?sinceLastCall=true&accountId=${account.id}`, client);
-    await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(2), "ON", [{ key: "GEN_VOLTAGE", value: 12.6 }]), token);
+    await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(minutesAgo(2), "ON", [{ key: "GEN_VOLTAGE", value: 12.6 }]),
+      token,
+    );
     const viaClient = await collect(`/account/data/?sinceLastCall=true&accountId=${account.id}`, client, 1);
     expect(viaClient.map((d: { translatedValue: string }) => d.translatedValue)).toEqual(["12.6V"]);
     const all = await api("sandbox").get(`/account/data/`, token);
@@ -335,33 +455,67 @@ describe("VIN decoding", () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const set = await api("sandbox").post(`/vehicle/${vehicleId}`, { vin: "1hgcm82633a004352" }, token);
     expect(set.status, set.text).toBe(200);
-    expect(set.body.vehicle).toMatchObject({ vin: "1HGCM82633A004352", year: "2003", make: "Honda", model: "Accord", name: "2003 Honda Accord" });
+    expect(set.body.vehicle).toMatchObject({
+      vin: "1HGCM82633A004352",
+      year: "2003",
+      make: "Honda",
+      model: "Accord",
+      name: "2003 Honda Accord",
+    });
     const cleared = await api("sandbox").post(`/vehicle/${vehicleId}`, { vin: "" }, token);
-    expect(cleared.body.vehicle).toMatchObject({ vin: null, year: null, make: null, model: null, name: "Unidentified Vehicle" });
+    expect(cleared.body.vehicle).toMatchObject({
+      vin: null,
+      year: null,
+      make: null,
+      model: null,
+      name: "Unidentified Vehicle",
+    });
   });
 
   it("a VIN in a data set fills the vehicle's year, make and model", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const res = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON", [], { vin: "5YJ3E1EA2KF317000" }), token);
+    const res = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(minutesAgo(1), "ON", [], { vin: "5YJ3E1EA2KF317000" }),
+      token,
+    );
     expect(res.status, res.text).toBe(200);
     const vehicle = (await api("sandbox").get(`/vehicle/${vehicleId}`, token)).body.vehicle;
-    expect(vehicle).toMatchObject({ vin: "5YJ3E1EA2KF317000", year: "2019", make: "Tesla", model: "Model 3", name: "2019 Tesla Model 3" });
+    expect(vehicle).toMatchObject({
+      vin: "5YJ3E1EA2KF317000",
+      year: "2019",
+      make: "Tesla",
+      model: "Model 3",
+      name: "2019 Tesla Model 3",
+    });
   });
 
   it("a North American VIN with a wrong check digit → 400 INVALID on vin, in the API and in a data set", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const viaApi = await api("sandbox").post(`/vehicle/${vehicleId}`, { vin: "1HGCM82623A004352" }, token);
     expectApiError(viaApi, 400, "VALIDATION");
-    expect(viaApi.body.error.fieldErrors).toEqual([expect.objectContaining({ fieldName: "vin", errorCode: "INVALID" })]);
-    const viaData = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, dataSet(minutesAgo(1), "ON", [], { vin: "1HGCM82623A004352" }), token);
-    expect(viaData.body.error.fieldErrors).toEqual([expect.objectContaining({ fieldName: "vin", errorCode: "INVALID" })]);
+    expect(viaApi.body.error.fieldErrors).toEqual([
+      expect.objectContaining({ fieldName: "vin", errorCode: "INVALID" }),
+    ]);
+    const viaData = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(minutesAgo(1), "ON", [], { vin: "1HGCM82623A004352" }),
+      token,
+    );
+    expect(viaData.body.error.fieldErrors).toEqual([
+      expect.objectContaining({ fieldName: "vin", errorCode: "INVALID" }),
+    ]);
   });
 });
 
 describe("deleting a vehicle", () => {
   it("deletes its trips, data sets and data points with it", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const posted = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, simulatedTrip(minutesAgo(30), { points: 5 }), token);
+    const posted = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      simulatedTrip(minutesAgo(30), { points: 5 }),
+      token,
+    );
     expect(posted.status, posted.text).toBe(200);
     const count = async () => {
       const [row] = await testSql()`select (select count(*) from trips where vehicle_id = ${vehicleId})::int as trips,

@@ -37,7 +37,11 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
     });
 
     it("with a client token and accountId → 200 on that account", async () => {
-      const res = await api(env).post("/vehicle/", { accountId: driver.account.id, label: "Fleet car" }, driver.clientToken);
+      const res = await api(env).post(
+        "/vehicle/",
+        { accountId: driver.account.id, label: "Fleet car" },
+        driver.clientToken,
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.body.vehicle).toMatchObject({ accountId: driver.account.id, label: "Fleet car" });
       const seen = await api(env).get(`/vehicle/${res.body.vehicle.vehicleId}`, driver.accessToken);
@@ -51,18 +55,28 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
     });
 
     it("with a client token and no accountId → 400 VALIDATION, accountId REQUIRED", async () => {
-      expectFieldErrors(await api(env).post("/vehicle/", { label: "Nowhere" }, driver.clientToken), { accountId: "REQUIRED" });
+      expectFieldErrors(await api(env).post("/vehicle/", { label: "Nowhere" }, driver.clientToken), {
+        accountId: "REQUIRED",
+      });
     });
 
     it("with a client token and another app's accountId → 404", async () => {
       const foreign = await createDriver(env, apps().other[env]);
-      expectApiError(await api(env).post("/vehicle/", { accountId: foreign.account.id }, driver.clientToken), 404, "NOT_FOUND");
+      expectApiError(
+        await api(env).post("/vehicle/", { accountId: foreign.account.id }, driver.clientToken),
+        404,
+        "NOT_FOUND",
+      );
       const listed = await api(env).get("/vehicle/", foreign.accessToken);
       expect(listed.body.vehicle).toEqual([]);
     });
 
     it("with a client token and an unknown accountId → 404", async () => {
-      expectApiError(await api(env).post("/vehicle/", { accountId: 2_000_000_000 }, driver.clientToken), 404, "NOT_FOUND");
+      expectApiError(
+        await api(env).post("/vehicle/", { accountId: 2_000_000_000 }, driver.clientToken),
+        404,
+        "NOT_FOUND",
+      );
     });
 
     it("with a user token, an accountId of another account is ignored: the vehicle goes to the token's account", async () => {
@@ -85,36 +99,53 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
     });
 
     it("with a bad VIN → 400 VALIDATION, vin INVALID", async () => {
-      expectFieldErrors(await api(env).post("/vehicle/", { vin: "1HGCM82633A00435O" }, driver.accessToken), { vin: "INVALID" });
+      expectFieldErrors(await api(env).post("/vehicle/", { vin: "1HGCM82633A00435O" }, driver.accessToken), {
+        vin: "INVALID",
+      });
       expectFieldErrors(await api(env).post("/vehicle/", { vin: "TOO-SHORT" }, driver.accessToken), { vin: "INVALID" });
     });
 
     it("with negative mileage → 400 VALIDATION, mileage INVALID", async () => {
       expectFieldErrors(await api(env).post("/vehicle/", { mileage: -1 }, driver.accessToken), { mileage: "INVALID" });
-      expectFieldErrors(await api(env).post("/vehicle/", { mileage: "-10" }, driver.accessToken), { mileage: "INVALID" });
+      expectFieldErrors(await api(env).post("/vehicle/", { mileage: "-10" }, driver.accessToken), {
+        mileage: "INVALID",
+      });
     });
 
     it("with wrong types → 400 VALIDATION, each field INVALID", async () => {
-      expectFieldErrors(await api(env).post("/vehicle/", { label: 5, autoAssignDevice: "maybe", mileage: "lots" }, driver.accessToken), {
-        label: "INVALID",
-        autoAssignDevice: "INVALID",
-        mileage: "INVALID",
-      });
+      expectFieldErrors(
+        await api(env).post("/vehicle/", { label: 5, autoAssignDevice: "maybe", mileage: "lots" }, driver.accessToken),
+        {
+          label: "INVALID",
+          autoAssignDevice: "INVALID",
+          mileage: "INVALID",
+        },
+      );
     });
 
     it("with a deviceId in use on a vehicle with autoAssignDevice false → 409 CANNOTPERSIST, deviceId UNIQUE", async () => {
       const serial = uniqueDevice();
       const holder = await addVehicle(env, driver.accessToken, { deviceId: serial, autoAssignDevice: false });
       const res = await api(env).post("/vehicle/", { deviceId: serial }, driver.accessToken);
-      expect(expectApiError(res, 409, "CANNOTPERSIST").fieldErrors.map((f) => [f.fieldName, f.errorCode])).toEqual([["deviceId", "UNIQUE"]]);
-      expect((await api(env).get(`/vehicle/${holder.vehicleId}`, driver.accessToken)).body.vehicle.deviceId).toBe(serial);
+      expect(expectApiError(res, 409, "CANNOTPERSIST").fieldErrors.map((f) => [f.fieldName, f.errorCode])).toEqual([
+        ["deviceId", "UNIQUE"],
+      ]);
+      expect((await api(env).get(`/vehicle/${holder.vehicleId}`, driver.accessToken)).body.vehicle.deviceId).toBe(
+        serial,
+      );
     });
 
     it("with a deviceId in use when the new vehicle has autoAssignDevice false → 409 UNIQUE", async () => {
       const serial = uniqueDevice();
       const holder = await addVehicle(env, driver.accessToken, { deviceId: serial });
-      expectApiError(await api(env).post("/vehicle/", { deviceId: serial, autoAssignDevice: false }, driver.accessToken), 409, "CANNOTPERSIST");
-      expect((await api(env).get(`/vehicle/${serial}`, driver.accessToken)).body.vehicle.vehicleId).toBe(holder.vehicleId);
+      expectApiError(
+        await api(env).post("/vehicle/", { deviceId: serial, autoAssignDevice: false }, driver.accessToken),
+        409,
+        "CANNOTPERSIST",
+      );
+      expect((await api(env).get(`/vehicle/${serial}`, driver.accessToken)).body.vehicle.vehicleId).toBe(
+        holder.vehicleId,
+      );
     });
 
     it("with the deviceId of another of the caller's vehicles, both auto-assign → 200, the device moves", async () => {
@@ -123,7 +154,9 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
       const second = await addVehicle(env, driver.accessToken, { deviceId: serial });
       expect(second.deviceId).toBe(serial);
       expect((await api(env).get(`/vehicle/${first.vehicleId}`, driver.accessToken)).body.vehicle.deviceId).toBeNull();
-      expect((await api(env).get(`/vehicle/${serial}`, driver.accessToken)).body.vehicle.vehicleId).toBe(second.vehicleId);
+      expect((await api(env).get(`/vehicle/${serial}`, driver.accessToken)).body.vehicle.vehicleId).toBe(
+        second.vehicleId,
+      );
     });
 
     it("with the deviceId of another app's driver's vehicle → 409, and the device stays where it was", async () => {
@@ -131,7 +164,11 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
       const foreign = await createDriver(env, apps().other[env]);
       const theirs = await addVehicle(env, foreign.accessToken, { deviceId: serial });
       expectApiError(await api(env).post("/vehicle/", { deviceId: serial }, driver.accessToken), 409, "CANNOTPERSIST");
-      expectApiError(await api(env).post("/vehicle/", { accountId: driver.account.id, deviceId: serial }, driver.clientToken), 409, "CANNOTPERSIST");
+      expectApiError(
+        await api(env).post("/vehicle/", { accountId: driver.account.id, deviceId: serial }, driver.clientToken),
+        409,
+        "CANNOTPERSIST",
+      );
       const stays = await api(env).get(`/vehicle/${serial}`, foreign.accessToken);
       expect(stays.body.vehicle.vehicleId).toBe(theirs.vehicleId);
       // And the caller cannot read it through the serial either.
@@ -143,7 +180,9 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
       const neighbour = await createDriver(env, apps().main[env]);
       const theirs = await addVehicle(env, neighbour.accessToken, { deviceId: serial });
       expectApiError(await api(env).post("/vehicle/", { deviceId: serial }, driver.accessToken), 409, "CANNOTPERSIST");
-      expect((await api(env).get(`/vehicle/${serial}`, neighbour.accessToken)).body.vehicle.vehicleId).toBe(theirs.vehicleId);
+      expect((await api(env).get(`/vehicle/${serial}`, neighbour.accessToken)).body.vehicle.vehicleId).toBe(
+        theirs.vehicleId,
+      );
     });
 
     it("the same deviceId in the other environment is a different device", async () => {
@@ -170,7 +209,12 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
 
     it("POST by deviceId with a partial body → only the fields sent change", async () => {
       const serial = uniqueDevice();
-      const v = await addVehicle(env, driver.accessToken, { deviceId: serial, label: "Old", mileage: 10, vin: "1HGCM82633A004352" });
+      const v = await addVehicle(env, driver.accessToken, {
+        deviceId: serial,
+        label: "Old",
+        mileage: 10,
+        vin: "1HGCM82633A004352",
+      });
       const res = await api(env).post(`/vehicle/${serial}`, { mileage: "25" }, driver.accessToken);
       expect(res.status, res.text).toBe(200);
       expect(res.body).toEqual({ vehicle: { ...v, mileage: 25 }, totalRecords: null, actions: [] });
@@ -200,15 +244,27 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
 
     it("POST with nulls → nothing cleared", async () => {
       const serial = uniqueDevice();
-      const v = await addVehicle(env, driver.accessToken, { deviceId: serial, label: "Kept", vin: "1HGCM82633A004352" });
-      const res = await api(env).post(`/vehicle/${v.vehicleId}`, { deviceId: null, label: null, vin: null, mileage: null, autoAssignDevice: null }, driver.accessToken);
+      const v = await addVehicle(env, driver.accessToken, {
+        deviceId: serial,
+        label: "Kept",
+        vin: "1HGCM82633A004352",
+      });
+      const res = await api(env).post(
+        `/vehicle/${v.vehicleId}`,
+        { deviceId: null, label: null, vin: null, mileage: null, autoAssignDevice: null },
+        driver.accessToken,
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.body.vehicle).toEqual(v);
     });
 
     it('POST with label "" and deviceId "" → both cleared, and the device is free for another vehicle', async () => {
       const serial = uniqueDevice();
-      const v = await addVehicle(env, driver.accessToken, { deviceId: serial, label: "Temporary", autoAssignDevice: false });
+      const v = await addVehicle(env, driver.accessToken, {
+        deviceId: serial,
+        label: "Temporary",
+        autoAssignDevice: false,
+      });
       const res = await api(env).post(`/vehicle/${v.vehicleId}`, { label: "", deviceId: "" }, driver.accessToken);
       expect(res.status, res.text).toBe(200);
       expect(res.body.vehicle).toMatchObject({ label: null, deviceId: null });
@@ -221,10 +277,19 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
       const serial = uniqueDevice();
       const holder = await addVehicle(env, driver.accessToken, { deviceId: serial, autoAssignDevice: false });
       const taker = await addVehicle(env, driver.accessToken, { label: "Taker" });
-      expectApiError(await api(env).post(`/vehicle/${taker.vehicleId}`, { deviceId: serial, label: "Changed" }, driver.accessToken), 409, "CANNOTPERSIST");
-      expect((await api(env).get(`/vehicle/${holder.vehicleId}`, driver.accessToken)).body.vehicle.deviceId).toBe(serial);
+      expectApiError(
+        await api(env).post(`/vehicle/${taker.vehicleId}`, { deviceId: serial, label: "Changed" }, driver.accessToken),
+        409,
+        "CANNOTPERSIST",
+      );
+      expect((await api(env).get(`/vehicle/${holder.vehicleId}`, driver.accessToken)).body.vehicle.deviceId).toBe(
+        serial,
+      );
       // The failed update is all or nothing.
-      expect((await api(env).get(`/vehicle/${taker.vehicleId}`, driver.accessToken)).body.vehicle).toMatchObject({ deviceId: null, label: "Taker" });
+      expect((await api(env).get(`/vehicle/${taker.vehicleId}`, driver.accessToken)).body.vehicle).toMatchObject({
+        deviceId: null,
+        label: "Taker",
+      });
     });
 
     it("POST moving a device between two auto-assign vehicles of the caller → 200, the old vehicle loses it", async () => {
@@ -239,7 +304,10 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
 
     it("POST with a bad VIN or negative mileage → 400 VALIDATION and nothing changes", async () => {
       const v = await addVehicle(env, driver.accessToken, { mileage: 5 });
-      expectFieldErrors(await api(env).post(`/vehicle/${v.vehicleId}`, { vin: "XYZ", mileage: -3 }, driver.accessToken), { vin: "INVALID", mileage: "INVALID" });
+      expectFieldErrors(
+        await api(env).post(`/vehicle/${v.vehicleId}`, { vin: "XYZ", mileage: -3 }, driver.accessToken),
+        { vin: "INVALID", mileage: "INVALID" },
+      );
       expect((await api(env).get(`/vehicle/${v.vehicleId}`, driver.accessToken)).body.vehicle).toEqual(v);
     });
 
@@ -259,7 +327,9 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
       const res = await api(env).del(`/vehicle/${serial}`, driver.clientToken);
       expect(res.body).toEqual({ result: "OK", totalRecords: 1, actions: [] });
       expectApiError(await api(env).get(`/vehicle/${v.vehicleId}`, driver.accessToken), 404, "NOT_FOUND");
-      expect((await addVehicle(env, driver.accessToken, { deviceId: serial, autoAssignDevice: false })).deviceId).toBe(serial);
+      expect((await addVehicle(env, driver.accessToken, { deviceId: serial, autoAssignDevice: false })).deviceId).toBe(
+        serial,
+      );
     });
   });
 
@@ -309,7 +379,9 @@ describe("GET /vehicle/ list", () => {
     const driver = await createDriver("sandbox", apps().main.sandbox);
     const created: number[] = [];
     for (let batch = 0; batch < 51; batch += 17) {
-      const vs = await Promise.all(Array.from({ length: 17 }, (_, i) => addVehicle("sandbox", driver.accessToken, { label: `Car ${batch + i}` })));
+      const vs = await Promise.all(
+        Array.from({ length: 17 }, (_, i) => addVehicle("sandbox", driver.accessToken, { label: `Car ${batch + i}` })),
+      );
       created.push(...vs.map((v) => v.vehicleId));
     }
     created.sort((a, b) => a - b);
@@ -319,7 +391,14 @@ describe("GET /vehicle/ list", () => {
     expect(first.body.vehicle).toHaveLength(50);
     expect(first.body.totalRecords).toBe(51);
     expect(first.body.vehicle.map((v: { vehicleId: number }) => v.vehicleId)).toEqual(created.slice(0, 50));
-    expect(first.body.actions).toEqual([{ name: "next", uri: `${apiBase("sandbox")}/vehicle/?searchLimit=50&searchOffset=50`, methods: null, inputs: null }]);
+    expect(first.body.actions).toEqual([
+      {
+        name: "next",
+        uri: `${apiBase("sandbox")}/vehicle/?searchLimit=50&searchOffset=50`,
+        methods: null,
+        inputs: null,
+      },
+    ]);
 
     const next = await request("GET", first.body.actions[0].uri, { token: driver.accessToken });
     expect(next.status).toBe(200);
@@ -344,7 +423,9 @@ describe("GET /vehicle/ list", () => {
     const theirs = await createDriver("sandbox", apps().other.sandbox);
     const a = await addVehicle("sandbox", mine.accessToken);
     const b = await addVehicle("sandbox", theirs.accessToken);
-    const listed = (await api("sandbox").get("/vehicle/?sortOrder=desc&searchLimit=500", mine.clientToken)).body.vehicle.map((v: { vehicleId: number }) => v.vehicleId);
+    const listed = (
+      await api("sandbox").get("/vehicle/?sortOrder=desc&searchLimit=500", mine.clientToken)
+    ).body.vehicle.map((v: { vehicleId: number }) => v.vehicleId);
     expect(listed).toContain(a.vehicleId);
     expect(listed).not.toContain(b.vehicleId);
   });

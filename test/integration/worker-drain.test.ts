@@ -1,7 +1,17 @@
 // @module-tag embedded
 // @module-tag processes
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSubscription, deliveryDatabase, insertNotifications, seedApp, startWorkerProcess, stopWorkerProcess, waitFor, type DeliveryDb, type WorkerProcess } from "../helpers/delivery-fixture";
+import {
+  createSubscription,
+  deliveryDatabase,
+  insertNotifications,
+  seedApp,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitFor,
+  type DeliveryDb,
+  type WorkerProcess,
+} from "../helpers/delivery-fixture";
 import { startHttpsReceiver, type HttpsReceiver } from "../helpers/https-receiver";
 
 // A worker told to stop (SIGTERM) while a delivery is in flight to a receiver slower than the
@@ -34,28 +44,47 @@ async function launch(extra: Record<string, string>) {
 }
 
 describe("a worker's drain", () => {
-  it("gives back a delivery still in flight when the drain time is up; another worker sends it at once", { timeout: 120_000 }, async () => {
-    // The first request waits 8 s for its answer (the drain allows 2 s); any later one is answered at once.
-    let calls = 0;
-    receiver.route("/slow", () => ({ status: 200, delayMs: calls++ === 0 ? 8000 : 0 }));
-    const first = await launch({ DRAIN_TIMEOUT_SECONDS: "2" });
-    const sub = await createSubscription(db.sql, { appId: app.appId, clientId: app.clientId, deliveries: [{ type: "HTTP_POST", postUrl: `${receiver.url}/slow` }] });
-    const [id] = await insertNotifications(db.sql, { appId: app.appId, clientId: app.clientId, subscriptionId: sub.subscriptionId, deliveryIds: sub.deliveryIds });
-    await waitFor(async () => receiver.on("/slow").length === 1, { what: "the first send in flight" });
-    const [lease] = await db.sql`select lease_owner from delivery_jobs where notification_delivery_id in (select id from notification_deliveries where notification_id = ${id!})`;
-    expect(lease!.lease_owner).toContain(`:${first.pid}:`);
+  it(
+    "gives back a delivery still in flight when the drain time is up; another worker sends it at once",
+    { timeout: 120_000 },
+    async () => {
+      // The first request waits 8 s for its answer (the drain allows 2 s); any later one is answered at once.
+      let calls = 0;
+      receiver.route("/slow", () => ({ status: 200, delayMs: calls++ === 0 ? 8000 : 0 }));
+      const first = await launch({ DRAIN_TIMEOUT_SECONDS: "2" });
+      const sub = await createSubscription(db.sql, {
+        appId: app.appId,
+        clientId: app.clientId,
+        deliveries: [{ type: "HTTP_POST", postUrl: `${receiver.url}/slow` }],
+      });
+      const [id] = await insertNotifications(db.sql, {
+        appId: app.appId,
+        clientId: app.clientId,
+        subscriptionId: sub.subscriptionId,
+        deliveryIds: sub.deliveryIds,
+      });
+      await waitFor(async () => receiver.on("/slow").length === 1, { what: "the first send in flight" });
+      const [lease] =
+        await db.sql`select lease_owner from delivery_jobs where notification_delivery_id in (select id from notification_deliveries where notification_id = ${id!})`;
+      expect(lease!.lease_owner).toContain(`:${first.pid}:`);
 
-    // The second worker claims at start and every second while the row is leased: it leaves it alone.
-    const second = await launch({});
-    const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
-    process.kill(first.pid, "SIGTERM");
-    expect(await exited).toBe(0);
+      // The second worker claims at start and every second while the row is leased: it leaves it alone.
+      const second = await launch({});
+      const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
+      process.kill(first.pid, "SIGTERM");
+      expect(await exited).toBe(0);
 
-    await waitFor(async () => (await db.sql`select status from notification_deliveries where notification_id = ${id!}`)[0]!.status === "DELIVERED", { what: "the delivery DELIVERED", timeoutMs: 30_000 });
-    const attempts = await db.sql`select worker_id, outcome from delivery_attempts where notification_id = ${id!}`;
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0]!.outcome).toBe("DELIVERED");
-    expect(attempts[0]!.worker_id).toContain(`:${second.pid}:`);
-    expect(receiver.on("/slow").map((r) => r.headers["webhook-id"])).toEqual([String(id), String(id)]);
-  });
+      await waitFor(
+        async () =>
+          (await db.sql`select status from notification_deliveries where notification_id = ${id!}`)[0]!.status ===
+          "DELIVERED",
+        { what: "the delivery DELIVERED", timeoutMs: 30_000 },
+      );
+      const attempts = await db.sql`select worker_id, outcome from delivery_attempts where notification_id = ${id!}`;
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]!.outcome).toBe("DELIVERED");
+      expect(attempts[0]!.worker_id).toContain(`:${second.pid}:`);
+      expect(receiver.on("/slow").map((r) => r.headers["webhook-id"])).toEqual([String(id), String(id)]);
+    },
+  );
 });

@@ -37,7 +37,17 @@ async function writesFor(count: number, at: Date) {
           decoded: null,
           createdTrips: [],
           updatedTrips: [],
-          sets: [{ recordedAt: iso, ignitionStatus: "RUNNING", tripId: null, tripStart: null, late: false, deviceId: null, vin: null }],
+          sets: [
+            {
+              recordedAt: iso,
+              ignitionStatus: "RUNNING",
+              tripId: null,
+              tripStart: null,
+              late: false,
+              deviceId: null,
+              vin: null,
+            },
+          ],
           points: [{ setAt: iso, position: 0, recordedAt: iso, key: "GEN_SPEED", value: String(40 + i) }],
           events: null,
           unread: { scope, subscriptionsVersion: read.subscriptionsVersion },
@@ -48,7 +58,11 @@ async function writesFor(count: number, at: Date) {
 }
 
 const statementsOf = async (vehicleIds: number[]) =>
-  Number((await testSql()`select count(distinct tx_id)::int as n from data_points where vehicle_id in ${testSql()(vehicleIds)}`)[0]!.n);
+  Number(
+    (
+      await testSql()`select count(distinct tx_id)::int as n from data_points where vehicle_id in ${testSql()(vehicleIds)}`
+    )[0]!.n,
+  );
 
 describe("ingest's grouped writes", () => {
   it("go as one statement for all that arrived while one was in flight, each vehicle checked and answered as if alone", async () => {
@@ -57,7 +71,15 @@ describe("ingest's grouped writes", () => {
     const fleet = await writesFor(5, at);
     // The third vehicle changes after its read: its part of the group must write nothing.
     const stale = fleet[2]!;
-    expect((await sandbox.post(`/vehicle/${stale.driver.vehicleId}`, { label: "Renamed meanwhile" }, stale.driver.accessToken)).status).toBe(200);
+    expect(
+      (
+        await sandbox.post(
+          `/vehicle/${stale.driver.vehicleId}`,
+          { label: "Renamed meanwhile" },
+          stale.driver.accessToken,
+        )
+      ).status,
+    ).toBe(200);
 
     const written = await Promise.all(fleet.map(({ write }) => writeInGroup(testSql(), write)));
 
@@ -67,14 +89,25 @@ describe("ingest's grouped writes", () => {
       if (i === 2) continue;
       expect(result?.sets).toHaveLength(1);
       expect(result?.points).toEqual([{ id: expect.any(Number), dataSetId: result!.sets[0]!.id, position: 0 }]);
-      const stored = await sandbox.get(`/vehicle/${ids[i]}/dataSet/${result!.sets[0]!.id}`, fleet[i]!.driver.accessToken);
-      expect(stored.body.dataSet).toMatchObject({ vehicleId: ids[i], ignitionStatus: "RUNNING", datum: [{ id: result!.points[0]!.id, key: "GEN_SPEED", value: String(40 + i) }] });
-      expect((await sandbox.get(`/vehicle/${ids[i]}`, fleet[i]!.driver.accessToken)).body.vehicle).toMatchObject({ running: true });
+      const stored = await sandbox.get(
+        `/vehicle/${ids[i]}/dataSet/${result!.sets[0]!.id}`,
+        fleet[i]!.driver.accessToken,
+      );
+      expect(stored.body.dataSet).toMatchObject({
+        vehicleId: ids[i],
+        ignitionStatus: "RUNNING",
+        datum: [{ id: result!.points[0]!.id, key: "GEN_SPEED", value: String(40 + i) }],
+      });
+      expect((await sandbox.get(`/vehicle/${ids[i]}`, fleet[i]!.driver.accessToken)).body.vehicle).toMatchObject({
+        running: true,
+      });
     }
-    const staleVehicle = (await sandbox.get(`/vehicle/${stale.driver.vehicleId}`, stale.driver.accessToken)).body.vehicle;
+    const staleVehicle = (await sandbox.get(`/vehicle/${stale.driver.vehicleId}`, stale.driver.accessToken)).body
+      .vehicle;
     expect(staleVehicle).toMatchObject({ label: "Renamed meanwhile", running: false });
     // Counted in the tables: the API's totals come from counters, which a leak could miss.
-    const [left] = await testSql()`select (select count(*) from data_sets where vehicle_id = ${stale.driver.vehicleId})::int as sets,
+    const [left] =
+      await testSql()`select (select count(*) from data_sets where vehicle_id = ${stale.driver.vehicleId})::int as sets,
       (select count(*) from data_points where vehicle_id = ${stale.driver.vehicleId})::int as points`;
     expect(left).toEqual({ sets: 0, points: 0 });
     // The first went alone, the other three written together.
@@ -94,52 +127,68 @@ describe("ingest's grouped writes", () => {
 
     expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
     expect(settled[1]).toMatchObject({ status: "rejected", reason: { code: "23505" } });
-    for (const i of [0, 2, 3]) expect((settled[i] as PromiseFulfilledResult<{ sets: unknown[] }>).value.sets).toHaveLength(1);
+    for (const i of [0, 2, 3])
+      expect((settled[i] as PromiseFulfilledResult<{ sets: unknown[] }>).value.sets).toHaveLength(1);
     // First alone, the failed group of three, then the two that could be written, one by one.
     expect(await statementsOf(fleet.map((f) => f.driver.vehicleId))).toBe(3);
   });
 
   // Not on the embedded database: its one session runs one transaction at a time, so no other
   // transaction can hold a row while the writes run (the holder would block them all).
-  it.skipIf(inject("embedded"))("do not wait for a vehicle row another transaction holds: that write is answered null, the others are written", async () => {
-    const { writeInGroup } = await import("@/server/telemetry/ingest/write-groups");
-    const fleet = await writesFor(3, secondsAgo(60));
-    const held = fleet[1]!.driver.vehicleId;
-    // The lock is held on a connection of its own for as long as the writes take.
-    const holder = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
-    try {
-      let release!: () => void;
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const transaction = holder.begin(async (tx) => {
-        await tx`select id from vehicles where id = ${held} for update`;
-        locked();
-        await new Promise<void>((resolve) => (release = resolve));
-      });
-      await isLocked;
-      const written = await Promise.all(fleet.map(({ write }) => writeInGroup(testSql(), write)));
-      release();
-      await transaction;
-      expect(written.map((w) => w?.sets.length ?? null)).toEqual([1, null, 1]);
-    } finally {
-      await holder.end();
-    }
-  });
+  it.skipIf(inject("embedded"))(
+    "do not wait for a vehicle row another transaction holds: that write is answered null, the others are written",
+    async () => {
+      const { writeInGroup } = await import("@/server/telemetry/ingest/write-groups");
+      const fleet = await writesFor(3, secondsAgo(60));
+      const held = fleet[1]!.driver.vehicleId;
+      // The lock is held on a connection of its own for as long as the writes take.
+      const holder = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
+      try {
+        let release!: () => void;
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        const transaction = holder.begin(async (tx) => {
+          await tx`select id from vehicles where id = ${held} for update`;
+          locked();
+          await new Promise<void>((resolve) => (release = resolve));
+        });
+        await isLocked;
+        const written = await Promise.all(fleet.map(({ write }) => writeInGroup(testSql(), write)));
+        release();
+        await transaction;
+        expect(written.map((w) => w?.sets.length ?? null)).toEqual([1, null, 1]);
+      } finally {
+        await holder.end();
+      }
+    },
+  );
 
   it("many devices posting at once each get their own data sets, points, trip and notifications", async () => {
     const fleet = await Promise.all(Array.from({ length: 12 }, () => driverWithVehicle()));
     const subscriptions = await Promise.all(
       fleet.map(async ({ vehicleId, accessToken }) => {
-        const res = await sandbox.post(`/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" }, accessToken);
+        const res = await sandbox.post(
+          `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
+          { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" },
+          accessToken,
+        );
         expect(res.status, res.text).toBe(200);
         return res.body.subscription.id as number;
       }),
     );
     // Each vehicle at its own place, so a point that went to the wrong vehicle would show.
-    const set = (i: number, s: number, status: "ON" | "RUNNING") => dataSet(secondsAgo(300 - s * 60), status, [waypoint(39 + i / 100, -83 + s / 100), { key: "GEN_SPEED", value: i * 10 + s }]);
+    const set = (i: number, s: number, status: "ON" | "RUNNING") =>
+      dataSet(secondsAgo(300 - s * 60), status, [
+        waypoint(39 + i / 100, -83 + s / 100),
+        { key: "GEN_SPEED", value: i * 10 + s },
+      ]);
     const posted = new Map<number, { id: number; tripId: number }[]>();
     for (let s = 0; s < 4; s++) {
-      const answers = await Promise.all(fleet.map(({ vehicleId, accessToken }, i) => sandbox.post(`/vehicle/${vehicleId}/dataSet/`, set(i, s, s === 0 ? "ON" : "RUNNING"), accessToken)));
+      const answers = await Promise.all(
+        fleet.map(({ vehicleId, accessToken }, i) =>
+          sandbox.post(`/vehicle/${vehicleId}/dataSet/`, set(i, s, s === 0 ? "ON" : "RUNNING"), accessToken),
+        ),
+      );
       for (const [i, res] of answers.entries()) {
         expect(res.status, res.text).toBe(200);
         const { vehicleId } = fleet[i]!;
@@ -159,9 +208,14 @@ describe("ingest's grouped writes", () => {
       expect(new Set(sets.map((x) => x.tripId)).size).toBe(1);
       const points = await sandbox.get(`/vehicle/${vehicleId}/data/?key=GEN_SPEED`, accessToken);
       expect(points.body.totalRecords).toBe(4);
-      expect(points.body.data.map((d: { value: string }) => d.value).sort()).toEqual([0, 1, 2, 3].map((s) => String(i * 10 + s)).sort());
-      const notes = await testSql()`select subscription_id, data_set_id from notifications where vehicle_id = ${vehicleId} order by data_set_id`;
-      expect(notes.map((n) => [Number(n.subscription_id), Number(n.data_set_id)])).toEqual(sets.map((x) => [subscriptions[i], x.id]));
+      expect(points.body.data.map((d: { value: string }) => d.value).sort()).toEqual(
+        [0, 1, 2, 3].map((s) => String(i * 10 + s)).sort(),
+      );
+      const notes =
+        await testSql()`select subscription_id, data_set_id from notifications where vehicle_id = ${vehicleId} order by data_set_id`;
+      expect(notes.map((n) => [Number(n.subscription_id), Number(n.data_set_id)])).toEqual(
+        sets.map((x) => [subscriptions[i], x.id]),
+      );
     }
   });
 });

@@ -8,35 +8,53 @@ import { clientRedirect, withoutFragment } from "@/server/oauth/authorize/redire
 
 describe("clientRedirect (docs/oauth.md)", () => {
   it("appends a query string, skipping absent values", () => {
-    expect(clientRedirect("https://app.example/cb", { code: "c1", state: null }, "query")).toBe("https://app.example/cb?code=c1");
+    expect(clientRedirect("https://app.example/cb", { code: "c1", state: null }, "query")).toBe(
+      "https://app.example/cb?code=c1",
+    );
   });
 
   it("joins with & when the URI already has a query", () => {
-    expect(clientRedirect("https://app.example/cb?tenant=a", { code: "c1", state: "s" }, "query")).toBe("https://app.example/cb?tenant=a&code=c1&state=s");
+    expect(clientRedirect("https://app.example/cb?tenant=a", { code: "c1", state: "s" }, "query")).toBe(
+      "https://app.example/cb?tenant=a&code=c1&state=s",
+    );
   });
 
   it("does not double a trailing ? or &", () => {
     expect(clientRedirect("https://app.example/cb?", { code: "c" }, "query")).toBe("https://app.example/cb?code=c");
-    expect(clientRedirect("https://app.example/cb?a=1&", { code: "c" }, "query")).toBe("https://app.example/cb?a=1&code=c");
+    expect(clientRedirect("https://app.example/cb?a=1&", { code: "c" }, "query")).toBe(
+      "https://app.example/cb?a=1&code=c",
+    );
   });
 
   it("puts the parameters in the fragment for response_mode=fragment", () => {
-    expect(clientRedirect("carlocator://cb", { access_token: "t", token_type: "bearer" }, "fragment")).toBe("carlocator://cb#access_token=t&token_type=bearer");
+    expect(clientRedirect("carlocator://cb", { access_token: "t", token_type: "bearer" }, "fragment")).toBe(
+      "carlocator://cb#access_token=t&token_type=bearer",
+    );
   });
 
   it("encodes the state as given", () => {
-    expect(clientRedirect("https://app.example/cb", { state: "a b&c=d" }, "query")).toBe("https://app.example/cb?state=a+b%26c%3Dd");
+    expect(clientRedirect("https://app.example/cb", { state: "a b&c=d" }, "query")).toBe(
+      "https://app.example/cb?state=a+b%26c%3Dd",
+    );
   });
 
   it("appends inside a registered fragment, after a ?, as the original's single-page apps read it", () => {
     const token = { access_token: "t", token_type: "bearer", expires_in: "86400", state: "s" };
-    expect(clientRedirect("http://127.0.0.1:8080/#/authorized", token, "query")).toBe("http://127.0.0.1:8080/#/authorized?access_token=t&token_type=bearer&expires_in=86400&state=s");
+    expect(clientRedirect("http://127.0.0.1:8080/#/authorized", token, "query")).toBe(
+      "http://127.0.0.1:8080/#/authorized?access_token=t&token_type=bearer&expires_in=86400&state=s",
+    );
   });
 
   it("joins with & only when the registered fragment itself already has a ?", () => {
-    expect(clientRedirect("https://app.example/spa?x=1#/authorized", { access_token: "t" }, "query")).toBe("https://app.example/spa?x=1#/authorized?access_token=t");
-    expect(clientRedirect("https://app.example/spa?x=1#/authorized?tenant=a", { access_token: "t" }, "query")).toBe("https://app.example/spa?x=1#/authorized?tenant=a&access_token=t");
-    expect(clientRedirect("https://app.example/#/authorized?", { access_token: "t" }, "query")).toBe("https://app.example/#/authorized?access_token=t");
+    expect(clientRedirect("https://app.example/spa?x=1#/authorized", { access_token: "t" }, "query")).toBe(
+      "https://app.example/spa?x=1#/authorized?access_token=t",
+    );
+    expect(clientRedirect("https://app.example/spa?x=1#/authorized?tenant=a", { access_token: "t" }, "query")).toBe(
+      "https://app.example/spa?x=1#/authorized?tenant=a&access_token=t",
+    );
+    expect(clientRedirect("https://app.example/#/authorized?", { access_token: "t" }, "query")).toBe(
+      "https://app.example/#/authorized?access_token=t",
+    );
   });
 
   it("withoutFragment gives the library the URI up to the #", () => {
@@ -78,7 +96,12 @@ describe("localPathOr (no open redirect after sign-in)", () => {
 
 describe("registrationProblems", () => {
   it("reports every field at once, the contact rule included", () => {
-    const problems = Object.fromEntries(registrationProblems({ environment: "sandbox", password: "short", preferredContact: "PHONE" }).map((p) => [p.fieldName, p.message]));
+    const problems = Object.fromEntries(
+      registrationProblems({ environment: "sandbox", password: "short", preferredContact: "PHONE" }).map((p) => [
+        p.fieldName,
+        p.message,
+      ]),
+    );
     expect(problems).toEqual({
       firstName: "Required.",
       lastName: "Required.",
@@ -89,13 +112,26 @@ describe("registrationProblems", () => {
   });
 
   it("accepts a complete registration", () => {
-    expect(registrationProblems({ environment: "production", firstName: "A", lastName: "B", username: "ab.c", password: "12345678", email: "a@b.example", preferredContact: "email" })).toEqual([]);
+    expect(
+      registrationProblems({
+        environment: "production",
+        firstName: "A",
+        lastName: "B",
+        username: "ab.c",
+        password: "12345678",
+        email: "a@b.example",
+        preferredContact: "email",
+      }),
+    ).toEqual([]);
   });
 });
 
 describe("readSignInProblem", () => {
   it("reads Wayline's problems and treats anything else as bad credentials", () => {
-    expect(readSignInProblem('{"kind":"throttled","retryAfterSeconds":30}')).toEqual({ kind: "throttled", retryAfterSeconds: 30 });
+    expect(readSignInProblem('{"kind":"throttled","retryAfterSeconds":30}')).toEqual({
+      kind: "throttled",
+      retryAfterSeconds: 30,
+    });
     expect(readSignInProblem("CredentialsSignin")).toEqual({ kind: "invalid_credentials", waitSeconds: 0 });
     expect(readSignInProblem('{"kind":"nonsense"}')).toEqual({ kind: "invalid_credentials", waitSeconds: 0 });
   });

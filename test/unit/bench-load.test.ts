@@ -11,7 +11,9 @@ it("a benchmark prints the load average at its start and end, and warns exactly 
   const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { cwd: root, encoding: "utf8" });
   expect(run.status, run.stderr).toBe(0);
   const lines = run.stdout.trim().split("\n");
-  expect(lines[0]).toMatch(/^bench:probe: load average at start: [\d.]+ [\d.]+ [\d.]+ \(1, 5, 15 min; \d+ cores, busy above [\d.]+\)$/);
+  expect(lines[0]).toMatch(
+    /^bench:probe: load average at start: [\d.]+ [\d.]+ [\d.]+ \(1, 5, 15 min; \d+ cores, busy above [\d.]+\)$/,
+  );
   expect(lines[1]).toBe("figures");
   expect(lines[2]).toMatch(/^bench:probe: load average at end: [\d.]+ /);
   const limit = 0.75 * os.cpus().length;

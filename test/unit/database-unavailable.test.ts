@@ -31,13 +31,19 @@ describe("databaseUnavailable", () => {
 
   it("the server going away or starting up, and connection exceptions → their SQLSTATE", () => {
     for (const code of ["57P01", "57P02", "57P03", "53300", "08006", "08P01"]) {
-      expect(databaseUnavailable(new postgres.PostgresError({ code, message: "terminating connection" } as never))).toBe(code);
+      expect(
+        databaseUnavailable(new postgres.PostgresError({ code, message: "terminating connection" } as never)),
+      ).toBe(code);
     }
   });
 
   it("a statement's own failure, or anything else → null", () => {
-    expect(databaseUnavailable(new postgres.PostgresError({ code: "23505", message: "duplicate key" } as never))).toBeNull();
-    expect(databaseUnavailable(new postgres.PostgresError({ code: "57014", message: "canceling statement" } as never))).toBeNull();
+    expect(
+      databaseUnavailable(new postgres.PostgresError({ code: "23505", message: "duplicate key" } as never)),
+    ).toBeNull();
+    expect(
+      databaseUnavailable(new postgres.PostgresError({ code: "57014", message: "canceling statement" } as never)),
+    ).toBeNull();
     expect(databaseUnavailable(new Error("boom"))).toBeNull();
     expect(databaseUnavailable("ECONNREFUSED")).toBeNull();
     expect(databaseUnavailable(null)).toBeNull();

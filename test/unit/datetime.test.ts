@@ -18,7 +18,14 @@ describe("wire DateTime", () => {
   });
 
   it("rejects impossible dates and other shapes", () => {
-    for (const bad of ["20140230T000000+0000", "20141312T000000+0000", "20141112T245503+0000", "2014-11-12T19:55:03Z", "20141112T195503", "x"]) {
+    for (const bad of [
+      "20140230T000000+0000",
+      "20141312T000000+0000",
+      "20141112T245503+0000",
+      "2014-11-12T19:55:03Z",
+      "20141112T195503",
+      "x",
+    ]) {
       expect(parseDateTime(bad), bad).toBeNull();
     }
   });
@@ -35,10 +42,23 @@ describe("wire DateTime", () => {
   });
 
   it("knows which months have 29, 30 and 31 days, leap years included", () => {
-    for (const good of ["20240229T000000+0000", "20000229T120000+0000", "20230430T000000+0000", "20231231T235959+0000"]) {
-      expect(parseDateTime(good)?.toISOString().slice(0, 10), good).toBe(`${good.slice(0, 4)}-${good.slice(4, 6)}-${good.slice(6, 8)}`);
+    for (const good of [
+      "20240229T000000+0000",
+      "20000229T120000+0000",
+      "20230430T000000+0000",
+      "20231231T235959+0000",
+    ]) {
+      expect(parseDateTime(good)?.toISOString().slice(0, 10), good).toBe(
+        `${good.slice(0, 4)}-${good.slice(4, 6)}-${good.slice(6, 8)}`,
+      );
     }
-    for (const bad of ["20230229T000000+0000", "19000229T000000+0000", "20230431T000000+0000", "20230631T000000+0000", "20230932T000000+0000"]) {
+    for (const bad of [
+      "20230229T000000+0000",
+      "19000229T000000+0000",
+      "20230431T000000+0000",
+      "20230631T000000+0000",
+      "20230932T000000+0000",
+    ]) {
       expect(parseDateTime(bad), bad).toBeNull();
     }
   });
@@ -48,7 +68,9 @@ describe("wire DateTime", () => {
     const parts = (d: Date) =>
       `${String(d.getUTCFullYear()).padStart(4, "0")}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}T${two(d.getUTCHours())}${two(d.getUTCMinutes())}${two(d.getUTCSeconds())}+0000`;
     for (let i = 0; i < 2000; i++) {
-      const d = new Date(Date.UTC(1970 + (i % 130), i % 12, 1 + (i % 28), i % 24, (i * 7) % 60, (i * 13) % 60, i % 1000));
+      const d = new Date(
+        Date.UTC(1970 + (i % 130), i % 12, 1 + (i % 28), i % 24, (i * 7) % 60, (i * 13) % 60, i % 1000),
+      );
       expect(formatDateTime(d)).toBe(parts(d));
     }
     // Past year 9999 toISOString changes shape; the parts are still right.

@@ -34,7 +34,10 @@ const until = async (check: () => boolean, ms = 5000) => {
 
 describe("embedded wire server: LISTEN/NOTIFY", () => {
   it("reads the channels of LISTEN and UNLISTEN statements", () => {
-    expect(listenChanges('LISTEN "jobs:insert"; LISTEN "worker:migrate";')).toEqual({ listen: ["jobs:insert", "worker:migrate"], unlisten: [] });
+    expect(listenChanges('LISTEN "jobs:insert"; LISTEN "worker:migrate";')).toEqual({
+      listen: ["jobs:insert", "worker:migrate"],
+      unlisten: [],
+    });
     expect(listenChanges("listen Foo; unlisten bar; UNLISTEN *")).toEqual({ listen: ["foo"], unlisten: ["bar", "*"] });
     expect(listenChanges("select 'not a listen'")).toEqual({ listen: [], unlisten: [] });
   });

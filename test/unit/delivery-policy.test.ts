@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { classifyStatus, decideRetry, GIVE_UP_AFTER_MS, parseRetryAfter, RETRY_DELAYS_MS } from "@/server/delivery/retry-policy";
+import {
+  classifyStatus,
+  decideRetry,
+  GIVE_UP_AFTER_MS,
+  parseRetryAfter,
+  RETRY_DELAYS_MS,
+} from "@/server/delivery/retry-policy";
 import { newSigningSecret, signWebhook } from "@/server/delivery/signing";
 
 // The retry schedule with the clock passed in: a whole day of failures walked in microseconds.
@@ -38,7 +44,9 @@ describe("retry schedule", () => {
       const d = decideRetry({ failures: tries, failingSince: start, now, lastError: "HTTP 502", random: middle });
       if (d.action === "deactivate") {
         expect(now.getTime() - start.getTime()).toBe(GIVE_UP_AFTER_MS);
-        expect(d.reason).toMatch(/Failing for 24 hours since 2026-11-22T00:00:00.000Z; last error at 2026-11-23T00:00:00.000Z: HTTP 502/);
+        expect(d.reason).toMatch(
+          /Failing for 24 hours since 2026-11-22T00:00:00.000Z; last error at 2026-11-23T00:00:00.000Z: HTTP 502/,
+        );
         break;
       }
       now = d.at;
@@ -52,7 +60,14 @@ describe("retry schedule", () => {
     expect(parseRetryAfter("120", now)).toBe(120_000);
     expect(parseRetryAfter("Sun, 22 Nov 2026 00:10:00 GMT", now)).toBe(600_000);
     expect(parseRetryAfter("soon", now)).toBeNull();
-    const d = decideRetry({ failures: 1, failingSince: now, now, retryAfterMs: 600_000, lastError: "HTTP 429", random: middle });
+    const d = decideRetry({
+      failures: 1,
+      failingSince: now,
+      now,
+      retryAfterMs: 600_000,
+      lastError: "HTTP 429",
+      random: middle,
+    });
     expect(d.action === "retry" && d.at.getTime() - now.getTime()).toBe(600_000);
   });
 
@@ -60,7 +75,13 @@ describe("retry schedule", () => {
     const now = new Date();
     const d = decideRetry({ failures: 3, failingSince: now, now, lastError: "x", random: middle, scale: 0.001 });
     expect(d.action === "retry" && d.at.getTime() - now.getTime()).toBe(1_800);
-    const late = decideRetry({ failures: 3, failingSince: new Date(now.getTime() - 86_400), now, lastError: "x", scale: 0.001 });
+    const late = decideRetry({
+      failures: 3,
+      failingSince: new Date(now.getTime() - 86_400),
+      now,
+      lastError: "x",
+      scale: 0.001,
+    });
     expect(late.action).toBe("deactivate");
   });
 
@@ -84,7 +105,11 @@ describe("Standard Webhooks signatures", () => {
     const signed = signWebhook({ id: "42", timestamp, body, secrets: [a, b] });
     expect(signed.signedContent).toBe(`42.${timestamp}.${body}`);
     expect(signed.signature.split(" ")).toHaveLength(2);
-    const headers = { "webhook-id": "42", "webhook-timestamp": String(timestamp), "webhook-signature": signed.signature };
+    const headers = {
+      "webhook-id": "42",
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signed.signature,
+    };
     expect(new Webhook(a).verify(body, headers)).toEqual({ id: 42, _type: "WAYPOINT" });
     expect(new Webhook(b).verify(body, headers)).toEqual({ id: 42, _type: "WAYPOINT" });
     expect(() => new Webhook(newSigningSecret()).verify(body, headers)).toThrow();

@@ -30,7 +30,12 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver({ ca });
   // A resolver standing in for a hostile DNS server: "rebind.hostile-dns.net" answers a public address
   // and then the trap's; "inside.hostile-dns.net" only the trap's.
-  const zone: Record<string, string[]> = { "rebind.hostile-dns.net": ["93.184.216.34", "127.0.0.2"], "inside.hostile-dns.net": ["127.0.0.2"], "mapped.hostile-dns.net": ["::ffff:127.0.0.2"], "allowed-by-address.hostile-dns.net": ["127.0.0.1"] };
+  const zone: Record<string, string[]> = {
+    "rebind.hostile-dns.net": ["93.184.216.34", "127.0.0.2"],
+    "inside.hostile-dns.net": ["127.0.0.2"],
+    "mapped.hostile-dns.net": ["::ffff:127.0.0.2"],
+    "allowed-by-address.hostile-dns.net": ["127.0.0.1"],
+  };
   network = makeNetwork({
     allowedHosts: ["127.0.0.1"],
     extraCaPem: fs.readFileSync(ca.certFile, "utf8"),
@@ -100,9 +105,19 @@ describe("SSRF guard (server/delivery/ssrf.ts)", () => {
   });
 
   it("the same client does reach an allow-listed receiver (the harness can connect)", async () => {
-    const result = await postHttps({ url: `${receiver.url}/allowed`, headers: { "content-type": "application/json" }, body: "{}", network });
+    const result = await postHttps({
+      url: `${receiver.url}/allowed`,
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      network,
+    });
     expect(result).toMatchObject({ ok: true, status: 200 });
-    const byAddress = await postHttps({ url: `https://allowed-by-address.hostile-dns.net:${receiver.port}/x`, headers: {}, body: "{}", network });
+    const byAddress = await postHttps({
+      url: `https://allowed-by-address.hostile-dns.net:${receiver.port}/x`,
+      headers: {},
+      body: "{}",
+      network,
+    });
     // Resolves to the allow-listed 127.0.0.1: the guard lets it through; the certificate (made
     // for 127.0.0.1 and localhost) then rightly fails the name check.
     expect(byAddress).toMatchObject({ ok: false, kind: "tls" });
@@ -110,10 +125,21 @@ describe("SSRF guard (server/delivery/ssrf.ts)", () => {
   });
 
   it("checks every address a name resolves to, at connect time", async () => {
-    const lookup = guardedLookup({ allowedHosts: [] }, async () => [{ address: "8.8.8.8", family: 4 }, { address: "10.1.2.3", family: 4 }]);
-    const error = await new Promise<Error | null>((resolve) => lookup("twofaced.hostile-dns.net", { all: true }, (err) => resolve(err)));
+    const lookup = guardedLookup({ allowedHosts: [] }, async () => [
+      { address: "8.8.8.8", family: 4 },
+      { address: "10.1.2.3", family: 4 },
+    ]);
+    const error = await new Promise<Error | null>((resolve) =>
+      lookup("twofaced.hostile-dns.net", { all: true }, (err) => resolve(err)),
+    );
     expect(error).toBeInstanceOf(TargetRefused);
-    const ok = await new Promise<unknown>((resolve) => guardedLookup({ allowedHosts: [] }, async () => [{ address: "8.8.8.8", family: 4 }])("public.hostile-dns.net", {}, (err, address) => resolve(err ?? address)));
+    const ok = await new Promise<unknown>((resolve) =>
+      guardedLookup({ allowedHosts: [] }, async () => [{ address: "8.8.8.8", family: 4 }])(
+        "public.hostile-dns.net",
+        {},
+        (err, address) => resolve(err ?? address),
+      ),
+    );
     expect(ok).toBe("8.8.8.8");
   });
 
@@ -126,7 +152,25 @@ describe("SSRF guard (server/delivery/ssrf.ts)", () => {
   });
 
   it("classifies the reserved ranges", () => {
-    for (const a of ["127.0.0.1", "10.255.0.1", "100.127.255.254", "169.254.1.1", "172.31.0.1", "192.168.0.1", "0.1.2.3", "224.1.1.1", "::1", "::", "fe80::1", "fc00::1", "::ffff:8.8.8.8", "2002:7f00:1::1", "not-an-ip"]) expect(isForbiddenAddress(a), a).toBe(true);
-    for (const a of ["8.8.8.8", "93.184.216.34", "100.128.0.1", "172.32.0.1", "2606:4700::1111"]) expect(isForbiddenAddress(a), a).toBe(false);
+    for (const a of [
+      "127.0.0.1",
+      "10.255.0.1",
+      "100.127.255.254",
+      "169.254.1.1",
+      "172.31.0.1",
+      "192.168.0.1",
+      "0.1.2.3",
+      "224.1.1.1",
+      "::1",
+      "::",
+      "fe80::1",
+      "fc00::1",
+      "::ffff:8.8.8.8",
+      "2002:7f00:1::1",
+      "not-an-ip",
+    ])
+      expect(isForbiddenAddress(a), a).toBe(true);
+    for (const a of ["8.8.8.8", "93.184.216.34", "100.128.0.1", "172.32.0.1", "2606:4700::1111"])
+      expect(isForbiddenAddress(a), a).toBe(false);
   });
 });

@@ -7,7 +7,12 @@ import { haversineMiles, pointAt, tripTotals, type Track } from "@/common/driver
 const MIN = 60_000;
 
 function track(points: [minute: number, lat: number, lon: number, speed?: number][]): Track {
-  return { t: points.map((p) => p[0] * MIN), lat: points.map((p) => p[1]), lon: points.map((p) => p[2]), speed: points.map((p) => p[3] ?? -1) };
+  return {
+    t: points.map((p) => p[0] * MIN),
+    lat: points.map((p) => p[1]),
+    lon: points.map((p) => p[2]),
+    speed: points.map((p) => p[3] ?? -1),
+  };
 }
 
 describe("trip totals", () => {
@@ -44,7 +49,14 @@ describe("trip totals", () => {
   });
 
   it("an open trip lasts until its last point; an empty track has no speeds", () => {
-    expect(tripTotals(track([]), { startMs: 0, endMs: null })).toEqual({ distanceMiles: 0, durationMs: 0, movingMs: 0, stoppedMs: 0, maxSpeedMph: null, averageSpeedMph: null });
+    expect(tripTotals(track([]), { startMs: 0, endMs: null })).toEqual({
+      distanceMiles: 0,
+      durationMs: 0,
+      movingMs: 0,
+      stoppedMs: 0,
+      maxSpeedMph: null,
+      averageSpeedMph: null,
+    });
     expect(tripTotals(track([[3, 40, -83, 0]]), { startMs: 0, endMs: null }).durationMs).toBe(3 * MIN);
   });
 });
@@ -52,7 +64,9 @@ describe("trip totals", () => {
 describe("replay position", () => {
   it("finds the last point at or before a time", () => {
     const t = [0, 10, 20, 30];
-    expect([pointAt(t, -5), pointAt(t, 0), pointAt(t, 9), pointAt(t, 10), pointAt(t, 29), pointAt(t, 99)]).toEqual([0, 0, 0, 1, 2, 3]);
+    expect([pointAt(t, -5), pointAt(t, 0), pointAt(t, 9), pointAt(t, 10), pointAt(t, 29), pointAt(t, 99)]).toEqual([
+      0, 0, 0, 1, 2, 3,
+    ]);
     expect(pointAt([], 5)).toBe(0);
   });
 });

@@ -35,7 +35,9 @@ type Client = postgres.Sql;
 type ClientOptions = postgres.Options<Record<string, never>> & { socket?: () => Promise<net.Socket> };
 
 /** Runs `body` against a fresh PGlite behind a wire server, then tears everything down. */
-async function withServer(body: (ctx: { url: string; port: number; client: (opts?: ClientOptions) => Client }) => Promise<void>) {
+async function withServer(
+  body: (ctx: { url: string; port: number; client: (opts?: ClientOptions) => Client }) => Promise<void>,
+) {
   const dir = tempDataDir();
   const db = new PGlite(path.join(dir, "pglite"));
   const server = await startWireServer({ db });
@@ -79,7 +81,8 @@ describe("embedded wire server", () => {
       const results = await Promise.all(
         clients.flatMap((sql, c) =>
           Array.from({ length: 50 }, async (_, i) => {
-            const rows = await sql`select ${c}::int * 1000 + ${i}::int as n, ${`client ${c} query ${i}`}::text as label`;
+            const rows =
+              await sql`select ${c}::int * 1000 + ${i}::int as n, ${`client ${c} query ${i}`}::text as label`;
             return { c, i, rows };
           }),
         ),
@@ -88,7 +91,9 @@ describe("embedded wire server", () => {
       for (const { c, i, rows } of results) {
         expect(rows).toEqual([{ n: c * 1000 + i, label: `client ${c} query ${i}` }]);
       }
-      console.log(`concurrent test: ${results.length} queries in ${elapsed.toFixed(0)} ms (${Math.round((results.length / elapsed) * 1000)} queries/s)`);
+      console.log(
+        `concurrent test: ${results.length} queries in ${elapsed.toFixed(0)} ms (${Math.round((results.length / elapsed) * 1000)} queries/s)`,
+      );
     });
   }, 30_000);
 
@@ -266,7 +271,13 @@ async function rawConnect(port: number) {
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
-  const params = Buffer.concat([cstring("user"), cstring("postgres"), cstring("database"), cstring("postgres"), cstring("")]);
+  const params = Buffer.concat([
+    cstring("user"),
+    cstring("postgres"),
+    cstring("database"),
+    cstring("postgres"),
+    cstring(""),
+  ]);
   const startup = Buffer.alloc(8);
   startup.writeInt32BE(8 + params.length, 0);
   startup.writeInt32BE(196608, 4);

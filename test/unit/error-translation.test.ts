@@ -8,12 +8,21 @@ import { notOwned } from "@/server/surfaces/console/errors";
 // the sandbox inbox) and to the console's form errors. Both are pure; these pin what each answers.
 
 describe("errorBody: the one error type → the contract's error body", () => {
-  it.each(Object.keys(errorStatus) as ErrorCode[])("%s carries its status from the closed table, the detail twice and the field errors", (code) => {
-    const fields = [{ fieldName: "label", errorCode: "TOO_LONG" as const, errorDisplay: "label is too long." }];
-    expect(errorBody(new ApiError(code, "What went wrong.", fields))).toEqual({
-      error: { httpStatus: errorStatus[code], errorCode: code, detail: "What went wrong.", errorDisplay: "What went wrong.", fieldErrors: fields },
-    });
-  });
+  it.each(Object.keys(errorStatus) as ErrorCode[])(
+    "%s carries its status from the closed table, the detail twice and the field errors",
+    (code) => {
+      const fields = [{ fieldName: "label", errorCode: "TOO_LONG" as const, errorDisplay: "label is too long." }];
+      expect(errorBody(new ApiError(code, "What went wrong.", fields))).toEqual({
+        error: {
+          httpStatus: errorStatus[code],
+          errorCode: code,
+          detail: "What went wrong.",
+          errorDisplay: "What went wrong.",
+          fieldErrors: fields,
+        },
+      });
+    },
+  );
 
   it("a 409 UNIQUE names its field", () => {
     expect(errorBody(uniqueError("deviceId", "That device is taken.")).error).toEqual({
@@ -29,23 +38,44 @@ describe("errorBody: the one error type → the contract's error body", () => {
 describe("consoleFailure: the one error type → the console's form errors", () => {
   it("bad fields → 400 with the message and the fields to mark", () => {
     const fields = [{ fieldName: "name", errorCode: "REQUIRED" as const, errorDisplay: "name is required." }];
-    expect(consoleFailure(validationError(fields, "Check the highlighted fields."))).toEqual({ status: 400, body: { error: "Check the highlighted fields.", fieldErrors: fields } });
+    expect(consoleFailure(validationError(fields, "Check the highlighted fields."))).toEqual({
+      status: 400,
+      body: { error: "Check the highlighted fields.", fieldErrors: fields },
+    });
   });
 
   it("something the partner may not see → 404 that does not say whether it exists", () => {
-    expect(consoleFailure(notOwned("subscription"))).toEqual({ status: 404, body: { error: "No such subscription in your console.", fieldErrors: [] } });
-    expect(consoleFailure(notFound("simulation"))).toEqual({ status: 404, body: { error: "The requested simulation was not found.", fieldErrors: [] } });
+    expect(consoleFailure(notOwned("subscription"))).toEqual({
+      status: 404,
+      body: { error: "No such subscription in your console.", fieldErrors: [] },
+    });
+    expect(consoleFailure(notFound("simulation"))).toEqual({
+      status: 404,
+      body: { error: "The requested simulation was not found.", fieldErrors: [] },
+    });
   });
 
   it("each refusal keeps its status (401, 403, 409, 415)", () => {
     for (const code of ["UNAUTHORIZED", "FORBIDDEN", "CANNOTPERSIST", "UNSUPPORTED_MEDIA_TYPE"] as const) {
-      expect(consoleFailure(new ApiError(code, "No."))).toEqual({ status: errorStatus[code], body: { error: "No.", fieldErrors: [] } });
+      expect(consoleFailure(new ApiError(code, "No."))).toEqual({
+        status: errorStatus[code],
+        body: { error: "No.", fieldErrors: [] },
+      });
     }
   });
 
   it("an unexpected error, or an INTERNAL one, → 500 without its details", () => {
-    expect(consoleFailure(new Error("connection refused at 10.0.0.3"))).toEqual({ status: 500, body: { error: somethingWentWrong, fieldErrors: [] } });
-    expect(consoleFailure(new ApiError("INTERNAL", "stack details"))).toEqual({ status: 500, body: { error: somethingWentWrong, fieldErrors: [] } });
-    expect(consoleFailure("a thrown string")).toEqual({ status: 500, body: { error: somethingWentWrong, fieldErrors: [] } });
+    expect(consoleFailure(new Error("connection refused at 10.0.0.3"))).toEqual({
+      status: 500,
+      body: { error: somethingWentWrong, fieldErrors: [] },
+    });
+    expect(consoleFailure(new ApiError("INTERNAL", "stack details"))).toEqual({
+      status: 500,
+      body: { error: somethingWentWrong, fieldErrors: [] },
+    });
+    expect(consoleFailure("a thrown string")).toEqual({
+      status: 500,
+      body: { error: somethingWentWrong, fieldErrors: [] },
+    });
   });
 });

@@ -9,7 +9,12 @@ import type { DataSetInput } from "@/server/telemetry/schemas";
 // against PostgreSQL (test/integration/ingest-version.test.ts, write-groups.test.ts).
 
 const t = (minute: number) => new Date(Date.UTC(2026, 0, 1, 8, minute));
-const set = (minute: number, ignitionStatus: DataSetInput["ignitionStatus"], datum: { key: string; value: string; timestamp?: Date }[] = [], extra: Partial<DataSetInput> = {}): DataSetInput => ({
+const set = (
+  minute: number,
+  ignitionStatus: DataSetInput["ignitionStatus"],
+  datum: { key: string; value: string; timestamp?: Date }[] = [],
+  extra: Partial<DataSetInput> = {},
+): DataSetInput => ({
   timestamp: t(minute),
   ignitionStatus,
   datum: datum.map((d) => ({ timestamp: t(minute), ...d })),
@@ -25,24 +30,56 @@ const read = (over: Partial<IngestRead> = {}): IngestRead => ({
   subscriptionsVersion: "/UTC",
   ...over,
 });
-const waypoints: LiveSubscription = { id: 11, appId: 5, clientId: "client", type: "WAYPOINT", period: "CONTINUOUS", minimumTime: 0, criteria: {}, timeZone: null, state: null };
+const waypoints: LiveSubscription = {
+  id: 11,
+  appId: 5,
+  clientId: "client",
+  type: "WAYPOINT",
+  period: "CONTINUOUS",
+  minimumTime: 0,
+  criteria: {},
+  timeZone: null,
+  state: null,
+};
 
 describe("planWrite", () => {
   it("answers sets stored at a posted time as duplicates and writes each new time once", () => {
-    const plan = planWrite(read({ existing: new Map([[t(1).getTime(), 501]]) }), [set(0, "ON"), set(1, "RUNNING"), set(2, "RUNNING"), set(2, "OFF")], { environment: "sandbox" });
+    const plan = planWrite(
+      read({ existing: new Map([[t(1).getTime(), 501]]) }),
+      [set(0, "ON"), set(1, "RUNNING"), set(2, "RUNNING"), set(2, "OFF")],
+      { environment: "sandbox" },
+    );
     expect(plan.duplicateIds).toEqual([501]);
-    expect(plan.fresh.map((s) => [s.timestamp, s.ignitionStatus])).toEqual([[t(0), "ON"], [t(2), "RUNNING"]]);
+    expect(plan.fresh.map((s) => [s.timestamp, s.ignitionStatus])).toEqual([
+      [t(0), "ON"],
+      [t(2), "RUNNING"],
+    ]);
     expect(plan.write?.sets.map((s) => s.recordedAt)).toEqual([t(0).toISOString(), t(2).toISOString()]);
   });
 
   it("writes nothing when every set is already stored", () => {
-    const plan = planWrite(read({ existing: new Map([[t(1).getTime(), 501]]) }), [set(1, "RUNNING")], { environment: "sandbox" });
+    const plan = planWrite(read({ existing: new Map([[t(1).getTime(), 501]]) }), [set(1, "RUNNING")], {
+      environment: "sandbox",
+    });
     expect(plan).toMatchObject({ duplicateIds: [501], fresh: [], write: null });
   });
 
   it("names a trip it creates by its start time, an open one by its id, and leaves late sets to the write", () => {
-    const open = { ref: 42, startTime: t(0), lastDataAt: t(5), endTime: null, mileage: null, startMileage: 100, start: null, end: null };
-    const plan = planWrite(read({ openTrip: open, state: { ...read().state, running: true, lastDataAt: t(5) } }), [set(3, "RUNNING"), set(6, "RUNNING"), set(7, "OFF"), set(8, "ON")], { environment: "sandbox" });
+    const open = {
+      ref: 42,
+      startTime: t(0),
+      lastDataAt: t(5),
+      endTime: null,
+      mileage: null,
+      startMileage: 100,
+      start: null,
+      end: null,
+    };
+    const plan = planWrite(
+      read({ openTrip: open, state: { ...read().state, running: true, lastDataAt: t(5) } }),
+      [set(3, "RUNNING"), set(6, "RUNNING"), set(7, "OFF"), set(8, "ON")],
+      { environment: "sandbox" },
+    );
     const sets = plan.write!.sets.map((s) => ({ tripId: s.tripId, tripStart: s.tripStart, late: s.late }));
     expect(sets).toEqual([
       { tripId: null, tripStart: null, late: true },
@@ -56,7 +93,16 @@ describe("planWrite", () => {
   });
 
   it("gives each point its set's time unless it has its own, and its position in the set", () => {
-    const plan = planWrite(read(), [set(0, "ON", [{ key: "GEN_SPEED", value: "0" }, { key: "GEN_VOLTAGE", value: "13.9", timestamp: t(1) }])], { environment: "sandbox" });
+    const plan = planWrite(
+      read(),
+      [
+        set(0, "ON", [
+          { key: "GEN_SPEED", value: "0" },
+          { key: "GEN_VOLTAGE", value: "13.9", timestamp: t(1) },
+        ]),
+      ],
+      { environment: "sandbox" },
+    );
     expect(plan.write!.points).toEqual([
       { setAt: t(0).toISOString(), position: 0, recordedAt: t(0).toISOString(), key: "GEN_SPEED", value: "0" },
       { setAt: t(0).toISOString(), position: 1, recordedAt: t(1).toISOString(), key: "GEN_VOLTAGE", value: "13.9" },
@@ -64,15 +110,38 @@ describe("planWrite", () => {
   });
 
   it("decodes a new VIN once, and evaluates the subscriptions that see the vehicle", () => {
-    const plan = planWrite(read({ subscriptions: [waypoints] }), [set(0, "ON", [{ key: "GEN_WAYPOINT", value: "40,-83" }], { vin: "1HGCM82633A004352" })], { environment: "production" });
-    expect(plan.write).toMatchObject({ environment: "production", vehicleId: 7, version: "1001", decoded: { make: "Honda" }, state: { vin: "1HGCM82633A004352" } });
-    expect(plan.write!.events).toMatchObject({ accountId: 3, notifications: [{ subscriptionId: 11, set: 0, type: "WAYPOINT", onetime: false }], setTimes: [t(0).toISOString()] });
-    expect(planWrite(read({ state: { ...read().state, vin: "1HGCM82633A004352" } }), [set(0, "ON", [], { vin: "1HGCM82633A004352" })], { environment: "sandbox" }).write!.decoded).toBeNull();
+    const plan = planWrite(
+      read({ subscriptions: [waypoints] }),
+      [set(0, "ON", [{ key: "GEN_WAYPOINT", value: "40,-83" }], { vin: "1HGCM82633A004352" })],
+      { environment: "production" },
+    );
+    expect(plan.write).toMatchObject({
+      environment: "production",
+      vehicleId: 7,
+      version: "1001",
+      decoded: { make: "Honda" },
+      state: { vin: "1HGCM82633A004352" },
+    });
+    expect(plan.write!.events).toMatchObject({
+      accountId: 3,
+      notifications: [{ subscriptionId: 11, set: 0, type: "WAYPOINT", onetime: false }],
+      setTimes: [t(0).toISOString()],
+    });
+    expect(
+      planWrite(
+        read({ state: { ...read().state, vin: "1HGCM82633A004352" } }),
+        [set(0, "ON", [], { vin: "1HGCM82633A004352" })],
+        { environment: "sandbox" },
+      ).write!.decoded,
+    ).toBeNull();
   });
 
   it("asks the write to check what a read would have when it goes on an earlier one", () => {
     const scope = { environment: "sandbox" as const, accountId: 3 };
-    expect(planWrite(read(), [set(0, "ON")], { environment: "sandbox", unread: { scope } }).write!.unread).toEqual({ scope, subscriptionsVersion: "/UTC" });
+    expect(planWrite(read(), [set(0, "ON")], { environment: "sandbox", unread: { scope } }).write!.unread).toEqual({
+      scope,
+      subscriptionsVersion: "/UTC",
+    });
     expect(planWrite(read(), [set(0, "ON")], { environment: "sandbox" }).write!.unread).toBeUndefined();
   });
 });
@@ -81,19 +150,47 @@ describe("after the write", () => {
   it("answers each new set with the ids the write gave, and leaves the read the next post starts from", () => {
     const ignition: LiveSubscription = { ...waypoints, id: 12, type: "IGNITIONSTATUS", period: "STATECHANGE" };
     const before = read({ subscriptions: [waypoints, ignition] });
-    const plan = planWrite(before, [set(0, "ON", [{ key: "GEN_WAYPOINT", value: "40,-83" }]), set(1, "RUNNING", [{ key: "GEN_SPEED", value: "30" }])], { environment: "sandbox" });
+    const plan = planWrite(
+      before,
+      [
+        set(0, "ON", [{ key: "GEN_WAYPOINT", value: "40,-83" }]),
+        set(1, "RUNNING", [{ key: "GEN_SPEED", value: "30" }]),
+      ],
+      { environment: "sandbox" },
+    );
     const written = {
       version: "1002",
-      sets: [{ id: 900, at: t(0).getTime(), tripId: 77 }, { id: 901, at: t(1).getTime(), tripId: 77 }],
-      points: [{ id: 5000, dataSetId: 900, position: 0 }, { id: 5001, dataSetId: 901, position: 0 }],
+      sets: [
+        { id: 900, at: t(0).getTime(), tripId: 77 },
+        { id: 901, at: t(1).getTime(), tripId: 77 },
+      ],
+      points: [
+        { id: 5000, dataSetId: 900, position: 0 },
+        { id: 5001, dataSetId: 901, position: 0 },
+      ],
       createdTrips: new Map([[t(0).getTime(), 77]]),
     };
     expect(answerOf(7, plan.fresh, written)).toEqual([
-      expect.objectContaining({ id: 900, vehicleId: 7, tripId: 77, timestamp: "20260101T080000+0000", ignitionStatus: "ON", datum: [expect.objectContaining({ id: 5000, dataSetId: 900, key: "GEN_WAYPOINT" })] }),
-      expect.objectContaining({ id: 901, tripId: 77, datum: [expect.objectContaining({ id: 5001, dataSetId: 901, key: "GEN_SPEED", value: "30" })] }),
+      expect.objectContaining({
+        id: 900,
+        vehicleId: 7,
+        tripId: 77,
+        timestamp: "20260101T080000+0000",
+        ignitionStatus: "ON",
+        datum: [expect.objectContaining({ id: 5000, dataSetId: 900, key: "GEN_WAYPOINT" })],
+      }),
+      expect.objectContaining({
+        id: 901,
+        tripId: 77,
+        datum: [expect.objectContaining({ id: 5001, dataSetId: 901, key: "GEN_SPEED", value: "30" })],
+      }),
     ]);
     const after = readAfter(before, { ...plan, write: plan.write! }, written);
-    expect(after).toMatchObject({ version: "1002", state: { running: true, lastDataAt: t(1) }, openTrip: { ref: 77, startTime: t(0) } });
+    expect(after).toMatchObject({
+      version: "1002",
+      state: { running: true, lastDataAt: t(1) },
+      openTrip: { ref: 77, startTime: t(0) },
+    });
     // Each subscription with the state the write stored for it (a WAYPOINT keeps none).
     expect(plan.write!.events!.states.has(12)).toBe(true);
     expect(after.subscriptions.map((s) => s.state)).toEqual([null, plan.write!.events!.states.get(12)]);

@@ -4,7 +4,13 @@ import { localClock } from "@/server/notifications/facts";
 // localClock keeps the last minute read per zone; whatever the order of calls, it must say what
 // the zone's clock says.
 const reference = (at: Date, zone: string) => {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return { day: get("weekday").toUpperCase(), minutes: Number(get("hour")) * 60 + Number(get("minute")) };
 };
@@ -15,12 +21,16 @@ describe("localClock", () => {
     const start = Date.UTC(2026, 2, 8, 6, 58, 0);
     for (let s = 0; s < 6 * 60; s += 7) {
       const at = new Date(start + s * 1000);
-      for (const zone of ["America/New_York", "Asia/Kolkata", "UTC"]) expect(localClock(at, zone), `${zone} ${at.toISOString()}`).toEqual(reference(at, zone));
+      for (const zone of ["America/New_York", "Asia/Kolkata", "UTC"])
+        expect(localClock(at, zone), `${zone} ${at.toISOString()}`).toEqual(reference(at, zone));
     }
     const beforeMidnight = new Date(Date.UTC(2026, 2, 8, 18, 29, 59));
     expect(localClock(beforeMidnight, "Asia/Kolkata")).toEqual({ day: "SUN", minutes: 23 * 60 + 59 });
     expect(localClock(new Date(beforeMidnight.getTime() + 1000), "Asia/Kolkata")).toEqual({ day: "MON", minutes: 0 });
-    expect(localClock(new Date(beforeMidnight.getTime() - 60_000), "Asia/Kolkata")).toEqual({ day: "SUN", minutes: 23 * 60 + 58 });
+    expect(localClock(new Date(beforeMidnight.getTime() - 60_000), "Asia/Kolkata")).toEqual({
+      day: "SUN",
+      minutes: 23 * 60 + 58,
+    });
   });
 
   it("reads a missing zone as UTC", () => {

@@ -8,7 +8,9 @@ describe("withRoadDataCredit (ODbL credit of the simulator's road data)", () => 
   });
 
   it("leaves a provider's attribution that already credits OpenStreetMap contributors alone", () => {
-    expect(withRoadDataCredit("&copy; MapTiler &copy; OpenStreetMap contributors")).toBe("&copy; MapTiler &copy; OpenStreetMap contributors");
+    expect(withRoadDataCredit("&copy; MapTiler &copy; OpenStreetMap contributors")).toBe(
+      "&copy; MapTiler &copy; OpenStreetMap contributors",
+    );
   });
 
   it("adds the road data's credit, with its link, after tiles that do not credit OpenStreetMap", () => {

@@ -78,13 +78,28 @@ describe("mileage in the vehicle's schemas", () => {
 
 describe("planIngest adds mileage exactly", () => {
   const t = (minute: number) => new Date(Date.UTC(2026, 0, 1, 8, minute));
-  const set = (minute: number, ignitionStatus: DataSetInput["ignitionStatus"], datum: { key: string; value: string }[] = []): DataSetInput => ({
+  const set = (
+    minute: number,
+    ignitionStatus: DataSetInput["ignitionStatus"],
+    datum: { key: string; value: string }[] = [],
+  ): DataSetInput => ({
     timestamp: t(minute),
     ignitionStatus,
     datum: datum.map((d) => ({ ...d, timestamp: t(minute) })),
   });
-  const state = (mileage: number): VehicleState => ({ mileage, running: false, lastRunningAt: null, lastDataAt: null, lastWaypoint: null, vin: null });
-  const trip = (start: number, miles: string) => [set(start, "ON"), set(start + 1, "RUNNING"), set(start + 2, "OFF", [{ key: "GEN_TRIP_MILEAGE", value: miles }])];
+  const state = (mileage: number): VehicleState => ({
+    mileage,
+    running: false,
+    lastRunningAt: null,
+    lastDataAt: null,
+    lastWaypoint: null,
+    vin: null,
+  });
+  const trip = (start: number, miles: string) => [
+    set(start, "ON"),
+    set(start + 1, "RUNNING"),
+    set(start + 2, "OFF", [{ key: "GEN_TRIP_MILEAGE", value: miles }]),
+  ];
 
   it("0.1 + a trip of 0.2 is 0.3; the trip's mileage is 0.2", () => {
     const plan = planIngest({ state: state(0.1), openTrip: null }, trip(0, "0.2"));
@@ -98,7 +113,10 @@ describe("planIngest adds mileage exactly", () => {
   });
 
   it("an odometer reading replaces the mileage exactly; one beyond any mileage is ignored", () => {
-    const plan = planIngest({ state: state(0.3), openTrip: null }, [set(0, "OFF", [{ key: "GEN_ODOMETER", value: "160854.7" }]), set(1, "OFF", [{ key: "GEN_ODOMETER", value: "99999999999" }])]);
+    const plan = planIngest({ state: state(0.3), openTrip: null }, [
+      set(0, "OFF", [{ key: "GEN_ODOMETER", value: "160854.7" }]),
+      set(1, "OFF", [{ key: "GEN_ODOMETER", value: "99999999999" }]),
+    ]);
     expect(json(plan.state.mileage)).toBe("160854.7");
   });
 

@@ -15,6 +15,8 @@ describe("enqueueDeliveries", () => {
     expect(fragment.args).toEqual([]);
     expect(drizzle.params).toEqual([]);
     expect(fragment.strings.join("")).toBe(drizzle.sql);
-    expect(drizzle.sql).toMatch(/^insert into notification_deliveries .* for key share\) d on d\.subscription_id = n\.subscription_id$/s);
+    expect(drizzle.sql).toMatch(
+      /^insert into notification_deliveries .* for key share\) d on d\.subscription_id = n\.subscription_id$/s,
+    );
   });
 });

@@ -1,13 +1,25 @@
 import { describe, expect, it } from "vitest";
 import type { Policy } from "@/server/platform/rate-limits/policies";
-import { rateLimitHeaders, refusal, remaining, resetSeconds, retryAfterSeconds, type Verdict } from "@/server/platform/rate-limits/verdict";
+import {
+  rateLimitHeaders,
+  refusal,
+  remaining,
+  resetSeconds,
+  retryAfterSeconds,
+  type Verdict,
+} from "@/server/platform/rate-limits/verdict";
 
 // 1000 requests per 10 s: one request is 10 ms of the window.
 const perToken: Policy = { name: "per-token", scope: "api-token", quota: 1000, windowSeconds: 10, emissionMs: 10 };
 // 5 per hour: one request is 720 s.
 const slow: Policy = { name: "per-client", scope: "api-client", quota: 5, windowSeconds: 3600, emissionMs: 720_000 };
 
-const verdict = (policy: Policy, allowed: boolean, aheadMs: number): Verdict => ({ policy, key: "k", allowed, aheadMs });
+const verdict = (policy: Policy, allowed: boolean, aheadMs: number): Verdict => ({
+  policy,
+  key: "k",
+  allowed,
+  aheadMs,
+});
 
 describe("rate-limit verdicts", () => {
   it("a fresh bucket after one request: quota − 1 left, full again after one emission interval", () => {
@@ -40,6 +52,9 @@ describe("rate-limit verdicts", () => {
 
   it("the refusal names the refusing policies and the longest wait", () => {
     expect(refusal([verdict(perToken, true, 10)])).toBeNull();
-    expect(refusal([verdict(perToken, false, 10_000), verdict(slow, false, 720_000 * 5)])).toEqual({ retryAfterSeconds: 720, policies: ["per-token", "per-client"] });
+    expect(refusal([verdict(perToken, false, 10_000), verdict(slow, false, 720_000 * 5)])).toEqual({
+      retryAfterSeconds: 720,
+      policies: ["per-token", "per-client"],
+    });
   });
 });

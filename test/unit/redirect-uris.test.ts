@@ -3,7 +3,13 @@ import { redirectUriProblem } from "@/server/apps/redirect-uris";
 
 describe("registrable redirect URIs (docs/oauth.md)", () => {
   it("allows https, custom schemes and loopback http in both environments", () => {
-    for (const uri of ["https://partner.example/cb", "carlocator://oauth", "http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:9000/cb"]) {
+    for (const uri of [
+      "https://partner.example/cb",
+      "carlocator://oauth",
+      "http://localhost:8080/cb",
+      "http://127.0.0.1/cb",
+      "http://[::1]:9000/cb",
+    ]) {
       expect(redirectUriProblem(uri, "production"), uri).toBeNull();
       expect(redirectUriProblem(uri, "sandbox"), uri).toBeNull();
     }
@@ -15,7 +21,11 @@ describe("registrable redirect URIs (docs/oauth.md)", () => {
   });
 
   it("allows a fragment, as the original's single-page apps registered (http://host:port/#/authorized)", () => {
-    for (const uri of ["http://127.0.0.1:8080/#/authorized", "https://partner.example/app#/authorized?tenant=a", "carlocator://oauth#done"]) {
+    for (const uri of [
+      "http://127.0.0.1:8080/#/authorized",
+      "https://partner.example/app#/authorized?tenant=a",
+      "carlocator://oauth#done",
+    ]) {
       expect(redirectUriProblem(uri, "production"), uri).toBeNull();
       expect(redirectUriProblem(uri, "sandbox"), uri).toBeNull();
     }

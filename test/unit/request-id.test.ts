@@ -4,7 +4,14 @@ import { isWellFormedRequestId, requestIdFrom } from "@/server/http/request-id";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("request ids", () => {
-  it.each(["a", "0f8c3e9a-1b2c-4d5e-8f90-123456789abc", "01HZX3M9Q4K7R2T8V6W5Y0A1B2", "trace:span.1_2-3", "YWJj+ZGVm/Zw==", "x".repeat(128)])("%s is kept", (id) => {
+  it.each([
+    "a",
+    "0f8c3e9a-1b2c-4d5e-8f90-123456789abc",
+    "01HZX3M9Q4K7R2T8V6W5Y0A1B2",
+    "trace:span.1_2-3",
+    "YWJj+ZGVm/Zw==",
+    "x".repeat(128),
+  ])("%s is kept", (id) => {
     expect(isWellFormedRequestId(id)).toBe(true);
     expect(requestIdFrom(id)).toBe(id);
   });

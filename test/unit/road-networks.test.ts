@@ -24,7 +24,23 @@ describe("road networks", () => {
   it("are read from a ROADS_DIR folder as plain GeoJSON, or gzipped", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-roads-"));
     const [plain, gzipped] = NETWORKS;
-    const tiny = (name: string) => JSON.stringify({ type: "FeatureCollection", features: [{ type: "Feature", properties: { name }, geometry: { type: "LineString", coordinates: [[0, 0], [0, 1]] } }] });
+    const tiny = (name: string) =>
+      JSON.stringify({
+        type: "FeatureCollection",
+        features: [
+          {
+            type: "Feature",
+            properties: { name },
+            geometry: {
+              type: "LineString",
+              coordinates: [
+                [0, 0],
+                [0, 1],
+              ],
+            },
+          },
+        ],
+      });
     fs.writeFileSync(path.join(dir, plain!.file), tiny("plain"));
     fs.writeFileSync(path.join(dir, `${gzipped!.file}.gz`), zlib.gzipSync(tiny("gzipped")));
     expect(JSON.parse(readNetwork(plain!, dir)).features[0].properties.name).toBe("plain");

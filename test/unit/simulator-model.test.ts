@@ -23,7 +23,8 @@ describe("simulator trip model", () => {
     const graph = graphFor(NETWORKS[0]!);
     const key = (c: LonLat) => `${Math.round(c[0] * 1e5)},${Math.round(c[1] * 1e5)}`;
     expect(route.points.length).toBeGreaterThan(20);
-    for (let i = 1; i < route.points.length; i++) expect(graph.segments.has(`${key(route.points[i - 1]!)}|${key(route.points[i]!)}`)).toBe(true);
+    for (let i = 1; i < route.points.length; i++)
+      expect(graph.segments.has(`${key(route.points[i - 1]!)}|${key(route.points[i]!)}`)).toBe(true);
     expect(lengthMeters).toBeGreaterThan(7000);
     expect(lengthMeters).toBeLessThan(14000);
   });
@@ -45,7 +46,10 @@ describe("simulator trip model", () => {
   it("stays within 30 m of the road geometry", () => {
     const trip = generateTrip(route, { collectionPeriod: 5, seed: 2 });
     for (const s of trip.samples) {
-      const [lat, lon] = value(trip, trip.samples.indexOf(s), "GEN_WAYPOINT")!.split(",").map(Number) as [number, number];
+      const [lat, lon] = value(trip, trip.samples.indexOf(s), "GEN_WAYPOINT")!.split(",").map(Number) as [
+        number,
+        number,
+      ];
       expect(distanceToPolyline([lon, lat], route.points)).toBeLessThan(30);
     }
   });
@@ -72,7 +76,8 @@ describe("simulator trip model", () => {
     const mileage = num(trip, trip.samples.length - 1, "GEN_TRIP_MILEAGE");
     expect(Math.abs(mileage - routeMiles) / routeMiles).toBeLessThan(0.02);
     let driven = 0;
-    for (let i = 1; i < trip.samples.length; i++) driven += distance(trip.samples[i - 1]!.position, trip.samples[i]!.position);
+    for (let i = 1; i < trip.samples.length; i++)
+      driven += distance(trip.samples[i - 1]!.position, trip.samples[i]!.position);
     expect(Math.abs(driven / 1609.344 - mileage) / mileage).toBeLessThan(0.02);
   });
 
@@ -98,7 +103,12 @@ describe("simulator trip model", () => {
     expect(num(trip, last, "GEN_ENGINE_COOLANT_TEMP")).toBeGreaterThan(num(trip, 0, "GEN_ENGINE_COOLANT_TEMP") + 20);
     expect(Number(value(trip, 1, "GEN_HEADING"))).toBeGreaterThanOrEqual(0);
     const bare = generateTrip(route, { collectionPeriod: 30, seed: 8, engineData: false });
-    expect(bare.samples[1]!.datum.map((d) => d.key)).toEqual(["GEN_WAYPOINT", "GEN_SPEED", "GEN_HEADING", "GEN_VOLTAGE"]);
+    expect(bare.samples[1]!.datum.map((d) => d.key)).toEqual([
+      "GEN_WAYPOINT",
+      "GEN_SPEED",
+      "GEN_HEADING",
+      "GEN_VOLTAGE",
+    ]);
   });
 
   it("low-battery scenario keeps the voltage under 12.0 V", () => {
@@ -125,7 +135,15 @@ describe("simulator trip model", () => {
   });
 
   it("schedules a sped-up lap at whole seconds, strictly increasing, collectionPeriod / speedUp apart", () => {
-    const run = { geometry: route, seed: 11, lap: 0, collectionPeriod: 60, speedUp: 60, repeat: false, params: { events: [], lowBattery: false, engineData: true, fuelLevel: null } };
+    const run = {
+      geometry: route,
+      seed: 11,
+      lap: 0,
+      collectionPeriod: 60,
+      speedUp: 60,
+      repeat: false,
+      params: { events: [], lowBattery: false, engineData: true, fuelLevel: null },
+    };
     const { due, trip } = planLap(run);
     expect(due.length).toBe(trip.samples.length);
     for (let i = 1; i < due.length; i++) expect(due[i]!).toBeGreaterThan(due[i - 1]!);
@@ -153,7 +171,15 @@ describe("simulator trip model", () => {
   });
 
   it("starts each lap's odometer where the previous lap ended", () => {
-    const run = { geometry: route, seed: 5, lap: 0, collectionPeriod: 60, speedUp: 1, repeat: true, params: { events: [], lowBattery: false, engineData: true, fuelLevel: null, odometer: 1000 } };
+    const run = {
+      geometry: route,
+      seed: 5,
+      lap: 0,
+      collectionPeriod: 60,
+      speedUp: 1,
+      repeat: true,
+      params: { events: [], lowBattery: false, engineData: true, fuelLevel: null, odometer: 1000 },
+    };
     const first = planLap(run).trip;
     const second = planLap({ ...run, lap: 1 }).trip;
     const last = (trip: Trip) => num(trip, trip.samples.length - 1, "GEN_ODOMETER");
@@ -173,8 +199,29 @@ describe("simulator trip model", () => {
       }
       throw new Error("no error");
     };
-    expect(fieldOf(() => routeBetween([{ field: "start", point: { latitude: 41.5, longitude: -81.7 } }, { field: "end", point: { latitude: 39.97, longitude: -83 } }]))).toEqual(["start"]);
-    expect(fieldOf(() => routeBetween([{ field: "start", point: { latitude: 39.97, longitude: -83 } }, { field: "end", point: { latitude: 38.9, longitude: -77.03 } }]))).toEqual(["end"]);
-    expect(fieldOf(() => explicitPolyline([{ latitude: 39.97, longitude: -83 }, { latitude: 10, longitude: 10 }]))).toEqual(["route.1"]);
+    expect(
+      fieldOf(() =>
+        routeBetween([
+          { field: "start", point: { latitude: 41.5, longitude: -81.7 } },
+          { field: "end", point: { latitude: 39.97, longitude: -83 } },
+        ]),
+      ),
+    ).toEqual(["start"]);
+    expect(
+      fieldOf(() =>
+        routeBetween([
+          { field: "start", point: { latitude: 39.97, longitude: -83 } },
+          { field: "end", point: { latitude: 38.9, longitude: -77.03 } },
+        ]),
+      ),
+    ).toEqual(["end"]);
+    expect(
+      fieldOf(() =>
+        explicitPolyline([
+          { latitude: 39.97, longitude: -83 },
+          { latitude: 10, longitude: 10 },
+        ]),
+      ),
+    ).toEqual(["route.1"]);
   });
 });

@@ -121,19 +121,39 @@ describe("decodeVin", () => {
   it("reads the model by year: one descriptor names different models in different years", () => {
     // Honda's "FC2F5" is a Civic in 2019; in a year its schema does not cover, no model.
     expect(decodeVin(withCheckDigit("2HGFC2F50KH123456"), JUNE_2026).model).toBe("Civic");
-    expect(decodeVin(withCheckDigit("2HGFC2F50AH123456"), JUNE_2026)).toEqual({ year: "2010", make: "Honda", model: null });
+    expect(decodeVin(withCheckDigit("2HGFC2F50AH123456"), JUNE_2026)).toEqual({
+      year: "2010",
+      make: "Honda",
+      model: null,
+    });
   });
 
   it("names the model's own make where a group's WMI carries several brands", () => {
     // JN8 is mostly Nissan's, KMH Hyundai's; vPIC files these models under Infiniti and Genesis.
-    expect(decodeVin(withCheckDigit("JN8AZ2NE0J9123456"), JUNE_2026)).toEqual({ year: "2018", make: "Infiniti", model: "QX80" });
-    expect(decodeVin(withCheckDigit("KMHGN4JE0HU123456"), JUNE_2026)).toEqual({ year: "2017", make: "Genesis", model: "G80" });
+    expect(decodeVin(withCheckDigit("JN8AZ2NE0J9123456"), JUNE_2026)).toEqual({
+      year: "2018",
+      make: "Infiniti",
+      model: "QX80",
+    });
+    expect(decodeVin(withCheckDigit("KMHGN4JE0HU123456"), JUNE_2026)).toEqual({
+      year: "2017",
+      make: "Genesis",
+      model: "G80",
+    });
     // Without a model the WMI's make stands.
-    expect(decodeVin(withCheckDigit("JN8ZZ99Z0J9123456"), JUNE_2026)).toEqual({ year: "2018", make: "Nissan", model: null });
+    expect(decodeVin(withCheckDigit("JN8ZZ99Z0J9123456"), JUNE_2026)).toEqual({
+      year: "2018",
+      make: "Nissan",
+      model: null,
+    });
   });
 
   it("leaves the model null when no pattern of the WMI and year matches", () => {
-    expect(decodeVin(withCheckDigit("1HGZZ99903A004352"), JUNE_2026)).toEqual({ year: "2003", make: "Honda", model: null });
+    expect(decodeVin(withCheckDigit("1HGZZ99903A004352"), JUNE_2026)).toEqual({
+      year: "2003",
+      make: "Honda",
+      model: null,
+    });
   });
 
   it("tells Stellantis brands apart by position 5 from 2011, and by WMI before", () => {
@@ -142,8 +162,16 @@ describe("decodeVin", () => {
     expect(decodeVin(withCheckDigit("2C3CDXBG0KH123456"), JUNE_2026).make).toBe("Dodge");
     expect(decodeVin(withCheckDigit("2C3CCAAG0FH123456"), JUNE_2026).make).toBe("Chrysler");
     expect(decodeVin(withCheckDigit("3C3CFFAR0DT123456"), JUNE_2026).make).toBe("Fiat");
-    expect(decodeVin(withCheckDigit("1C3LC56R07N123456"), JUNE_2026)).toEqual({ year: "2007", make: "Chrysler", model: "Sebring" });
-    expect(decodeVin(withCheckDigit("1C6HH56208N123456"), JUNE_2026)).toEqual({ year: "2008", make: null, model: null });
+    expect(decodeVin(withCheckDigit("1C3LC56R07N123456"), JUNE_2026)).toEqual({
+      year: "2007",
+      make: "Chrysler",
+      model: "Sebring",
+    });
+    expect(decodeVin(withCheckDigit("1C6HH56208N123456"), JUNE_2026)).toEqual({
+      year: "2008",
+      make: null,
+      model: null,
+    });
   });
 
   it("leaves make null for an unknown WMI and for small makers' WMIs ending in 9", () => {

@@ -38,7 +38,9 @@ export default async function AccountPage() {
             </Card>
             <Card>
               <h2 className="text-lg font-semibold">Delete account</h2>
-              <p className="mb-4 mt-2 text-sm text-slate-700">Removes the account, all its vehicles and all their data for good.</p>
+              <p className="mb-4 mt-2 text-sm text-slate-700">
+                Removes the account, all its vehicles and all their data for good.
+              </p>
               <DeleteAccount username={account.username ?? ""} vehicleCount={vehicles.length} />
             </Card>
           </div>

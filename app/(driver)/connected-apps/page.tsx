@@ -22,8 +22,7 @@ function When({ at, zone }: { at: Date; zone: string }) {
   const iso = at.toISOString();
   return (
     <>
-      <RelativeTime iso={iso} timeZone={zone} />{" "}
-      <span className="text-slate-600">({formatWhen(iso, zone)})</span>
+      <RelativeTime iso={iso} timeZone={zone} /> <span className="text-slate-600">({formatWhen(iso, zone)})</span>
     </>
   );
 }
@@ -37,7 +36,8 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
   const [apps, account] = await Promise.all([listConnectedApps(session), getDriverAccount(session)]);
   const zone = zoneOf(account.timeZone);
   const revokedId = idParam.safeParse(query.revoked);
-  const revokedName = revokedId.success && !apps.some((a) => a.appId === revokedId.data) ? await appName(revokedId.data) : null;
+  const revokedName =
+    revokedId.success && !apps.some((a) => a.appId === revokedId.data) ? await appName(revokedId.data) : null;
   const token = csrfToken(session, "revoke");
 
   return (
@@ -47,7 +47,8 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Connected apps</h1>
           <p className="mt-1 text-slate-700">
-            These apps can reach your {session.environment} account: its details, vehicles and their data. Revoking an app ends its access at once.
+            These apps can reach your {session.environment} account: its details, vehicles and their data. Revoking an
+            app ends its access at once.
           </p>
         </div>
         {revokedName ? (
@@ -62,12 +63,18 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
         ) : (
           <ul className="flex flex-col gap-3" aria-label="Apps with access">
             {apps.map((app) => (
-              <li key={app.appId} className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between" data-app-id={app.appId}>
+              <li
+                key={app.appId}
+                className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:flex-row sm:items-start sm:justify-between"
+                data-app-id={app.appId}
+              >
                 <div className="min-w-0">
                   <h2 className="font-semibold text-slate-900">{app.name}</h2>
                   {app.ownerName ? <p className="text-sm text-slate-600">By {app.ownerName}</p> : null}
                   <dl className="mt-3 grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
-                    <dt className="font-medium text-slate-600">{app.how === "created" ? "Created your account" : "Allowed by you"}</dt>
+                    <dt className="font-medium text-slate-600">
+                      {app.how === "created" ? "Created your account" : "Allowed by you"}
+                    </dt>
                     <dd className="text-slate-900" data-field="since">
                       <When at={app.since} zone={zone} />
                     </dd>
@@ -79,7 +86,10 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
                   <p className="mt-3 text-sm font-medium text-slate-900" id={`abilities-${app.appId}`}>
                     It can, until you revoke it:
                   </p>
-                  <ul className="mt-1 list-disc space-y-1 pl-5 text-sm text-slate-700" aria-labelledby={`abilities-${app.appId}`}>
+                  <ul
+                    className="mt-1 list-disc space-y-1 pl-5 text-sm text-slate-700"
+                    aria-labelledby={`abilities-${app.appId}`}
+                  >
                     {APP_ABILITIES.map((ability) => (
                       <li key={ability}>{capitalized(ability)}.</li>
                     ))}

@@ -19,7 +19,10 @@ export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
   const next = localPathOr(query.callbackUrl, "/map");
   const session = await getDriverSession();
-  const defaultEnvironment = signInEnvironment(query.environment, (await cookies()).get(REMEMBERED_ENVIRONMENT_COOKIE)?.value);
+  const defaultEnvironment = signInEnvironment(
+    query.environment,
+    (await cookies()).get(REMEMBERED_ENVIRONMENT_COOKIE)?.value,
+  );
 
   return (
     <>
@@ -41,10 +44,17 @@ export default async function LoginPage({ searchParams }: Props) {
               or sign in with another account below.
             </p>
           ) : (
-            <p className="mt-2 text-sm text-slate-700">See your vehicles and control which apps can reach your account.</p>
+            <p className="mt-2 text-sm text-slate-700">
+              See your vehicles and control which apps can reach your account.
+            </p>
           )}
           <div className="mt-6">
-            <AuthPanel environment={null} defaultEnvironment={defaultEnvironment} continueTo={next} initialMode={query.mode === "register" ? "register" : "sign-in"} />
+            <AuthPanel
+              environment={null}
+              defaultEnvironment={defaultEnvironment}
+              continueTo={next}
+              initialMode={query.mode === "register" ? "register" : "sign-in"}
+            />
           </div>
         </Card>
       </NarrowPage>

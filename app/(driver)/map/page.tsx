@@ -36,13 +36,17 @@ export default async function MapPage({ searchParams }: Props) {
             <Card>
               <h2 className="text-lg font-semibold">No vehicles yet</h2>
               <p className="mt-2 text-slate-700">
-                Add your vehicle here with the serial number of its Wayline device, or let an app you use add it for you. It appears on the map as soon as its
-                device reports a position.
+                Add your vehicle here with the serial number of its Wayline device, or let an app you use add it for
+                you. It appears on the map as soon as its device reports a position.
               </p>
               {session.environment === "sandbox" ? (
                 <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-950">
-                  This is a sandbox account: no real device reports here. Once you have added a vehicle, drive it with the traffic simulator in the partner console, or
-                  through the API: <code className="break-all rounded bg-amber-100 px-1">POST /sandbox/api/vehicle/{"{id}"}/simulation/</code>.
+                  This is a sandbox account: no real device reports here. Once you have added a vehicle, drive it with
+                  the traffic simulator in the partner console, or through the API:{" "}
+                  <code className="break-all rounded bg-amber-100 px-1">
+                    POST /sandbox/api/vehicle/{"{id}"}/simulation/
+                  </code>
+                  .
                 </p>
               ) : null}
             </Card>
@@ -52,7 +56,12 @@ export default async function MapPage({ searchParams }: Props) {
             </Card>
           </div>
         ) : (
-          <LiveVehicles initial={vehicles} tiles={tileConfig()} timeZone={zoneOf(account.timeZone)} focus={vehicles.some((v) => v.vehicleId === focus) ? focus : null} />
+          <LiveVehicles
+            initial={vehicles}
+            tiles={tileConfig()}
+            timeZone={zoneOf(account.timeZone)}
+            focus={vehicles.some((v) => v.vehicleId === focus) ? focus : null}
+          />
         )}
       </main>
     </>

@@ -8,7 +8,10 @@ export const dynamic = "force-dynamic";
 export async function GET() {
   try {
     const { applied, expected } = await migrationsApplied();
-    return json(applied >= expected ? 200 : 503, { status: applied >= expected ? "ok" : "migrating", migrations: { applied, expected } });
+    return json(applied >= expected ? 200 : 503, {
+      status: applied >= expected ? "ok" : "migrating",
+      migrations: { applied, expected },
+    });
   } catch {
     return json(503, { status: "unavailable" });
   }

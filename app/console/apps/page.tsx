@@ -25,10 +25,14 @@ export default async function AppsPage() {
           <ul className="grid gap-3 sm:grid-cols-2" aria-label="Apps">
             {apps.map((app) => (
               <li key={app.id}>
-                <Link href={`/console/apps/${app.id}`} className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-blue-400">
+                <Link
+                  href={`/console/apps/${app.id}`}
+                  className="block rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-blue-400"
+                >
                   <span className="block font-semibold text-slate-900">{app.name}</span>
                   <span className="mt-1 block text-sm text-slate-700">
-                    {app.isPublic ? "Public client" : "Confidential client"} · {app.obligationsConfirmedAt ? "sandbox and production" : "sandbox only"}
+                    {app.isPublic ? "Public client" : "Confidential client"} ·{" "}
+                    {app.obligationsConfirmedAt ? "sandbox and production" : "sandbox only"}
                   </span>
                 </Link>
               </li>

@@ -25,7 +25,9 @@ export default async function DemoCallbackPage({ searchParams }: Props) {
     <NarrowPage>
       <Card>
         <p className="text-sm font-semibold uppercase tracking-wide text-blue-700">Wayline Demo (a partner app)</p>
-        <h1 className="mt-3 text-2xl font-bold tracking-tight">{error ? "The driver did not allow access" : code ? "Authorization code received" : "Nothing received yet"}</h1>
+        <h1 className="mt-3 text-2xl font-bold tracking-tight">
+          {error ? "The driver did not allow access" : code ? "Authorization code received" : "Nothing received yet"}
+        </h1>
         {error ? (
           <p className="mt-3 text-slate-700">
             error=<code>{error}</code>

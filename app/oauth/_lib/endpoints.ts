@@ -7,7 +7,8 @@ import { revokeToken } from "@/server/oauth/token-revocation";
 // (/oauth/… for both environments, the client id decides; /sandbox/oauth/… for sandbox clients only).
 
 /** POST /oauth/token: the token, or an RFC 6749 error. */
-export const tokenEndpoint = (environment: Environment | null) => withOAuthEndpoint("token", (form, proof) => grantToken(form, environment, proof));
+export const tokenEndpoint = (environment: Environment | null) =>
+  withOAuthEndpoint("token", (form, proof) => grantToken(form, environment, proof));
 
 /** POST /oauth/revoke (RFC 7009): 200 with no body, whether or not the token was known. */
 export const revocationEndpoint = (environment: Environment | null) =>

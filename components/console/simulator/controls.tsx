@@ -8,7 +8,8 @@ export function FieldMessage({ id, error }: { id: string; error?: string }) {
   ) : null;
 }
 
-export const control = (error?: string) => `min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base shadow-sm ${error ? "border-red-600" : "border-slate-300"}`;
+export const control = (error?: string) =>
+  `min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base shadow-sm ${error ? "border-red-600" : "border-slate-300"}`;
 export const aria = (id: string, error?: string, hint?: boolean) => ({
   id,
   "aria-invalid": error ? true : undefined,

@@ -35,10 +35,18 @@ export function RunsTable({ runs, live, pending, vehicleTitle, onWatch, onStop }
           columns={[
             { key: "run", header: "Run", className: "font-mono", cell: (r) => r.id },
             { key: "vehicle", header: "Vehicle", cell: (r) => vehicleTitle(r.vehicleId) },
-            { key: "mode", header: "Mode", cell: (r) => (r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill") },
+            {
+              key: "mode",
+              header: "Mode",
+              cell: (r) => (r.mode === "realtime" ? `real time ${r.speedUp}×` : "backfill"),
+            },
             { key: "status", header: "Status", cell: (r) => r.status },
             { key: "progress", header: "Progress", cell: (r) => percent(r.progress) },
-            { key: "started", header: "Started", cell: (r) => <LocalTime iso={isoFromWire(r.createdAt)} wire={r.createdAt} /> },
+            {
+              key: "started",
+              header: "Started",
+              cell: (r) => <LocalTime iso={isoFromWire(r.createdAt)} wire={r.createdAt} />,
+            },
             {
               key: "actions",
               header: <span className="sr-only">Actions</span>,
@@ -48,7 +56,12 @@ export function RunsTable({ runs, live, pending, vehicleTitle, onWatch, onStop }
                     Watch
                   </button>
                   {r.status === "running" ? (
-                    <button type="button" disabled={pending} className="min-h-11 text-red-800 underline" onClick={() => onStop(r)}>
+                    <button
+                      type="button"
+                      disabled={pending}
+                      className="min-h-11 text-red-800 underline"
+                      onClick={() => onStop(r)}
+                    >
                       Stop
                     </button>
                   ) : null}

@@ -21,9 +21,20 @@ export function SaveRoute({ shown, error, pending, onSave }: Props) {
       </h2>
       <div className="mt-3 flex flex-wrap items-end gap-2">
         <FieldFrame id="sim-route-name" label="Route name" error={error}>
-          <input {...aria("sim-route-name", error)} className={control(error)} value={routeName} onChange={(e) => setRouteName(e.target.value)} maxLength={100} />
+          <input
+            {...aria("sim-route-name", error)}
+            className={control(error)}
+            value={routeName}
+            onChange={(e) => setRouteName(e.target.value)}
+            maxLength={100}
+          />
         </FieldFrame>
-        <button type="button" disabled={pending} onClick={save} className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold hover:bg-slate-50">
+        <button
+          type="button"
+          disabled={pending}
+          onClick={save}
+          className="min-h-11 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold hover:bg-slate-50"
+        >
           Save route
         </button>
       </div>

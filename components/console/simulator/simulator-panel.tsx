@@ -19,7 +19,9 @@ const fixed = (n: number) => n.toFixed(6);
 const toPoint = (lat: string, lon: string): LatLon | null => {
   const latitude = Number(lat);
   const longitude = Number(lon);
-  return lat.trim() && lon.trim() && Number.isFinite(latitude) && Number.isFinite(longitude) ? { latitude, longitude } : null;
+  return lat.trim() && lon.trim() && Number.isFinite(latitude) && Number.isFinite(longitude)
+    ? { latitude, longitude }
+    : null;
 };
 
 // The sandbox simulator page's client part: choose a vehicle and a way (clicked start and end, a
@@ -62,7 +64,12 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
     if (way === "template") return templates.find((t) => t.id === templateId)?.geometry ?? [];
     return [];
   }, [way, routeId, templateId, routes, templates]);
-  const drawn = watched && watched.simulation.status === "running" ? watched.geometry : chosenGeometry.length ? chosenGeometry : (watched?.geometry ?? []);
+  const drawn =
+    watched && watched.simulation.status === "running"
+      ? watched.geometry
+      : chosenGeometry.length
+        ? chosenGeometry
+        : (watched?.geometry ?? []);
   const vehicleTitle = (id: number) => vehicles.find((v) => v.vehicleId === id)?.label ?? `Vehicle ${id}`;
 
   async function startRun(fields: Record<string, string>) {
@@ -71,7 +78,11 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
     if (!reveal) return;
     setErrors({});
     watch(Number(reveal.runId));
-    setMessage({ tone: "ok", text: reveal.status === "finished" ? `Run ${reveal.runId} posted the whole trip.` : `Run ${reveal.runId} started.` });
+    setMessage({
+      tone: "ok",
+      text:
+        reveal.status === "finished" ? `Run ${reveal.runId} posted the whole trip.` : `Run ${reveal.runId} started.`,
+    });
     router.refresh();
   }
 
@@ -83,7 +94,13 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
   }
 
   async function saveRoute(name: string): Promise<boolean> {
-    const reveal = await send("save-route", { name, startLatitude: start.latitude, startLongitude: start.longitude, endLatitude: end.latitude, endLongitude: end.longitude });
+    const reveal = await send("save-route", {
+      name,
+      startLatitude: start.latitude,
+      startLongitude: start.longitude,
+      endLatitude: end.latitude,
+      endLongitude: end.longitude,
+    });
     if (!reveal) return false;
     setErrors({});
     setMessage({ tone: "ok", text: `Saved as route ${reveal.routeId}.` });
@@ -104,11 +121,18 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
               start={way === "points" ? startPoint : null}
               end={way === "points" ? endPoint : null}
               route={drawn}
-              vehicle={position && live ? { ...position, vehicleId: live.vehicleId, title: vehicleTitle(live.vehicleId) } : null}
+              vehicle={
+                position && live
+                  ? { ...position, vehicleId: live.vehicleId, title: vehicleTitle(live.vehicleId) }
+                  : null
+              }
               onPick={pick}
             />
           </div>
-          <p className="text-sm text-slate-700">Click the map to place the start (A), then the end (B). Routes run on the roads of Columbus, OH and Washington, DC.</p>
+          <p className="text-sm text-slate-700">
+            Click the map to place the start (A), then the end (B). Routes run on the roads of Columbus, OH and
+            Washington, DC.
+          </p>
           <p className="text-xs text-slate-700" data-testid="road-attribution">
             Road data: {attribution.replace(/\s*\(https?:\/\/\S+\)$/, "")} (
             <a className="text-blue-700 underline" href="https://www.openstreetmap.org/copyright">
@@ -118,12 +142,35 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
           </p>
         </section>
 
-        <SimulatorForm vehicles={vehicles} routes={routes} templates={templates} trip={trip} onTrip={onTrip} errors={errors} message={message} pending={pending} onStart={startRun} />
+        <SimulatorForm
+          vehicles={vehicles}
+          routes={routes}
+          templates={templates}
+          trip={trip}
+          onTrip={onTrip}
+          errors={errors}
+          message={message}
+          pending={pending}
+          onStart={startRun}
+        />
       </div>
 
-      {live ? <WatchedRun live={live} title={vehicleTitle(live.vehicleId)} pending={pending} pollProblem={pollProblem} onStop={stopRun} /> : null}
+      {live ? (
+        <WatchedRun
+          live={live}
+          title={vehicleTitle(live.vehicleId)}
+          pending={pending}
+          pollProblem={pollProblem}
+          onStop={stopRun}
+        />
+      ) : null}
 
-      <SaveRoute shown={way === "points" && startPoint !== null && endPoint !== null} error={errors.name} pending={pending} onSave={saveRoute} />
+      <SaveRoute
+        shown={way === "points" && startPoint !== null && endPoint !== null}
+        error={errors.name}
+        pending={pending}
+        onSave={saveRoute}
+      />
 
       <RunsTable
         runs={runs}

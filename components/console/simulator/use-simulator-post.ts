@@ -4,16 +4,27 @@ type Failure = { error?: string; fieldErrors?: { fieldName: string; errorDisplay
 type Reveal = Record<string, string | number>;
 export type PanelMessage = { tone: "error" | "ok"; text: string };
 
-async function post(action: string, fields: Record<string, string>): Promise<{ ok: true; reveal: Reveal } | { ok: false; status: number; failure: Failure }> {
+async function post(
+  action: string,
+  fields: Record<string, string>,
+): Promise<{ ok: true; reveal: Reveal } | { ok: false; status: number; failure: Failure }> {
   const body = new FormData();
   for (const [k, v] of Object.entries(fields)) body.append(k, v);
   try {
-    const res = await fetch(`/console/actions/${action}`, { method: "POST", body, headers: { Accept: "application/json" } });
+    const res = await fetch(`/console/actions/${action}`, {
+      method: "POST",
+      body,
+      headers: { Accept: "application/json" },
+    });
     const json = (await res.json().catch(() => null)) as ({ reveal?: Reveal } & Failure) | null;
     if (res.ok && json) return { ok: true, reveal: json.reveal ?? {} };
     return { ok: false, status: res.status, failure: json ?? { error: `The request failed (${res.status}).` } };
   } catch {
-    return { ok: false, status: 0, failure: { error: "The console could not be reached. Check your connection and try again." } };
+    return {
+      ok: false,
+      status: 0,
+      failure: { error: "The console could not be reached. Check your connection and try again." },
+    };
   }
 }
 

@@ -22,7 +22,10 @@ export function useWatchedRun(appId: number, initialId: number | null) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       try {
-        const res = await fetch(`/console/apps/${appId}/simulator/runs/${watchedId}`, { cache: "no-store", headers: { Accept: "application/json" } });
+        const res = await fetch(`/console/apps/${appId}/simulator/runs/${watchedId}`, {
+          cache: "no-store",
+          headers: { Accept: "application/json" },
+        });
         if (!res.ok) throw new Error(`the console answered ${res.status}`);
         const body = (await res.json()) as Watched;
         if (stopped) return;

@@ -11,7 +11,10 @@ import { checkAuthorizationRequest } from "./request";
 // request, then either answer at once (an error for the app; a driver signed in to the app's
 // environment who already allowed the app, unless prompt=login or prompt=consent) or send the
 // browser to the page where the driver signs in or registers and decides.
-export async function answerAuthorizationRequest(query: URLSearchParams, endpointEnvironment: Environment | null): Promise<AuthorizationAnswer> {
+export async function answerAuthorizationRequest(
+  query: URLSearchParams,
+  endpointEnvironment: Environment | null,
+): Promise<AuthorizationAnswer> {
   const check = await checkAuthorizationRequest(query, endpointEnvironment);
   if (check.kind === "invalid") return errorPage(400, check.title, check.message);
   if (check.kind === "error") return sendTo(check.location);

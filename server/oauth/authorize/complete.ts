@@ -16,7 +16,10 @@ import type { ValidAuthorization } from "./request";
  * or, for response_type=token, the library's implicit grant issues an access token (never a
  * refresh token).
  */
-export async function approveAuthorization({ params, client, libraryRequest }: ValidAuthorization, accountId: number): Promise<string> {
+export async function approveAuthorization(
+  { params, client, libraryRequest }: ValidAuthorization,
+  accountId: number,
+): Promise<string> {
   const result = await db().transaction(async (tx) => {
     await recordConsent(tx, { accountId, appId: client.appId });
     if (params.responseType === "code") {
@@ -36,29 +39,51 @@ export async function approveAuthorization({ params, client, libraryRequest }: V
     libraryRequest.user = { id: accountId };
     libraryRequest.isAuthorizationApproved = true;
     const response = await makeAuthorizationServer(ctx).completeAuthorizationRequest(libraryRequest);
-    const accessToken = tokenFromLibraryRedirect(String(response.headers.location ?? ""), withoutFragment(params.redirectUri));
+    const accessToken = tokenFromLibraryRedirect(
+      String(response.headers.location ?? ""),
+      withoutFragment(params.redirectUri),
+    );
     // token_type and expires_in as the API documents them (the library says "Bearer" and
     // counts the seconds left, 86399).
-    return { access_token: accessToken, token_type: "bearer", expires_in: String(ACCESS_TOKEN_TTL_SECONDS), state: params.state };
+    return {
+      access_token: accessToken,
+      token_type: "bearer",
+      expires_in: String(ACCESS_TOKEN_TTL_SECONDS),
+      state: params.state,
+    };
   });
   return clientRedirect(params.redirectUri, result, params.responseMode);
 }
 
 /** The driver says no (RFC 6749 §4.1.2.1). */
 export function denyAuthorization({ params }: ValidAuthorization): string {
-  return clientRedirect(params.redirectUri, { error: "access_denied", error_description: "The driver did not allow access.", state: params.state }, params.responseMode);
+  return clientRedirect(
+    params.redirectUri,
+    { error: "access_denied", error_description: "The driver did not allow access.", state: params.state },
+    params.responseMode,
+  );
 }
 
 /** A request that cannot be answered without the driver (prompt=none). */
-export function interactionRequired({ params }: ValidAuthorization, error: "login_required" | "consent_required"): string {
-  const description = error === "login_required" ? "The driver is not signed in." : "The driver has not allowed this app yet.";
-  return clientRedirect(params.redirectUri, { error, error_description: description, state: params.state }, params.responseMode);
+export function interactionRequired(
+  { params }: ValidAuthorization,
+  error: "login_required" | "consent_required",
+): string {
+  const description =
+    error === "login_required" ? "The driver is not signed in." : "The driver has not allowed this app yet.";
+  return clientRedirect(
+    params.redirectUri,
+    { error, error_description: description, state: params.state },
+    params.responseMode,
+  );
 }
 
 // The library's implicit grant answers with a redirect: the redirect URI it was given (without a
 // fragment), one separator ("?" or "&"), then its parameters.
 function tokenFromLibraryRedirect(location: string, redirectUri: string): string {
-  const token = location.startsWith(redirectUri) ? new URLSearchParams(location.slice(redirectUri.length + 1)).get("access_token") : null;
+  const token = location.startsWith(redirectUri)
+    ? new URLSearchParams(location.slice(redirectUri.length + 1)).get("access_token")
+    : null;
   if (!token) throw OAuthException.internalServerError("The implicit grant issued no access token.");
   return token;
 }

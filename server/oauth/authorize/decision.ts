@@ -25,14 +25,23 @@ export async function answerConsent(fields: URLSearchParams): Promise<Authorizat
   }
   if (!session) return expired("the app");
   const decision = decisionForm.safeParse({ decision: fields.get("decision"), csrf_token: fields.get("csrf_token") });
-  if (!decision.success) return errorPage(400, "This form could not be read", "Choose Allow or Deny on the consent page.");
+  if (!decision.success)
+    return errorPage(400, "This form could not be read", "Choose Allow or Deny on the consent page.");
   const appName = check.kind === "ok" ? check.authorization.client.appName : "the app";
   if (!consentTokenMatches(session, fields, decision.data.csrf_token)) return expired(appName);
   // The request shown, unchanged, that the service no longer accepts: the app hears why.
   if (check.kind === "error") return sendTo(check.location);
   const { authorization } = check;
-  return sendTo(decision.data.decision === "allow" ? await approveAuthorization(authorization, session.accountId) : denyAuthorization(authorization));
+  return sendTo(
+    decision.data.decision === "allow"
+      ? await approveAuthorization(authorization, session.accountId)
+      : denyAuthorization(authorization),
+  );
 }
 
 const expired = (appName: string) =>
-  errorPage(403, "This page has expired", `The consent form no longer matches your sign-in or the request it was shown for. Start again from ${appName}.`);
+  errorPage(
+    403,
+    "This page has expired",
+    `The consent form no longer matches your sign-in or the request it was shown for. Start again from ${appName}.`,
+  );

@@ -8,7 +8,8 @@ import { toSearchRecord, type AuthorizationParams } from "./request";
 const CONTINUE_PATH = "/oauth/authorize/continue";
 export const DECISION_PATH = "/oauth/authorize/decision";
 
-const authorizeEndpointPath = (environment: Environment) => (environment === "sandbox" ? "/sandbox/oauth/authorize" : "/oauth/authorize");
+const authorizeEndpointPath = (environment: Environment) =>
+  environment === "sandbox" ? "/sandbox/oauth/authorize" : "/oauth/authorize";
 
 export function continuePath(params: AuthorizationParams): string {
   return `${CONTINUE_PATH}?${new URLSearchParams(toSearchRecord(params))}`;

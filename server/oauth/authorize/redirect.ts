@@ -8,9 +8,14 @@
 
 export type ResponseMode = "query" | "fragment";
 
-export function clientRedirect(redirectUri: string, params: Record<string, string | null | undefined>, mode: ResponseMode): string {
+export function clientRedirect(
+  redirectUri: string,
+  params: Record<string, string | null | undefined>,
+  mode: ResponseMode,
+): string {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) if (value !== null && value !== undefined) search.set(name, value);
+  for (const [name, value] of Object.entries(params))
+    if (value !== null && value !== undefined) search.set(name, value);
   const hash = redirectUri.indexOf("#");
   if (hash >= 0) return `${redirectUri}${joiner(redirectUri.slice(hash + 1))}${search}`;
   if (mode === "fragment") return `${redirectUri}#${search}`;

@@ -17,7 +17,11 @@ type Message =
   | { type: "wayline:metrics:part"; id: string; json: Json };
 
 const COLLECT_MS = 5000;
-const isMessage = (m: unknown): m is Message => typeof m === "object" && m !== null && typeof (m as { type?: unknown }).type === "string" && (m as { type: string }).type.startsWith("wayline:metrics:");
+const isMessage = (m: unknown): m is Message =>
+  typeof m === "object" &&
+  m !== null &&
+  typeof (m as { type?: unknown }).type === "string" &&
+  (m as { type: string }).type.startsWith("wayline:metrics:");
 
 /** In the primary: answers the HTTP processes' scrapes with the whole cluster's metrics. */
 export function serveClusterMetrics(): void {
@@ -33,13 +37,16 @@ export function serveClusterMetrics(): void {
     } else if (message.type === "wayline:metrics:ask") {
       void aggregate(pending).then(
         (text) => worker.isConnected() && worker.send({ type: "wayline:metrics:answer", id: message.id, text }),
-        (error: unknown) => worker.isConnected() && worker.send({ type: "wayline:metrics:answer", id: message.id, error: String(error) }),
+        (error: unknown) =>
+          worker.isConnected() && worker.send({ type: "wayline:metrics:answer", id: message.id, error: String(error) }),
       );
     }
   });
 }
 
-async function aggregate(pending: Map<string, { parts: Json[]; waiting: Set<number>; done: () => void }>): Promise<string> {
+async function aggregate(
+  pending: Map<string, { parts: Json[]; waiting: Set<number>; done: () => void }>,
+): Promise<string> {
   const id = randomUUID();
   const workers = Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected());
   const parts: Json[] = [(await metrics().registry.getMetricsAsJSON()) as Json];

@@ -13,7 +13,9 @@ export async function databaseMetrics(): Promise<string> {
            (select count(*)::int from delivery_jobs where lease_until is null and next_attempt_at <= now()) as due,
            (select count(*)::int from delivery_jobs where lease_until >= now()) as leased,
            (select extract(epoch from now() - min(created_at))::float8 from notification_deliveries where status = 'PENDING') as oldest`;
-  const [runs] = await sql<{ active: number }[]>`select count(*)::int as active from simulation_runs where status = 'running'`;
+  const [runs] = await sql<
+    { active: number }[]
+  >`select count(*)::int as active from simulation_runs where status = 'running'`;
   // Connections of every Wayline process (application_name "wayline"), as PostgreSQL sees them:
   // "active" ones are running a statement (the pools in use), "idle" ones wait in a pool. The
   // embedded database has one session and no such view.
@@ -25,13 +27,31 @@ export async function databaseMetrics(): Promise<string> {
 
   const registry = new Registry();
   const registers = [registry];
-  const depth = new Gauge({ name: "wayline_delivery_queue_depth", help: "Notification deliveries not yet settled, by state: pending (all), due (waiting for a worker now), leased (being sent).", labelNames: ["state"] as const, registers });
+  const depth = new Gauge({
+    name: "wayline_delivery_queue_depth",
+    help: "Notification deliveries not yet settled, by state: pending (all), due (waiting for a worker now), leased (being sent).",
+    labelNames: ["state"] as const,
+    registers,
+  });
   depth.set({ state: "pending" }, queue?.pending ?? 0);
   depth.set({ state: "due" }, queue?.due ?? 0);
   depth.set({ state: "leased" }, queue?.leased ?? 0);
-  new Gauge({ name: "wayline_delivery_oldest_pending_age_seconds", help: "Age of the oldest notification delivery still pending (0 when none is).", registers }).set(queue?.oldest ?? 0);
-  new Gauge({ name: "wayline_simulator_runs_active", help: "Real-time and other simulation runs currently running.", registers }).set(runs?.active ?? 0);
-  const pool = new Gauge({ name: "wayline_db_connections", help: "Database connections of all Wayline processes by state (active: in use by a statement; idle: waiting in a pool). PostgreSQL only.", labelNames: ["state"] as const, registers });
+  new Gauge({
+    name: "wayline_delivery_oldest_pending_age_seconds",
+    help: "Age of the oldest notification delivery still pending (0 when none is).",
+    registers,
+  }).set(queue?.oldest ?? 0);
+  new Gauge({
+    name: "wayline_simulator_runs_active",
+    help: "Real-time and other simulation runs currently running.",
+    registers,
+  }).set(runs?.active ?? 0);
+  const pool = new Gauge({
+    name: "wayline_db_connections",
+    help: "Database connections of all Wayline processes by state (active: in use by a statement; idle: waiting in a pool). PostgreSQL only.",
+    labelNames: ["state"] as const,
+    registers,
+  });
   for (const row of connections) pool.set({ state: row.state }, row.n);
   return registry.metrics();
 }

@@ -26,17 +26,24 @@ export function countRoutesOf(routes: RouteTable): void {
 function routeLabel(url: string): string {
   const path = url.split("?")[0]!;
   if (path.startsWith("/_next/")) return "/_next/*";
-  const pattern = routePattern(table, path) ?? (OAUTH_SPELLING.test(path) ? routePattern(table, path.toLowerCase()) : null);
+  const pattern =
+    routePattern(table, path) ?? (OAUTH_SPELLING.test(path) ? routePattern(table, path.toLowerCase()) : null);
   if (!pattern) return UNMATCHED;
   const environment = path.split("/")[1]!;
-  return pattern.startsWith("/[env]/") && ENVIRONMENTS.has(environment) ? `/${environment}${pattern.slice("/[env]".length)}` : pattern;
+  return pattern.startsWith("/[env]/") && ENVIRONMENTS.has(environment)
+    ? `/${environment}${pattern.slice("/[env]".length)}`
+    : pattern;
 }
 
 export function observeRequest(req: IncomingMessage, res: ServerResponse): void {
   const start = process.hrtime.bigint();
   res.once("finish", () => {
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    const labels = { method: METHODS.has(req.method ?? "") ? req.method! : "OTHER", route: routeLabel(req.url ?? "/"), status: String(res.statusCode) };
+    const labels = {
+      method: METHODS.has(req.method ?? "") ? req.method! : "OTHER",
+      route: routeLabel(req.url ?? "/"),
+      status: String(res.statusCode),
+    };
     const m = metrics();
     m.httpRequests.inc(labels);
     m.httpDuration.observe(labels, seconds);

@@ -4,7 +4,10 @@ import { metrics } from "./registry";
 
 // What the domain code counts, in one call each, after the work is committed.
 
-export function recordIngest(environment: Environment, written: { sets: number; points: number; notifications: number }): void {
+export function recordIngest(
+  environment: Environment,
+  written: { sets: number; points: number; notifications: number },
+): void {
   const m = metrics();
   m.dataSetsIngested.inc({ environment }, written.sets);
   if (written.points > 0) m.dataPointsIngested.inc({ environment }, written.points);

@@ -17,7 +17,12 @@ function create() {
   collectDefaultMetrics({ register: registry, prefix: "wayline_" });
   return {
     registry,
-    httpRequests: new Counter({ name: "wayline_http_requests_total", help: "HTTP requests answered, by method, route and status.", labelNames: ["method", "route", "status"] as const, registers }),
+    httpRequests: new Counter({
+      name: "wayline_http_requests_total",
+      help: "HTTP requests answered, by method, route and status.",
+      labelNames: ["method", "route", "status"] as const,
+      registers,
+    }),
     httpDuration: new Histogram({
       name: "wayline_http_request_duration_seconds",
       help: "Time from a request's arrival to the end of its answer, by method, route and status.",
@@ -25,19 +30,54 @@ function create() {
       buckets: SECONDS,
       registers,
     }),
-    dataSetsIngested: new Counter({ name: "wayline_data_sets_ingested_total", help: "Data sets stored (duplicates of stored ones not counted), by environment.", labelNames: ["environment"] as const, registers }),
-    dataPointsIngested: new Counter({ name: "wayline_data_points_ingested_total", help: "Data points stored with those data sets, by environment.", labelNames: ["environment"] as const, registers }),
-    notificationsMade: new Counter({ name: "wayline_notifications_made_total", help: "Notifications subscriptions made from ingested data, by environment.", labelNames: ["environment"] as const, registers }),
+    dataSetsIngested: new Counter({
+      name: "wayline_data_sets_ingested_total",
+      help: "Data sets stored (duplicates of stored ones not counted), by environment.",
+      labelNames: ["environment"] as const,
+      registers,
+    }),
+    dataPointsIngested: new Counter({
+      name: "wayline_data_points_ingested_total",
+      help: "Data points stored with those data sets, by environment.",
+      labelNames: ["environment"] as const,
+      registers,
+    }),
+    notificationsMade: new Counter({
+      name: "wayline_notifications_made_total",
+      help: "Notifications subscriptions made from ingested data, by environment.",
+      labelNames: ["environment"] as const,
+      registers,
+    }),
     deliveries: new Counter({
       name: "wayline_deliveries_total",
       help: "Notification delivery rows settled by a worker, by outcome: delivered, retry (scheduled again) or deactivated (given up, the delivery turned off).",
       labelNames: ["outcome"] as const,
       registers,
     }),
-    deliveryAttempts: new Counter({ name: "wayline_delivery_attempts_total", help: "Delivery attempts (one HTTP POST or e-mail), by outcome as recorded in the attempt log.", labelNames: ["outcome"] as const, registers }),
-    deliveryDuration: new Histogram({ name: "wayline_delivery_attempt_duration_seconds", help: "How long one delivery attempt took (the receiver's answer or the failure).", labelNames: ["outcome"] as const, buckets: SECONDS, registers }),
-    simulatorTurns: new Counter({ name: "wayline_simulator_runs_driven_total", help: "Simulation runs driven by this process's simulator loop (one per run per turn).", registers }),
-    processes: new Gauge({ name: "wayline_processes", help: "Processes reporting, by role (http, worker).", labelNames: ["role"] as const, registers }),
+    deliveryAttempts: new Counter({
+      name: "wayline_delivery_attempts_total",
+      help: "Delivery attempts (one HTTP POST or e-mail), by outcome as recorded in the attempt log.",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    deliveryDuration: new Histogram({
+      name: "wayline_delivery_attempt_duration_seconds",
+      help: "How long one delivery attempt took (the receiver's answer or the failure).",
+      labelNames: ["outcome"] as const,
+      buckets: SECONDS,
+      registers,
+    }),
+    simulatorTurns: new Counter({
+      name: "wayline_simulator_runs_driven_total",
+      help: "Simulation runs driven by this process's simulator loop (one per run per turn).",
+      registers,
+    }),
+    processes: new Gauge({
+      name: "wayline_processes",
+      help: "Processes reporting, by role (http, worker).",
+      labelNames: ["role"] as const,
+      registers,
+    }),
   };
 }
 

@@ -14,10 +14,21 @@ export type RouteTable = { exact: Set<string>; routes: Route[] };
 type Manifest = { staticRoutes?: { page: string; regex: string }[]; dynamicRoutes?: { page: string; regex: string }[] };
 
 /** The table of a build (`distDir`) and a public/ folder; parts that are missing (no build yet, `npm run dev`) are left out. */
-export function loadRouteTable({ distDir, publicDir, own }: { distDir: string; publicDir: string; own: string[] }): RouteTable {
+export function loadRouteTable({
+  distDir,
+  publicDir,
+  own,
+}: {
+  distDir: string;
+  publicDir: string;
+  own: string[];
+}): RouteTable {
   const manifest = readJson(path.join(distDir, "routes-manifest.json"));
   // Next.js's order: static routes first, then dynamic ones from the most specific.
-  const routes = [...(manifest?.staticRoutes ?? []), ...(manifest?.dynamicRoutes ?? [])].map((r) => ({ page: r.page, regex: new RegExp(r.regex) }));
+  const routes = [...(manifest?.staticRoutes ?? []), ...(manifest?.dynamicRoutes ?? [])].map((r) => ({
+    page: r.page,
+    regex: new RegExp(r.regex),
+  }));
   return { exact: new Set([...own, ...publicFiles(publicDir)]), routes };
 }
 

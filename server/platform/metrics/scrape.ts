@@ -15,7 +15,11 @@ export const METRICS_PATH = "/metrics";
 export async function answerMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const headers = { "Cache-Control": "no-store" };
   if (!metricsAllowed(req)) {
-    res.writeHead(401, { ...headers, "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": 'Bearer realm="metrics"' });
+    res.writeHead(401, {
+      ...headers,
+      "Content-Type": "text/plain; charset=utf-8",
+      "WWW-Authenticate": 'Bearer realm="metrics"',
+    });
     res.end("Metrics are served to loopback clients, or with Authorization: Bearer <METRICS_TOKEN>.\n");
     return;
   }

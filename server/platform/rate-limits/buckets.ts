@@ -18,7 +18,8 @@ export type TakenRow = { scope: string; key: string; allowed: boolean; ahead_ms:
 
 const MS = (sql: Sql) => sql`interval '1 millisecond'`;
 // Fits: one more request, after the bucket's backlog, stays within `burst` requests of now.
-const FITS = (sql: Sql) => sql`greatest(r.tat, now()) + excluded.emission_ms * ${MS(sql)} <= now() + excluded.burst * excluded.emission_ms * ${MS(sql)}`;
+const FITS = (sql: Sql) =>
+  sql`greatest(r.tat, now()) + excluded.emission_ms * ${MS(sql)} <= now() + excluded.burst * excluded.emission_ms * ${MS(sql)}`;
 
 /**
  * The upsert, written once: `rows` is a select of (scope, key, emission_ms, burst), the buckets to
@@ -43,16 +44,25 @@ export const bucketRow = (sql: Sql, policy: Policy, key: Fragment): Fragment =>
 
 /** The verdicts in the order the policies were given, whatever order the database returned the rows in. */
 export function verdictsOf(rows: TakenRow[], policies: Policy[]): Verdict[] {
-  return policies.flatMap((policy) => rows.filter((r) => r.scope === policy.scope).map((r) => ({ policy, key: r.key, allowed: r.allowed, aheadMs: Number(r.ahead_ms) })));
+  return policies.flatMap((policy) =>
+    rows
+      .filter((r) => r.scope === policy.scope)
+      .map((r) => ({ policy, key: r.key, allowed: r.allowed, aheadMs: Number(r.ahead_ms) })),
+  );
 }
 
 /** Takes one request from each bucket that has room; the verdicts say which did. */
 export async function takeFromBuckets(checks: Check[]): Promise<Verdict[]> {
   if (checks.length === 0) return [];
   const sql = rawSql();
-  const rows = checks.map((c, i) => (i === 0 ? bucketRow(sql, c.policy, sql`${c.key}`) : sql`union all ${bucketRow(sql, c.policy, sql`${c.key}`)}`));
+  const rows = checks.map((c, i) =>
+    i === 0 ? bucketRow(sql, c.policy, sql`${c.key}`) : sql`union all ${bucketRow(sql, c.policy, sql`${c.key}`)}`,
+  );
   const taken = await sql<TakenRow[]>`${takeFrom(sql, sql`${rows}`)}`;
-  return verdictsOf(taken, checks.map((c) => c.policy));
+  return verdictsOf(
+    taken,
+    checks.map((c) => c.policy),
+  );
 }
 
 /**

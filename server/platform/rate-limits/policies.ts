@@ -15,7 +15,13 @@ export type Policy = {
   emissionMs: number;
 };
 
-const policy = (name: string, scope: string, { quota, windowSeconds }: RateSpec): Policy => ({ name, scope, quota, windowSeconds, emissionMs: (windowSeconds * 1000) / quota });
+const policy = (name: string, scope: string, { quota, windowSeconds }: RateSpec): Policy => ({
+  name,
+  scope,
+  quota,
+  windowSeconds,
+  emissionMs: (windowSeconds * 1000) / quota,
+});
 
 /** Null when RATE_LIMITS=off. */
 export function rateLimitPolicies() {

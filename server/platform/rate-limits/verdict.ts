@@ -37,7 +37,9 @@ export function retryAfterSeconds(v: Verdict): number {
 export function rateLimitHeaders(verdicts: Verdict[]): Record<string, string> {
   if (verdicts.length === 0) return {};
   return {
-    "RateLimit-Policy": verdicts.map((v) => `"${v.policy.name}";q=${v.policy.quota};w=${v.policy.windowSeconds}`).join(", "),
+    "RateLimit-Policy": verdicts
+      .map((v) => `"${v.policy.name}";q=${v.policy.quota};w=${v.policy.windowSeconds}`)
+      .join(", "),
     RateLimit: verdicts.map((v) => `"${v.policy.name}";r=${remaining(v)};t=${resetSeconds(v)}`).join(", "),
   };
 }
@@ -46,5 +48,8 @@ export function rateLimitHeaders(verdicts: Verdict[]): Record<string, string> {
 export function refusal(verdicts: Verdict[]): { retryAfterSeconds: number; policies: string[] } | null {
   const refused = verdicts.filter((v) => !v.allowed);
   if (refused.length === 0) return null;
-  return { retryAfterSeconds: Math.max(...refused.map(retryAfterSeconds)), policies: refused.map((v) => v.policy.name) };
+  return {
+    retryAfterSeconds: Math.max(...refused.map(retryAfterSeconds)),
+    policies: refused.map((v) => v.policy.name),
+  };
 }

@@ -6,14 +6,23 @@ import { appCredentials, partnerAppOwners, partnerApps } from "@/db/schema";
 
 export async function listOwnedApps(db: Executor, { partnerUserId }: { partnerUserId: number }) {
   return db
-    .select({ id: partnerApps.id, name: partnerApps.name, isPublic: partnerApps.isPublic, createdAt: partnerApps.createdAt, obligationsConfirmedAt: partnerAppOwners.obligationsConfirmedAt })
+    .select({
+      id: partnerApps.id,
+      name: partnerApps.name,
+      isPublic: partnerApps.isPublic,
+      createdAt: partnerApps.createdAt,
+      obligationsConfirmedAt: partnerAppOwners.obligationsConfirmedAt,
+    })
     .from(partnerAppOwners)
     .innerJoin(partnerApps, eq(partnerApps.id, partnerAppOwners.appId))
     .where(eq(partnerAppOwners.partnerUserId, partnerUserId))
     .orderBy(asc(partnerApps.id));
 }
 
-export async function findOwnedApp(db: Executor, { partnerUserId, appId, forUpdate = false }: { partnerUserId: number; appId: number; forUpdate?: boolean }) {
+export async function findOwnedApp(
+  db: Executor,
+  { partnerUserId, appId, forUpdate = false }: { partnerUserId: number; appId: number; forUpdate?: boolean },
+) {
   const query = db
     .select({
       id: partnerApps.id,
@@ -36,7 +45,12 @@ export type OwnedApp = NonNullable<Awaited<ReturnType<typeof findOwnedApp>>>;
 
 export async function credentialsOf(db: Executor, { appId }: { appId: number }) {
   return db
-    .select({ id: appCredentials.id, environment: appCredentials.environment, clientId: appCredentials.clientId, createdAt: appCredentials.createdAt })
+    .select({
+      id: appCredentials.id,
+      environment: appCredentials.environment,
+      clientId: appCredentials.clientId,
+      createdAt: appCredentials.createdAt,
+    })
     .from(appCredentials)
     .where(eq(appCredentials.appId, appId));
 }
@@ -45,7 +59,16 @@ export async function insertOwner(db: Executor, values: { appId: number; partner
   await db.insert(partnerAppOwners).values(values);
 }
 
-export async function updateAppRow(db: Executor, { appId, values }: { appId: number; values: Partial<{ name: string; ownerName: string | null; redirectUris: string[]; isPublic: boolean }> }) {
+export async function updateAppRow(
+  db: Executor,
+  {
+    appId,
+    values,
+  }: {
+    appId: number;
+    values: Partial<{ name: string; ownerName: string | null; redirectUris: string[]; isPublic: boolean }>;
+  },
+) {
   await db.update(partnerApps).set(values).where(eq(partnerApps.id, appId));
 }
 

@@ -11,7 +11,10 @@ import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner
 export const partnerAuthOptions = nextAuthStack(() => {
   const secure = env().PUBLIC_URL?.startsWith("https://") ?? false;
   const prefix = secure ? "__Secure-" : "";
-  const cookie = (name: string, httpOnly = true) => ({ name: `${prefix}${name}`, options: { httpOnly, sameSite: "lax" as const, path: "/", secure } });
+  const cookie = (name: string, httpOnly = true) => ({
+    name: `${prefix}${name}`,
+    options: { httpOnly, sameSite: "lax" as const, path: "/", secure },
+  });
   return {
     signInPage: "/console/sign-in",
     logName: "next-auth (partner)",
@@ -38,12 +41,28 @@ export const partnerAuthOptions = nextAuthStack(() => {
       jwt({ token, user }) {
         if (user) {
           const partner = user as unknown as PartnerSessionUser;
-          return { sub: partner.id, kind: "partner", partnerUserId: partner.partnerUserId, name: partner.name, email: partner.email, sid: newSessionId() };
+          return {
+            sub: partner.id,
+            kind: "partner",
+            partnerUserId: partner.partnerUserId,
+            name: partner.name,
+            email: partner.email,
+            sid: newSessionId(),
+          };
         }
         return token;
       },
       session({ session, token }) {
-        return { expires: session.expires, partner: { kind: token.kind, partnerUserId: token.partnerUserId, email: token.email, name: token.name, sid: token.sid } };
+        return {
+          expires: session.expires,
+          partner: {
+            kind: token.kind,
+            partnerUserId: token.partnerUserId,
+            email: token.email,
+            name: token.name,
+            sid: token.sid,
+          },
+        };
       },
     },
   };

@@ -1,6 +1,13 @@
 import { asc, desc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import { deliveryAttempts, deliveryJobs, emailOutbox, notificationDeliveries, subscriptionDeliveries, vehicles } from "@/db/schema";
+import {
+  deliveryAttempts,
+  deliveryJobs,
+  emailOutbox,
+  notificationDeliveries,
+  subscriptionDeliveries,
+  vehicles,
+} from "@/db/schema";
 
 // The console's reads of the delivery tables. Callers have checked that the app is the partner's
 // and that the notification belongs to it.
@@ -40,11 +47,21 @@ export async function attemptsOf(db: Executor, { notificationDeliveryIds }: { no
 export const OUTBOX_PAGE_SIZE = 100;
 
 export async function outboxOf(db: Executor, { appId }: { appId: number }) {
-  return db.select().from(emailOutbox).where(eq(emailOutbox.appId, appId)).orderBy(desc(emailOutbox.id)).limit(OUTBOX_PAGE_SIZE);
+  return db
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.appId, appId))
+    .orderBy(desc(emailOutbox.id))
+    .limit(OUTBOX_PAGE_SIZE);
 }
 
 /** An account subscription's test notification needs one of the account's vehicles: its first. */
 export async function firstVehicleOf(db: Executor, { accountId }: { accountId: number }): Promise<number | null> {
-  const [row] = await db.select({ id: vehicles.id }).from(vehicles).where(eq(vehicles.accountId, accountId)).orderBy(asc(vehicles.id)).limit(1);
+  const [row] = await db
+    .select({ id: vehicles.id })
+    .from(vehicles)
+    .where(eq(vehicles.accountId, accountId))
+    .orderBy(asc(vehicles.id))
+    .limit(1);
   return row?.id ?? null;
 }

@@ -2,7 +2,15 @@ import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { bucketStart, ROLLUP_BUCKET_SECONDS } from "@/server/delivery/attempt-rollups";
 import { LATENCY_BIN_BOUNDS_MS } from "@/common/delivery/latency-histogram";
-import { deliveryAttemptRollups, deliveryAttempts, deliveryJobs, notificationDeliveries, subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
+import {
+  deliveryAttemptRollups,
+  deliveryAttempts,
+  deliveryJobs,
+  notificationDeliveries,
+  subscriptionDeliveries,
+  subscriptions,
+  type Environment,
+} from "@/db/schema";
 
 // The reads behind the console's delivery health page (docs/console.md#delivery-health). Each
 // takes a set of subscription_deliveries ids (one delivery, or every delivery of an app). The
@@ -51,13 +59,32 @@ function windowParts(deliveryIds: number[], since: Date, hours: boolean) {
     from ${a} where ${inArray(a.deliveryId, deliveryIds)} and ${a.attemptedAt} >= ${at(since)} and ${a.attemptedAt} < ${at(fineEdge)} and ${a.outcome} <> 'REDIRECTED'`;
 }
 
-type FigureRow = { bucket: number | null; kind: "total" | "failure" | "latency"; key: string | null; n: number; delivered: number | null };
-export type Figures = { attempts: number; delivered: number; failures: Map<string, number>; latency: Map<string, number> };
+type FigureRow = {
+  bucket: number | null;
+  kind: "total" | "failure" | "latency";
+  key: string | null;
+  n: number;
+  delivered: number | null;
+};
+export type Figures = {
+  attempts: number;
+  delivered: number;
+  failures: Map<string, number>;
+  latency: Map<string, number>;
+};
 const emptyFigures = (): Figures => ({ attempts: 0, delivered: 0, failures: new Map(), latency: new Map() });
 
 /** Sums the window's parts, per bucket of `strideSeconds` on the UTC grid (date_bin from the epoch), or all together. */
-async function sumParts(db: Executor, deliveryIds: number[], since: Date, strideSeconds: number | null): Promise<Map<number | null, Figures>> {
-  const bucket = strideSeconds === null ? sql`null::float8` : sql`(extract(epoch from date_bin(make_interval(secs => ${strideSeconds}), at, timestamptz 'epoch')) * 1000)::float8`;
+async function sumParts(
+  db: Executor,
+  deliveryIds: number[],
+  since: Date,
+  strideSeconds: number | null,
+): Promise<Map<number | null, Figures>> {
+  const bucket =
+    strideSeconds === null
+      ? sql`null::float8`
+      : sql`(extract(epoch from date_bin(make_interval(secs => ${strideSeconds}), at, timestamptz 'epoch')) * 1000)::float8`;
   const rows = (await db.execute(sql`
     with parts as (${windowParts(deliveryIds, since, strideSeconds === null || strideSeconds % COARSE === 0)})
     select ${bucket} as bucket, 'total' as kind, null as key, sum(attempts)::int as n, sum(delivered)::int as delivered from parts group by 1
@@ -79,17 +106,26 @@ async function sumParts(db: Executor, deliveryIds: number[], since: Date, stride
 }
 
 /** Attempts, successes, failures by status and the latency histogram of the window that starts at `since`. */
-export async function windowFigures(db: Executor, { deliveryIds, since }: { deliveryIds: number[]; since: Date }): Promise<Figures> {
+export async function windowFigures(
+  db: Executor,
+  { deliveryIds, since }: { deliveryIds: number[]; since: Date },
+): Promise<Figures> {
   return (await sumParts(db, deliveryIds, since, null)).get(null) ?? emptyFigures();
 }
 
 /** The same per bucket of `strideSeconds` (a multiple of 5 minutes; of an hour, or under one), on the UTC grid: the first bucket holds only the attempts from `since` on. */
-export async function seriesFigures(db: Executor, { deliveryIds, since, strideSeconds }: { deliveryIds: number[]; since: Date; strideSeconds: number }): Promise<Map<number, Figures>> {
+export async function seriesFigures(
+  db: Executor,
+  { deliveryIds, since, strideSeconds }: { deliveryIds: number[]; since: Date; strideSeconds: number },
+): Promise<Map<number, Figures>> {
   return (await sumParts(db, deliveryIds, since, strideSeconds)) as Map<number, Figures>;
 }
 
 /** The app's deliveries in one environment (live subscriptions), first subscription first. */
-export async function deliveriesOfApp(db: Executor, { appId, environment, limit }: { appId: number; environment: Environment; limit: number }) {
+export async function deliveriesOfApp(
+  db: Executor,
+  { appId, environment, limit }: { appId: number; environment: Environment; limit: number },
+) {
   return db
     .select({
       id: subscriptionDeliveries.id,
@@ -104,7 +140,9 @@ export async function deliveriesOfApp(db: Executor, { appId, environment, limit 
     })
     .from(subscriptionDeliveries)
     .innerJoin(subscriptions, eq(subscriptions.id, subscriptionDeliveries.subscriptionId))
-    .where(and(eq(subscriptions.appId, appId), eq(subscriptions.environment, environment), isNull(subscriptions.deletedAt)))
+    .where(
+      and(eq(subscriptions.appId, appId), eq(subscriptions.environment, environment), isNull(subscriptions.deletedAt)),
+    )
     .orderBy(desc(subscriptions.id), asc(subscriptionDeliveries.position))
     .limit(limit);
 }
@@ -114,9 +152,13 @@ export async function backlogOf(db: Executor, { deliveryIds }: { deliveryIds: nu
   const [row] = await db
     .select({
       pending: sql<number>`count(*)::int`,
-      oldestPendingAt: sql<number | null>`(extract(epoch from date_trunc('milliseconds', min(${notificationDeliveries.createdAt}))) * 1000)::float8`,
+      oldestPendingAt: sql<
+        number | null
+      >`(extract(epoch from date_trunc('milliseconds', min(${notificationDeliveries.createdAt}))) * 1000)::float8`,
       retrying: sql<number>`(count(*) filter (where ${deliveryJobs.attempts} > 0))::int`,
-      failingSince: sql<number | null>`(extract(epoch from date_trunc('milliseconds', min(${deliveryJobs.failingSince}))) * 1000)::float8`,
+      failingSince: sql<
+        number | null
+      >`(extract(epoch from date_trunc('milliseconds', min(${deliveryJobs.failingSince}))) * 1000)::float8`,
     })
     .from(notificationDeliveries)
     .leftJoin(deliveryJobs, eq(deliveryJobs.notificationDeliveryId, notificationDeliveries.id))

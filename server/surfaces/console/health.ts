@@ -16,19 +16,40 @@ export const HEALTH_WINDOWS = {
   "7d": { label: "Last 7 days", seconds: 604_800, strideSeconds: 21_600 },
 } as const;
 export type HealthWindow = keyof typeof HEALTH_WINDOWS;
-export const healthWindow = (raw: unknown): HealthWindow => (typeof raw === "string" && Object.hasOwn(HEALTH_WINDOWS, raw) ? (raw as HealthWindow) : "24h");
+export const healthWindow = (raw: unknown): HealthWindow =>
+  typeof raw === "string" && Object.hasOwn(HEALTH_WINDOWS, raw) ? (raw as HealthWindow) : "24h";
 
 /** More deliveries than this on one page would make it slow to read and to load. */
 export const HEALTH_DELIVERY_LIMIT = 25;
 
-type WindowTotals = { window: HealthWindow; attempts: number; delivered: number; successRate: number | null; p50Ms: number | null; p95Ms: number | null };
-export type SeriesPoint = { at: string; attempts: number; delivered: number; failed: number; p50Ms: number | null; p95Ms: number | null };
+type WindowTotals = {
+  window: HealthWindow;
+  attempts: number;
+  delivered: number;
+  successRate: number | null;
+  p50Ms: number | null;
+  p95Ms: number | null;
+};
+export type SeriesPoint = {
+  at: string;
+  attempts: number;
+  delivered: number;
+  failed: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+};
 export type StatusFailures = { status: string; failures: number };
 export type Health = {
   totals: WindowTotals[];
   series: SeriesPoint[];
   failures: StatusFailures[];
-  backlog: { pending: number; oldestPendingAt: string | null; oldestPendingAgeSeconds: number | null; retrying: number; failingSince: string | null };
+  backlog: {
+    pending: number;
+    oldestPendingAt: string | null;
+    oldestPendingAgeSeconds: number | null;
+    retrying: number;
+    failingSince: string | null;
+  };
 };
 
 /** The health figures of a set of deliveries, as of `now`, with the chosen window in detail. */
@@ -47,17 +68,33 @@ export async function healthOf(deliveryIds: number[], window: HealthWindow, now:
   const series: SeriesPoint[] = [];
   for (let t = Math.floor(since.getTime() / stride) * stride; t < now.getTime(); t += stride) {
     const f = buckets.get(t);
-    series.push({ at: new Date(t).toISOString(), attempts: f?.attempts ?? 0, delivered: f?.delivered ?? 0, failed: f ? f.attempts - f.delivered : 0, p50Ms: f ? percentileOf(f.latency, 0.5) : null, p95Ms: f ? percentileOf(f.latency, 0.95) : null });
+    series.push({
+      at: new Date(t).toISOString(),
+      attempts: f?.attempts ?? 0,
+      delivered: f?.delivered ?? 0,
+      failed: f ? f.attempts - f.delivered : 0,
+      p50Ms: f ? percentileOf(f.latency, 0.5) : null,
+      p95Ms: f ? percentileOf(f.latency, 0.95) : null,
+    });
   }
   const chosenFigures = totals[keys.indexOf(window)]!;
   return {
-    totals: totals.map((t, i) => ({ window: keys[i]!, attempts: t.attempts, delivered: t.delivered, successRate: t.attempts ? t.delivered / t.attempts : null, p50Ms: percentileOf(t.latency, 0.5), p95Ms: percentileOf(t.latency, 0.95) })),
+    totals: totals.map((t, i) => ({
+      window: keys[i]!,
+      attempts: t.attempts,
+      delivered: t.delivered,
+      successRate: t.attempts ? t.delivered / t.attempts : null,
+      p50Ms: percentileOf(t.latency, 0.5),
+      p95Ms: percentileOf(t.latency, 0.95),
+    })),
     series,
     failures: failuresOf(chosenFigures),
     backlog: {
       pending: backlog.pending,
       oldestPendingAt: backlog.oldestPendingAt?.toISOString() ?? null,
-      oldestPendingAgeSeconds: backlog.oldestPendingAt ? Math.max(0, Math.round((now.getTime() - backlog.oldestPendingAt.getTime()) / 1000)) : null,
+      oldestPendingAgeSeconds: backlog.oldestPendingAt
+        ? Math.max(0, Math.round((now.getTime() - backlog.oldestPendingAt.getTime()) / 1000))
+        : null,
       retrying: backlog.retrying,
       failingSince: backlog.failingSince?.toISOString() ?? null,
     },
@@ -69,19 +106,34 @@ function failuresOf(figures: Figures): StatusFailures[] {
   return [...figures.failures]
     .filter(([, n]) => n > 0)
     .map(([key, failures]) => ({ key, failures }))
-    .sort((x, y) => y.failures - x.failures || (x.key === "none" ? 1 : y.key === "none" ? -1 : Number(x.key) - Number(y.key)))
+    .sort(
+      (x, y) =>
+        y.failures - x.failures || (x.key === "none" ? 1 : y.key === "none" ? -1 : Number(x.key) - Number(y.key)),
+    )
     .map(({ key, failures }) => ({ status: key === "none" ? "no answer" : key, failures }));
 }
 
 type DeliveryState = "active" | "retrying" | "deactivated";
 
 /** The app's health in one environment: all its deliveries together, then each one with its state. */
-export async function appDeliveryHealth(partnerUserId: number, appId: number, environment: Environment, window: HealthWindow, now = new Date()) {
+export async function appDeliveryHealth(
+  partnerUserId: number,
+  appId: number,
+  environment: Environment,
+  window: HealthWindow,
+  now = new Date(),
+) {
   await consolePrincipal(partnerUserId, appId, environment);
   const deliveries = await deliveriesOfApp(db(), { appId, environment, limit: HEALTH_DELIVERY_LIMIT + 1 });
   const shown = deliveries.slice(0, HEALTH_DELIVERY_LIMIT);
   const [app, ...each] = await Promise.all([
-    shown.length ? healthOf(shown.map((d) => d.id), window, now) : null,
+    shown.length
+      ? healthOf(
+          shown.map((d) => d.id),
+          window,
+          now,
+        )
+      : null,
     ...shown.map((d) => healthOf([d.id], window, now)),
   ]);
   return {

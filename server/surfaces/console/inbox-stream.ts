@@ -11,7 +11,15 @@ const POLL_MS = 1000;
 const KEEPALIVE_MS = 15_000;
 const LIFETIME_MS = 5 * 60_000;
 
-export function inboxEventStream({ appId, afterId, signal }: { appId: number; afterId: number; signal: AbortSignal }): ReadableStream<Uint8Array> {
+export function inboxEventStream({
+  appId,
+  afterId,
+  signal,
+}: {
+  appId: number;
+  afterId: number;
+  signal: AbortSignal;
+}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let last = afterId;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -41,7 +41,11 @@ export async function appInbox(partnerUserId: number, appId: number) {
 }
 
 /** Newest first; with afterId only newer ones (the live view's next batch). */
-export async function appInboxRequests(partnerUserId: number, appId: number, afterId?: number): Promise<InboxRequestView[]> {
+export async function appInboxRequests(
+  partnerUserId: number,
+  appId: number,
+  afterId?: number,
+): Promise<InboxRequestView[]> {
   await getOwnedApp(partnerUserId, appId);
   return (await listInboxRequests({ appId, afterId })).map(inboxRequestView);
 }

@@ -21,8 +21,18 @@ const deliveryState = sql<DeliveryState | null>`(select case when bool_or(nd.sta
 // The list's filters, from the page's query string; anything unreadable is simply not applied
 // (a filter form never makes a page fail).
 export const notificationFilters = z.object({
-  vehicle: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),
-  subscription: z.string().regex(/^\d{1,10}$/).transform(Number).optional().catch(undefined),
+  vehicle: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .optional()
+    .catch(undefined),
+  subscription: z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .transform(Number)
+    .optional()
+    .catch(undefined),
   type: z
     .string()
     .transform((t) => t.toUpperCase())
@@ -44,7 +54,12 @@ export type NotificationFilters = z.output<typeof notificationFilters>;
 // `from`/`to` come from <input type="datetime-local">: read as UTC, as the page says.
 const utc = (local: string) => new Date(`${local.length === 16 ? `${local}:00` : local}Z`);
 
-export async function listAppNotifications(partnerUserId: number, appId: number, environment: Environment, filters: NotificationFilters) {
+export async function listAppNotifications(
+  partnerUserId: number,
+  appId: number,
+  environment: Environment,
+  filters: NotificationFilters,
+) {
   await consolePrincipal(partnerUserId, appId, environment);
   const conditions: (SQL | undefined)[] = [
     eq(notifications.appId, appId),
@@ -67,7 +82,10 @@ export async function listAppNotifications(partnerUserId: number, appId: number,
       .offset((filters.page - 1) * NOTIFICATION_PAGE_SIZE),
     db().select({ n: count() }).from(notifications).where(where),
   ]);
-  return { items: rows.map((r) => ({ row: r.row, deliveryState: r.deliveryState, body: serializeNotification(r.row) })), total: total?.n ?? 0 };
+  return {
+    items: rows.map((r) => ({ row: r.row, deliveryState: r.deliveryState, body: serializeNotification(r.row) })),
+    total: total?.n ?? 0,
+  };
 }
 
 export async function appNotification(partnerUserId: number, appId: number, id: number) {

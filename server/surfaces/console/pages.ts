@@ -10,7 +10,10 @@ import { requirePartner, type PartnerSession } from "./session";
 // environment from ?env, and a 404 page for anything the partner does not own.
 
 export const pageId = (raw: string): number => {
-  const parsed = z.string().regex(/^\d{1,10}$/).safeParse(raw);
+  const parsed = z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .safeParse(raw);
   if (!parsed.success) notFound();
   return Number(parsed.data);
 };

@@ -17,11 +17,22 @@ const partnerSignInInput = z.object({
 
 const partnerSignUpInput = z.object({
   name: z.string().trim().min(1, "Enter your name.").max(120, "At most 120 characters."),
-  email: z.string().trim().toLowerCase().max(254, "At most 254 characters.").pipe(z.email("Enter an e-mail address such as dev@company.example.")),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, "At most 254 characters.")
+    .pipe(z.email("Enter an e-mail address such as dev@company.example.")),
   password: z.string().min(10, "At least 10 characters.").max(200, "At most 200 characters."),
 });
 
-const sessionUser = (row: typeof partnerUsers.$inferSelect): PartnerSessionUser => ({ id: `partner:${row.id}`, kind: "partner", partnerUserId: row.id, email: row.email, name: row.name });
+const sessionUser = (row: typeof partnerUsers.$inferSelect): PartnerSessionUser => ({
+  id: `partner:${row.id}`,
+  kind: "partner",
+  partnerUserId: row.id,
+  email: row.email,
+  name: row.name,
+});
 
 // Partner keys share the throttle table with drivers; "account:partner:" never collides with a
 // driver's "account:<environment>:" key, and the address key is the same on purpose (one guesser).
@@ -44,8 +55,11 @@ export async function signInPartner(raw: unknown, address: string): Promise<Part
   const attempt = await beginAttempt(keys);
   if (!attempt.allowed) throw new SignInRefused({ kind: "throttled", retryAfterSeconds: attempt.retryAfterSeconds });
   const [row] = await db().select().from(partnerUsers).where(eq(partnerUsers.email, email));
-  const matches = row ? await verifyPassword(row.passwordHash, password) : await verifyPassword(await (dummyHash ??= hashPassword("no-such-partner")), password).then(() => false);
-  if (!row || !matches) throw new SignInRefused({ kind: "invalid_credentials", waitSeconds: attempt.waitIfFailedSeconds });
+  const matches = row
+    ? await verifyPassword(row.passwordHash, password)
+    : await verifyPassword(await (dummyHash ??= hashPassword("no-such-partner")), password).then(() => false);
+  if (!row || !matches)
+    throw new SignInRefused({ kind: "invalid_credentials", waitSeconds: attempt.waitIfFailedSeconds });
   await forgiveAttempt(keys);
   return sessionUser(row);
 }
@@ -53,27 +67,51 @@ export async function signInPartner(raw: unknown, address: string): Promise<Part
 export async function signUpPartner(raw: unknown): Promise<PartnerSessionUser> {
   const parsed = partnerSignUpInput.safeParse(raw);
   if (!parsed.success) {
-    throw new SignInRefused({ kind: "fields", fieldErrors: parsed.error.issues.map((i) => ({ fieldName: String(i.path[0] ?? "email"), message: i.message })) });
+    throw new SignInRefused({
+      kind: "fields",
+      fieldErrors: parsed.error.issues.map((i) => ({ fieldName: String(i.path[0] ?? "email"), message: i.message })),
+    });
   }
   const passwordHash = await hashPassword(parsed.data.password);
   try {
-    const [row] = await db().insert(partnerUsers).values({ email: parsed.data.email, name: parsed.data.name, passwordHash }).returning();
+    const [row] = await db()
+      .insert(partnerUsers)
+      .values({ email: parsed.data.email, name: parsed.data.name, passwordHash })
+      .returning();
     return sessionUser(row!);
   } catch (error) {
-    if (uniqueViolation(error) === "partner_users_email_key") throw new SignInRefused({ kind: "fields", fieldErrors: [{ fieldName: "email", message: "An account with this e-mail already exists. Sign in instead." }] });
+    if (uniqueViolation(error) === "partner_users_email_key")
+      throw new SignInRefused({
+        kind: "fields",
+        fieldErrors: [{ fieldName: "email", message: "An account with this e-mail already exists. Sign in instead." }],
+      });
     throw error;
   }
 }
 
 export async function findPartnerUser(id: number) {
-  const [row] = await db().select({ id: partnerUsers.id, email: partnerUsers.email, name: partnerUsers.name }).from(partnerUsers).where(eq(partnerUsers.id, id));
+  const [row] = await db()
+    .select({ id: partnerUsers.id, email: partnerUsers.email, name: partnerUsers.name })
+    .from(partnerUsers)
+    .where(eq(partnerUsers.id, id));
   return row ?? null;
 }
 
 /** For the demo seed: a partner with a known password (idempotent). */
-export async function ensurePartnerUser({ email, name, password }: { email: string; name: string; password: string }): Promise<number> {
+export async function ensurePartnerUser({
+  email,
+  name,
+  password,
+}: {
+  email: string;
+  name: string;
+  password: string;
+}): Promise<number> {
   const [existing] = await db().select({ id: partnerUsers.id }).from(partnerUsers).where(eq(partnerUsers.email, email));
   if (existing) return existing.id;
-  const [row] = await db().insert(partnerUsers).values({ email, name, passwordHash: await hashPassword(password) }).returning({ id: partnerUsers.id });
+  const [row] = await db()
+    .insert(partnerUsers)
+    .values({ email, name, passwordHash: await hashPassword(password) })
+    .returning({ id: partnerUsers.id });
   return row!.id;
 }

@@ -9,10 +9,27 @@ import { notOwned } from "./errors";
 // same services (accounts, vehicles, subscriptions, notifications) apply the same visibility
 // rules. No token exists: tokenId 0 is never looked up by those services; they read the app,
 // credential and environment only.
-export async function consolePrincipal(partnerUserId: number, appId: number, environment: Environment): Promise<Principal> {
+export async function consolePrincipal(
+  partnerUserId: number,
+  appId: number,
+  environment: Environment,
+): Promise<Principal> {
   const app = await findOwnedApp(db(), { partnerUserId, appId });
   if (!app) throw notOwned();
   const credential = (await credentialsOf(db(), { appId })).find((c) => c.environment === environment);
-  if (!credential) throw new ApiError("CANNOTPERSIST", "This app has no production credentials yet: confirm the partner obligations first.");
-  return { environment, tokenId: 0, appId, credentialId: credential.id, clientId: credential.clientId, dataProvider: app.dataProvider, kind: "client", accountId: null };
+  if (!credential)
+    throw new ApiError(
+      "CANNOTPERSIST",
+      "This app has no production credentials yet: confirm the partner obligations first.",
+    );
+  return {
+    environment,
+    tokenId: 0,
+    appId,
+    credentialId: credential.id,
+    clientId: credential.clientId,
+    dataProvider: app.dataProvider,
+    kind: "client",
+    accountId: null,
+  };
 }

@@ -6,7 +6,14 @@ import { ATTRIBUTION } from "@/server/simulator/networks";
 import { findRunById, recentRunsOf } from "@/server/simulator/queries";
 import { savedRouteBody, simulationBody } from "@/server/simulator/schemas";
 import { serializeRun } from "@/server/simulator/serialize";
-import { createSavedRoute, getSimulation, listSavedRoutes, listTemplates, startSimulation, stopSimulation } from "@/server/simulator/service";
+import {
+  createSavedRoute,
+  getSimulation,
+  listSavedRoutes,
+  listTemplates,
+  startSimulation,
+  stopSimulation,
+} from "@/server/simulator/service";
 import { getVisibleVehicle, listVisibleVehicles } from "@/server/vehicles/service";
 import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
@@ -30,7 +37,10 @@ const drawn = (points: [number, number][]) => {
 /** What the simulator page needs: the app's sandbox vehicles, its saved routes, the templates and the recent runs. */
 export async function simulatorOverview(partnerUserId: number, appId: number) {
   const principal = await consolePrincipal(partnerUserId, appId, "sandbox");
-  const [{ items: vehicles }, { items: routes }] = await Promise.all([listVisibleVehicles(principal, { limit: 500, offset: 0 }), listSavedRoutes(principal, { page: { limit: 100, offset: 0 }, order: "desc" })]);
+  const [{ items: vehicles }, { items: routes }] = await Promise.all([
+    listVisibleVehicles(principal, { limit: 500, offset: 0 }),
+    listSavedRoutes(principal, { page: { limit: 100, offset: 0 }, order: "desc" }),
+  ]);
   const templates = listTemplates(principal);
   const ids = vehicles.map((v) => v.vehicleId);
   const runs = await recentRunsOf(db(), { environment: "sandbox", vehicleIds: ids, limit: RECENT_RUNS });
@@ -53,7 +63,10 @@ export async function simulatorRunStatus(partnerUserId: number, appId: number, r
   try {
     const simulation = await getSimulation(principal, String(row.vehicleId), runId);
     const vehicle = await getVisibleVehicle(principal, String(row.vehicleId));
-    const position = vehicle.lastLatitude !== null && vehicle.lastLongitude !== null ? { latitude: vehicle.lastLatitude, longitude: vehicle.lastLongitude } : null;
+    const position =
+      vehicle.lastLatitude !== null && vehicle.lastLongitude !== null
+        ? { latitude: vehicle.lastLatitude, longitude: vehicle.lastLongitude }
+        : null;
     return { simulation, position, geometry: drawn(row.geometry.points) };
   } catch (error) {
     // Another app's vehicle or run: the same answer as an id that does not exist.
@@ -80,7 +93,10 @@ export const simulatorForm = z.object({
   speedUp: text,
   collectionPeriod: text,
   seed: text,
-  lowBattery: z.literal("on").optional().transform((v) => v === "on"),
+  lowBattery: z
+    .literal("on")
+    .optional()
+    .transform((v) => v === "on"),
   /** JSON [{at, key}], written by the page's event editor. */
   events: z.string().max(20_000).default("[]"),
 });
@@ -92,7 +108,9 @@ function parseEvents(raw: string): unknown {
   try {
     return JSON.parse(raw || "[]");
   } catch {
-    throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "events", errorCode: "INVALID", errorDisplay: "The events could not be read." }]);
+    throw new ApiError("VALIDATION", "Check the highlighted fields.", [
+      { fieldName: "events", errorCode: "INVALID", errorDisplay: "The events could not be read." },
+    ]);
   }
 }
 
@@ -115,14 +133,16 @@ function apiBody(form: SimulatorForm): Record<string, unknown> {
 }
 
 // The API's field names map onto the form's groups (start.latitude → start, events.2.at → events).
-const formField = (name: string) => (/^(start|end|events|via|route)\b/.test(name) && name !== "routeId" ? name.split(".")[0]! : name);
+const formField = (name: string) =>
+  /^(start|end|events|via|route)\b/.test(name) && name !== "routeId" ? name.split(".")[0]! : name;
 const mapped = (errors: FieldError[]): FieldError[] => errors.map((e) => ({ ...e, fieldName: formField(e.fieldName) }));
 
 async function withFormFields<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 400) throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(error.fieldErrors));
+    if (error instanceof ApiError && error.status === 400)
+      throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(error.fieldErrors));
     throw error;
   }
 }
@@ -132,11 +152,18 @@ async function withFormFields<T>(run: () => Promise<T>): Promise<T> {
 export async function startConsoleSimulation(partnerUserId: number, appId: number, form: SimulatorForm) {
   const principal = await consolePrincipal(partnerUserId, appId, form.environment);
   // A way with nothing chosen yet: the error goes where the partner chooses.
-  if (form.way === "route" && !form.routeId) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "routeId", errorCode: "REQUIRED", errorDisplay: "Choose a saved route." }]);
-  if (form.way === "template" && !form.templateId) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "templateId", errorCode: "REQUIRED", errorDisplay: "Choose a template." }]);
+  if (form.way === "route" && !form.routeId)
+    throw new ApiError("VALIDATION", "Check the highlighted fields.", [
+      { fieldName: "routeId", errorCode: "REQUIRED", errorDisplay: "Choose a saved route." },
+    ]);
+  if (form.way === "template" && !form.templateId)
+    throw new ApiError("VALIDATION", "Check the highlighted fields.", [
+      { fieldName: "templateId", errorCode: "REQUIRED", errorDisplay: "Choose a template." },
+    ]);
   const body = apiBody(form);
   const parsed = simulationBody.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
+  if (!parsed.success)
+    throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
   const run = await withFormFields(() => startSimulation(principal, form.vehicleId, parsed.data));
   return { runId: run.id, vehicleId: run.vehicleId, status: run.status };
 }
@@ -146,14 +173,27 @@ export async function stopConsoleSimulation(partnerUserId: number, appId: number
   await stopSimulation(principal, String(vehicleId), runId);
 }
 
-export const savedRouteForm = z.object({ name: z.string().trim().max(200).default(""), startLatitude: text, startLongitude: text, endLatitude: text, endLongitude: text });
+export const savedRouteForm = z.object({
+  name: z.string().trim().max(200).default(""),
+  startLatitude: text,
+  startLongitude: text,
+  endLatitude: text,
+  endLongitude: text,
+});
 
 /** Saves the clicked start and end as a route of the app (routed once, POST /simulation/route/). */
 export async function saveConsoleRoute(partnerUserId: number, appId: number, form: z.output<typeof savedRouteForm>) {
   const principal = await consolePrincipal(partnerUserId, appId, "sandbox");
-  const body = { name: form.name, start: point(form.startLatitude, form.startLongitude), end: point(form.endLatitude, form.endLongitude) };
-  const parsed = savedRouteBody.safeParse(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)), { reportInput: true });
-  if (!parsed.success) throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
+  const body = {
+    name: form.name,
+    start: point(form.startLatitude, form.startLongitude),
+    end: point(form.endLatitude, form.endLongitude),
+  };
+  const parsed = savedRouteBody.safeParse(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)), {
+    reportInput: true,
+  });
+  if (!parsed.success)
+    throw new ApiError("VALIDATION", "Check the highlighted fields.", mapped(toFieldErrors(parsed.error)));
   const route = await withFormFields(() => createSavedRoute(principal, parsed.data));
   return { routeId: route.id };
 }

@@ -31,7 +31,11 @@ export async function listAppSubscriptions(partnerUserId: number, appId: number,
 
 const scope = z.enum(["VEHICLE", "ACCOUNT", "SYSTEM"], "Choose vehicle, account or system.");
 const target = z.string().trim().max(64).default("");
-const type = z.string().trim().toUpperCase().pipe(z.enum(EVENT_TYPE_NAMES as [EventType, ...EventType[]], "Choose an event type."));
+const type = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .pipe(z.enum(EVENT_TYPE_NAMES as [EventType, ...EventType[]], "Choose an event type."));
 const deliveryKind = z.enum(["NONE", "HTTP_POST", "EMAIL"], "Choose how notifications are delivered.");
 
 /** The console's subscription form: flat fields, mapped to the API's body (subscriptionBody). */
@@ -62,7 +66,11 @@ function apiBody(form: SubscriptionForm): Record<string, unknown> {
   const set = (v: string) => (v === "" ? undefined : v);
   const days = (Array.isArray(form.daysOfWeek) ? form.daysOfWeek : [form.daysOfWeek]).filter(Boolean);
   const deliveries =
-    form.delivery === "HTTP_POST" ? [{ type: "HTTP_POST", postUrl: form.postUrl }] : form.delivery === "EMAIL" ? [{ type: "EMAIL", recipient: form.recipient }] : [];
+    form.delivery === "HTTP_POST"
+      ? [{ type: "HTTP_POST", postUrl: form.postUrl }]
+      : form.delivery === "EMAIL"
+        ? [{ type: "EMAIL", recipient: form.recipient }]
+        : [];
   const body: Record<string, unknown> = {
     notificationPeriod: set(form.notificationPeriod),
     minimumTime: set(form.minimumTime),
@@ -92,28 +100,57 @@ function formField(name: string): string {
 
 // Creates through the subscription service, exactly as POST …/eventSubscription/{TYPE}/ does,
 // with the app's sandbox or production identity; its field errors come back per form field.
-export async function createAppSubscription(partnerUserId: number, appId: number, environment: Environment, form: SubscriptionForm) {
+export async function createAppSubscription(
+  partnerUserId: number,
+  appId: number,
+  environment: Environment,
+  form: SubscriptionForm,
+) {
   const principal = await consolePrincipal(partnerUserId, appId, environment);
-  if (!typeInfo(form.type).scopes.includes(form.scope)) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "type", errorCode: "INVALID", errorDisplay: `${form.type} cannot be subscribed on this scope.` }]);
+  if (!typeInfo(form.type).scopes.includes(form.scope))
+    throw new ApiError("VALIDATION", "Check the highlighted fields.", [
+      { fieldName: "type", errorCode: "INVALID", errorDisplay: `${form.type} cannot be subscribed on this scope.` },
+    ]);
   let prefix: Prefix;
   if (form.scope === "SYSTEM") prefix = { kind: "system" };
   else {
-    if (!/^\d{1,10}$/.test(form.target)) throw new ApiError("VALIDATION", "Check the highlighted fields.", [{ fieldName: "target", errorCode: "REQUIRED", errorDisplay: `Choose the ${form.scope === "VEHICLE" ? "vehicle" : "account"}.` }]);
-    prefix = form.scope === "VEHICLE" ? { kind: "vehicle", ref: form.target } : { kind: "account", id: Number(form.target) };
+    if (!/^\d{1,10}$/.test(form.target))
+      throw new ApiError("VALIDATION", "Check the highlighted fields.", [
+        {
+          fieldName: "target",
+          errorCode: "REQUIRED",
+          errorDisplay: `Choose the ${form.scope === "VEHICLE" ? "vehicle" : "account"}.`,
+        },
+      ]);
+    prefix =
+      form.scope === "VEHICLE" ? { kind: "vehicle", ref: form.target } : { kind: "account", id: Number(form.target) };
   }
   const parsed = subscriptionBody.safeParse(apiBody(form), { reportInput: true });
-  if (!parsed.success) throw new ApiError("VALIDATION", "Check the highlighted fields.", toFieldErrors(parsed.error).map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
+  if (!parsed.success)
+    throw new ApiError(
+      "VALIDATION",
+      "Check the highlighted fields.",
+      toFieldErrors(parsed.error).map((e) => ({ ...e, fieldName: formField(e.fieldName) })),
+    );
   try {
     return { subscriptionId: (await createSubscription(principal, prefix, form.type, parsed.data)).id };
   } catch (error) {
     // The service's field errors (the sandbox inbox's rules name deliveries.0.postUrl) go under the form's fields.
-    if (error instanceof ApiError && error.status === 400) throw new ApiError("VALIDATION", error.detail, error.fieldErrors.map((e) => ({ ...e, fieldName: formField(e.fieldName) })));
+    if (error instanceof ApiError && error.status === 400)
+      throw new ApiError(
+        "VALIDATION",
+        error.detail,
+        error.fieldErrors.map((e) => ({ ...e, fieldName: formField(e.fieldName) })),
+      );
     throw error;
   }
 }
 
 async function ownSubscriptionRow(partnerUserId: number, appId: number, id: number) {
-  const [row] = await db().select().from(subscriptions).where(and(eq(subscriptions.id, id), eq(subscriptions.appId, appId)));
+  const [row] = await db()
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.appId, appId)));
   if (!row) throw notOwned("subscription");
   return { row, principal: await consolePrincipal(partnerUserId, appId, row.environment) };
 }
@@ -121,13 +158,23 @@ async function ownSubscriptionRow(partnerUserId: number, appId: number, id: numb
 export async function deleteAppSubscription(partnerUserId: number, appId: number, id: number) {
   const { row, principal } = await ownSubscriptionRow(partnerUserId, appId, id);
   if (row.deletedAt) return;
-  const prefix: Prefix = row.scope === "VEHICLE" ? { kind: "vehicle", ref: String(row.vehicleId) } : row.scope === "ACCOUNT" ? { kind: "account", id: row.accountId! } : { kind: "system" };
+  const prefix: Prefix =
+    row.scope === "VEHICLE"
+      ? { kind: "vehicle", ref: String(row.vehicleId) }
+      : row.scope === "ACCOUNT"
+        ? { kind: "account", id: row.accountId! }
+        : { kind: "system" };
   await deleteSubscription(principal, prefix, null, row.id);
 }
 
 // The public API cannot set `active`: a delivery deactivated by the receiver's answers
 // (docs/delivery.md#answers) is switched back on here, once the partner has fixed the receiver.
-export async function reactivateDelivery(partnerUserId: number, appId: number, subscriptionId: number, deliveryId: number) {
+export async function reactivateDelivery(
+  partnerUserId: number,
+  appId: number,
+  subscriptionId: number,
+  deliveryId: number,
+) {
   const { row } = await ownSubscriptionRow(partnerUserId, appId, subscriptionId);
   if (row.deletedAt) throw new ApiError("CANNOTPERSIST", "The subscription is deleted.");
   const updated = await db()
@@ -137,4 +184,3 @@ export async function reactivateDelivery(partnerUserId: number, appId: number, s
     .returning({ id: subscriptionDeliveries.id });
   if (updated.length === 0) throw notOwned("delivery");
 }
-

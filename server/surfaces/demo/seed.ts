@@ -16,7 +16,11 @@ import { createSubscription } from "@/server/subscriptions/service";
 // Demo data for a newcomer's first start on the embedded database. Known credentials, so it is
 // only ever seeded where env().seedDemo allows (the embedded database by default).
 export const DEMO = {
-  app: { name: "Wayline Demo", ownerName: "Wayline", redirectUris: ["http://localhost:3000/demo/callback", "https://example.com/wayline/callback"] },
+  app: {
+    name: "Wayline Demo",
+    ownerName: "Wayline",
+    redirectUris: ["http://localhost:3000/demo/callback", "https://example.com/wayline/callback"],
+  },
   sandbox: { clientId: "wl_sbx_demo", clientSecret: "wls_demo_sandbox_secret" },
   driver: { username: "demo.driver", password: "demo-password" },
   deviceSerial: "DEMO-DEVICE-1",
@@ -42,7 +46,11 @@ export async function seedDemo(): Promise<{ created: boolean }> {
     return { created: false };
   }
 
-  const app = await createApp({ ...DEMO.app, redirectUris: [...DEMO.app.redirectUris], sandboxCredentials: { ...DEMO.sandbox } });
+  const app = await createApp({
+    ...DEMO.app,
+    redirectUris: [...DEMO.app.redirectUris],
+    sandboxCredentials: { ...DEMO.sandbox },
+  });
   const passwordHash = await hashPassword(DEMO.driver.password);
   await db().transaction(async (tx) => {
     const account = await insertAccount(tx, {
@@ -58,7 +66,12 @@ export async function seedDemo(): Promise<{ created: boolean }> {
     });
     await insertGrant(tx, { accountId: account.id, appId: app.id, source: "created" });
     const { car, van } = DEMO.vehicles;
-    const first = await insertVehicle(tx, { environment: "sandbox", accountId: account.id, ...car, ...decodeVin(car.vin) });
+    const first = await insertVehicle(tx, {
+      environment: "sandbox",
+      accountId: account.id,
+      ...car,
+      ...decodeVin(car.vin),
+    });
     await insertDevice(tx, { environment: "sandbox", serial: DEMO.deviceSerial, vehicleId: first });
     await insertVehicle(tx, { environment: "sandbox", accountId: account.id, ...van, ...decodeVin(van.vin) });
   });
@@ -74,14 +87,22 @@ export async function seedDemo(): Promise<{ created: boolean }> {
 // credentials (like the CLI's apps), so its obligations count as confirmed at seed time.
 async function seedDemoPartner(appId: number): Promise<void> {
   const partnerUserId = await ensurePartnerUser(DEMO.partner);
-  await db().insert(partnerAppOwners).values({ appId, partnerUserId, obligationsConfirmedAt: new Date() }).onConflictDoNothing();
+  await db()
+    .insert(partnerAppOwners)
+    .values({ appId, partnerUserId, obligationsConfirmedAt: new Date() })
+    .onConflictDoNothing();
 }
 
 // The demo driver's family car drives a loop in Columbus in real time (the sandbox simulator).
 // Without the road data (ROADS_DIR) the service still starts; the demo car just stays parked.
 async function demoDrive(credential: { appId: number; credentialId: number; clientId: string }) {
   try {
-    await ensureDemoRun({ appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, deviceSerial: DEMO.deviceSerial });
+    await ensureDemoRun({
+      appId: credential.appId,
+      credentialId: credential.credentialId,
+      clientId: credential.clientId,
+      deviceSerial: DEMO.deviceSerial,
+    });
   } catch (error) {
     logger.error({ err: error }, "the demo simulation could not start");
   }
@@ -93,7 +114,9 @@ async function demoVehicle(label: string) {
     .select({ id: vehicles.id, vin: vehicles.vin })
     .from(vehicles)
     .innerJoin(accounts, eq(accounts.id, vehicles.accountId))
-    .where(and(eq(accounts.environment, "sandbox"), eq(accounts.username, DEMO.driver.username), eq(vehicles.label, label)))
+    .where(
+      and(eq(accounts.environment, "sandbox"), eq(accounts.username, DEMO.driver.username), eq(vehicles.label, label)),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -102,7 +125,11 @@ async function demoVehicle(label: string) {
 async function demoVins() {
   for (const { label, vin } of Object.values(DEMO.vehicles)) {
     const vehicle = await demoVehicle(label);
-    if (vehicle && vehicle.vin === null) await db().update(vehicles).set({ vin, ...decodeVin(vin) }).where(and(eq(vehicles.id, vehicle.id), isNull(vehicles.vin)));
+    if (vehicle && vehicle.vin === null)
+      await db()
+        .update(vehicles)
+        .set({ vin, ...decodeVin(vin) })
+        .where(and(eq(vehicles.id, vehicle.id), isNull(vehicles.vin)));
   }
 }
 
@@ -124,10 +151,27 @@ async function demoTrip(credential: { appId: number; credentialId: number; clien
 async function demoSubscriptions(credential: { appId: number; credentialId: number; clientId: string }) {
   try {
     if ((await countSubscriptionsOfApp(db(), { appId: credential.appId, environment: "sandbox" })) > 0) return;
-    const principal = { kind: "client" as const, accountId: null, environment: "sandbox" as const, tokenId: 0, appId: credential.appId, credentialId: credential.credentialId, clientId: credential.clientId, dataProvider: false };
+    const principal = {
+      kind: "client" as const,
+      accountId: null,
+      environment: "sandbox" as const,
+      tokenId: 0,
+      appId: credential.appId,
+      credentialId: credential.credentialId,
+      clientId: credential.clientId,
+      dataProvider: false,
+    };
     const car = { kind: "vehicle" as const, ref: DEMO.deviceSerial };
-    await createSubscription(principal, car, "IGNITIONSTATUS", { notificationPeriod: "STATECHANGE", deliveries: [{ type: "EMAIL", recipient: DEMO.partner.email, subscriberSubject: "Demo car: ignition" }] });
-    await createSubscription(principal, car, "GEOFENCE", { notificationPeriod: "STATECHANGE", origin: { latitude: 39.9612, longitude: -82.9988 }, radius: 0.3, boundaryCondition: "INSIDE" });
+    await createSubscription(principal, car, "IGNITIONSTATUS", {
+      notificationPeriod: "STATECHANGE",
+      deliveries: [{ type: "EMAIL", recipient: DEMO.partner.email, subscriberSubject: "Demo car: ignition" }],
+    });
+    await createSubscription(principal, car, "GEOFENCE", {
+      notificationPeriod: "STATECHANGE",
+      origin: { latitude: 39.9612, longitude: -82.9988 },
+      radius: 0.3,
+      boundaryCondition: "INSIDE",
+    });
     await createSubscription(principal, car, "WAYPOINT", { notificationPeriod: "CONTINUOUS", minimumTime: 1 });
   } catch (error) {
     logger.error({ err: error }, "the demo subscriptions could not be made");

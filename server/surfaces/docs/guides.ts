@@ -10,10 +10,26 @@ import { Marked } from "marked";
 export type Guide = { slug: string; title: string; summary: string };
 
 const GUIDES: Guide[] = [
-  { slug: "quickstart", title: "Quickstart", summary: "From your app's credentials to a webhook arriving, in six calls." },
-  { slug: "oauth", title: "OAuth flows", summary: "Client credentials, authorization code with PKCE, refresh and revocation." },
-  { slug: "webhook-signatures", title: "Verifying webhook signatures", summary: "Check that a notification came from Wayline, in Node.js and Python." },
-  { slug: "simulator", title: "The sandbox simulator", summary: "Drive a sandbox vehicle along real roads to produce data and notifications." },
+  {
+    slug: "quickstart",
+    title: "Quickstart",
+    summary: "From your app's credentials to a webhook arriving, in six calls.",
+  },
+  {
+    slug: "oauth",
+    title: "OAuth flows",
+    summary: "Client credentials, authorization code with PKCE, refresh and revocation.",
+  },
+  {
+    slug: "webhook-signatures",
+    title: "Verifying webhook signatures",
+    summary: "Check that a notification came from Wayline, in Node.js and Python.",
+  },
+  {
+    slug: "simulator",
+    title: "The sandbox simulator",
+    summary: "Drive a sandbox vehicle along real roads to produce data and notifications.",
+  },
 ];
 
 export const guideList = (): Guide[] => GUIDES;

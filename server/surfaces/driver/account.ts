@@ -22,7 +22,10 @@ export async function updateDriverAccount(session: DriverSession, body: unknown)
   return updateAccount(driverPrincipal(session), session.accountId, parseOrThrow(accountForm, body, "account form"));
 }
 
-const passwordForm = z.object({ currentPassword: z.string().min(1, "Enter your current password.").max(200), password: createAccountBody.shape.password });
+const passwordForm = z.object({
+  currentPassword: z.string().min(1, "Enter your current password.").max(200),
+  password: createAccountBody.shape.password,
+});
 
 // Someone at an unlocked, signed-in browser must not be able to take the account over: the
 // current password is asked for.
@@ -30,7 +33,10 @@ export async function changeDriverPassword(session: DriverSession, body: unknown
   const input = parseOrThrow(passwordForm, body, "password form");
   const account = await getVisibleAccount(driverPrincipal(session), session.accountId);
   if (!(await verifyPassword(account.passwordHash, input.currentPassword))) {
-    throw validationError([{ fieldName: "currentPassword", errorCode: "INVALID", errorDisplay: "This is not your current password." }], "The current password is wrong.");
+    throw validationError(
+      [{ fieldName: "currentPassword", errorCode: "INVALID", errorDisplay: "This is not your current password." }],
+      "The current password is wrong.",
+    );
   }
   await updateAccount(driverPrincipal(session), session.accountId, { password: input.password });
 }
@@ -43,7 +49,10 @@ export async function deleteDriverAccount(session: DriverSession, body: unknown)
   const { confirmUsername } = parseOrThrow(deleteForm, body, "delete form");
   const account = await getVisibleAccount(driverPrincipal(session), session.accountId);
   if (confirmUsername.trim().toLowerCase() !== account.username.toLowerCase()) {
-    throw validationError([{ fieldName: "confirmUsername", errorCode: "INVALID", errorDisplay: "Type your username exactly to confirm." }], "The account was not deleted.");
+    throw validationError(
+      [{ fieldName: "confirmUsername", errorCode: "INVALID", errorDisplay: "Type your username exactly to confirm." }],
+      "The account was not deleted.",
+    );
   }
   await deleteAccount(driverPrincipal(session), session.accountId);
 }

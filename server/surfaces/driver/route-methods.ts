@@ -11,4 +11,5 @@ const ROUTES: [RegExp, string[]][] = [
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */
-export const driverRouteMethods = (path: string): string[] | null => ROUTES.find(([pattern]) => pattern.test(path))?.[1] ?? null;
+export const driverRouteMethods = (path: string): string[] | null =>
+  ROUTES.find(([pattern]) => pattern.test(path))?.[1] ?? null;

@@ -3,7 +3,13 @@ import { parseOrThrow } from "@/common/http/zod-errors";
 import { tripsOfVehicle } from "@/server/telemetry/service";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";
 import { serializeVehicle } from "@/server/vehicles/serialize";
-import { createVehicle, deleteVehicle, getVisibleVehicle, listVisibleVehicles, updateVehicle } from "@/server/vehicles/service";
+import {
+  createVehicle,
+  deleteVehicle,
+  getVisibleVehicle,
+  listVisibleVehicles,
+  updateVehicle,
+} from "@/server/vehicles/service";
 import { driverPrincipal } from "./principal";
 import { iso, toDriverVehicle, type DriverVehicle } from "./views";
 
@@ -25,8 +31,16 @@ export async function getDriverVehicle(session: DriverSession, vehicleId: number
 
 // The API's update schema, so the site's field errors are the API's (the form sends label, vin,
 // deviceId and autoAssignDevice; "" clears a text field).
-export async function updateDriverVehicle(session: DriverSession, vehicleId: number, body: unknown): Promise<DriverVehicle> {
-  const input = parseOrThrow(updateVehicleBody.pick({ deviceId: true, vin: true, label: true, autoAssignDevice: true }), body, "vehicle form");
+export async function updateDriverVehicle(
+  session: DriverSession,
+  vehicleId: number,
+  body: unknown,
+): Promise<DriverVehicle> {
+  const input = parseOrThrow(
+    updateVehicleBody.pick({ deviceId: true, vin: true, label: true, autoAssignDevice: true }),
+    body,
+    "vehicle form",
+  );
   return toDriverVehicle(await updateVehicle(driverPrincipal(session), String(vehicleId), input));
 }
 
@@ -36,8 +50,16 @@ export async function deleteDriverVehicle(session: DriverSession, vehicleId: num
 
 export type TripSummary = { id: number; startTime: string; endTime: string | null; mileage: number | null };
 
-export async function recentTrips(session: DriverSession, vehicleId: number, limit = 20): Promise<{ trips: TripSummary[]; total: number }> {
-  const { items, total } = await tripsOfVehicle(driverPrincipal(session), String(vehicleId), { includeData: false, page: { limit, offset: 0 }, order: "desc" });
+export async function recentTrips(
+  session: DriverSession,
+  vehicleId: number,
+  limit = 20,
+): Promise<{ trips: TripSummary[]; total: number }> {
+  const { items, total } = await tripsOfVehicle(driverPrincipal(session), String(vehicleId), {
+    includeData: false,
+    page: { limit, offset: 0 },
+    order: "desc",
+  });
   return {
     trips: items.map((t) => ({ id: t.id, startTime: iso(t.startTime)!, endTime: iso(t.endTime), mileage: t.mileage })),
     total,

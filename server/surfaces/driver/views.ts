@@ -31,7 +31,9 @@ export function toDriverVehicle(v: VehicleOut): DriverVehicle {
     mileage: v.mileage,
     running: v.running,
     lastRunningAt: iso(v.lastRunningTimestamp),
-    lastWaypoint: v.lastWaypoint ? { latitude: v.lastWaypoint.latitude, longitude: v.lastWaypoint.longitude, at: iso(v.lastWaypoint.timestamp)! } : null,
+    lastWaypoint: v.lastWaypoint
+      ? { latitude: v.lastWaypoint.latitude, longitude: v.lastWaypoint.longitude, at: iso(v.lastWaypoint.timestamp)! }
+      : null,
   };
 }
 

@@ -30,8 +30,15 @@ import { recordIngest } from "@/server/platform/metrics/record";
 // cannot interleave their trips, state or subscription edges. Duplicates (same vehicle and
 // timestamp) are not written again but answered with the data set already stored, so a device
 // may safely resend.
-export async function ingestDataSets(principal: Principal, vehicleRef: string, input: DataSetInput[]): Promise<DataSetOut[]> {
-  const sets = input.map((set, i) => ({ set, i })).sort((a, b) => a.set.timestamp.getTime() - b.set.timestamp.getTime() || a.i - b.i).map((e) => e.set);
+export async function ingestDataSets(
+  principal: Principal,
+  vehicleRef: string,
+  input: DataSetInput[],
+): Promise<DataSetOut[]> {
+  const sets = input
+    .map((set, i) => ({ set, i }))
+    .sort((a, b) => a.set.timestamp.getTime() - b.set.timestamp.getTime() || a.i - b.i)
+    .map((e) => e.set);
   const request: IngestRequest = { principal, scope: accountScope(principal), ref: vehicleRef, sets };
 
   let outcome = (await ingestOnRecentRead(request)) ?? (await ingestOnce(request));
@@ -42,7 +49,9 @@ export async function ingestDataSets(principal: Principal, vehicleRef: string, i
   }
   rememberRead(request.scope, vehicleRef, outcome.after);
 
-  const duplicates = outcome.duplicateIds.length ? await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds }) : [];
+  const duplicates = outcome.duplicateIds.length
+    ? await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds })
+    : [];
   return [...outcome.fresh, ...duplicates].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
 }
 
@@ -60,7 +69,8 @@ async function underVehicleLock(vehicleId: number, work: (tx: Sql) => Promise<Ou
 
 type IngestRequest = { principal: Principal; scope: AccountScope; ref: string; sets: DataSetInput[] };
 /** after: the vehicle as the write left it, for the next post (recent-reads.ts). changed: the vehicle changed since the read; nothing was written. */
-type Outcome = { vehicleId: number; fresh: DataSetOut[]; duplicateIds: number[]; after: IngestRead } | { changed: number };
+type Outcome =
+  { vehicleId: number; fresh: DataSetOut[]; duplicateIds: number[]; after: IngestRead } | { changed: number };
 
 /**
  * The ingest on what the last one for this vehicle left, when every data set is newer than the
@@ -87,9 +97,13 @@ async function ingestOnRecentRead(request: IngestRequest): Promise<Outcome | nul
 }
 
 /** Read (unless `recent` stands in for it), plan, write: on the pool, or in the slow path's transaction `tx`. */
-async function ingestOnce({ principal, scope, ref, sets }: IngestRequest, { tx, recent }: { tx?: Sql; recent?: IngestRead } = {}): Promise<Outcome> {
+async function ingestOnce(
+  { principal, scope, ref, sets }: IngestRequest,
+  { tx, recent }: { tx?: Sql; recent?: IngestRead } = {},
+): Promise<Outcome> {
   const sql = tx ?? rawSql();
-  const read = recent ?? (await readForIngest(sql, { scope, ref, timestamps: sets.map((s) => s.timestamp.toISOString()) }));
+  const read =
+    recent ?? (await readForIngest(sql, { scope, ref, timestamps: sets.map((s) => s.timestamp.toISOString()) }));
   if (!read) throw notFound("vehicle");
   if (principal.environment === "production" && !principal.dataProvider) {
     throw new ApiError("FORBIDDEN", "Only apps approved as data providers may post data sets in production.");
@@ -97,11 +111,22 @@ async function ingestOnce({ principal, scope, ref, sets }: IngestRequest, { tx, 
 
   const plan = planWrite(read, sets, { environment: principal.environment, unread: recent && { scope } });
   const vehicleId = read.vehicle.id;
-  if (!plan.write) return { vehicleId, fresh: [], duplicateIds: plan.duplicateIds, after: { ...read, existing: new Map() } };
+  if (!plan.write)
+    return { vehicleId, fresh: [], duplicateIds: plan.duplicateIds, after: { ...read, existing: new Map() } };
 
   // Outside a transaction, a device's small post shares a statement with other vehicles' (write-groups.ts).
-  const written: Written | null = !tx && groupable(plan.write) ? await writeInGroup(sql, plan.write) : (await writeIngest(sql, [plan.write]))[0]!;
+  const written: Written | null =
+    !tx && groupable(plan.write) ? await writeInGroup(sql, plan.write) : (await writeIngest(sql, [plan.write]))[0]!;
   if (!written) return { changed: vehicleId };
-  recordIngest(principal.environment, { sets: plan.write.sets.length, points: plan.write.points.length, notifications: plan.write.events?.notifications.length ?? 0 });
-  return { vehicleId, fresh: answerOf(vehicleId, plan.fresh, written), duplicateIds: plan.duplicateIds, after: readAfter(read, { ...plan, write: plan.write }, written) };
+  recordIngest(principal.environment, {
+    sets: plan.write.sets.length,
+    points: plan.write.points.length,
+    notifications: plan.write.events?.notifications.length ?? 0,
+  });
+  return {
+    vehicleId,
+    fresh: answerOf(vehicleId, plan.fresh, written),
+    duplicateIds: plan.duplicateIds,
+    after: readAfter(read, { ...plan, write: plan.write }, written),
+  };
 }

@@ -30,7 +30,11 @@ export type IngestPlan = {
  * read: the vehicle as read (or as the last ingest left it, then `unread` is set). sets: in
  * timestamp order; of two with one timestamp the first is kept.
  */
-export function planWrite(read: IngestRead, sets: DataSetInput[], context: { environment: IngestWrite["environment"]; unread?: { scope: AccountScope } }): IngestPlan {
+export function planWrite(
+  read: IngestRead,
+  sets: DataSetInput[],
+  context: { environment: IngestWrite["environment"]; unread?: { scope: AccountScope } },
+): IngestPlan {
   const { vehicle, state, openTrip, existing, subscriptions } = read;
   const fresh: DataSetInput[] = [];
   const duplicateIds: number[] = [];
@@ -61,7 +65,13 @@ export function planWrite(read: IngestRead, sets: DataSetInput[], context: { env
     };
   });
   const points: NewDataPoint[] = fresh.flatMap((set, i) =>
-    set.datum.map((d, position) => ({ setAt: times[i]!, position, recordedAt: ownTime(d, set) ? d.timestamp!.toISOString() : times[i]!, key: d.key, value: d.value })),
+    set.datum.map((d, position) => ({
+      setAt: times[i]!,
+      position,
+      recordedAt: ownTime(d, set) ? d.timestamp!.toISOString() : times[i]!,
+      key: d.key,
+      value: d.value,
+    })),
   );
   // Subscriptions are evaluated against the state the previous data set left, and their new
   // states are written only if that state is still current (the write's version check): an edge
@@ -88,7 +98,12 @@ export function planWrite(read: IngestRead, sets: DataSetInput[], context: { env
       updatedTrips: plan.trips.filter((t) => t.ref > 0),
       sets: rows,
       points,
-      events: evaluation && { accountId: vehicle.accountId, notifications: evaluation.notifications, setTimes: times, states: evaluation.states },
+      events: evaluation && {
+        accountId: vehicle.accountId,
+        notifications: evaluation.notifications,
+        setTimes: times,
+        states: evaluation.states,
+      },
       unread: context.unread && { scope: context.unread.scope, subscriptionsVersion: read.subscriptionsVersion },
     },
     open: plan.open,
@@ -96,7 +111,11 @@ export function planWrite(read: IngestRead, sets: DataSetInput[], context: { env
 }
 
 /** The vehicle as the write left it: what the next post for it may start from instead of a read. */
-export function readAfter(read: IngestRead, { write, open }: IngestPlan & { write: IngestWrite }, written: Written): IngestRead {
+export function readAfter(
+  read: IngestRead,
+  { write, open }: IngestPlan & { write: IngestWrite },
+  written: Written,
+): IngestRead {
   const states = write.events?.states;
   return {
     ...read,
@@ -104,7 +123,9 @@ export function readAfter(read: IngestRead, { write, open }: IngestPlan & { writ
     state: write.state,
     openTrip: open && (open.ref > 0 ? open : { ...open, ref: written.createdTrips.get(open.startTime.getTime())! }),
     existing: new Map(),
-    subscriptions: states ? read.subscriptions.map((s) => (states.has(s.id) ? { ...s, state: states.get(s.id)! } : s)) : read.subscriptions,
+    subscriptions: states
+      ? read.subscriptions.map((s) => (states.has(s.id) ? { ...s, state: states.get(s.id)! } : s))
+      : read.subscriptions,
   };
 }
 
@@ -137,4 +158,5 @@ export function answerOf(vehicleId: number, fresh: DataSetInput[], written: Writ
 
 // A datum's own time, when it differs from its set's (devices usually stamp both alike): the
 // set's time is formatted once and shared, which matters for a batch's 1,500 points.
-const ownTime = (d: DataSetInput["datum"][number], set: DataSetInput) => d.timestamp !== undefined && d.timestamp.getTime() !== set.timestamp.getTime();
+const ownTime = (d: DataSetInput["datum"][number], set: DataSetInput) =>
+  d.timestamp !== undefined && d.timestamp.getTime() !== set.timestamp.getTime();

@@ -1,7 +1,11 @@
 import { epochMs as ms, type Fragment, type Sql } from "@/db/fragments";
 import type { AccountScope } from "@/server/accounts/queries";
 import type { LiveSubscription } from "@/server/notifications/evaluate";
-import { liveSubscriptionsColumn, liveSubscriptionsVersion, toLiveSubscriptions } from "@/server/notifications/ingest-queries";
+import {
+  liveSubscriptionsColumn,
+  liveSubscriptionsVersion,
+  toLiveSubscriptions,
+} from "@/server/notifications/ingest-queries";
 import { vehicleIdOf } from "@/server/vehicles/queries";
 import type { OpenTrip, VehicleState } from "../segmentation";
 
@@ -57,14 +61,31 @@ type ReadRow = {
   last_waypoint_at: number | null;
   last_latitude: number | null;
   last_longitude: number | null;
-  open_trip: [number, number, number, number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null] | null;
+  open_trip:
+    | [
+        number,
+        number,
+        number,
+        number | null,
+        number | null,
+        number | null,
+        number | null,
+        number | null,
+        number | null,
+        number | null,
+        number | null,
+      ]
+    | null;
   existing: [number, number][] | null;
   subscriptions: Parameters<typeof toLiveSubscriptions>[0];
   subscriptions_version: string;
 };
 
 /** The vehicle as ingest needs it, or null when the caller cannot see it. timestamps: the posted ones (ISO). */
-export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref: string; timestamps: string[] }): Promise<IngestRead | null> {
+export async function readForIngest(
+  sql: Sql,
+  input: { scope: AccountScope; ref: string; timestamps: string[] },
+): Promise<IngestRead | null> {
   const { scope } = input;
   const match = vehicleMatch(sql, scope, input.ref);
   // One probe of data_sets_vehicle_time_key per timestamp: `recorded_at = any(array)` was planned,
@@ -89,7 +110,8 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
   if (!row) return null;
   const trip = row.open_trip;
   const date = (value: number | null) => (value === null ? null : new Date(value));
-  const point = (at: number | null, latitude: number | null, longitude: number | null) => (at === null || latitude === null || longitude === null ? null : { at: new Date(at), latitude, longitude });
+  const point = (at: number | null, latitude: number | null, longitude: number | null) =>
+    at === null || latitude === null || longitude === null ? null : { at: new Date(at), latitude, longitude };
   return {
     vehicle: { id: Number(row.id), accountId: Number(row.account_id) },
     version: row.version,
@@ -101,7 +123,11 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
       lastDataAt: date(row.last_data_at),
       lastWaypoint:
         row.last_waypoint_at !== null && row.last_latitude !== null
-          ? { at: new Date(row.last_waypoint_at), latitude: Number(row.last_latitude), longitude: Number(row.last_longitude) }
+          ? {
+              at: new Date(row.last_waypoint_at),
+              latitude: Number(row.last_latitude),
+              longitude: Number(row.last_longitude),
+            }
           : null,
     },
     openTrip: trip && {
@@ -127,6 +153,8 @@ export async function readForIngest(sql: Sql, input: { scope: AccountScope; ref:
  * (docs/event-feed.md#order), so the caller starts again in a new transaction, whose id is newer.
  */
 export async function lockVehicle(tx: Sql, vehicleId: number): Promise<boolean> {
-  const [row] = await tx<{ in_order: boolean }[]>`select age(xmin) >= 0 as in_order from vehicles where id = ${vehicleId} for update`;
+  const [row] = await tx<
+    { in_order: boolean }[]
+  >`select age(xmin) >= 0 as in_order from vehicles where id = ${vehicleId} for update`;
   return row?.in_order ?? true;
 }

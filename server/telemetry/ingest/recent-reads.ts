@@ -15,7 +15,8 @@ import type { IngestRead } from "./read";
 const LIMIT = 10_000;
 const entries = new Map<string, IngestRead>();
 
-const keyOf = (scope: AccountScope, ref: string) => `${scope.environment} ${scope.accountId ?? `app ${scope.appId}`} ${ref}`;
+const keyOf = (scope: AccountScope, ref: string) =>
+  `${scope.environment} ${scope.accountId ?? `app ${scope.appId}`} ${ref}`;
 
 /** What the last ingest for this vehicle, by a caller who sees what this one sees, left. */
 export function recentRead(scope: AccountScope, ref: string): IngestRead | undefined {

@@ -35,7 +35,9 @@ export function groupable(write: IngestWrite): boolean {
 
 /** The write, in the next group of its environment; what writeIngest answers for it. */
 export function writeInGroup(sql: Sql, write: IngestWrite): Promise<Written | null> {
-  const queue = queues.get(write.environment) ?? queues.set(write.environment, { waiting: [], inFlight: 0 }).get(write.environment)!;
+  const queue =
+    queues.get(write.environment) ??
+    queues.set(write.environment, { waiting: [], inFlight: 0 }).get(write.environment)!;
   return new Promise((resolve, reject) => {
     queue.waiting.push({ write, resolve, reject });
     if (queue.inFlight < IN_FLIGHT) void flush(sql, queue);
@@ -63,11 +65,17 @@ async function flush(sql: Sql, queue: Queue): Promise<void> {
     while (queue.waiting.length > 0) {
       const group = nextGroup(queue);
       try {
-        const written = await writeIngest(sql, group.map((g) => g.write));
+        const written = await writeIngest(
+          sql,
+          group.map((g) => g.write),
+        );
         group.forEach((g, i) => g.resolve(written[i]!));
       } catch (error) {
         if (group.length === 1) group[0]!.reject(error);
-        else await Promise.all(group.map((g) => writeIngest(sql, [g.write]).then(([written]) => g.resolve(written!), g.reject)));
+        else
+          await Promise.all(
+            group.map((g) => writeIngest(sql, [g.write]).then(([written]) => g.resolve(written!), g.reject)),
+          );
       }
     }
   } finally {

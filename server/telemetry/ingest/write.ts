@@ -1,7 +1,11 @@
 import { commaSeparated, epochMs as ms, type Fragment, type Sql } from "@/db/fragments";
 import type { Environment } from "@/db/schema";
 import type { AccountScope } from "@/server/accounts/queries";
-import { liveSubscriptionsVersion, notificationWrites, type NotificationWrite } from "@/server/notifications/ingest-queries";
+import {
+  liveSubscriptionsVersion,
+  notificationWrites,
+  type NotificationWrite,
+} from "@/server/notifications/ingest-queries";
 import type { OpenTrip, VehicleState } from "../segmentation";
 import { ownedByCaller } from "./read";
 
@@ -19,7 +23,15 @@ import { ownedByCaller } from "./read";
  * vehicle's data sets, so the start time is unique); late sets take the trip whose span holds
  * them. All resolved in SQL, so the write needs no ids back first.
  */
-export type NewDataSet = { recordedAt: string; ignitionStatus: string; tripId: number | null; tripStart: string | null; late: boolean; deviceId: string | null; vin: string | null };
+export type NewDataSet = {
+  recordedAt: string;
+  ignitionStatus: string;
+  tripId: number | null;
+  tripStart: string | null;
+  late: boolean;
+  deviceId: string | null;
+  vin: string | null;
+};
 
 /** A point names its data set by the set's timestamp. */
 export type NewDataPoint = { setAt: string; position: number; recordedAt: string; key: string; value: string };
@@ -78,7 +90,8 @@ function tripArrays(sql: Sql, trips: OpenTrip[]): Fragment {
   return sql`${column(0)}::timestamptz[], ${column(1)}::timestamptz[], ${column(2)}::timestamptz[], ${column(3)}::numeric[], ${column(4)}::timestamptz[],
              ${column(5)}::float8[], ${column(6)}::float8[], ${column(7)}::timestamptz[], ${column(8)}::float8[], ${column(9)}::float8[], ${column(10)}::numeric[]`;
 }
-const TRIP_NAMES = (sql: Sql) => sql`start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon, start_mileage`;
+const TRIP_NAMES = (sql: Sql) =>
+  sql`start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon, start_mileage`;
 
 /**
  * Each vehicle's row, for the version check and the new state. `unread` vehicles are also
@@ -108,7 +121,10 @@ function vehicleRows(sql: Sql, writes: IngestWrite[]): Fragment {
  */
 export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Written | null)[]> {
   const environment = writes[0]!.environment;
-  if (writes.some((w) => w.environment !== environment) || new Set(writes.map((w) => w.vehicleId)).size !== writes.length) {
+  if (
+    writes.some((w) => w.environment !== environment) ||
+    new Set(writes.map((w) => w.vehicleId)).size !== writes.length
+  ) {
     throw new Error("writeIngest: one environment and distinct vehicles per statement");
   }
   const ctes: Fragment[] = [
@@ -131,20 +147,29 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                         start_waypoint_at = u.start_at, start_latitude = u.start_lat, start_longitude = u.start_lon,
                         end_waypoint_at = u.end_at, end_latitude = u.end_lat, end_longitude = u.end_lon
                    from unnest(${sql.array(updatedTrips.map((t) => t.vehicleId))}::int[], ${sql.array(updatedTrips.map((t) => String(t.trip.ref)))}::bigint[],
-                               ${tripArrays(sql, updatedTrips.map((t) => t.trip))}) as u(vehicle, id, ${TRIP_NAMES(sql)})
+                               ${tripArrays(
+                                 sql,
+                                 updatedTrips.map((t) => t.trip),
+                               )}) as u(vehicle, id, ${TRIP_NAMES(sql)})
                   where t.id = u.id and u.vehicle in (select id from cas))`);
   }
   const createdTrips = writes.flatMap((w) => w.createdTrips.map((trip) => ({ vehicleId: w.vehicleId, trip })));
   if (createdTrips.length > 0) {
     ctes.push(sql`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude, start_mileage)
-                  select ${environment}, u.* from unnest(${sql.array(createdTrips.map((t) => t.vehicleId))}::int[], ${tripArrays(sql, createdTrips.map((t) => t.trip))}) as u(vehicle, ${TRIP_NAMES(sql)})
+                  select ${environment}, u.* from unnest(${sql.array(createdTrips.map((t) => t.vehicleId))}::int[], ${tripArrays(
+                    sql,
+                    createdTrips.map((t) => t.trip),
+                  )}) as u(vehicle, ${TRIP_NAMES(sql)})
                    where u.vehicle in (select id from cas)
                  returning id, vehicle_id, start_time)`);
   }
   const sets = writes.flatMap((w) => w.sets.map((set) => ({ vehicleId: w.vehicleId, set })));
   // Late sets see the trips as they were before this statement: a late set is older than every
   // set of its vehicle's write, so no trip that write creates or extends can be the one that holds it.
-  const ofCreatedTrip = createdTrips.length > 0 ? sql`when s.trip_start is not null then (select id from tn where tn.vehicle_id = s.vehicle and tn.start_time = s.trip_start)` : sql``;
+  const ofCreatedTrip =
+    createdTrips.length > 0
+      ? sql`when s.trip_start is not null then (select id from tn where tn.vehicle_id = s.vehicle and tn.start_time = s.trip_start)`
+      : sql``;
   ctes.push(sql`ds as (insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id, device_id, vin)
                 select ${environment}, s.vehicle, s.at, s.ignition,
                        case when s.late then (select id from trips where vehicle_id = s.vehicle and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
@@ -192,9 +217,20 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                    where k.vehicle in (select id from cas)
                   on conflict (vehicle_id, key) do update set data_points = vehicle_key_stats.data_points + excluded.data_points)`);
   }
-  ctes.push(...notificationWrites(sql, environment, writes.flatMap((w) => (w.events ? [{ ...w.events, vehicleId: w.vehicleId }] : []))));
+  ctes.push(
+    ...notificationWrites(
+      sql,
+      environment,
+      writes.flatMap((w) => (w.events ? [{ ...w.events, vehicleId: w.vehicleId }] : [])),
+    ),
+  );
 
-  type Row = { versions: [number, string][] | null; sets: [number, number, number | null, number][] | null; points: [number, number, number][] | null; trips: [number, number, number][] | null };
+  type Row = {
+    versions: [number, string][] | null;
+    sets: [number, number, number | null, number][] | null;
+    points: [number, number, number][] | null;
+    trips: [number, number, number][] | null;
+  };
   const [row] = await sql<Row[]>`with ${commaSeparated(sql, ctes)}
     select (select json_agg(json_build_array(id, version)) from cas) as versions,
            (select json_agg(json_build_array(id, ${ms(sql, sql`recorded_at`)}, trip_id, vehicle_id)) from ds) as sets,
@@ -202,7 +238,8 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
            ${createdTrips.length > 0 ? sql`(select json_agg(json_build_array(id, ${ms(sql, sql`start_time`)}, vehicle_id)) from tn)` : sql`null`} as trips`;
   const versions = new Map(row?.versions ?? []);
   // Split by vehicle: sets and created trips name theirs, points their set.
-  const listOf = <T,>(by: Map<number, T[]>, vehicleId: number) => by.get(vehicleId) ?? by.set(vehicleId, []).get(vehicleId)!;
+  const listOf = <T>(by: Map<number, T[]>, vehicleId: number) =>
+    by.get(vehicleId) ?? by.set(vehicleId, []).get(vehicleId)!;
   const setsOf = new Map<number, Written["sets"]>();
   const vehicleOfSet = new Map<number, number>();
   for (const [id, at, tripId, vehicleId] of row?.sets ?? []) {
@@ -210,7 +247,8 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     vehicleOfSet.set(id, vehicleId);
   }
   const pointsOf = new Map<number, Written["points"]>();
-  for (const [id, dataSetId, position] of row?.points ?? []) listOf(pointsOf, vehicleOfSet.get(dataSetId)!).push({ id, dataSetId, position });
+  for (const [id, dataSetId, position] of row?.points ?? [])
+    listOf(pointsOf, vehicleOfSet.get(dataSetId)!).push({ id, dataSetId, position });
   const tripsOf = new Map<number, [number, number][]>();
   for (const [id, start, vehicleId] of row?.trips ?? []) listOf(tripsOf, vehicleId).push([start, id]);
   return writes.map((w): Written | null => {

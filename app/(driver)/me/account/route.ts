@@ -5,7 +5,10 @@ import { withDriver, otherMethods } from "@/server/http/with-driver";
 export const GET = withDriver(async ({ session }) => ({ account: await getDriverAccount(session) }), { write: false });
 
 // POST /me/account — edit the account fields (the API's field errors)
-export const POST = withDriver(async ({ session, body }) => ({ account: await updateDriverAccount(session, await body()) }), { write: true });
+export const POST = withDriver(
+  async ({ session, body }) => ({ account: await updateDriverAccount(session, await body()) }),
+  { write: true },
+);
 
 // DELETE /me/account — delete the account permanently ({"confirmUsername"} must be its username)
 export const DELETE = withDriver(

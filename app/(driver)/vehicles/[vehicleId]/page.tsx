@@ -47,13 +47,19 @@ export default async function VehiclePage({ params }: Props) {
       <SiteHeader session={session} current="map" />
       <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
         <div>
-          <Link href="/map" className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline-offset-2 hover:underline">
+          <Link
+            href="/map"
+            className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline-offset-2 hover:underline"
+          >
             ← All vehicles
           </Link>
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
             {position ? (
-              <Link href={`/map?vehicle=${vehicle.vehicleId}`} className="inline-flex min-h-11 items-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold hover:bg-slate-50">
+              <Link
+                href={`/map?vehicle=${vehicle.vehicleId}`}
+                className="inline-flex min-h-11 items-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold hover:bg-slate-50"
+              >
                 Show on the map
               </Link>
             ) : null}
@@ -78,12 +84,17 @@ export default async function VehiclePage({ params }: Props) {
             {position ? (
               <>
                 <div className="mt-3 h-64 overflow-hidden rounded-lg border border-slate-200">
-                  <LazyPositionMap vehicleId={vehicle.vehicleId} title={title} running={vehicle.running} position={position} tiles={tileConfig()} />
+                  <LazyPositionMap
+                    vehicleId={vehicle.vehicleId}
+                    title={title}
+                    running={vehicle.running}
+                    position={position}
+                    tiles={tileConfig()}
+                  />
                 </div>
                 <p className="mt-2 text-sm text-slate-700" data-field="Last position">
                   {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}, reported{" "}
-                  <RelativeTime iso={position.at} timeZone={zone} />{" "}
-                  ({formatWhen(position.at, zone)})
+                  <RelativeTime iso={position.at} timeZone={zone} /> ({formatWhen(position.at, zone)})
                 </p>
               </>
             ) : (
@@ -95,7 +106,9 @@ export default async function VehiclePage({ params }: Props) {
           <Card>
             <h2 className="text-lg font-semibold">Recent trips</h2>
             {trips.length === 0 ? (
-              <p className="mt-3 text-slate-700">No trips yet. A trip starts when the vehicle&apos;s device reports the ignition on.</p>
+              <p className="mt-3 text-slate-700">
+                No trips yet. A trip starts when the vehicle&apos;s device reports the ignition on.
+              </p>
             ) : (
               <>
                 <ul className="mt-3 divide-y divide-slate-200" aria-label="Recent trips">
@@ -111,7 +124,11 @@ export default async function VehiclePage({ params }: Props) {
                     </li>
                   ))}
                 </ul>
-                {total > trips.length ? <p className="mt-2 text-xs text-slate-600">The {trips.length} most recent of {total} trips.</p> : null}
+                {total > trips.length ? (
+                  <p className="mt-2 text-xs text-slate-600">
+                    The {trips.length} most recent of {total} trips.
+                  </p>
+                ) : null}
               </>
             )}
           </Card>

@@ -1,6 +1,13 @@
 import { getNotification, listNotifications } from "@/server/notifications/service";
 import { notificationOperations, subscriptionOperations, type PrefixKind } from "@/server/subscriptions/operations";
-import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, updateSubscription, type Prefix } from "@/server/subscriptions/service";
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  updateSubscription,
+  type Prefix,
+} from "@/server/subscriptions/service";
 import { deleted, list, one } from "@/server/http/results";
 import { dispatchByShape, type Shape } from "@/server/http/shape-dispatch";
 import { withApi } from "@/server/http/with-api";
@@ -14,36 +21,68 @@ import { withApi } from "@/server/http/with-api";
 
 const prefixOf = (kind: PrefixKind, params: object): Prefix => {
   const p = params as { vehicleId?: string; accountId?: number };
-  return kind === "vehicle" ? { kind, ref: p.vehicleId! } : kind === "account" ? { kind, id: p.accountId! } : { kind: "system" };
+  return kind === "vehicle"
+    ? { kind, ref: p.vehicleId! }
+    : kind === "account"
+      ? { kind, id: p.accountId! }
+      : { kind: "system" };
 };
 
-const pageOf = (query: { searchLimit: number; searchOffset: number }) => ({ limit: query.searchLimit, offset: query.searchOffset });
+const pageOf = (query: { searchLimit: number; searchOffset: number }) => ({
+  limit: query.searchLimit,
+  offset: query.searchOffset,
+});
 
 function subscriptionShapes(kind: PrefixKind): Shape[] {
   const ops = subscriptionOperations[kind];
   const listing = withApi(ops.list, async ({ principal, params, query }) => {
-    const { items, total } = await listSubscriptions(principal, prefixOf(kind, params), null, pageOf(query), query.sortOrder ?? "desc");
+    const { items, total } = await listSubscriptions(
+      principal,
+      prefixOf(kind, params),
+      null,
+      pageOf(query),
+      query.sortOrder ?? "desc",
+    );
     return list(items, total, pageOf(query));
   });
   const byType = withApi(ops.listByType, async ({ principal, params, query }) => {
-    const { items, total } = await listSubscriptions(principal, prefixOf(kind, params), params.eventType, pageOf(query), query.sortOrder ?? "desc");
+    const { items, total } = await listSubscriptions(
+      principal,
+      prefixOf(kind, params),
+      params.eventType,
+      pageOf(query),
+      query.sortOrder ?? "desc",
+    );
     return list(items, total, pageOf(query));
   });
   const notesOf = (op: typeof ops.subNotes | typeof ops.subNotesByType) =>
     withApi(op, async ({ principal, params, query }) => {
-      const scope = { prefix: prefixOf(kind, params), subscriptionId: params.subscriptionId, type: "eventType" in params ? params.eventType : undefined };
+      const scope = {
+        prefix: prefixOf(kind, params),
+        subscriptionId: params.subscriptionId,
+        type: "eventType" in params ? params.eventType : undefined,
+      };
       const { items, total } = await listNotifications(principal, scope, pageOf(query), query.sortOrder ?? "desc");
       return list(items, total, pageOf(query));
     });
   const noteOf = (op: typeof ops.subNote | typeof ops.subNoteTyped) =>
     withApi(op, async ({ principal, params }) => {
-      const scope = { prefix: prefixOf(kind, params), subscriptionId: params.subscriptionId, type: "eventType" in params ? params.eventType : undefined };
+      const scope = {
+        prefix: prefixOf(kind, params),
+        subscriptionId: params.subscriptionId,
+        type: "eventType" in params ? params.eventType : undefined,
+      };
       return one(await getNotification(principal, scope, params.notificationId));
     });
   const typeOf = (params: object) => ("eventType" in params ? (params.eventType as never) : null);
-  const read = (op: typeof ops.get | typeof ops.getTyped) => withApi(op, async ({ principal, params }) => one(await getSubscription(principal, prefixOf(kind, params), typeOf(params), params.subscriptionId)));
+  const read = (op: typeof ops.get | typeof ops.getTyped) =>
+    withApi(op, async ({ principal, params }) =>
+      one(await getSubscription(principal, prefixOf(kind, params), typeOf(params), params.subscriptionId)),
+    );
   const update = (op: typeof ops.update | typeof ops.updateTyped) =>
-    withApi(op, async ({ principal, params, body }) => one(await updateSubscription(principal, prefixOf(kind, params), typeOf(params), params.subscriptionId, body)));
+    withApi(op, async ({ principal, params, body }) =>
+      one(await updateSubscription(principal, prefixOf(kind, params), typeOf(params), params.subscriptionId, body)),
+    );
   const remove = (op: typeof ops.remove | typeof ops.removeTyped) =>
     withApi(op, async ({ principal, params }) => {
       await deleteSubscription(principal, prefixOf(kind, params), typeOf(params), params.subscriptionId);
@@ -52,20 +91,34 @@ function subscriptionShapes(kind: PrefixKind): Shape[] {
 
   return [
     { shape: "", names: [], ops: { GET: listing } },
-    { shape: "n", names: ["subscriptionId"], ops: { GET: read(ops.get), POST: update(ops.update), DELETE: remove(ops.remove) } },
+    {
+      shape: "n",
+      names: ["subscriptionId"],
+      ops: { GET: read(ops.get), POST: update(ops.update), DELETE: remove(ops.remove) },
+    },
     {
       shape: "t",
       names: ["eventType"],
       ops: {
         GET: byType,
-        POST: withApi(ops.create, async ({ principal, params, body }) => one(await createSubscription(principal, prefixOf(kind, params), params.eventType, body))),
+        POST: withApi(ops.create, async ({ principal, params, body }) =>
+          one(await createSubscription(principal, prefixOf(kind, params), params.eventType, body)),
+        ),
       },
     },
-    { shape: "tn", names: ["eventType", "subscriptionId"], ops: { GET: read(ops.getTyped), POST: update(ops.updateTyped), DELETE: remove(ops.removeTyped) } },
+    {
+      shape: "tn",
+      names: ["eventType", "subscriptionId"],
+      ops: { GET: read(ops.getTyped), POST: update(ops.updateTyped), DELETE: remove(ops.removeTyped) },
+    },
     { shape: "nN", names: ["subscriptionId", ""], ops: { GET: notesOf(ops.subNotes) } },
     { shape: "nNt", names: ["subscriptionId", "", "eventType"], ops: { GET: notesOf(ops.subNotesByType) } },
     { shape: "nNn", names: ["subscriptionId", "", "notificationId"], ops: { GET: noteOf(ops.subNote) } },
-    { shape: "nNtn", names: ["subscriptionId", "", "eventType", "notificationId"], ops: { GET: noteOf(ops.subNoteTyped) } },
+    {
+      shape: "nNtn",
+      names: ["subscriptionId", "", "eventType", "notificationId"],
+      ops: { GET: noteOf(ops.subNoteTyped) },
+    },
   ];
 }
 
@@ -73,11 +126,24 @@ function notificationShapes(kind: "vehicle" | "account"): Shape[] {
   const ops = notificationOperations[kind];
   const listing = (op: typeof ops.notes | typeof ops.notesByType) =>
     withApi(op, async ({ principal, params, query }) => {
-      const { items, total } = await listNotifications(principal, { prefix: prefixOf(kind, params), type: "eventType" in params ? params.eventType : undefined }, pageOf(query), query.sortOrder ?? "desc");
+      const { items, total } = await listNotifications(
+        principal,
+        { prefix: prefixOf(kind, params), type: "eventType" in params ? params.eventType : undefined },
+        pageOf(query),
+        query.sortOrder ?? "desc",
+      );
       return list(items, total, pageOf(query));
     });
   const reading = (op: typeof ops.note | typeof ops.noteTyped) =>
-    withApi(op, async ({ principal, params }) => one(await getNotification(principal, { prefix: prefixOf(kind, params), type: "eventType" in params ? params.eventType : undefined }, params.notificationId)));
+    withApi(op, async ({ principal, params }) =>
+      one(
+        await getNotification(
+          principal,
+          { prefix: prefixOf(kind, params), type: "eventType" in params ? params.eventType : undefined },
+          params.notificationId,
+        ),
+      ),
+    );
   return [
     { shape: "", names: [], ops: { GET: listing(ops.notes) } },
     { shape: "t", names: ["eventType"], ops: { GET: listing(ops.notesByType) } },

@@ -7,7 +7,13 @@ import { eventFeedOperation as op } from "@/server/subscriptions/operations";
 
 // GET /eventFeed/ — the app's events in commit order, from a cursor
 export const GET = withApi(op, async ({ principal, query }) => {
-  const { events, nextCursor } = await readEventFeed(principal, { after: query.after, since: query.since, limit: query.searchLimit, eventType: query.eventType, vehicleId: query.vehicleId });
+  const { events, nextCursor } = await readEventFeed(principal, {
+    after: query.after,
+    since: query.since,
+    limit: query.searchLimit,
+    eventType: query.eventType,
+    vehicleId: query.vehicleId,
+  });
   return cursorPage(events, { nextCursor });
 });
 

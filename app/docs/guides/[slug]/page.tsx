@@ -35,7 +35,11 @@ export default async function GuidePage({ params }: Props) {
             </li>
             {guideList().map((g) => (
               <li key={g.slug}>
-                <Link className="inline-block min-h-11 content-center text-blue-700 underline" href={`/docs/guides/${g.slug}`} aria-current={g.slug === slug ? "page" : undefined}>
+                <Link
+                  className="inline-block min-h-11 content-center text-blue-700 underline"
+                  href={`/docs/guides/${g.slug}`}
+                  aria-current={g.slug === slug ? "page" : undefined}
+                >
                   {g.title}
                 </Link>
               </li>

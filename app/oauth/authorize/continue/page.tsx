@@ -19,7 +19,8 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 // it is given.
 export default async function ContinueAuthorizationPage({ searchParams }: Props) {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(await searchParams)) for (const v of [value ?? []].flat()) query.append(name, v);
+  for (const [name, value] of Object.entries(await searchParams))
+    for (const v of [value ?? []].flat()) query.append(name, v);
 
   const check = await checkAuthorizationRequest(query, null);
   if (check.kind === "invalid") {
@@ -29,7 +30,9 @@ export default async function ContinueAuthorizationPage({ searchParams }: Props)
           <p className="text-sm font-semibold uppercase tracking-wide text-blue-700">Wayline</p>
           <h1 className="mt-3 text-2xl font-bold tracking-tight">{check.title}</h1>
           <p className="mt-3 text-slate-700">{check.message}</p>
-          <p className="mt-3 text-slate-700">You were not sent anywhere. Go back to the app you came from and try again.</p>
+          <p className="mt-3 text-slate-700">
+            You were not sent anywhere. Go back to the app you came from and try again.
+          </p>
         </Card>
       </NarrowPage>
     );
@@ -55,11 +58,16 @@ export default async function ContinueAuthorizationPage({ searchParams }: Props)
           </p>
           {session && session.environment !== client.environment ? (
             <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              You are signed in to {session.environment} as {session.username}. {client.appName} uses the {environmentName}, which has its own accounts.
+              You are signed in to {session.environment} as {session.username}. {client.appName} uses the{" "}
+              {environmentName}, which has its own accounts.
             </p>
           ) : null}
           <div className="mt-6">
-            <AuthPanel environment={client.environment} continueTo={resumePath(params, client.environment)} loginHint={params.loginHint ?? undefined} />
+            <AuthPanel
+              environment={client.environment}
+              continueTo={resumePath(params, client.environment)}
+              loginHint={params.loginHint ?? undefined}
+            />
           </div>
         </Card>
       </NarrowPage>

@@ -2,7 +2,10 @@ import { withDriver, otherMethods, pathId } from "@/server/http/with-driver";
 import { deleteDriverVehicle, getDriverVehicle, updateDriverVehicle } from "@/server/surfaces/driver/vehicles";
 
 // GET /me/vehicles/{id} — one of the signed-in driver's vehicles
-export const GET = withDriver(async ({ session, params }) => ({ vehicle: await getDriverVehicle(session, pathId(params.vehicleId, "vehicle")) }), { write: false });
+export const GET = withDriver(
+  async ({ session, params }) => ({ vehicle: await getDriverVehicle(session, pathId(params.vehicleId, "vehicle")) }),
+  { write: false },
+);
 
 // POST /me/vehicles/{id} — edit label, VIN, device and auto-assignment (the API's field errors)
 export const POST = withDriver(

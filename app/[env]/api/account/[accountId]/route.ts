@@ -7,10 +7,14 @@ import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 
 // GET /account/{id} — one account of the caller
-export const GET = withApi(ops.get, async ({ principal, params }) => one(serializeAccount(await getVisibleAccount(principal, params.accountId))));
+export const GET = withApi(ops.get, async ({ principal, params }) =>
+  one(serializeAccount(await getVisibleAccount(principal, params.accountId))),
+);
 
 // POST /account/{id} — update the fields sent
-export const POST = withApi(ops.update, async ({ principal, params, body }) => one(await updateAccount(principal, params.accountId, body)));
+export const POST = withApi(ops.update, async ({ principal, params, body }) =>
+  one(await updateAccount(principal, params.accountId, body)),
+);
 
 // DELETE /account/{id} — delete the account and everything it owns
 export const DELETE = withApi(ops.remove, async ({ principal, params }) => {

@@ -8,7 +8,11 @@ import { dataOfAccount } from "@/server/telemetry/service";
 // GET /account/data/ — data points of an account's vehicles (sinceLastCall)
 export const GET = withApi(ops.accountData, async ({ principal, query }) => {
   const page = { limit: query.searchLimit, offset: query.searchOffset };
-  const { items, total, paged } = await dataOfAccount(principal, { accountId: query.accountId, sinceLastCall: query.sinceLastCall, page });
+  const { items, total, paged } = await dataOfAccount(principal, {
+    accountId: query.accountId,
+    sinceLastCall: query.sinceLastCall,
+    page,
+  });
   return list(items, total, paged ? page : { limit: items.length, offset: 0 });
 });
 

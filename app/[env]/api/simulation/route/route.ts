@@ -13,7 +13,9 @@ export const GET = withApi(ops.listRoutes, async ({ principal, query }) => {
 });
 
 // POST /simulation/route/ — save a route (routed now, stored as geometry)
-export const POST = withApi(ops.createRoute, async ({ principal, body }) => one(await createSavedRoute(principal, body)));
+export const POST = withApi(ops.createRoute, async ({ principal, body }) =>
+  one(await createSavedRoute(principal, body)),
+);
 
 export const OPTIONS = preflight;
 

@@ -7,10 +7,14 @@ import { serializeVehicle } from "@/server/vehicles/serialize";
 import { deleteVehicle, getVisibleVehicle, updateVehicle } from "@/server/vehicles/service";
 
 // GET /vehicle/{id} — one vehicle of the caller, by vehicleId or deviceId
-export const GET = withApi(ops.get, async ({ principal, params }) => one(serializeVehicle(await getVisibleVehicle(principal, params.vehicleId))));
+export const GET = withApi(ops.get, async ({ principal, params }) =>
+  one(serializeVehicle(await getVisibleVehicle(principal, params.vehicleId))),
+);
 
 // POST /vehicle/{id} — update the fields sent
-export const POST = withApi(ops.update, async ({ principal, params, body }) => one(await updateVehicle(principal, params.vehicleId, body)));
+export const POST = withApi(ops.update, async ({ principal, params, body }) =>
+  one(await updateVehicle(principal, params.vehicleId, body)),
+);
 
 // DELETE /vehicle/{id} — delete the vehicle and its data
 export const DELETE = withApi(ops.remove, async ({ principal, params }) => {

@@ -6,13 +6,22 @@ import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header"
 import { HealthFigures } from "@/components/console/delivery-health";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Notice, Section } from "@/components/console/states";
-import { appDeliveryHealth, HEALTH_DELIVERY_LIMIT, HEALTH_WINDOWS, healthWindow, type HealthWindow } from "@/server/surfaces/console/health";
+import {
+  appDeliveryHealth,
+  HEALTH_DELIVERY_LIMIT,
+  HEALTH_WINDOWS,
+  healthWindow,
+  type HealthWindow,
+} from "@/server/surfaces/console/health";
 import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Delivery health" };
 
-type Props = { params: Promise<{ appId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ appId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 const STATE_BADGE = {
   active: "bg-emerald-100 text-emerald-900",
@@ -28,7 +37,10 @@ export default async function HealthPage({ params, searchParams }: Props) {
   const query = await searchParams;
   const environment = pageEnvironment(query.env);
   const window = healthWindow(query.window);
-  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/health?env=${environment}&window=${window}`);
+  const { session, csrfToken, overview } = await consoleAppPage(
+    appId,
+    `/console/apps/${appId}/health?env=${environment}&window=${window}`,
+  );
   const health = await ownedOr404(() => appDeliveryHealth(session.partnerUserId, appId, environment, window));
   const stride = HEALTH_WINDOWS[window].strideSeconds;
 
@@ -37,7 +49,13 @@ export default async function HealthPage({ params, searchParams }: Props) {
       <ConsoleHeader session={session} />
       <ConsoleMain>
         <h1 className="text-2xl font-bold tracking-tight">Delivery health</h1>
-        <AppTabs appId={appId} appName={overview.app.name} current="health" environment={environment} hasProduction={overview.production !== null} />
+        <AppTabs
+          appId={appId}
+          appName={overview.app.name}
+          current="health"
+          environment={environment}
+          hasProduction={overview.production !== null}
+        />
         {"refused" in health ? (
           <Notice tone="warn">{health.refused}</Notice>
         ) : health.app === null ? (
@@ -66,16 +84,31 @@ export default async function HealthPage({ params, searchParams }: Props) {
               <HealthFigures testId="health-app" health={health.app} window={window} strideSeconds={stride} />
             </Section>
             {health.deliveries.map((d) => (
-              <Section key={d.id} title={`${d.eventType} · subscription ${d.subscriptionId} · delivery ${d.id}`} id={`health-delivery-${d.id}-title`}>
-                <div className="mb-4 flex flex-wrap items-center gap-2 text-sm" data-testid={`health-delivery-${d.id}-state`}>
+              <Section
+                key={d.id}
+                title={`${d.eventType} · subscription ${d.subscriptionId} · delivery ${d.id}`}
+                id={`health-delivery-${d.id}-title`}
+              >
+                <div
+                  className="mb-4 flex flex-wrap items-center gap-2 text-sm"
+                  data-testid={`health-delivery-${d.id}-state`}
+                >
                   <span className="font-mono">{d.type}</span>
                   <span className="break-all">{d.target}</span>
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_BADGE[d.state]}`}>{d.state}</span>
-                  {d.state === "retrying" && d.health.backlog.failingSince ? <span className="text-slate-700">failing since {d.health.backlog.failingSince}</span> : null}
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_BADGE[d.state]}`}>
+                    {d.state}
+                  </span>
+                  {d.state === "retrying" && d.health.backlog.failingSince ? (
+                    <span className="text-slate-700">failing since {d.health.backlog.failingSince}</span>
+                  ) : null}
                   {d.state === "deactivated" ? (
                     <>
                       <span className="text-slate-700">{d.deactivationReason ?? "deactivated"}</span>
-                      <ActionForm action="reactivate-delivery" csrfToken={csrfToken} label={`Reactivate delivery ${d.id}`}>
+                      <ActionForm
+                        action="reactivate-delivery"
+                        csrfToken={csrfToken}
+                        label={`Reactivate delivery ${d.id}`}
+                      >
                         <input type="hidden" name="appId" value={appId} />
                         <input type="hidden" name="environment" value={environment} />
                         <input type="hidden" name="subscriptionId" value={d.subscriptionId} />
@@ -86,10 +119,20 @@ export default async function HealthPage({ params, searchParams }: Props) {
                     </>
                   ) : null}
                 </div>
-                <HealthFigures testId={`health-delivery-${d.id}`} health={d.health} window={window} strideSeconds={stride} />
+                <HealthFigures
+                  testId={`health-delivery-${d.id}`}
+                  health={d.health}
+                  window={window}
+                  strideSeconds={stride}
+                />
               </Section>
             ))}
-            {health.more ? <Notice>Only the newest {HEALTH_DELIVERY_LIMIT} deliveries are shown one by one; the app&apos;s figures above cover those.</Notice> : null}
+            {health.more ? (
+              <Notice>
+                Only the newest {HEALTH_DELIVERY_LIMIT} deliveries are shown one by one; the app&apos;s figures above
+                cover those.
+              </Notice>
+            ) : null}
           </>
         )}
       </ConsoleMain>

@@ -31,9 +31,19 @@ export default async function InboxPage({ params }: Props) {
         <Section title="Receiver" id="inbox-receiver">
           <div className="flex flex-col gap-4">
             <InboxUrl appId={appId} url={inbox.url} showLink={false} />
-            <ActionForm action="set-inbox-answer" csrfToken={csrfToken} label="Inbox answer setting" className="flex flex-col gap-3 sm:flex-row sm:items-end">
+            <ActionForm
+              action="set-inbox-answer"
+              csrfToken={csrfToken}
+              label="Inbox answer setting"
+              className="flex flex-col gap-3 sm:flex-row sm:items-end"
+            >
               <input type="hidden" name="appId" value={appId} />
-              <SelectField name="answerStatus" label="The inbox answers" defaultValue={String(inbox.answerStatus)} hint="500 makes deliveries retry; 401 makes an oauth2 delivery refresh its token (other deliveries are deactivated, as by any receiver answering 401).">
+              <SelectField
+                name="answerStatus"
+                label="The inbox answers"
+                defaultValue={String(inbox.answerStatus)}
+                hint="500 makes deliveries retry; 401 makes an oauth2 delivery refresh its token (other deliveries are deactivated, as by any receiver answering 401)."
+              >
                 <option value="200">200 OK (delivered)</option>
                 <option value="500">500 Internal Server Error (retried)</option>
                 <option value="401">401 Unauthorized (token refresh)</option>

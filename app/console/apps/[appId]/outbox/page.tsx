@@ -26,16 +26,26 @@ export default async function OutboxPage({ params }: Props) {
         <h1 className="text-2xl font-bold tracking-tight">E-mail outbox</h1>
         <AppTabs appId={appId} appName={overview.app.name} current="outbox" />
         {outbox.smtpConfigured ? (
-          <Notice>This service sends e-mail through its SMTP server. The outbox holds only mails made while none was configured.</Notice>
+          <Notice>
+            This service sends e-mail through its SMTP server. The outbox holds only mails made while none was
+            configured.
+          </Notice>
         ) : (
-          <Notice>No SMTP server is configured: e-mail deliveries are not sent but kept here, as they would have been mailed. The newest {outbox.pageSize} are shown.</Notice>
+          <Notice>
+            No SMTP server is configured: e-mail deliveries are not sent but kept here, as they would have been mailed.
+            The newest {outbox.pageSize} are shown.
+          </Notice>
         )}
         {outbox.mails.length === 0 ? (
           <EmptyState title="No e-mails">E-mails appear when a subscription with an EMAIL delivery fires.</EmptyState>
         ) : (
           <ol className="flex flex-col gap-3" aria-label="E-mails">
             {outbox.mails.map((m) => (
-              <li key={m.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`mail-${m.id}`}>
+              <li
+                key={m.id}
+                className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+                data-testid={`mail-${m.id}`}
+              >
                 <dl className="grid gap-x-3 gap-y-1 text-sm sm:grid-cols-[6rem_1fr]">
                   <dt className="font-semibold">To</dt>
                   <dd className="break-all">{m.recipient}</dd>
@@ -46,7 +56,11 @@ export default async function OutboxPage({ params }: Props) {
                     <LocalTime iso={m.createdAt.toISOString()} wire={formatDateTime(m.createdAt)} />
                   </dd>
                 </dl>
-                <pre className="mt-3 max-h-80 overflow-auto rounded-lg bg-slate-100 p-3 text-sm whitespace-pre-wrap" tabIndex={0} aria-label={`Body of e-mail ${m.id}`}>
+                <pre
+                  className="mt-3 max-h-80 overflow-auto rounded-lg bg-slate-100 p-3 text-sm whitespace-pre-wrap"
+                  tabIndex={0}
+                  aria-label={`Body of e-mail ${m.id}`}
+                >
                   {m.text}
                 </pre>
               </li>

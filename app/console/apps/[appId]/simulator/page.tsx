@@ -28,8 +28,8 @@ export default async function SimulatorPage({ params }: Props) {
           <h1 className="text-2xl font-bold tracking-tight">Sandbox simulator</h1>
           <AppTabs appId={appId} appName={overview.app.name} current="simulator" />
           <p className="text-sm text-slate-700">
-            Drives a sandbox vehicle through the same ingest path a device uses: its trips, data and notifications are the real thing. Only sandbox vehicles can be
-            simulated; production vehicles are driven by their devices.
+            Drives a sandbox vehicle through the same ingest path a device uses: its trips, data and notifications are
+            the real thing. Only sandbox vehicles can be simulated; production vehicles are driven by their devices.
           </p>
         </div>
         {"refused" in data ? (

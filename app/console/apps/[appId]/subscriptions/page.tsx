@@ -17,20 +17,29 @@ import { listAppSubscriptions } from "@/server/surfaces/console/subscriptions";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Subscriptions" };
 
-type Props = { params: Promise<{ appId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ appId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 // /console/apps/{id}/subscriptions?env= — every subscription of the app (vehicle, account and
 // system scope), their deliveries and whether each is active; create, delete, reactivate.
 export default async function SubscriptionsPage({ params, searchParams }: Props) {
   const appId = pageId((await params).appId);
   const environment = pageEnvironment((await searchParams).env);
-  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/subscriptions?env=${environment}`);
+  const { session, csrfToken, overview } = await consoleAppPage(
+    appId,
+    `/console/apps/${appId}/subscriptions?env=${environment}`,
+  );
   const [subscriptions, connected] = await Promise.all([
     ownedOr404(() => listAppSubscriptions(session.partnerUserId, appId, environment)),
     ownedOr404(() => connectedAccounts(session.partnerUserId, appId, environment)),
   ]);
   const accounts = "refused" in connected ? [] : connected.accounts;
-  const names = await vehicleNames({ environment, ids: "refused" in subscriptions ? [] : subscriptions.map((s) => s.vehicleId) });
+  const names = await vehicleNames({
+    environment,
+    ids: "refused" in subscriptions ? [] : subscriptions.map((s) => s.vehicleId),
+  });
   // The inbox is a sandbox receiver only: production subscriptions cannot use it.
   const inbox = environment === "sandbox" ? await appInbox(session.partnerUserId, appId) : null;
 
@@ -39,13 +48,24 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
       <ConsoleHeader session={session} />
       <ConsoleMain>
         <h1 className="text-2xl font-bold tracking-tight">Subscriptions</h1>
-        <AppTabs appId={appId} appName={overview.app.name} current="subscriptions" environment={environment} hasProduction={overview.production !== null} />
+        <AppTabs
+          appId={appId}
+          appName={overview.app.name}
+          current="subscriptions"
+          environment={environment}
+          hasProduction={overview.production !== null}
+        />
         {"refused" in subscriptions ? (
           <Notice tone="warn">{subscriptions.refused}</Notice>
         ) : (
           <>
             <Section title="New subscription" id="new-subscription">
-              <ActionForm action="create-subscription" csrfToken={csrfToken} label="New subscription" revealTitle="Subscription created.">
+              <ActionForm
+                action="create-subscription"
+                csrfToken={csrfToken}
+                label="New subscription"
+                revealTitle="Subscription created."
+              >
                 <input type="hidden" name="appId" value={appId} />
                 <input type="hidden" name="environment" value={environment} />
                 {inbox ? (
@@ -54,28 +74,60 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
                   </div>
                 ) : null}
                 <SubscriptionFields
-                  vehicles={accounts.flatMap((a) => a.vehicles.map((v) => ({ id: v.vehicleId, label: `${v.label ?? v.name} (vehicle ${v.vehicleId}, ${a.username ?? `account ${a.id}`})` })))}
-                  accounts={accounts.map((a) => ({ id: a.id, label: `${a.firstName} ${a.lastName} (account ${a.id})` }))}
+                  vehicles={accounts.flatMap((a) =>
+                    a.vehicles.map((v) => ({
+                      id: v.vehicleId,
+                      label: `${v.label ?? v.name} (vehicle ${v.vehicleId}, ${a.username ?? `account ${a.id}`})`,
+                    })),
+                  )}
+                  accounts={accounts.map((a) => ({
+                    id: a.id,
+                    label: `${a.firstName} ${a.lastName} (account ${a.id})`,
+                  }))}
                 />
               </ActionForm>
             </Section>
             {subscriptions.length === 0 ? (
-              <EmptyState title={`No ${environment} subscriptions yet`}>Create one above, or through the API (…/eventSubscription/{"{TYPE}"}/).</EmptyState>
+              <EmptyState title={`No ${environment} subscriptions yet`}>
+                Create one above, or through the API (…/eventSubscription/{"{TYPE}"}/).
+              </EmptyState>
             ) : (
               <ul className="flex flex-col gap-3" aria-label="Subscriptions">
                 {subscriptions.map((s) => (
-                  <li key={s.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid={`subscription-${s.id}`}>
+                  <li
+                    key={s.id}
+                    className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+                    data-testid={`subscription-${s.id}`}
+                  >
                     <div className="flex flex-wrap items-baseline justify-between gap-2">
                       <h2 className="font-semibold">
-                        {s._type} <span className="font-normal text-slate-700">· {s.notificationPeriod} · subscription {s.id}</span>
+                        {s._type}{" "}
+                        <span className="font-normal text-slate-700">
+                          · {s.notificationPeriod} · subscription {s.id}
+                        </span>
                       </h2>
                       <span className="text-sm text-slate-700">
-                        {s.scope === "VEHICLE" ? <VehicleRef appId={appId} environment={environment} id={s.vehicleId} vehicle={s.vehicleId === null ? undefined : names.get(s.vehicleId)} /> : s.scope === "ACCOUNT" ? `account ${s.accountId}` : "system"}
-                        {s.deletionTimestamp ? ` · deleted ${s.deletionTimestamp}` : ` · created ${s.creationTimestamp}`}
+                        {s.scope === "VEHICLE" ? (
+                          <VehicleRef
+                            appId={appId}
+                            environment={environment}
+                            id={s.vehicleId}
+                            vehicle={s.vehicleId === null ? undefined : names.get(s.vehicleId)}
+                          />
+                        ) : s.scope === "ACCOUNT" ? (
+                          `account ${s.accountId}`
+                        ) : (
+                          "system"
+                        )}
+                        {s.deletionTimestamp
+                          ? ` · deleted ${s.deletionTimestamp}`
+                          : ` · created ${s.creationTimestamp}`}
                       </span>
                     </div>
                     {s.deliveries.length === 0 ? (
-                      <p className="mt-2 text-sm text-slate-700">No deliveries: notifications are read through the API or on the notifications page.</p>
+                      <p className="mt-2 text-sm text-slate-700">
+                        No deliveries: notifications are read through the API or on the notifications page.
+                      </p>
                     ) : (
                       <ul className="mt-2 flex flex-col gap-2" aria-label={`Deliveries of subscription ${s.id}`}>
                         {s.deliveries.map((d) => (
@@ -83,13 +135,21 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
                             <span className="font-mono">{d.type}</span>
                             <span className="break-all">{"postUrl" in d ? d.postUrl : d.recipient}</span>
                             {d.active ? (
-                              <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900">active</span>
+                              <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-900">
+                                active
+                              </span>
                             ) : (
                               <>
-                                <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">inactive</span>
+                                <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+                                  inactive
+                                </span>
                                 <span className="text-slate-700">{d.deactivationReason}</span>
                                 {!s.deletionTimestamp ? (
-                                  <ActionForm action="reactivate-delivery" csrfToken={csrfToken} label={`Reactivate delivery ${d.id}`}>
+                                  <ActionForm
+                                    action="reactivate-delivery"
+                                    csrfToken={csrfToken}
+                                    label={`Reactivate delivery ${d.id}`}
+                                  >
                                     <input type="hidden" name="appId" value={appId} />
                                     <input type="hidden" name="environment" value={environment} />
                                     <input type="hidden" name="subscriptionId" value={s.id} />
@@ -104,18 +164,31 @@ export default async function SubscriptionsPage({ params, searchParams }: Props)
                       </ul>
                     )}
                     <div className="mt-3 flex flex-wrap gap-3">
-                      <Link className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${environment}&subscription=${s.id}`}>
+                      <Link
+                        className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline"
+                        href={`/console/apps/${appId}/notifications?env=${environment}&subscription=${s.id}`}
+                      >
                         Notifications
                       </Link>
                       {!s.deletionTimestamp && s.scope !== "SYSTEM" ? (
-                        <ActionForm action="send-test-notification" csrfToken={csrfToken} label={`Send a test notification for subscription ${s.id}`} revealTitle="Test notification made; its deliveries are queued.">
+                        <ActionForm
+                          action="send-test-notification"
+                          csrfToken={csrfToken}
+                          label={`Send a test notification for subscription ${s.id}`}
+                          revealTitle="Test notification made; its deliveries are queued."
+                        >
                           <input type="hidden" name="appId" value={appId} />
                           <input type="hidden" name="subscriptionId" value={s.id} />
                           <SubmitButton variant="secondary">Send a test notification</SubmitButton>
                         </ActionForm>
                       ) : null}
                       {!s.deletionTimestamp ? (
-                        <ActionForm action="delete-subscription" csrfToken={csrfToken} label={`Delete subscription ${s.id}`} confirm={`Delete subscription ${s.id}? It stops firing; its notifications stay readable.`}>
+                        <ActionForm
+                          action="delete-subscription"
+                          csrfToken={csrfToken}
+                          label={`Delete subscription ${s.id}`}
+                          confirm={`Delete subscription ${s.id}? It stops firing; its notifications stay readable.`}
+                        >
                           <input type="hidden" name="appId" value={appId} />
                           <input type="hidden" name="environment" value={environment} />
                           <input type="hidden" name="subscriptionId" value={s.id} />

@@ -19,10 +19,16 @@ type Props = { params: Promise<{ vehicleId: string; tripId: string }> };
 // /vehicles/{id}/trips/{tripId} — a trip's track and totals, replayed on the map.
 export default async function TripPage({ params }: Props) {
   const raw = await params;
-  const session = await requireDriver(`/vehicles/${encodeURIComponent(raw.vehicleId)}/trips/${encodeURIComponent(raw.tripId)}`);
+  const session = await requireDriver(
+    `/vehicles/${encodeURIComponent(raw.vehicleId)}/trips/${encodeURIComponent(raw.tripId)}`,
+  );
   const vehicleId = idOrNotFound(raw.vehicleId);
   const tripId = idOrNotFound(raw.tripId);
-  const [vehicle, trip, account] = await Promise.all([orNotFound(getDriverVehicle(session, vehicleId)), orNotFound(getTripReplay(session, vehicleId, tripId)), getDriverAccount(session)]);
+  const [vehicle, trip, account] = await Promise.all([
+    orNotFound(getDriverVehicle(session, vehicleId)),
+    orNotFound(getTripReplay(session, vehicleId, tripId)),
+    getDriverAccount(session),
+  ]);
   const zone = zoneOf(account.timeZone);
   const { totals } = trip;
   const figures: [string, string][] = [
@@ -39,7 +45,10 @@ export default async function TripPage({ params }: Props) {
       <SiteHeader session={session} current="map" />
       <main className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6">
         <div>
-          <Link href={`/vehicles/${vehicle.vehicleId}`} className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline-offset-2 hover:underline">
+          <Link
+            href={`/vehicles/${vehicle.vehicleId}`}
+            className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline-offset-2 hover:underline"
+          >
             ← {vehicleTitle(vehicle)}
           </Link>
           <h1 className="text-2xl font-bold tracking-tight">Trip of {formatWhen(trip.startTime, zone)}</h1>

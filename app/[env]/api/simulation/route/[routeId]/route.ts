@@ -6,7 +6,9 @@ import { simulatorOperations as ops } from "@/server/simulator/operations";
 import { deleteSavedRoute, getSavedRoute } from "@/server/simulator/service";
 
 // GET /simulation/route/{routeId} — one saved route of this app
-export const GET = withApi(ops.getRoute, async ({ principal, params }) => one(await getSavedRoute(principal, params.routeId)));
+export const GET = withApi(ops.getRoute, async ({ principal, params }) =>
+  one(await getSavedRoute(principal, params.routeId)),
+);
 
 // DELETE /simulation/route/{routeId} — delete it
 export const DELETE = withApi(ops.deleteRoute, async ({ principal, params }) => {

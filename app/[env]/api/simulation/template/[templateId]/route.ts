@@ -6,7 +6,9 @@ import { simulatorOperations as ops } from "@/server/simulator/operations";
 import { getTemplate } from "@/server/simulator/service";
 
 // GET /simulation/template/{templateId} — one route template
-export const GET = withApi(ops.getTemplate, async ({ principal, params }) => one(getTemplate(principal, params.templateId)));
+export const GET = withApi(ops.getTemplate, async ({ principal, params }) =>
+  one(getTemplate(principal, params.templateId)),
+);
 
 export const OPTIONS = preflight;
 

@@ -8,7 +8,12 @@ import { dataOfVehicle } from "@/server/telemetry/service";
 // GET /vehicle/{id}/data/ — the vehicle's data points (key, mostRecentOnly)
 export const GET = withApi(ops.listData, async ({ principal, params, query }) => {
   const page = { limit: query.searchLimit, offset: query.searchOffset };
-  const { items, total, paged } = await dataOfVehicle(principal, params.vehicleId, { key: query.key, mostRecentOnly: query.mostRecentOnly, page, order: query.sortOrder ?? "desc" });
+  const { items, total, paged } = await dataOfVehicle(principal, params.vehicleId, {
+    key: query.key,
+    mostRecentOnly: query.mostRecentOnly,
+    page,
+    order: query.sortOrder ?? "desc",
+  });
   return list(items, total, paged ? page : { limit: items.length, offset: 0 });
 });
 

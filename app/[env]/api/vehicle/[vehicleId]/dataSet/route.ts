@@ -9,7 +9,10 @@ import { dataSetsOfVehicle } from "@/server/telemetry/service";
 // GET /vehicle/{id}/dataSet/ — the vehicle's data sets, newest first
 export const GET = withApi(ops.listDataSets, async ({ principal, params, query }) => {
   const page = { limit: query.searchLimit, offset: query.searchOffset };
-  const { items, total } = await dataSetsOfVehicle(principal, params.vehicleId, { page, order: query.sortOrder ?? "desc" });
+  const { items, total } = await dataSetsOfVehicle(principal, params.vehicleId, {
+    page,
+    order: query.sortOrder ?? "desc",
+  });
   return list(items, total, page);
 });
 

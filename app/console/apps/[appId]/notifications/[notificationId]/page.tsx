@@ -24,13 +24,19 @@ export default async function NotificationPage({ params }: Props) {
   const raw = await params;
   const appId = pageId(raw.appId);
   const notificationId = pageId(raw.notificationId);
-  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/notifications/${notificationId}`);
+  const { session, csrfToken, overview } = await consoleAppPage(
+    appId,
+    `/console/apps/${appId}/notifications/${notificationId}`,
+  );
   const loaded = await ownedOr404(() => appNotification(session.partnerUserId, appId, notificationId));
   if ("refused" in loaded) throw new Error(loaded.refused);
   const { row, body } = loaded;
   const log = await notificationDeliveryLog(session.partnerUserId, appId, notificationId);
   const json = JSON.stringify(body, null, 2);
-  const vehicle = row.vehicleId === null ? undefined : (await vehicleNames({ environment: row.environment, ids: [row.vehicleId] })).get(row.vehicleId);
+  const vehicle =
+    row.vehicleId === null
+      ? undefined
+      : (await vehicleNames({ environment: row.environment, ids: [row.vehicleId] })).get(row.vehicleId);
 
   return (
     <>
@@ -46,12 +52,21 @@ export default async function NotificationPage({ params }: Props) {
           </p>
         ) : null}
         <p>
-          <Link className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline" href={`/console/apps/${appId}/notifications?env=${row.environment}`}>
+          <Link
+            className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline"
+            href={`/console/apps/${appId}/notifications?env=${row.environment}`}
+          >
             Back to the {row.environment} notifications
           </Link>
         </p>
         <Section title="Body" id="body">
-          <pre id="notification-json" className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50" tabIndex={0} aria-label="Notification JSON" data-testid="notification-json">
+          <pre
+            id="notification-json"
+            className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50"
+            tabIndex={0}
+            aria-label="Notification JSON"
+            data-testid="notification-json"
+          >
             {json}
           </pre>
           <div className="mt-3">
@@ -60,15 +75,23 @@ export default async function NotificationPage({ params }: Props) {
         </Section>
         <Section title="Delivery attempts" id="attempts">
           {log.length === 0 ? (
-            <EmptyState title="No deliveries">This notification&apos;s subscription had no active delivery when it fired: it is read through the API only.</EmptyState>
+            <EmptyState title="No deliveries">
+              This notification&apos;s subscription had no active delivery when it fired: it is read through the API
+              only.
+            </EmptyState>
           ) : (
             <div className="flex flex-col gap-4">
-              <p className="text-sm text-slate-700">Last receiver status: {row.httpStatusCode === 0 ? "none yet" : row.httpStatusCode}.</p>
+              <p className="text-sm text-slate-700">
+                Last receiver status: {row.httpStatusCode === 0 ? "none yet" : row.httpStatusCode}.
+              </p>
               <DeliveryLogView deliveries={log} />
               <ActionForm action="resend-notification" csrfToken={csrfToken} label="Resend this notification">
                 <input type="hidden" name="appId" value={appId} />
                 <input type="hidden" name="notificationId" value={row.id} />
-                <p className="mb-2 text-sm text-slate-700">Sends it again through every delivery that has finished (delivered or failed) and is active; queued ones are left as they are.</p>
+                <p className="mb-2 text-sm text-slate-700">
+                  Sends it again through every delivery that has finished (delivered or failed) and is active; queued
+                  ones are left as they are.
+                </p>
                 <SubmitButton variant="secondary">Resend</SubmitButton>
               </ActionForm>
             </div>

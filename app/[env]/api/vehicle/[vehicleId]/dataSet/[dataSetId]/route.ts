@@ -6,7 +6,9 @@ import { telemetryOperations as ops } from "@/server/telemetry/operations";
 import { dataSetOfVehicle } from "@/server/telemetry/service";
 
 // GET /vehicle/{id}/dataSet/{dataSetId} — one data set with its data points
-export const GET = withApi(ops.getDataSet, async ({ principal, params }) => one(await dataSetOfVehicle(principal, params.vehicleId, params.dataSetId)));
+export const GET = withApi(ops.getDataSet, async ({ principal, params }) =>
+  one(await dataSetOfVehicle(principal, params.vehicleId, params.dataSetId)),
+);
 
 export const OPTIONS = preflight;
 

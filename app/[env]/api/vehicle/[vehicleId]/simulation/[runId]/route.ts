@@ -6,7 +6,9 @@ import { simulatorOperations as ops } from "@/server/simulator/operations";
 import { getSimulation, stopSimulation } from "@/server/simulator/service";
 
 // GET /vehicle/{id}/simulation/{runId} — one simulation and its progress
-export const GET = withApi(ops.get, async ({ principal, params }) => one(await getSimulation(principal, params.vehicleId, params.runId)));
+export const GET = withApi(ops.get, async ({ principal, params }) =>
+  one(await getSimulation(principal, params.vehicleId, params.runId)),
+);
 
 // DELETE /vehicle/{id}/simulation/{runId} — stop it
 export const DELETE = withApi(ops.stop, async ({ principal, params }) => {

@@ -6,7 +6,9 @@ import { telemetryOperations as ops } from "@/server/telemetry/operations";
 import { tripOfVehicle } from "@/server/telemetry/service";
 
 // GET /vehicle/{id}/trip/{tripId} — one trip with its data sets, newest first
-export const GET = withApi(ops.getTrip, async ({ principal, params }) => one(await tripOfVehicle(principal, params.vehicleId, params.tripId)));
+export const GET = withApi(ops.getTrip, async ({ principal, params }) =>
+  one(await tripOfVehicle(principal, params.vehicleId, params.tripId)),
+);
 
 export const OPTIONS = preflight;
 

@@ -6,7 +6,9 @@ import { sendTestNotification } from "@/server/notifications/service";
 import { testNotificationOperation } from "@/server/subscriptions/operations";
 
 // GET test/vehicle/{id}/eventSubscription/{subId} — a test notification through every delivery
-export const GET = withApi(testNotificationOperation, async ({ principal, params }) => one(await sendTestNotification(principal, params.vehicleId, params.subscriptionId)));
+export const GET = withApi(testNotificationOperation, async ({ principal, params }) =>
+  one(await sendTestNotification(principal, params.vehicleId, params.subscriptionId)),
+);
 
 export const OPTIONS = preflight;
 
