@@ -1,7 +1,7 @@
 import os from "node:os";
 import autocannon from "autocannon";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:api`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the production
@@ -37,7 +37,7 @@ async function main() {
   const service = await launchService({
     name: "bench",
     databaseUrl: database.url,
-    extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" },
+    extraEnv: { BENCH_BUILD: "1", ...benchRateLimits() },
   });
   const { baseUrl: base, env } = service;
   try {
@@ -76,7 +76,7 @@ async function main() {
     const cluster = await launchService({
       name: "bench-cores",
       databaseUrl: database.url,
-      extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) },
+      extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
     });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-api-cores");

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 
@@ -77,7 +77,7 @@ async function main() {
   const service = await launchService({
     name: "bench-ingest-cpu",
     databaseUrl: database.url,
-    extraEnv: { RATE_LIMITS: "off" },
+    extraEnv: benchRateLimits(),
   });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {

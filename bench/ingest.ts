@@ -2,7 +2,7 @@ import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 
@@ -304,7 +304,7 @@ async function main() {
   const service = await launchService({
     name: "bench-ingest",
     databaseUrl,
-    extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off" },
+    extraEnv: { BENCH_BUILD: "1", ...benchRateLimits() },
   });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
@@ -522,7 +522,7 @@ async function main() {
     const cluster = await launchService({
       name: "bench-ingest-cores",
       databaseUrl,
-      extraEnv: { BENCH_BUILD: "1", RATE_LIMITS: "off", WEB_CONCURRENCY: String(cores) },
+      extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
     });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", {

@@ -94,3 +94,22 @@ export const loadAverage = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(", ");
+
+/**
+ * The rate-limit settings a benchmark's service starts with. By default the limits are off, so a
+ * benchmark measures the route and not the metering. BENCH_RATE_LIMITS=on keeps the metering
+ * statement on every request but with budgets no benchmark reaches: the cost of authenticating
+ * and metering in one statement (server/oauth/bearer.ts) is then part of the figure.
+ */
+export function benchRateLimits(): Record<string, string> {
+  if (process.env.BENCH_RATE_LIMITS !== "on") return { RATE_LIMITS: "off" };
+  const unreachable = "1000000/1s"; // the most the configuration accepts
+  return {
+    RATE_LIMITS: "on",
+    RATE_LIMIT_API_TOKEN: unreachable,
+    RATE_LIMIT_API_CLIENT: unreachable,
+    RATE_LIMIT_API_ADDRESS: unreachable,
+    RATE_LIMIT_OAUTH_CLIENT: unreachable,
+    RATE_LIMIT_OAUTH_ADDRESS: unreachable,
+  };
+}
