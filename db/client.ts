@@ -15,7 +15,7 @@ export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Either the database or a transaction: query functions accept both. */
 export type Executor = Database | Tx;
 
-type Connection = { db: Database; sql: postgres.Sql; embedded: boolean };
+export type Connection = { db: Database; sql: postgres.Sql; embedded: boolean };
 
 const globalKey = Symbol.for("wayline.db");
 type GlobalWithDb = typeof globalThis & { [globalKey]?: Connection };
@@ -38,7 +38,8 @@ function resolveUrl(): { url: string; embedded: boolean } {
   }
 }
 
-function connect(url: string, embedded: boolean, max = embedded ? 4 : 10): Connection {
+/** A pool on `url` with the settings every pool of the service shares (db/replica.ts opens its replica's with it). */
+export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10): Connection {
   const sql = postgres(url, {
     max,
     // The embedded server multiplexes clients onto one backend, where named prepared statements

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import { closeReplica } from "@/db/replica";
 import { closeDb } from "@/db/client";
 import { DEMO, seedDemo } from "@/server/surfaces/demo/seed";
 import { sessionSecret } from "@/server/auth/session-secret";
@@ -121,7 +122,7 @@ async function runHttpProcess(config: Env) {
   metrics().processes.set({ role: "http" }, 1);
   onStopSignal(async () => {
     await web.drain();
-    await closeDb();
+    await Promise.all([closeDb(), closeReplica()]);
   });
   // The primary gone (killed): nothing will replace or stop this process, so it stops itself.
   process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));

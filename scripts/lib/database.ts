@@ -1,4 +1,5 @@
 import { closeDb, db } from "@/db/client";
+import { closeReplica } from "@/db/replica";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { runMigrations } from "@/db/migrate";
 import { env } from "@/server/platform/env";
@@ -14,7 +15,7 @@ export async function prepareDatabase(): Promise<{ embeddedUrl: string | null; s
   return {
     embeddedUrl: embedded?.url ?? null,
     async stop() {
-      await closeDb();
+      await Promise.all([closeDb(), closeReplica()]);
       await embedded?.stop();
     },
   };

@@ -15,6 +15,7 @@ import type { ApiResult } from "./results";
 import { refuseNul } from "@/common/http/nul";
 import { parseOrThrow } from "@/common/http/zod-errors";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
+import { asCaller, noteWrite } from "@/db/replica";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -54,7 +55,18 @@ export function withApi<O extends Operation>(
       const url = new URL(request.url);
       const parsed = await parseRequest(op, rawParams, url, request);
 
-      const result = await handler({ principal, environment, ...parsed, request } as HandlerInput<O>);
+      // Heavy reads may run on a replica (db/replica.ts), except right after the caller's own
+      // write: the caller is the token's app and account, and any request that may change
+      // something counts as a write, answered or not.
+      const caller = `${environment}:${principal.appId}:${principal.accountId ?? "app"}`;
+      const writes = request.method !== "GET" && request.method !== "HEAD";
+      const result = await asCaller(caller, async () => {
+        try {
+          return await handler({ principal, environment, ...parsed, request } as HandlerInput<O>);
+        } finally {
+          if (writes) noteWrite(caller);
+        }
+      });
       return withRateLimitHeaders(
         json(
           200,

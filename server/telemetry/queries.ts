@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
-import { db } from "@/db/client";
+import { db, type Database } from "@/db/client";
+import { onReplica } from "@/db/replica";
 import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
 import { serializeDataSet } from "./serialize";
@@ -10,9 +11,9 @@ import { serializeDataSet } from "./serialize";
 type Order = "asc" | "desc";
 
 /** Data sets with their points (datum in posted order), in the order of `ids` given by the caller's sort. */
-async function withPoints(sets: (typeof dataSets.$inferSelect)[]) {
+async function withPoints(sets: (typeof dataSets.$inferSelect)[], database: Database = db()) {
   if (sets.length === 0) return [];
-  const points = await db()
+  const points = await database
     .select()
     .from(dataPoints)
     .where(
@@ -44,21 +45,24 @@ export async function readDataSets({ vehicleId, ids }: { vehicleId: number; ids:
   return withPoints(sets);
 }
 
+/** A page of a vehicle's data sets with their points: a heavy read, on the replica when there is one (db/replica.ts). */
 export async function listDataSets({ vehicleId, page, order }: { vehicleId: number; page: Page; order: Order }) {
-  const [sets, [stats]] = await Promise.all([
-    db()
-      .select()
-      .from(dataSets)
-      .where(eq(dataSets.vehicleId, vehicleId))
-      .orderBy(order === "asc" ? asc(dataSets.recordedAt) : desc(dataSets.recordedAt))
-      .limit(page.limit)
-      .offset(page.offset),
-    db()
-      .select({ n: vehicleDataStats.dataSets })
-      .from(vehicleDataStats)
-      .where(eq(vehicleDataStats.vehicleId, vehicleId)),
-  ]);
-  return { items: await withPoints(sets), total: stats?.n ?? 0 };
+  return onReplica(async ({ db }) => {
+    const [sets, [stats]] = await Promise.all([
+      db
+        .select()
+        .from(dataSets)
+        .where(eq(dataSets.vehicleId, vehicleId))
+        .orderBy(order === "asc" ? asc(dataSets.recordedAt) : desc(dataSets.recordedAt))
+        .limit(page.limit)
+        .offset(page.offset),
+      db
+        .select({ n: vehicleDataStats.dataSets })
+        .from(vehicleDataStats)
+        .where(eq(vehicleDataStats.vehicleId, vehicleId)),
+    ]);
+    return { items: await withPoints(sets, db), total: stats?.n ?? 0 };
+  });
 }
 
 export async function findDataSet({ vehicleId, id }: { vehicleId: number; id: number }) {
@@ -84,17 +88,20 @@ export async function listTrips({
     startedAfter ? gte(trips.startTime, startedAfter) : undefined,
     startedBefore ? lte(trips.startTime, startedBefore) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db()
-      .select()
-      .from(trips)
-      .where(where)
-      .orderBy(order === "asc" ? asc(trips.startTime) : desc(trips.startTime))
-      .limit(page.limit)
-      .offset(page.offset),
-    db().select({ n: count() }).from(trips).where(where),
-  ]);
-  return { rows, total: total?.n ?? 0 };
+  // A heavy read (a vehicle's trips are counted): on the replica when there is one.
+  return onReplica(async ({ db }) => {
+    const [rows, [total]] = await Promise.all([
+      db
+        .select()
+        .from(trips)
+        .where(where)
+        .orderBy(order === "asc" ? asc(trips.startTime) : desc(trips.startTime))
+        .limit(page.limit)
+        .offset(page.offset),
+      db.select({ n: count() }).from(trips).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  });
 }
 
 export async function findTrip({ vehicleId, tripId }: { vehicleId: number; tripId: number }) {
@@ -122,26 +129,29 @@ export async function listDataPoints({
     order === "asc"
       ? [asc(dataPoints.recordedAt), asc(dataPoints.id)]
       : [desc(dataPoints.recordedAt), desc(dataPoints.id)];
-  const total: Promise<{ n: number }[]> = key
-    ? db()
-        .select({ n: vehicleKeyStats.dataPoints })
-        .from(vehicleKeyStats)
-        .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), eq(vehicleKeyStats.key, key)))
-    : db()
-        .select({ n: vehicleDataStats.dataPoints })
-        .from(vehicleDataStats)
-        .where(eq(vehicleDataStats.vehicleId, vehicleId));
-  const [rows, [stats]] = await Promise.all([
-    db()
-      .select()
-      .from(dataPoints)
-      .where(where)
-      .orderBy(...byTime)
-      .limit(page.limit)
-      .offset(page.offset),
-    total,
-  ]);
-  return { rows, total: stats?.n ?? 0 };
+  // A heavy read: on the replica when there is one (db/replica.ts).
+  return onReplica(async ({ db }) => {
+    const total: Promise<{ n: number }[]> = key
+      ? db
+          .select({ n: vehicleKeyStats.dataPoints })
+          .from(vehicleKeyStats)
+          .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), eq(vehicleKeyStats.key, key)))
+      : db
+          .select({ n: vehicleDataStats.dataPoints })
+          .from(vehicleDataStats)
+          .where(eq(vehicleDataStats.vehicleId, vehicleId));
+    const [rows, [stats]] = await Promise.all([
+      db
+        .select()
+        .from(dataPoints)
+        .where(where)
+        .orderBy(...byTime)
+        .limit(page.limit)
+        .offset(page.offset),
+      total,
+    ]);
+    return { rows, total: stats?.n ?? 0 };
+  });
 }
 
 /** The newest point of each key (or of one key). One index probe per key, via the key counters. */

@@ -1,4 +1,4 @@
-import { rawSql } from "@/db/client";
+import { onReplica } from "@/db/replica";
 import type { Fragment, Sql } from "@/db/fragments";
 import { translateValue } from "./keys";
 import type { DataPointOut, DataSetOut } from "./schemas";
@@ -14,24 +14,8 @@ import type { DataPointOut, DataSetOut } from "./schemas";
 export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, DataSetOut[]>> {
   const byTrip = new Map<number, DataSetOut[]>();
   if (tripIds.length === 0) return byTrip;
-  const sql = rawSql();
-  const ids = sql.array(tripIds);
-  // Points are fetched through their sets' trip rather than by a list of (possibly thousands of)
-  // set ids, which PostgreSQL would answer with a scan. The laterals (kept apart by offset 0) hold
-  // every plan to index probes: once prepared and planned generically, a plain join of the two
-  // tables became a hash join over a sequential scan of all data points (290 ms against 4 ms on a
-  // vehicle with a million points, seen in bench:reads).
-  const [sets, points] = await Promise.all([
-    sql<
-      SetWire[]
-    >`select s.id, s.vehicle_id, s.trip_id, ${wireTime(sql, sql`s.recorded_at`)} as at, s.ignition_status, s.device_id, s.vin
-         from data_sets s where s.trip_id = any(${ids}::bigint[]) order by s.recorded_at desc`,
-    sql<PointWire[]>`select p.id, p.data_set_id, ${wireTime(sql, sql`p.recorded_at`)} as at, p.key, p.value
-         from unnest(${ids}::bigint[]) as t(id)
-         cross join lateral (select s.id from data_sets s where s.trip_id = t.id offset 0) s
-         cross join lateral (select * from data_points p where p.data_set_id = s.id offset 0) p
-        order by p.data_set_id, p.position`,
-  ]);
+  // A heavy read: on the replica when there is one (db/replica.ts).
+  const [sets, points] = await onReplica(({ sql }) => readTrips(sql, tripIds));
   const datumOf = new Map<string, DataPointOut[]>();
   for (const p of points) {
     const datum: DataPointOut = {
@@ -80,3 +64,24 @@ type PointWire = { id: string; data_set_id: string; at: string; key: string; val
 /** The wire DateTime (docs/api.md#datetime, as formatDateTime) of a timestamptz column, made by PostgreSQL. */
 const wireTime = (sql: Sql, column: Fragment) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYYMMDD"T"HH24MISS"+0000"')`;
+
+/** The sets and points of these trips, as the wire needs them. */
+function readTrips(sql: Sql, tripIds: number[]): Promise<[SetWire[], PointWire[]]> {
+  const ids = sql.array(tripIds);
+  // Points are fetched through their sets' trip rather than by a list of (possibly thousands of)
+  // set ids, which PostgreSQL would answer with a scan. The laterals (kept apart by offset 0) hold
+  // every plan to index probes: once prepared and planned generically, a plain join of the two
+  // tables became a hash join over a sequential scan of all data points (290 ms against 4 ms on a
+  // vehicle with a million points, seen in bench:reads).
+  return Promise.all([
+    sql<
+      SetWire[]
+    >`select s.id, s.vehicle_id, s.trip_id, ${wireTime(sql, sql`s.recorded_at`)} as at, s.ignition_status, s.device_id, s.vin
+         from data_sets s where s.trip_id = any(${ids}::bigint[]) order by s.recorded_at desc`,
+    sql<PointWire[]>`select p.id, p.data_set_id, ${wireTime(sql, sql`p.recorded_at`)} as at, p.key, p.value
+         from unnest(${ids}::bigint[]) as t(id)
+         cross join lateral (select s.id from data_sets s where s.trip_id = t.id offset 0) s
+         cross join lateral (select * from data_points p where p.data_set_id = s.id offset 0) p
+        order by p.data_set_id, p.position`,
+  ]);
+}

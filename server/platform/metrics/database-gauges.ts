@@ -1,5 +1,6 @@
 import { Gauge, Registry } from "prom-client";
 import { canPrepare, rawSql } from "@/db/client";
+import { checkReplica } from "@/db/replica";
 
 // Figures read from the database when /metrics is scraped: the same for every process, so the
 // answering process reads them once (they are not summed over the cluster). Each is a cheap
@@ -53,5 +54,20 @@ export async function databaseMetrics(): Promise<string> {
     registers,
   });
   for (const row of connections) pool.set({ state: row.state }, row.n);
+  // The replica as measured now (db/replica.ts): absent without DATABASE_REPLICA_URL.
+  const replica = await checkReplica();
+  if (replica.configured) {
+    new Gauge({
+      name: "wayline_replica_up",
+      help: "1 when the read replica answers as a replica, 0 when it does not (reads then go to the primary).",
+      registers,
+    }).set(replica.state === "unreachable" ? 0 : 1);
+    const lag = new Gauge({
+      name: "wayline_replica_lag_seconds",
+      help: "How far the read replica is behind the primary (0: it has replayed all the primary had written). Absent while it does not answer.",
+      registers,
+    });
+    if (replica.lagSeconds !== null && Number.isFinite(replica.lagSeconds)) lag.set(replica.lagSeconds);
+  }
   return registry.metrics();
 }

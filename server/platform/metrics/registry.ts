@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { replicaReadCounts } from "@/db/replica";
 
 // The process's own metrics (prom-client), scraped at GET /metrics (server/platform/metrics/scrape.ts).
 // One set per process, kept on globalThis: the server entry point (HTTP requests), Next.js's
@@ -71,6 +72,19 @@ function create() {
       name: "wayline_simulator_runs_driven_total",
       help: "Simulation runs driven by this process's simulator loop (one per run per turn).",
       registers,
+    }),
+    heavyReads: new Counter({
+      name: "wayline_heavy_reads_total",
+      help: "Heavy reads (data-set, data-point and trip lists, trip replays, delivery health) by where they ran: replica or primary (docs/operations.md#read-replicas).",
+      labelNames: ["target"] as const,
+      registers,
+      // Counted by db/replica.ts, which sits below the metrics: read out at each scrape.
+      collect() {
+        const counts = replicaReadCounts();
+        this.reset();
+        this.inc({ target: "replica" }, counts.replica);
+        this.inc({ target: "primary" }, counts.primary);
+      },
     }),
     processes: new Gauge({
       name: "wayline_processes",

@@ -1,4 +1,5 @@
 import { db } from "@/db/client";
+import { onReplica } from "@/db/replica";
 import type { Environment } from "@/db/schema";
 import { consolePrincipal } from "./principal";
 import { percentileOf } from "@/common/delivery/latency-histogram";
@@ -58,11 +59,14 @@ export async function healthOf(deliveryIds: number[], window: HealthWindow, now:
   const sinceOf = (w: HealthWindow) => new Date(now.getTime() - HEALTH_WINDOWS[w].seconds * 1000);
   const chosen = HEALTH_WINDOWS[window];
   const since = sinceOf(window);
-  const [totals, buckets, backlog] = await Promise.all([
-    Promise.all(keys.map((w) => windowFigures(db(), { deliveryIds, since: sinceOf(w) }))),
-    seriesFigures(db(), { deliveryIds, since, strideSeconds: chosen.strideSeconds }),
-    backlogOf(db(), { deliveryIds }),
-  ]);
+  // Heavy reads (rollups over up to 7 days): on the replica when there is one (db/replica.ts).
+  const [totals, buckets, backlog] = await onReplica(({ db }) =>
+    Promise.all([
+      Promise.all(keys.map((w) => windowFigures(db, { deliveryIds, since: sinceOf(w) }))),
+      seriesFigures(db, { deliveryIds, since, strideSeconds: chosen.strideSeconds }),
+      backlogOf(db, { deliveryIds }),
+    ]),
+  );
   // Every bucket of the window, the empty ones too, so a quiet hour shows as a gap, not as nothing.
   const stride = chosen.strideSeconds * 1000;
   const series: SeriesPoint[] = [];

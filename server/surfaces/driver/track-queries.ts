@@ -1,4 +1,4 @@
-import { rawSql } from "@/db/client";
+import { onReplica } from "@/db/replica";
 
 // A trip's track for the replay: one row per data set with a position, oldest first, with its
 // speed when the data set has one. Straight through postgres.js (a 24-hour trip is 17,000 rows,
@@ -6,7 +6,9 @@ import { rawSql } from "@/db/client";
 export type TrackRow = { t: number; waypoint: string; speed: string | null };
 
 export async function readTrack({ vehicleId, tripId }: { vehicleId: number; tripId: number }): Promise<TrackRow[]> {
-  return rawSql()<TrackRow[]>`
+  // A heavy read: on the replica when there is one (db/replica.ts).
+  return onReplica(
+    ({ sql }) => sql<TrackRow[]>`
     select (extract(epoch from s.recorded_at) * 1000)::float8 as t,
            max(p.value) filter (where p.key = 'GEN_WAYPOINT') as waypoint,
            max(p.value) filter (where p.key = 'GEN_SPEED') as speed
@@ -15,5 +17,6 @@ export async function readTrack({ vehicleId, tripId }: { vehicleId: number; trip
      where s.trip_id = ${tripId} and s.vehicle_id = ${vehicleId}
      group by s.id, s.recorded_at
     having max(p.value) filter (where p.key = 'GEN_WAYPOINT') is not null
-     order by s.recorded_at`;
+     order by s.recorded_at`,
+  );
 }
