@@ -14,6 +14,7 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { partnerApps } from "./apps";
@@ -33,7 +34,8 @@ export const subscriptions = pgTable(
       .references(() => partnerApps.id, { onDelete: "cascade" }),
     /** The client id that created it (`creatorClientId`); subscriptions are visible to it only. */
     clientId: text("client_id").notNull(),
-    scope: text("scope", { enum: ["VEHICLE", "ACCOUNT", "SYSTEM"] }).notNull(),
+    /** APP: the hidden holder of the app's app-event endpoint (server/notifications/app-events.ts), one per app and environment. */
+    scope: text("scope", { enum: ["VEHICLE", "ACCOUNT", "SYSTEM", "APP"] }).notNull(),
     accountId: integer("account_id").references(() => accounts.id, { onDelete: "cascade" }),
     vehicleId: integer("vehicle_id").references(() => vehicles.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
@@ -57,6 +59,9 @@ export const subscriptions = pgTable(
       .on(t.accountId, t.type)
       .where(sql`${t.deletedAt} is null and ${t.scope} = 'ACCOUNT'`),
     index("subscriptions_app_idx").on(t.appId, t.environment, t.scope, t.id),
+    uniqueIndex("subscriptions_app_events_key")
+      .on(t.appId, t.environment)
+      .where(sql`${t.scope} = 'APP'`),
   ],
 );
 

@@ -1,4 +1,7 @@
 import { db } from "@/db/client";
+import { cancelAccountDeliveries } from "@/server/delivery/cancel";
+import { writeAppEvents } from "@/server/notifications/app-events";
+import { appsWithAccess, deleteAccountTraces } from "./account-traces";
 import { issueCode } from "@/server/oauth/codes";
 import type { Principal } from "@/server/oauth/principal";
 import { notFound, uniqueError } from "@/common/http/errors";
@@ -79,9 +82,25 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
   }
 }
 
-// Permanent: the foreign keys cascade to vehicles, their data, grants, codes and tokens
-// (docs/api.md#accounts-and-vehicles).
+// Permanent, and nothing is left that names the account or its vehicles (docs/decisions.md#account-deletion):
+// the foreign keys and triggers cascade to vehicles, their data, grants, codes, tokens,
+// subscriptions and notifications; what no key reaches is deleted first (account-traces.ts), and
+// the account's queued deliveries leave the queue before the cascade (server/delivery/cancel.ts, which
+// waits for a worker sending one right now). Every app that could reach the account gets an
+// ACCOUNTDELETED app event in the same transaction (server/notifications/app-events.ts).
 export async function deleteAccount(principal: Principal, id: number) {
-  await getVisibleAccount(principal, id);
-  if (!(await deleteAccountRow(db(), { id }))) throw notFound("account");
+  const account = await getVisibleAccount(principal, id);
+  await db().transaction(async (tx) => {
+    const appIds = await appsWithAccess(tx, { accountId: id });
+    await cancelAccountDeliveries(tx, { accountId: id, all: true });
+    await deleteAccountTraces(tx, { accountId: id, environment: account.environment, username: account.username });
+    if (!(await deleteAccountRow(tx, { id }))) throw notFound("account");
+    await writeAppEvents(tx, {
+      environment: account.environment,
+      type: "ACCOUNTDELETED",
+      accountId: id,
+      appIds,
+      at: new Date(),
+    });
+  });
 }

@@ -30,7 +30,9 @@ export type AttemptRecord = {
 export type RowResult =
   | { id: number; kind: "delivered" }
   | { id: number; kind: "retry"; at: Date; attempts: number; failingSince: Date }
-  | { id: number; kind: "deactivated"; deliveryId: number; reason: string; at: Date };
+  | { id: number; kind: "deactivated"; deliveryId: number; reason: string; at: Date }
+  /** Not sent: the send gate found its entry gone or its app without the account's grant (claims.ts). */
+  | { id: number; kind: "cancelled" };
 
 export async function recordBatch({
   attempts,
@@ -48,7 +50,8 @@ export async function recordBatch({
   const delivered = results.filter((r) => r.kind === "delivered").map((r) => r.id);
   const retries = results.filter((r): r is Extract<RowResult, { kind: "retry" }> => r.kind === "retry");
   const deactivated = results.filter((r): r is Extract<RowResult, { kind: "deactivated" }> => r.kind === "deactivated");
-  const done = [...delivered, ...deactivated.map((r) => r.id)];
+  const cancelled = results.filter((r) => r.kind === "cancelled").map((r) => r.id);
+  const done = [...delivered, ...deactivated.map((r) => r.id), ...cancelled];
   await rawSql().begin(async (sql) => {
     if (attempts.length > 0) {
       await sql`insert into delivery_attempts ${sql(
@@ -81,6 +84,8 @@ export async function recordBatch({
     }
     if (deactivated.length > 0)
       await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
+    if (cancelled.length > 0)
+      await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${cancelled.join(",")}}`}::bigint[]) and status = 'PENDING'`;
     if (done.length > 0)
       await sql`delete from delivery_jobs where notification_delivery_id = any(${`{${done.join(",")}}`}::bigint[])`;
     for (const r of retries) {

@@ -1,4 +1,6 @@
+import { databaseConfig } from "@/db/config";
 import { rawSql } from "@/db/client";
+import { grantAllows } from "./grant-check";
 
 // The delivery queue's claim and leases (delivery_jobs): the worker's hot path, so postgres.js
 // tagged templates (docs/architecture.md#reaching-the-database). What sending a claimed row needs
@@ -21,7 +23,9 @@ export type Claimed = {
  * Takes a lease on up to `limit` due entries of the queue (delivery_jobs): never leased or
  * leased by a worker that vanished (lease_until past), next_attempt_at reached, earliest first.
  * The row locks (SKIP LOCKED) make two workers claiming at once take different rows. Rows of a
- * delivery deactivated meanwhile become FAILED instead, and leave the queue.
+ * delivery deactivated meanwhile, and rows whose app lost the account's grant (grant-check.ts: a
+ * notification written by a transaction that committed after the revocation), become FAILED
+ * instead, and leave the queue.
  */
 export async function claimDue({
   owner,
@@ -57,9 +61,10 @@ export async function claimDue({
     ), taken as (
       select id from due union select id from expired limit ${limit}
     ), picked as (
-      select nd.id, nd.notification_id, nd.delivery_id, sd.active
+      select nd.id, nd.notification_id, nd.delivery_id, sd.active and ${grantAllows(sql)} as active
       from taken join notification_deliveries nd on nd.id = taken.id
       join subscription_deliveries sd on sd.id = nd.delivery_id
+      left join notifications n on n.id = nd.notification_id
       where nd.status = 'PENDING'
     ), settled as (
       -- An entry outliving its row's PENDING state would block nothing but would be read forever.
@@ -83,6 +88,37 @@ export async function claimDue({
     attempts: r.attempts,
     failingSince: r.failing_since ? new Date(r.failing_since) : null,
   }));
+}
+
+/**
+ * The send gate (docs/delivery.md#revocation): just before a claimed batch is sent, the entries this
+ * worker still holds whose notification may still be sent (grant-check.ts) are read, and `send`
+ * gets their ids. On PostgreSQL the read takes FOR KEY SHARE on those entries and the transaction
+ * stays open until `send` has finished: a revocation deletes the entries of its account
+ * (cancel.ts), which waits for that lock, so every send that passed the gate is over before the
+ * revocation commits, and a gate that comes after it finds the entries gone. The lock does not
+ * stop the heartbeat (an update of the lease, FOR NO KEY UPDATE), and it is released before the
+ * batch is recorded (attempts.ts deletes entries). On the embedded database a transaction holds
+ * the one session every connection shares (the sends' own queries, the sandbox inbox's, would
+ * wait for it), so there the gate is the read alone.
+ */
+export async function withSendGate<T>(
+  { ids, owner }: { ids: number[]; owner: string },
+  send: (allowed: Set<number>) => Promise<T>,
+): Promise<T> {
+  const gate = async (sql: ReturnType<typeof rawSql>) => {
+    const rows = await sql<{ id: string }[]>`
+      select j.notification_delivery_id as id from delivery_jobs j
+        join notification_deliveries nd on nd.id = j.notification_delivery_id
+        left join notifications n on n.id = nd.notification_id
+       where j.notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and j.lease_owner = ${owner}
+         and ${grantAllows(sql)}
+       order by j.notification_delivery_id
+         for key share of j`;
+    return new Set(rows.map((r) => Number(r.id)));
+  };
+  if (databaseConfig().url === undefined) return send(await gate(rawSql()));
+  return (await rawSql().begin(async (sql) => send(await gate(sql as unknown as ReturnType<typeof rawSql>)))) as T;
 }
 
 export async function releaseLeases({ ids, owner }: { ids: number[]; owner: string }): Promise<void> {

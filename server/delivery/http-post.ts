@@ -1,4 +1,4 @@
-import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
+import { serializeEventBody, type NotificationRow } from "@/server/notifications/serialize";
 import type { AttemptRecord } from "./attempts";
 import { postHttps, type DeliveryNetwork } from "./https-client";
 import { postToInbox } from "./inbox-target";
@@ -40,8 +40,8 @@ export async function sendHttpPost({
   now?: () => Date;
 }): Promise<SendResult> {
   const attempts: AttemptRecord[] = [];
-  const event = serializeNotification(notification, { delivered: true });
-  const body = JSON.stringify(event);
+  // An app event's body is its four fields alone (server/notifications/app-events.ts).
+  const body = JSON.stringify(serializeEventBody(notification));
   const oauth2Parsed = delivery.oauth2 ? oauth2Schema.safeParse(delivery.oauth2) : null;
   if (oauth2Parsed && !oauth2Parsed.success) {
     return {
@@ -62,7 +62,7 @@ export async function sendHttpPost({
   for (let leg = 0; leg < MAX_LEGS; leg++) {
     const attemptedAt = now();
     const signed = signWebhook({
-      id: event.eventId,
+      id: String(notification.id),
       timestamp: Math.floor(attemptedAt.getTime() / 1000),
       body,
       secrets,

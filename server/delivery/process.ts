@@ -5,7 +5,7 @@ import { recordBatch, type AttemptRecord, type RowResult } from "./attempts";
 import { sendEmail, type OutboxEntry } from "./email";
 import { sendHttpPost, type SendResult } from "./http-post";
 import { deliveryNetwork, type DeliveryNetwork } from "./https-client";
-import { extendLeases, releaseLeases, type Claimed } from "./claims";
+import { extendLeases, releaseLeases, withSendGate, type Claimed } from "./claims";
 import { loadForSending } from "./queries";
 import { decideRetry } from "./retry-policy";
 
@@ -38,15 +38,23 @@ export async function processDeliveries(
   try {
     const loaded = await loadForSending(claimed);
     const network = opts.network ?? deliveryNetwork();
-    await Promise.all(
-      claimed.map((row) =>
-        (async () => {
-          const result = await sendOne(row, loaded, network, now);
-          attempts.push(...result.attempts);
-          if (result.outbox) outbox.push(result.outbox);
-          if (result.lastStatus !== null) httpStatuses.set(row.notificationId, result.lastStatus);
-          results.push(toRowResult(row, result, now(), opts.retryScale ?? env().DELIVERY_RETRY_SCALE));
-        })(),
+    // Sent only past the gate: a revocation that committed since the claim stops them there, and
+    // one that comes while they are sent waits for them (docs/delivery.md#revocation).
+    await withSendGate({ ids: claimedIds, owner: opts.workerId }, (allowed) =>
+      Promise.all(
+        claimed.map((row) =>
+          (async () => {
+            if (!allowed.has(row.id)) {
+              results.push({ id: row.id, kind: "cancelled" });
+              return;
+            }
+            const result = await sendOne(row, loaded, network, now);
+            attempts.push(...result.attempts);
+            if (result.outbox) outbox.push(result.outbox);
+            if (result.lastStatus !== null) httpStatuses.set(row.notificationId, result.lastStatus);
+            results.push(toRowResult(row, result, now(), opts.retryScale ?? env().DELIVERY_RETRY_SCALE));
+          })(),
+        ),
       ),
     );
     await recordBatch({ attempts, results, httpStatuses, outbox, workerId: opts.workerId });

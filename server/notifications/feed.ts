@@ -7,7 +7,7 @@ import { sessionHmac } from "@/server/auth/session-hmac";
 import { env } from "@/server/platform/env";
 import type { Principal } from "@/server/oauth/principal";
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition, type FeedScope } from "./feed-cursor";
-import { serializeNotification, type NotificationRow } from "./serialize";
+import { serializeEventBody, type NotificationRow } from "./serialize";
 
 // GET /eventFeed/ (docs/event-feed.md): the calling app's events in commit order, paged by cursor.
 //
@@ -70,7 +70,13 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
     const row = byId.get(Number(r.id));
     // Gone since the statement above (its subscription was deleted): nothing to hand out.
     if (!row) return [];
-    return [{ ...serializeNotification(row, { delivered: true }), cursor: cursorAt({ tx: r.tx, id: Number(r.id) }) }];
+    return [
+      {
+        ...serializeEventBody(row),
+        eventId: String(row.id),
+        cursor: cursorAt({ tx: r.tx, id: Number(r.id) }),
+      },
+    ];
   });
   const last = found.at(-1);
   // An empty page moves the cursor up to the horizon: every transaction before it has ended, and

@@ -1,5 +1,6 @@
 import type { notifications } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
+import { isAppEvent } from "./app-events";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -39,5 +40,23 @@ export function serializeNotification(row: NotificationRow, { delivered = false 
     httpStatusCode: delivered ? 0 : row.httpStatusCode,
     ...(row.test ? { test: true } : {}),
     ...recorded,
+  };
+}
+
+/** What a webhook delivers and the feed shows: the notification, or an app event's four fields. */
+export function serializeEventBody(row: NotificationRow) {
+  return isAppEvent(row.type)
+    ? serializeAppEvent(row, row.body as NotificationBody)
+    : serializeNotification(row, { delivered: true });
+}
+
+// An app event (ACCESSREVOKED, ACCOUNTDELETED: app-events.ts) carries exactly these four fields, on
+// the webhook and in the feed (which adds eventId and cursor), and nothing else of the driver's.
+function serializeAppEvent(row: NotificationRow, body: NotificationBody) {
+  return {
+    _type: row.type,
+    _timestamp: formatDateTime(row.eventAt),
+    accountId: row.accountId,
+    clientId: body.creatorClientId,
   };
 }

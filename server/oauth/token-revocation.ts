@@ -4,13 +4,16 @@ import { sha256 } from "@/server/platform/security/secrets";
 import { authenticateClient } from "./client-auth";
 import { invalidClient, invalidRequest, type ClientProof } from "./oauth-error";
 import { findTokenByAccessHash, findTokenByRefreshHash, revokeFamily } from "./queries";
+import { revokeAppAuthorization } from "./revocation";
 
 // A revocation request (RFC 7009), its form already read and its client credentials merged
 // (server/http/with-oauth-endpoint.ts). The client authenticates as at the token endpoint; `token`
 // may be an access or a refresh token (token_type_hint only decides which is looked up first).
-// Revoking either ends the token's whole family: the access token, its refresh token and every
-// rotation of them. The driver's consent stays: the app can ask again without the driver being
-// asked (revoking the consent is the driver's revoke page). Unknown tokens and tokens of other
+// Revoking a client-credentials token ends its family: the access token, its refresh token and
+// every rotation of them. Revoking a token of an account (access or refresh) ends the app's access
+// to that account, as the driver's revoke button does (revocation.ts): every token of the grant,
+// its codes, its queued deliveries, and an ACCESSREVOKED app event; the app must ask the driver
+// for consent again (docs/decisions.md#revocation). Unknown tokens and tokens of other
 // clients are answered like any other (RFC 7009 §2.2), so the endpoint tells nobody which tokens
 // exist. Not through the library: its revocation decodes JWTs, and Wayline's tokens are opaque.
 // The client authenticated (`proof`) when its secret matched, or, for a public client (no secret),
@@ -41,6 +44,10 @@ export async function revokeToken(
   const [first, then] = form.token_type_hint === "refresh_token" ? [byRefresh, byAccess] : [byAccess, byRefresh];
   const row = (await first()) ?? (await then());
   const own = row !== null && row.credentialId === client.credentialId;
-  if (row && own) await revokeFamily(db(), { familyId: row.familyId });
+  if (row && own) {
+    await revokeFamily(db(), { familyId: row.familyId });
+    if (row.accountId !== null)
+      await revokeAppAuthorization({ environment: client.environment, accountId: row.accountId, appId: client.appId });
+  }
   if (own) proof.clientAuthenticated = true;
 }

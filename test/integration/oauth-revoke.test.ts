@@ -55,10 +55,21 @@ describe("POST /oauth/revoke (RFC 7009)", () => {
     expect(await apiStatus(access)).toBe(401);
   });
 
-  it("revoking a token leaves the driver's consent: the app is not asked again", async () => {
+  it("revoking a token of an account ends the app's access: tokens of other families fail too, and consent is asked again", async () => {
     const { browser, access } = await authorizedDriver();
-    await revoke({ token: access }, { basic: webApp() });
-    expect((await browser.authorize(authorizeUrl(codeRequest(webApp())))).kind).toBe("redirect");
+    // A second family for the same account, issued before the revocation.
+    const { code } = await authorizeCode(browser, codeRequest(webApp()));
+    const other = await exchangeCode(webApp(), code);
+    expect(other.status).toBe(200);
+    expect(await apiStatus(other.body.access_token as string)).toBe(200);
+    expect((await revoke({ token: access }, { basic: webApp() })).status).toBe(200);
+    expect(await apiStatus(other.body.access_token as string)).toBe(401);
+    expectOAuthError(
+      await tokenRequest({ grant_type: "refresh_token", refresh_token: other.body.refresh_token }, { basic: webApp() }),
+      400,
+      "invalid_grant",
+    );
+    expect((await browser.authorize(authorizeUrl(codeRequest(webApp())))).kind).toBe("consent");
   });
 
   it("an unknown token → 200 (nothing to say about tokens that do not exist)", async () => {

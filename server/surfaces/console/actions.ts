@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { environments } from "@/db/schema";
+import { appEventEndpointForm, setAppEventEndpoint } from "./app-event-endpoint";
 import { appInput, confirmObligations, createConsoleApp, rotateSecret, updateConsoleApp } from "./apps";
 import { createTestAccount, createTestVehicle } from "./connected";
 import { resendFailed, resendNotification, resendSince, sendConsoleTestNotification } from "./deliveries";
@@ -110,6 +111,10 @@ export const consoleActions: Record<string, Action> = {
       return { redirect: `${appPath(input.appId, `/${input.returnTo}`)}?env=${input.environment}` };
     },
   ),
+  "set-app-event-endpoint": action(appRef.and(appEventEndpointForm), async (p, input) => {
+    await setAppEventEndpoint(p.partnerUserId, input.appId, input);
+    return { redirect: appPath(input.appId) };
+  }),
   "reveal-signing-secret": action(appRef, async (p, input) => {
     return {
       redirect: appPath(input.appId),

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "@/db/client";
 import { subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
@@ -19,7 +19,9 @@ export async function listAppSubscriptions(partnerUserId: number, appId: number,
   const rows = await db()
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.appId, appId), eq(subscriptions.environment, environment)))
+    .where(
+      and(eq(subscriptions.appId, appId), eq(subscriptions.environment, environment), ne(subscriptions.scope, "APP")),
+    )
     .orderBy(desc(subscriptions.id))
     .limit(500);
   const deliveries = await deliveriesOf(
