@@ -1,5 +1,6 @@
 import { databaseConfig } from "@/db/config";
-import { rawSql } from "@/db/client";
+import { connect, rawSql, type Connection } from "@/db/client";
+import { env } from "@/server/platform/env";
 import { grantAllows } from "./grant-check";
 
 // The delivery queue's claim and leases (delivery_jobs): the worker's hot path, so postgres.js
@@ -117,8 +118,21 @@ export async function withSendGate<T>(
          for key share of j`;
     return new Set(rows.map((r) => Number(r.id)));
   };
-  if (databaseConfig().url === undefined) return send(await gate(rawSql()));
-  return (await rawSql().begin(async (sql) => send(await gate(sql as unknown as ReturnType<typeof rawSql>)))) as T;
+  const url = databaseConfig().url;
+  if (url === undefined) return send(await gate(rawSql()));
+  return (await gatePool(url).sql.begin(async (sql) =>
+    send(await gate(sql as unknown as ReturnType<typeof rawSql>)),
+  )) as T;
+}
+
+// The gates' own connections, one per batch a worker may have in hand (DELIVERY_CONCURRENCY): a
+// gate holds its transaction while its batch is sent, and on the process's shared pool (10) the
+// open gates could take every connection the sends themselves need (the sandbox inbox's writes,
+// an oauth2 token refresh, the lease heartbeat), which would then wait for them for ever.
+let gates: Connection | null = null;
+function gatePool(url: string): Connection {
+  gates ??= connect(url, false, env().DELIVERY_CONCURRENCY);
+  return gates;
 }
 
 export async function releaseLeases({ ids, owner }: { ids: number[]; owner: string }): Promise<void> {
