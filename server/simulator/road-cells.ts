@@ -11,7 +11,7 @@ import { readNetwork } from "./routing";
 // is cacheable, since the data only changes with a deploy. Lines that cross a cell's edge are in
 // each cell they touch, whole (drawn twice, never cut).
 
-export const ROAD_LEVELS = [
+const ROAD_LEVELS = [
   { cell: 0.1, tolerance: 0.0002, decimals: 4, majorOnly: true },
   { cell: 0.02, tolerance: 0.00002, decimals: 5, majorOnly: false },
 ] as const;
