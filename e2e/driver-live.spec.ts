@@ -100,7 +100,15 @@ test("README screenshot: the demo car on the offline road map", async ({ page })
   await expect(page.locator(".leaflet-marker-icon [data-vehicle-id][data-latitude]").first()).toBeVisible({
     timeout: 30_000,
   });
+  // Street level around the family car, where every road is drawn.
+  await page
+    .getByRole("listitem")
+    .filter({ hasText: "Family car" })
+    .getByRole("button", { name: "Show on map" })
+    .click();
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  await page.getByRole("button", { name: "Zoom in" }).click();
   await expect(page.getByTestId("road-background").locator("path").first()).toBeAttached();
-  await page.waitForTimeout(1000); // the last cells drawn
+  await page.waitForTimeout(1500); // the zoom's animation and the last cells drawn
   await page.screenshot({ path: path.join(import.meta.dirname, "..", "docs", "screenshot-map.png") });
 });
