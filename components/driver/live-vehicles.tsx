@@ -2,19 +2,19 @@
 
 import Link from "next/link";
 import { useEffect, useState } from "react";
+import { LiveStatus } from "@/components/live/live-status";
+import { useLive } from "@/components/live/use-live";
 import { LazyVehicleMap } from "@/components/map/lazy";
 import type { Tiles } from "@/components/map/tiles";
 import type { DriverVehicle } from "@/server/surfaces/driver/views";
 import { formatAgo, formatWhen } from "./format";
 
-/** How often the map asks for positions: a data set shows up within this (plus a request). */
+/** While the stream is down, how often the map asks /me/positions for positions. */
 const POLL_MS = 2000;
 
-type Live = { state: "live" } | { state: "retrying"; message: string };
-
-// The map home: every vehicle on the map and in the side list, kept current by polling
-// /me/positions (every POLL_MS while the tab is visible). Selecting a vehicle highlights it;
-// "Follow" keeps it centred as it moves.
+// The map home: every vehicle on the map and in the side list, kept current by the driver's
+// position stream (/me/positions/stream), or by polling /me/positions every POLL_MS while the
+// stream is down (useLive). Selecting a vehicle highlights it; "Follow" keeps it centred as it moves.
 export function LiveVehicles({
   initial,
   tiles,
@@ -27,43 +27,31 @@ export function LiveVehicles({
   focus?: number | null;
 }) {
   const [vehicles, setVehicles] = useState(initial);
-  const [live, setLive] = useState<Live>({ state: "live" });
   const [selectedId, setSelectedId] = useState<number | null>(focus);
   const [followId, setFollowId] = useState<number | null>(null);
   const [fitRequest, setFitRequest] = useState(0);
   const [now, setNow] = useState(() => Date.now());
 
+  const { mode, problem } = useLive<{ vehicles: DriverVehicle[] }>({
+    streamUrl: "/me/positions/stream",
+    event: "positions",
+    pollUrl: "/me/positions",
+    pollMs: POLL_MS,
+    onData: (body) => {
+      setVehicles(body.vehicles);
+      setNow(Date.now());
+    },
+    onSignedOut: () => {
+      // The session ended: a full load of the sign-in page, which comes back here.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      window.location.assign(`/login?callbackUrl=${encodeURIComponent("/map")}`);
+    },
+  });
+
+  // "Seen … ago" keeps counting while no update comes (a parked car sends nothing).
   useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      if (document.visibilityState === "visible") {
-        try {
-          const res = await fetch("/me/positions", { cache: "no-store", headers: { Accept: "application/json" } });
-          if (res.status === 401) {
-            // The session ended: a full load of the sign-in page, which comes back here.
-            // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-            window.location.assign(`/login?callbackUrl=${encodeURIComponent("/map")}`);
-            return;
-          }
-          if (!res.ok) throw new Error(`the server answered ${res.status}`);
-          const body = (await res.json()) as { vehicles: DriverVehicle[] };
-          if (!stopped) {
-            setVehicles(body.vehicles);
-            setLive({ state: "live" });
-          }
-        } catch (error) {
-          if (!stopped) setLive({ state: "retrying", message: error instanceof Error ? error.message : "no answer" });
-        }
-        if (!stopped) setNow(Date.now());
-      }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    };
-    timer = setTimeout(poll, POLL_MS);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
+    const timer = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(timer);
   }, []);
 
   const select = (id: number) => setSelectedId(id);
@@ -98,16 +86,7 @@ export function LiveVehicles({
             Show all on map
           </button>
         </div>
-        <p className="text-xs text-slate-600" role="status" aria-live="polite">
-          {live.state === "live" ? (
-            <>
-              <span className="mr-1 inline-block h-2 w-2 rounded-full bg-emerald-600" aria-hidden="true" />
-              Live: positions update every {POLL_MS / 1000} seconds.
-            </>
-          ) : (
-            <span className="text-red-700">Live updates paused ({live.message}); retrying…</span>
-          )}
-        </p>
+        <LiveStatus mode={mode} pollMs={POLL_MS} problem={problem} />
         <ul className="flex flex-col gap-2" aria-label="Your vehicles">
           {vehicles.map((v) => {
             const title = v.label || v.name;

@@ -1,8 +1,8 @@
 "use client";
 
 import "leaflet/dist/leaflet.css";
-import { useState } from "react";
-import { MapContainer, Marker } from "react-leaflet";
+import { useEffect, useState } from "react";
+import { MapContainer, Marker, useMap } from "react-leaflet";
 import { vehicleIcon } from "./marker-icons";
 import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
 
@@ -13,6 +13,15 @@ export type PositionMapProps = {
   position: { latitude: number; longitude: number };
   tiles: TileConfig;
 };
+
+// The map is centred once when it mounts; a new position (the live stream) centres it again.
+function Recentre({ latitude, longitude }: { latitude: number; longitude: number }) {
+  const map = useMap();
+  useEffect(() => {
+    map.panTo([latitude, longitude], { animate: true });
+  }, [map, latitude, longitude]);
+  return null;
+}
 
 // One vehicle where it last was, for the vehicle page: the big map's marker and credits, centred
 // on the position at street level. The wheel scrolls the page, not the map (a small map inside a
@@ -25,6 +34,7 @@ export default function PositionMap({ vehicleId, title, running, position, tiles
       <MapContainer center={[latitude, longitude]} zoom={15} className="min-h-0 w-full flex-1" scrollWheelZoom={false}>
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
         <KeepSize keepCentre />
+        <Recentre latitude={latitude} longitude={longitude} />
         <Marker
           position={[latitude, longitude]}
           icon={vehicleIcon({ vehicleId, title, running, selected: false, latitude, longitude })}

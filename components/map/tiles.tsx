@@ -3,27 +3,47 @@
 import { useEffect, useState } from "react";
 import { TileLayer, useMap } from "react-leaflet";
 import { withRoadDataCredit } from "./attribution";
+import { RoadBackground } from "./road-background";
 
 export type Tiles = { url: string; attribution: string };
 
 // The configured tile layer, credited with the road data the simulator drives on. When tiles
-// cannot load (offline, blocked, a tile server down) the map keeps its markers and tracks on a
-// plain background, and says so once.
+// cannot load (offline, blocked, a tile server down: the first tile error) or are switched off
+// (MAP_TILE_URL=off), the map draws the shipped road networks as its background instead
+// (RoadBackground), and keeps its markers and tracks; a failure is said once (onFailure).
 export function Tiles({ tiles, onFailure }: { tiles: Tiles; onFailure: () => void }) {
-  const [reported, setReported] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const off = tiles.url === "off";
   return (
-    <TileLayer
-      url={tiles.url}
-      attribution={withRoadDataCredit(tiles.attribution)}
-      eventHandlers={{
-        tileerror: () => {
-          if (reported) return;
-          setReported(true);
-          onFailure();
-        },
-      }}
-    />
+    <>
+      {off ? (
+        <AttributionOnly attribution={withRoadDataCredit("")} />
+      ) : (
+        <TileLayer
+          url={tiles.url}
+          attribution={withRoadDataCredit(tiles.attribution)}
+          eventHandlers={{
+            tileerror: () => {
+              if (failed) return;
+              setFailed(true);
+              onFailure();
+            },
+          }}
+        />
+      )}
+      {off || failed ? <RoadBackground /> : null}
+    </>
   );
+}
+
+// The road data's credit on a map without tiles (the tile layer would otherwise carry it).
+function AttributionOnly({ attribution }: { attribution: string }) {
+  const map = useMap();
+  useEffect(() => {
+    map.attributionControl?.addAttribution(attribution);
+    return () => void map.attributionControl?.removeAttribution(attribution);
+  }, [map, attribution]);
+  return null;
 }
 
 // Below the map, not over it: over the map it would hide whatever marker sits under it. Its

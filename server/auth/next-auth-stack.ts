@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { NextAuthOptions, RequestInternal } from "next-auth";
 import { exportNextAuthOrigin } from "@/server/platform/env";
+import { childLogger } from "@/server/platform/log";
 import { clientAddress } from "@/server/platform/request/client-address";
+import { announceSessionEnd } from "@/server/platform/wakeups/session-ends";
 import { publicOrigin } from "@/server/platform/request/public-origin";
 import { nextAuthLogger } from "./next-auth-logger";
 import { sessionSecret } from "./session-secret";
@@ -33,10 +35,20 @@ export function nextAuthStack(build: () => StackOptions): () => NextAuthOptions 
       // Our own pages, never next-auth's built-in ones (a failed sign-in stays on the form).
       pages: { signIn: signInPage, error: signInPage },
       ...own,
+      // A sign-out closes the session's open streams (the live map) in every process.
+      events: { signOut: ({ token }) => endStreams(token?.sid) },
       logger: nextAuthLogger(logName),
     };
     return cached;
   };
+}
+
+const log = childLogger({ component: "next-auth" });
+
+async function endStreams(sid: unknown): Promise<void> {
+  if (typeof sid !== "string") return;
+  // The sign-out itself stands either way: its cookie is gone.
+  await announceSessionEnd(sid).catch((error: unknown) => log.warn({ err: error }, "announcing a sign-out failed"));
 }
 
 /** A new session's random id. */

@@ -9,7 +9,8 @@ import { allowHeader } from "./method-not-allowed";
 
 // The one wrapper of the driver site's JSON routes (/me/…): the signed-in driver from the
 // session (never a partner token), the cross-site check on writes, JSON in and out, and every
-// error of the one type in the API's error shape (errorBody, docs/api.md#errors). Writes take JSON only: a page on another site cannot send
+// error of the one type in the API's error shape (errorBody, docs/api.md#errors). A handler returns
+// data (sent as JSON) or a Response built in server/http (the live map's stream). Writes take JSON only: a page on another site cannot send
 // it without a CORS preflight, which these routes never answer, and the session cookie is
 // SameSite=Lax besides.
 
@@ -34,7 +35,9 @@ export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { 
       const session = await getDriverSession();
       if (!session) throw new ApiError("UNAUTHORIZED", "Sign in to continue.");
       const params = await context.params;
-      return driverJson(200, await handler({ session, params, request, body: () => readJsonBody(request) }));
+      const result = await handler({ session, params, request, body: () => readJsonBody(request) });
+      // A Response of the handler's own: a stream (/me/positions/stream), built in server/http.
+      return result instanceof Response ? result : driverJson(200, result);
     } catch (error) {
       const answered = apiErrorOf(error, "a driver route");
       return driverJson(answered.status, errorBody(answered));

@@ -68,7 +68,8 @@ const schema = databaseEnvSchema.extend({
   // Behind a reverse proxy: take the client address from the last X-Forwarded-For entry.
   TRUST_PROXY: boolish,
   // The driver site's map tiles: an {x}/{y}/{z} URL template and its attribution (HTML, shown on
-  // the map). OpenStreetMap's public tiles by default; markers and tracks draw without tiles.
+  // the map). OpenStreetMap's public tiles by default; markers and tracks draw without tiles, on the
+  // shipped road networks (components/map/road-background.tsx); "off" asks for no tiles at all.
   MAP_TILE_URL: optionalString.transform((v) => v ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
   MAP_TILE_ATTRIBUTION: optionalString.transform(
     (v) => v ?? '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',

@@ -26,8 +26,8 @@ const toPoint = (lat: string, lon: string): LatLon | null => {
 
 // The sandbox simulator page's client part: choose a vehicle and a way (clicked start and end, a
 // saved route or a template), the mode and the data, start through POST /console/actions/
-// start-simulation, then watch the run (GET …/simulator/runs/{id} every 2 s: progress and the
-// vehicle's marker) and stop it. Field errors from the simulator service show under their fields.
+// start-simulation, then watch the run (its stream, …/simulator/runs/{id}/stream, or a poll every
+// 2 s while that is down: progress and the vehicle's marker) and stop it. Field errors from the simulator service show under their fields.
 // This file keeps what the parts share: the trip (the map draws it, the form edits it), the
 // watched run and the actions; the parts are the form, the watched run, the route to save and the
 // runs table.
@@ -42,7 +42,7 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
     templateId: "",
   });
   const onTrip = useCallback((change: Partial<Trip>) => setTrip((t) => ({ ...t, ...change })), []);
-  const { watched, pollProblem, watch } = useWatchedRun(appId, runs.find((r) => r.status === "running")?.id ?? null);
+  const { watched, mode, problem, watch } = useWatchedRun(appId, runs.find((r) => r.status === "running")?.id ?? null);
   const { errors, setErrors, message, setMessage, pending, send } = useSimulatorPost(appId, csrfToken);
   const { way, start, end, routeId, templateId } = trip;
 
@@ -160,7 +160,8 @@ export function SimulatorPanel({ appId, csrfToken, tiles, vehicles, routes, temp
           live={live}
           title={vehicleTitle(live.vehicleId)}
           pending={pending}
-          pollProblem={pollProblem}
+          mode={mode}
+          problem={problem}
           onStop={stopRun}
         />
       ) : null}

@@ -1,16 +1,21 @@
+import { LiveStatus } from "@/components/live/live-status";
+import type { LiveMode } from "@/components/live/use-live";
 import type { SimulationOut } from "@/server/simulator/schemas";
 import { percent } from "./controls";
+import { WATCH_POLL_MS } from "./use-watched-run";
 
 type Props = {
   live: SimulationOut;
   title: string;
   pending: boolean;
-  pollProblem: string | null;
+  mode: LiveMode;
+  problem: string | null;
   onStop: (run: SimulationOut) => void;
 };
 
-// The watched run as the last poll read it: its status, progress and a Stop button while it runs.
-export function WatchedRun({ live, title, pending, pollProblem, onStop }: Props) {
+// The watched run as its stream (or, while that is down, the last poll) last told it: its status,
+// progress and a Stop button while it runs, and whether the view is live.
+export function WatchedRun({ live, title, pending, mode, problem, onStop }: Props) {
   return (
     <section
       aria-labelledby="sim-watch"
@@ -41,7 +46,11 @@ export function WatchedRun({ live, title, pending, pollProblem, onStop }: Props)
         {live.stopReason ? ` · ${live.stopReason}` : ""}
       </p>
       <progress className="mt-2 h-3 w-full" max={1} value={live.progress} aria-label={`Progress of run ${live.id}`} />
-      {pollProblem ? <p className="mt-2 text-sm text-red-700">Updates paused ({pollProblem}); retrying…</p> : null}
+      {live.status === "running" ? (
+        <div className="mt-2">
+          <LiveStatus mode={mode} pollMs={WATCH_POLL_MS} problem={problem} />
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -55,8 +55,14 @@ export async function simulatorOverview(partnerUserId: number, appId: number) {
 
 export type SimulatorOverview = Awaited<ReturnType<typeof simulatorOverview>>;
 
-/** One run and where its vehicle is now, for the page's poll (every 2 s while a run is watched). */
+/** One run and where its vehicle is now, for the page's poll (every 2 s while its stream is down). */
 export async function simulatorRunStatus(partnerUserId: number, appId: number, runId: number) {
+  const { accountId: _accountId, ...status } = await watchedRun(partnerUserId, appId, runId);
+  return status;
+}
+
+/** The same, with the account of the run's vehicle (whose position wake-ups the run's stream follows). */
+export async function watchedRun(partnerUserId: number, appId: number, runId: number) {
   const principal = await consolePrincipal(partnerUserId, appId, "sandbox");
   const row = await findRunById(db(), { id: runId });
   if (!row) throw notOwned("simulation");
@@ -67,7 +73,7 @@ export async function simulatorRunStatus(partnerUserId: number, appId: number, r
       vehicle.lastLatitude !== null && vehicle.lastLongitude !== null
         ? { latitude: vehicle.lastLatitude, longitude: vehicle.lastLongitude }
         : null;
-    return { simulation, position, geometry: drawn(row.geometry.points) };
+    return { simulation, position, geometry: drawn(row.geometry.points), accountId: vehicle.accountId };
   } catch (error) {
     // Another app's vehicle or run: the same answer as an id that does not exist.
     if (error instanceof ApiError && error.status === 404) throw notOwned("simulation");

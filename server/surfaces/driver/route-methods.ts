@@ -8,6 +8,7 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/vehicles\/?$/, ["POST"]],
   [/^\/me\/vehicles\/[^/]+\/?$/, ["GET", "POST", "DELETE"]],
   [/^\/me\/positions\/?$/, ["GET"]],
+  [/^\/me\/positions\/stream\/?$/, ["GET"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */

@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DeleteVehicle } from "@/components/driver/delete-vehicle";
 import { formatMiles, formatWhen, zoneOf } from "@/components/driver/format";
-import { RelativeTime } from "@/components/driver/relative-time";
+import { LivePosition } from "@/components/driver/live-position";
 import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
-import { LazyPositionMap } from "@/components/map/lazy";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
 import { getDriverAccount } from "@/server/surfaces/driver/account";
@@ -18,7 +17,7 @@ export const metadata: Metadata = { title: "Vehicle" };
 
 type Props = { params: Promise<{ vehicleId: string }> };
 
-// /vehicles/{id} — one of the driver's vehicles: details, its last position on a small map,
+// /vehicles/{id} — one of the driver's vehicles: details, its last position on a small map (live),
 // recent trips, edit, delete.
 export default async function VehiclePage({ params }: Props) {
   const { vehicleId: raw } = await params;
@@ -81,27 +80,7 @@ export default async function VehiclePage({ params }: Props) {
           </Card>
           <Card>
             <h2 className="text-lg font-semibold">Last position</h2>
-            {position ? (
-              <>
-                <div className="mt-3 h-64 overflow-hidden rounded-lg border border-slate-200">
-                  <LazyPositionMap
-                    vehicleId={vehicle.vehicleId}
-                    title={title}
-                    running={vehicle.running}
-                    position={position}
-                    tiles={tileConfig()}
-                  />
-                </div>
-                <p className="mt-2 text-sm text-slate-700" data-field="Last position">
-                  {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}, reported{" "}
-                  <RelativeTime iso={position.at} timeZone={zone} /> ({formatWhen(position.at, zone)})
-                </p>
-              </>
-            ) : (
-              <p className="mt-3 text-slate-700" data-field="Last position">
-                No position yet. The map shows where the vehicle is once its device reports a location.
-              </p>
-            )}
+            <LivePosition vehicle={vehicle} title={title} tiles={tileConfig()} timeZone={zone} />
           </Card>
           <Card>
             <h2 className="text-lg font-semibold">Recent trips</h2>

@@ -1,0 +1,77 @@
+import type { LiveFeed, LiveOutput } from "@/server/platform/wakeups/live-feed";
+
+// The live map's Server-Sent Events answer (the driver's /me/positions/stream, the console's run
+// stream): the headers that keep proxies from buffering, a comment every 15 s (the heartbeat, which
+// also asks the feed to read again, in case a NOTIFY was lost while the listener reconnected), and
+// an end after LIFETIME_MS, after which the browser's EventSource reconnects and the session is
+// checked again. The feed (server/surfaces/…) gets `send` and `close` and answers what to do on a
+// heartbeat and when the stream ends; it is opened before the answer starts, so a refusal while
+// opening (404, 401) is answered by the route's wrapper in its own shape, not as a broken stream.
+
+const HEARTBEAT_MS = 15_000;
+const LIFETIME_MS = 5 * 60_000;
+/** What EventSource waits before reconnecting after the stream ends (the lifetime, a restart). */
+const RETRY_MS = 1000;
+
+export async function liveEventsResponse(
+  request: Request,
+  open: (out: LiveOutput) => Promise<LiveFeed>,
+): Promise<Response> {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let closed = false;
+  let feed: LiveFeed | undefined;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const write = (text: string) => {
+    if (closed) return;
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      close();
+    }
+  };
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    for (const t of timers) clearTimeout(t);
+    feed?.stop();
+    request.signal.removeEventListener("abort", close);
+    try {
+      controller.close();
+    } catch {
+      // the client went away first
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel: close,
+  });
+  write(`retry: ${RETRY_MS}\n\n`);
+  const out: LiveOutput = {
+    send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+    close,
+  };
+  try {
+    feed = await open(out);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  if (closed) feed.stop();
+  request.signal.addEventListener("abort", close);
+  if (request.signal.aborted) close();
+  const beat = setInterval(() => {
+    write(": heartbeat\n\n");
+    feed?.heartbeat();
+  }, HEARTBEAT_MS);
+  timers.push(beat as unknown as ReturnType<typeof setTimeout>, setTimeout(close, LIFETIME_MS));
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
