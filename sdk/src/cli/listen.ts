@@ -51,9 +51,11 @@ async function post(url: string, body: string, headers: Record<string, string>):
     await response.body?.cancel();
     return { status: response.status, ms: Math.round(performance.now() - started) };
   } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const reason =
-      (e as Error).name === "TimeoutError" ? `no answer in ${TIMEOUT_MS / 1000} s` : (cause ?? (e as Error).message);
+      (e as Error).name === "TimeoutError"
+        ? `no answer in ${TIMEOUT_MS / 1000} s`
+        : (cause?.code ?? cause?.message ?? (e as Error).message);
     return { failure: reason, ms: Math.round(performance.now() - started) };
   }
 }

@@ -22,13 +22,17 @@ function explain(e: unknown, url: string): string {
       ? "the sandbox client id or secret was refused (invalid_client): check WAYLINE_CLIENT_ID and WAYLINE_CLIENT_SECRET."
       : `the token endpoint refused: ${e.message}`;
   if (e instanceof WaylineError) return `the API answered ${e.message}`;
-  const cause = (e as { cause?: { code?: string } }).cause?.code;
-  if (e instanceof TypeError && cause) return `cannot reach ${url} (${cause}): check WAYLINE_URL.`;
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  if (e instanceof TypeError && cause)
+    return `cannot reach ${url} (${cause.code ?? cause.message}): check WAYLINE_URL.`;
   return (e as Error).message ?? String(e);
 }
 
+let target = "the service";
+
 async function main(): Promise<void> {
   const settings = readSettings(process.argv.slice(2), process.env);
+  target = settings.url;
   const tokens = clientCredentials({
     url: settings.url,
     environment: "sandbox",
@@ -69,5 +73,5 @@ try {
   await main();
 } catch (e) {
   if (e instanceof UsageError) fail(e.message, 2);
-  fail(explain(e, process.env.WAYLINE_URL ?? "the service"), 1);
+  fail(explain(e, target), 1);
 }
