@@ -9,7 +9,7 @@ import { EVENT_TYPES, EVENT_TYPE_NAMES, type EventType } from "@/common/subscrip
 // suite's HTTPS receiver checks every delivered body against the JSON Schema made from it.
 
 /** What every notification carries, whatever its type. `_type` and `_name` are the type's name. */
-export const notificationFields = {
+const notificationFields = {
   id: z.number().int().describe("The notification's id"),
   eventId: z.string().describe("The event's id: the webhook-id of its deliveries and its id in the event feed"),
   subscriptionId: z.number().int(),
@@ -119,9 +119,6 @@ export const webhookBodies: Record<string, z.ZodObject> = {
   ...(Object.fromEntries(EVENT_TYPE_NAMES.map((t) => [t, bodyOf(t)])) as Bodies),
   ...APP_EVENT_BODIES,
 };
-
-/** A delivered body of one type, as a receiver parses it. */
-export type WebhookBody<T extends EventType = EventType> = { [K in T]: z.output<Bodies[K]> }[T];
 
 const at = "20261125T081500+0000";
 const waypointExample = { timestamp: at, latitude: 39.9612, longitude: -82.9988 };
