@@ -96,6 +96,8 @@ function startTypeScript(block: Block, env: Vars) {
   const dir = fs.mkdtempSync(path.join(root, "node_modules", ".cache-wayline-guide-"));
   const file = path.join(dir, block.file!);
   fs.writeFileSync(file, block.code);
+  // An ES module, as in the reader's project (under node_modules the repository's "type" does not reach).
+  fs.writeFileSync(path.join(dir, "package.json"), '{"type":"module"}\n');
   const child = spawn(process.execPath, ["--import", "tsx", file], {
     cwd: root,
     env: { NODE_ENV: "production", PATH: process.env.PATH!, ...env },

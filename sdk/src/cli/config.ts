@@ -16,6 +16,9 @@ Settings (flags override the environment):
 /** A mistake of the caller's: one clear line, exit code 2 (1 is for failures at run time). */
 export class UsageError extends Error {}
 
+/** --help: the usage on stdout, exit code 0. */
+export class HelpRequested extends Error {}
+
 export type Settings = {
   command: string;
   args: string[];
@@ -54,7 +57,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
   }
   const { values, positionals } = parsed;
   const [command = "", ...args] = positionals;
-  if (values.help || command === "" || command === "help") throw new UsageError(USAGE);
+  if (values.help || command === "help") throw new HelpRequested(USAGE);
+  if (command === "") throw new UsageError(USAGE);
   const need = (value: string | undefined, flag: string, variable: string) => {
     if (!value) throw new UsageError(`Missing ${flag} (or ${variable}).`);
     return value;

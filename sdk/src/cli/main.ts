@@ -1,7 +1,7 @@
 import { createWayline } from "../client";
 import { OAuthError, WaylineError } from "../errors";
 import { clientCredentials } from "../tokens";
-import { readSettings, UsageError, USAGE } from "./config";
+import { HelpRequested, readSettings, UsageError, USAGE } from "./config";
 import { pollingFeed } from "./event-source";
 import { listen } from "./listen";
 import { stateStore } from "./state";
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (e) {
-  if (e instanceof UsageError) fail(e.message, 2);
-  fail(explain(e, target), 1);
+  if (e instanceof HelpRequested) print(USAGE);
+  else if (e instanceof UsageError) fail(e.message, 2);
+  else fail(explain(e, target), 1);
 }
