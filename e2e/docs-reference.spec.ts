@@ -138,7 +138,12 @@ test("the reference shows the event catalog: a webhook per event type, with its 
   await entry.scrollIntoViewIfNeeded();
   await entry.click();
   const section = page.getByRole("region", { name: "GEOFENCE event" });
-  await expect(section.getByText("recordedBoundaryCondition", { exact: true }).first()).toBeVisible();
+  await expect(section.getByText("Unix seconds when this attempt was signed").first()).toBeVisible();
+  // The body's fields: the renderer folds those after the first dozen.
+  await section.getByRole("button", { name: "Show additional properties for Request Body" }).click();
+  await expect(section.getByRole("button", { name: "Copy link to recordedBoundaryCondition" })).toBeAttached({
+    timeout: 30_000,
+  });
   await shot(page, "docs-webhook");
   expect(offsite).toEqual([]);
 });
