@@ -128,6 +128,26 @@ test("the reference: search an operation, read its response schema and example, 
   expect(offsite).toEqual([]);
 });
 
+test("the reference shows the event catalog: a webhook per event type, with its body's fields", async ({ page }) => {
+  test.setTimeout(180_000);
+  const offsite = offLoopback(page);
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible({ timeout: 60_000 });
+  // The renderer lists the document's webhooks in a section of their own, one entry per type.
+  const entry = page.getByText("GEOFENCE event", { exact: true }).first();
+  await entry.scrollIntoViewIfNeeded();
+  await entry.click();
+  const section = page.getByRole("region", { name: "GEOFENCE event" });
+  await expect(section.getByText("Unix seconds when this attempt was signed").first()).toBeVisible();
+  // The body's fields: the renderer folds those after the first dozen.
+  await section.getByRole("button", { name: "Show additional properties for Request Body" }).click();
+  await expect(section.getByRole("button", { name: "Copy link to recordedBoundaryCondition" })).toBeAttached({
+    timeout: 30_000,
+  });
+  await shot(page, "docs-webhook");
+  expect(offsite).toEqual([]);
+});
+
 test("a guide is readable: its code scrolls sideways rather than breaking, and the page passes axe", async ({
   page,
 }) => {

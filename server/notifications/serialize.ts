@@ -1,6 +1,7 @@
 import type { notifications } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
 import { isAppEvent } from "./app-events";
+import type { NotificationWire } from "@/common/notifications/catalog";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -17,7 +18,11 @@ type NotificationBody = {
 
 // A notification as the API returns it and as HTTP_POST delivers it (docs/subscriptions.md#notifications). The delivered
 // body carries httpStatusCode 0; reads show the receiver's last status.
-export function serializeNotification(row: NotificationRow, { delivered = false }: { delivered?: boolean } = {}) {
+// Its exact shape per type is the event catalog's (common/notifications/catalog.ts).
+export function serializeNotification(
+  row: NotificationRow,
+  { delivered = false }: { delivered?: boolean } = {},
+): NotificationWire {
   const body = row.body as NotificationBody;
   const { minimumTime, notificationPeriod, creatorClientId, ...recorded } = body;
   return {
@@ -29,7 +34,7 @@ export function serializeNotification(row: NotificationRow, { delivered = false 
     vehicleId: row.vehicleId,
     dataSetId: row.dataSetId,
     tripId: row.tripId,
-    _domain: "wayline",
+    _domain: "wayline" as const,
     _type: row.type,
     _name: row.type,
     _timestamp: formatDateTime(row.eventAt),
@@ -38,7 +43,7 @@ export function serializeNotification(row: NotificationRow, { delivered = false 
     notificationPeriod,
     creatorClientId,
     httpStatusCode: delivered ? 0 : row.httpStatusCode,
-    ...(row.test ? { test: true } : {}),
+    ...(row.test ? { test: true as const } : {}),
     ...recorded,
   };
 }

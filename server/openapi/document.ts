@@ -10,6 +10,8 @@ import { telemetryOperations } from "@/server/telemetry/operations";
 import { vehicleOperations } from "@/server/vehicles/operations";
 import { eventOperations } from "@/server/subscriptions/operations";
 import { operationExample, type OperationExample } from "./examples";
+import { toSchema } from "./json-schema";
+import { webhookEntries } from "./webhooks";
 
 // The OpenAPI 3.1 document, generated from the same operation objects and zod schemas the route
 // wrapper parses with, so the reference cannot drift from the code.
@@ -21,9 +23,6 @@ export const allOperations: Operation[] = [
   ...eventOperations,
   ...Object.values(simulatorOperations),
 ];
-
-const toSchema = (schema: z.ZodType, io: "input" | "output") =>
-  z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
 
 type JsonSchema = {
   anyOf?: JsonSchema[];
@@ -309,6 +308,11 @@ export function openApiDocument(environment: Environment, origin: string) {
         description:
           "The app's events in commit order, read by cursor: every event once, also while writes commit concurrently.",
       },
+      {
+        name: "Webhooks",
+        description:
+          "What your receivers get: one entry per event type, the JSON body each HTTP_POST delivery carries (the same as the event feed's events), signed with Standard Webhooks headers.",
+      },
       ...(environment === "sandbox"
         ? [
             {
@@ -319,6 +323,7 @@ export function openApiDocument(environment: Environment, origin: string) {
         : []),
     ],
     paths,
+    webhooks: webhookEntries(),
     components: {
       schemas: { Error: errorSchema },
       securitySchemes: {

@@ -4,10 +4,12 @@ import https from "node:https";
 import type net from "node:net";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
+import { reportWebhookProblem, webhookBodyProblem } from "./webhook-schemas";
 
 // A real HTTPS webhook receiver on loopback, with a certificate from a CA made for the test run
 // by the openssl CLI (the service trusts that CA through DELIVERY_CA_FILE). Every request is
-// recorded; what it answers is up to the test.
+// recorded; what it answers is up to the test. Every signed webhook is checked against the event
+// catalog's schema of its type (webhook-schemas.ts): a body that does not match fails the test.
 
 export type TestCa = { dir: string; certFile: string; keyFile: string };
 
@@ -133,6 +135,8 @@ export type HttpsReceiver = {
   route(pathname: string, handler: Handler): void;
   /** TCP connections accepted so far. */
   connections(): number;
+  /** Webhook bodies that did not match their event-catalog schema (close() rejects when there are any). */
+  schemaProblems: string[];
   close(): Promise<void>;
 };
 
@@ -146,6 +150,7 @@ export async function startHttpsReceiver({
   tlsOverride?: { key: string; cert: string };
 }): Promise<HttpsReceiver> {
   const requests: ReceivedRequest[] = [];
+  const schemaProblems: string[] = [];
   const routes = new Map<string, Handler>();
   let accepted = 0;
   const sockets = new Set<net.Socket>();
@@ -170,6 +175,13 @@ export async function startHttpsReceiver({
           receivedAt: Date.now(),
         };
         requests.push(received);
+        if (received.method === "POST" && received.headers["webhook-id"]) {
+          const problem = webhookBodyProblem(received.body);
+          if (problem) {
+            schemaProblems.push(problem);
+            reportWebhookProblem(problem);
+          }
+        }
         void Promise.resolve((routes.get(url.pathname) ?? ((): Reply => ({ status: 200, body: "{}" })))(received)).then(
           async (reply) => {
             if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
@@ -198,10 +210,15 @@ export async function startHttpsReceiver({
     on: (pathname) => requests.filter((r) => r.path === pathname),
     route: (pathname, handler) => void routes.set(pathname, handler),
     connections: () => accepted,
+    schemaProblems,
     close: () =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((resolve, reject) => {
         for (const s of sockets) s.destroy();
-        server.close(() => resolve());
+        server.close(() =>
+          schemaProblems.length > 0
+            ? reject(new Error(`Webhook bodies outside the event catalog:\n${schemaProblems.join("\n")}`))
+            : resolve(),
+        );
       }),
   };
 }

@@ -88,6 +88,33 @@ async function runGuide(
   return { vars, outputs };
 }
 
+/**
+ * Writes a guide's TypeScript block to a file inside the repository's node_modules (so that `@wayline/sdk`
+ * resolves as it does for a reader with the package installed) and starts it with tsx.
+ */
+function startTypeScript(block: Block, env: Vars) {
+  const dir = fs.mkdtempSync(path.join(root, "node_modules", ".cache-wayline-guide-"));
+  const file = path.join(dir, block.file!);
+  fs.writeFileSync(file, block.code);
+  // An ES module, as in the reader's project (under node_modules the repository's "type" does not reach).
+  fs.writeFileSync(path.join(dir, "package.json"), '{"type":"module"}\n');
+  const child = spawn(process.execPath, ["--import", "tsx", file], {
+    cwd: root,
+    env: { NODE_ENV: "production", PATH: process.env.PATH!, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return {
+    child,
+    output: () => output,
+    exited,
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 let own: OwnService;
 let hook: ReceivedRequest | undefined;
 let quickstartVars: Vars = {};
@@ -126,6 +153,68 @@ describe("guides: every runnable example works against the service", () => {
     expect(hook).toBeDefined();
     expect(JSON.parse(outputs.at(-1)!)).toMatchObject({ _type: "WAYPOINT" });
     quickstartVars = vars;
+
+    // Step 7: the same with the typed client, whose webhook arrives too.
+    const block = runnableBlocks("quickstart").find((b) => b.lang === "ts")!;
+    const before = receiver.on("/webhooks/wayline").length;
+    const run = startTypeScript(block, start);
+    try {
+      expect(await run.exited, run.output()).toBe(0);
+      expect(run.output()).toMatch(/^vehicle \d+: Grace's car$/m);
+      await waitFor(async () => receiver.on("/webhooks/wayline").length > before, {
+        what: "the TypeScript quickstart's webhook",
+        timeoutMs: 30_000,
+      });
+    } finally {
+      run.remove();
+    }
+  }, 120_000);
+
+  it("webhooks on a laptop: wayline listen forwards a triggered event to the guide's TypeScript receiver", async () => {
+    expect(quickstartVars.VEHICLE_ID, "the quickstart's vehicle").toBeTruthy();
+    const blocks = runnableBlocks("webhook-signatures");
+    const port = await freePort();
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-listen-guide-"));
+    const vars = {
+      PORT: String(port),
+      VEHICLE_ID: quickstartVars.VEHICLE_ID!,
+      WEBHOOK_SECRET: own.app.signingSecret,
+      WAYLINE_URL: own.service.baseUrl,
+      WAYLINE_CLIENT_ID: own.app.sandbox.clientId,
+      WAYLINE_CLIENT_SECRET: own.app.sandbox.clientSecret,
+      WAYLINE_SIGNING_SECRET: own.app.signingSecret,
+      WAYLINE_STATE_FILE: path.join(stateDir, "listen.json"),
+    };
+    const receiver = startTypeScript(
+      blocks.find((b) => b.lang === "ts")!,
+      vars,
+    );
+    const listenBlock = blocks.find((b) => b.lang === "bash" && /\blisten\b/.test(b.code))!;
+    // The listen block runs until stopped: in a process group of its own, stopped by its id at the end.
+    const listen = spawn("bash", ["-euo", "pipefail", "-c", listenBlock.code], {
+      env: { NODE_ENV: "production", PATH: process.env.PATH!, HOME: os.tmpdir(), ...vars },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let listenOutput = "";
+    listen.stdout.on("data", (c: Buffer) => (listenOutput += c.toString()));
+    listen.stderr.on("data", (c: Buffer) => (listenOutput += c.toString()));
+    try {
+      await waitFor(async () => listenOutput.includes("Forwarding"), { what: "wayline listen", timeoutMs: 30_000 });
+      const triggerBlock = blocks.find((b) => b.lang === "bash" && b.code.includes("wayline trigger"))!;
+      const run = await runShell(triggerBlock.code, vars);
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      await waitFor(async () => receiver.output().includes(`WAYPOINT for vehicle ${quickstartVars.VEHICLE_ID}`), {
+        what: "the receiver's line",
+        timeoutMs: 30_000,
+      });
+      await waitFor(async () => /WAYPOINT \d+ vehicle \d+ {2}-> 204/.test(listenOutput), { what: "listen's line" });
+    } finally {
+      process.kill(-listen.pid!, "SIGTERM");
+      receiver.child.kill();
+      receiver.remove();
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it.each([

@@ -1,0 +1,122 @@
+// What `wayline trigger <TYPE>` posts to make an event of that type happen (docs/sdk.md#wayline-trigger):
+// the criteria of the subscription it creates when the vehicle has none of that type, and two sandbox data
+// sets, one that does not meet the criteria and one, a second later, that does, so that every notification
+// period (CONTINUOUS, STATECHANGE, INITIALSTATE, ONETIME) sees the criteria become met.
+
+type Datum = { key: string; value: string | number | boolean };
+type Criteria = Record<string, unknown>;
+export type DataSetPlan = { ignitionStatus: "ON" | "RUNNING" | "OFF"; datum: Datum[] };
+export type TriggerPlan = {
+  /** Criteria for a subscription trigger creates; the period is the first CONTINUOUS-like one the type takes. */
+  criteria: Criteria;
+  period: "CONTINUOUS" | "STATECHANGE";
+  /** The two sets, before and after, for a subscription with these criteria. */
+  sets(criteria: Criteria): [DataSetPlan, DataSetPlan];
+};
+
+const HOME = { latitude: 39.9612, longitude: -82.9988 };
+const at = (p: { latitude: number; longitude: number }): Datum => ({
+  key: "GEN_WAYPOINT",
+  value: `${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`,
+});
+const driving = (datum: Datum[]): DataSetPlan => ({ ignitionStatus: "RUNNING", datum: [at(HOME), ...datum] });
+
+/** A momentary event: a data set without the device's event key, then one with it. */
+const momentary = (key: string, ignitionStatus: DataSetPlan["ignitionStatus"] = "RUNNING"): TriggerPlan => ({
+  criteria: {},
+  period: "CONTINUOUS",
+  sets: () => [
+    { ignitionStatus, datum: [at(HOME)] },
+    { ignitionStatus, datum: [at(HOME), { key, value: true }] },
+  ],
+});
+
+// A window far from now (UTC): driving now is outside it, which is what TIMEOFDAY reports.
+function windowAwayFromNow(): Criteria {
+  const hour = (new Date().getUTCHours() + 12) % 24;
+  const hh = String(hour).padStart(2, "0");
+  return {
+    startTime: `${hh}:00`,
+    endTime: `${hh}:30`,
+    daysOfWeek: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"],
+    ignitionStatus: "ANY",
+  };
+}
+
+export const TRIGGER_PLANS: Record<string, TriggerPlan> = {
+  WAYPOINT: {
+    criteria: {},
+    period: "CONTINUOUS",
+    sets: () => [{ ignitionStatus: "RUNNING", datum: [{ key: "GEN_SPEED", value: 30 }] }, driving([])],
+  },
+  GEOFENCE: {
+    criteria: { origin: HOME, radius: 1, boundaryCondition: "INSIDE", ignitionStatus: "ANY" },
+    period: "CONTINUOUS",
+    sets: (c) => {
+      const origin = (c.origin as typeof HOME | undefined) ?? HOME;
+      const radius = Number(c.radius ?? 1);
+      // A point about twice the radius north (69 miles a degree of latitude), capped at the pole.
+      const far = { latitude: Math.min(origin.latitude + (radius * 2) / 69 + 0.05, 89.9), longitude: origin.longitude };
+      const [outside, inside] = [
+        { ignitionStatus: "RUNNING" as const, datum: [at(far)] },
+        { ignitionStatus: "RUNNING" as const, datum: [at(origin)] },
+      ];
+      return c.boundaryCondition === "OUTSIDE" ? [inside, outside] : [outside, inside];
+    },
+  },
+  IGNITIONSTATUS: {
+    criteria: {},
+    period: "STATECHANGE",
+    sets: () => [
+      { ignitionStatus: "OFF", datum: [at(HOME)] },
+      { ignitionStatus: "ON", datum: [at(HOME)] },
+    ],
+  },
+  LOWBATTERY: {
+    criteria: {},
+    period: "CONTINUOUS",
+    sets: () => [driving([{ key: "GEN_VOLTAGE", value: 13.9 }]), driving([{ key: "GEN_VOLTAGE", value: 11.4 }])],
+  },
+  NUMERICDATAKEY: {
+    criteria: { dataKey: "GEN_SPEED", thresholdValue: 70, relationship: "ABOVE" },
+    period: "CONTINUOUS",
+    sets: (c) => {
+      const key = String(c.dataKey ?? "GEN_SPEED");
+      const threshold = Number(c.thresholdValue ?? 70);
+      const meets =
+        c.relationship === "BELOW" ? threshold - 10 : c.relationship === "EQUALTO" ? threshold : threshold + 10;
+      const misses =
+        c.relationship === "BELOW" ? threshold + 10 : c.relationship === "EQUALTO" ? threshold + 10 : threshold - 10;
+      return [driving([{ key, value: misses }]), driving([{ key, value: meets }])];
+    },
+  },
+  TIMEOFDAY: {
+    criteria: windowAwayFromNow(),
+    period: "CONTINUOUS",
+    sets: () => [
+      { ignitionStatus: "OFF", datum: [at(HOME)] },
+      { ignitionStatus: "RUNNING", datum: [at(HOME)] },
+    ],
+  },
+  TROUBLECODE: {
+    criteria: {},
+    period: "CONTINUOUS",
+    sets: () => [driving([]), driving([{ key: "GEN_DTC", value: "P0300" }])],
+  },
+  VEHICLEHARSHACCEL: momentary("VEHICLE_EVENT_HARSH_ACCEL"),
+  VEHICLEHARSHDECEL: momentary("VEHICLE_EVENT_HARSH_DECEL"),
+  VEHICLEHARSHRIGHT: momentary("VEHICLE_EVENT_HARSH_RIGHT"),
+  VEHICLEHARSHLEFT: momentary("VEHICLE_EVENT_HARSH_LEFT"),
+  VEHICLEIMPACT: momentary("VEHICLE_EVENT_HARSH_IMPACT"),
+  VEHICLECONNECTED: momentary("VEHICLE_EVENT_CONNECTED"),
+  VEHICLEDISCONNECTED: momentary("VEHICLE_EVENT_DISCONNECTED"),
+  VEHICLETOWED: momentary("VEHICLE_EVENT_TOWED", "OFF"),
+};
+
+/** Why a type cannot be triggered from data, for the one line the command prints. */
+export const NOT_FROM_DATA: Record<string, string> = {
+  VEHICLECREATED:
+    "VEHICLECREATED happens when a vehicle is added to an account: POST /vehicle/ with the driver's token.",
+  VEHICLEDELETED: "VEHICLEDELETED happens when a vehicle is deleted: DELETE /vehicle/{id} with the driver's token.",
+  AUTHORIZATIONSTATUS: "AUTHORIZATIONSTATUS happens when a driver revokes the app on the driver site's Connected apps.",
+};

@@ -1,0 +1,72 @@
+import { unwrap } from "../errors";
+import type { WaylineClient } from "../client";
+import type { paths } from "../generated/openapi";
+import { UsageError } from "./config";
+import { NOT_FROM_DATA, TRIGGER_PLANS, type DataSetPlan } from "./trigger-plans";
+
+// wayline trigger <TYPE> --vehicle <id> (docs/sdk.md#wayline-trigger): makes a real sandbox event of that
+// type for the vehicle, so it reaches the app's deliveries, the event feed and `wayline listen` like any
+// other. (The API's test notification, GET test/vehicle/…, is not an event: the feed leaves it out, so
+// `listen` would never see it.) It uses the vehicle's live subscription of the type, or creates one with
+// no delivery (the event feed carries its events), and posts two sandbox data sets that make the
+// subscription's criteria become met.
+
+type EventType =
+  paths["/vehicle/{vehicleId}/eventSubscription/{eventType}/"]["post"]["parameters"]["path"]["eventType"];
+
+const wire = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "+0000");
+
+export async function trigger(
+  api: WaylineClient,
+  typeArg: string | undefined,
+  vehicleArg: string | undefined,
+  print: (line: string) => void,
+): Promise<void> {
+  const type = (typeArg ?? "").toUpperCase();
+  if (!type) throw new UsageError("Name the event type: wayline trigger <TYPE> --vehicle <id>.");
+  if (NOT_FROM_DATA[type]) throw new UsageError(`${type} cannot be triggered: ${NOT_FROM_DATA[type]}`);
+  const plan = TRIGGER_PLANS[type];
+  if (!plan) throw new UsageError(`Unknown event type ${type}. One of: ${Object.keys(TRIGGER_PLANS).join(", ")}.`);
+  const vehicleId = Number(vehicleArg);
+  if (!Number.isInteger(vehicleId) || vehicleId <= 0)
+    throw new UsageError("--vehicle <id> is a vehicle id (a number).");
+  const path = { vehicleId: String(vehicleId), eventType: type as EventType };
+
+  const { subscriptions } = unwrap(
+    await api.GET("/vehicle/{vehicleId}/eventSubscription/{eventType}/", {
+      params: { path, query: { searchLimit: 500 } },
+    }),
+  );
+  type Subscription = { id: number; deletionTimestamp: string | null; [k: string]: unknown };
+  let subscription: Subscription | undefined = (subscriptions as Subscription[]).find(
+    (s) => s.deletionTimestamp === null,
+  );
+  if (!subscription) {
+    subscription = unwrap(
+      await api.POST("/vehicle/{vehicleId}/eventSubscription/{eventType}/", {
+        params: { path },
+        body: { notificationPeriod: plan.period, ...plan.criteria } as never,
+      }),
+    ).subscription as Subscription;
+    print(`Subscribed the app to ${type} on vehicle ${vehicleId} (subscription ${subscription!.id}, no delivery).`);
+  }
+
+  const [before, after] = plan.sets(subscription!);
+  const now = Date.now();
+  const dataSet = (set: DataSetPlan, at: Date) => ({
+    timestamp: wire(at),
+    ignitionStatus: set.ignitionStatus,
+    datum: set.datum.map((d) => ({ ...d, timestamp: wire(at) })),
+  });
+  unwrap(
+    await api.POST("/vehicle/{vehicleId}/dataSet/", {
+      params: { path: { vehicleId: String(vehicleId) } },
+      body: [dataSet(before, new Date(now - 1000)), dataSet(after, new Date(now))] as never,
+    }),
+  );
+  print(`Triggered ${type} on vehicle ${vehicleId} (subscription ${subscription!.id}).`);
+}

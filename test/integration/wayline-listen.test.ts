@@ -1,0 +1,195 @@
+// @module-tag processes
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api, createDriver, uniqueName } from "@/test/helpers/api";
+import { waitFor } from "@/test/helpers/delivery-fixture";
+import { createPartnerApp } from "@/test/helpers/fixtures";
+import { freePort, root } from "@/test/helpers/processes";
+import { webhookBodyProblem } from "@/test/helpers/webhook-schemas";
+import type { TestApp } from "./global-setup";
+
+// `wayline listen` and `wayline trigger` (docs/sdk.md#the-wayline-command) as a partner runs them: child
+// processes of the repository's `wayline` bin against the suite's service, forwarding to a local receiver
+// that verifies each signature with the standardwebhooks library. Killed and started again, listen resumes
+// from its saved cursor: every event of the app's feed arrives once, none twice.
+
+const bin = path.join(root, "node_modules", ".bin", "wayline");
+let app: TestApp;
+let vehicleId: string;
+let dir: string;
+
+type Received = { id: string; type: string; body: string };
+const received: Received[] = [];
+let answer = 200;
+let server: http.Server;
+let port: number;
+
+type Child = ChildProcess & { output: () => string };
+
+function run(args: string[], env: Record<string, string> = {}): Child {
+  const child = spawn(bin, args, {
+    cwd: dir,
+    env: {
+      NODE_ENV: "production",
+      PATH: process.env.PATH!,
+      HOME: dir,
+      WAYLINE_URL: inject("baseUrl"),
+      WAYLINE_CLIENT_ID: app.sandbox.clientId,
+      WAYLINE_CLIENT_SECRET: app.sandbox.clientSecret,
+      WAYLINE_SIGNING_SECRET: app.signingSecret,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+  return Object.assign(child, { output: () => output });
+}
+
+async function finish(child: Child) {
+  const code = await new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (c) => resolve(c));
+  });
+  return { code, output: child.output() };
+}
+
+async function trigger(type: string) {
+  const { code, output } = await finish(run(["trigger", type, "--vehicle", vehicleId]));
+  expect(code, output).toBe(0);
+  expect(output).toContain(`Triggered ${type}`);
+}
+
+/** Every event id the app's feed holds, oldest first. */
+async function feedEventIds(token: string): Promise<string[]> {
+  const reply = await api("sandbox").get("/eventFeed/?searchLimit=1000", token);
+  expect(reply.status, reply.text).toBe(200);
+  return (reply.body.events as { eventId: string }[]).map((e) => e.eventId);
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-listen-"));
+  app = await createPartnerApp(uniqueName("listen-app"));
+  const driver = await createDriver("sandbox", app.sandbox);
+  const vehicle = await api("sandbox").post("/vehicle/", { label: "Listen car" }, driver.accessToken);
+  vehicleId = String(vehicle.body.vehicle.vehicleId);
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      if (answer !== 200) {
+        res.writeHead(answer).end();
+        return;
+      }
+      try {
+        new Webhook(app.signingSecret).verify(body, {
+          "webhook-id": String(req.headers["webhook-id"]),
+          "webhook-timestamp": String(req.headers["webhook-timestamp"]),
+          "webhook-signature": String(req.headers["webhook-signature"]),
+        });
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const parsed = JSON.parse(body) as { _type: string; eventId: string };
+      received.push({ id: String(req.headers["webhook-id"]), type: parsed._type, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as net.AddressInfo).port;
+}, 90_000);
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("wayline listen and trigger", () => {
+  it("wrong credentials, an unreachable service, a missing flag: one clear line each, exit code ≠ 0, no stack trace", async () => {
+    const wrong = await finish(
+      run(["listen", "--forward-to", "http://127.0.0.1:9/"], { WAYLINE_CLIENT_SECRET: "nope" }),
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.output.trim().split("\n")).toEqual([expect.stringMatching(/^wayline: .*invalid_client/)]);
+
+    const unreachable = await finish(
+      run(["trigger", "WAYPOINT", "--vehicle", "1"], { WAYLINE_URL: `http://127.0.0.1:${await freePort()}` }),
+    );
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.output.trim().split("\n")).toEqual([
+      expect.stringMatching(/^wayline: cannot reach .*ECONNREFUSED/),
+    ]);
+
+    const missing = await finish(run(["listen"]));
+    expect(missing.code).toBe(2);
+    expect(missing.output.trim()).toMatch(/^wayline: Missing --forward-to/);
+
+    const lifecycle = await finish(run(["trigger", "VEHICLECREATED", "--vehicle", vehicleId]));
+    expect(lifecycle.code).toBe(2);
+    expect(lifecycle.output).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it("forwards each event signed, retries a local 500 with backoff, and resumes after a restart: nothing lost, nothing twice", async () => {
+    const forwardTo = `http://127.0.0.1:${port}/hooks`;
+    let listen = run(["listen", "--forward-to", forwardTo]);
+    await waitFor(async () => listen.output().includes("Forwarding"), { what: "listen ready", timeoutMs: 30_000 });
+
+    await trigger("WAYPOINT");
+    await waitFor(async () => /WAYPOINT \d+ vehicle \d+ {2}-> 204 in \d+ ms/.test(listen.output()), {
+      what: "the WAYPOINT forwarded",
+      timeoutMs: 30_000,
+    });
+
+    // The local server fails: one line per attempt, then the events arrive once it answers again. (The
+    // LOWBATTERY trigger's data sets carry a position, so the WAYPOINT subscription fires too.)
+    answer = 500;
+    await trigger("LOWBATTERY");
+    await waitFor(async () => /-> 500 in \d+ ms; retrying in 1 s/.test(listen.output()), {
+      what: "the retry line",
+      timeoutMs: 30_000,
+    }).catch((e: Error) => {
+      throw new Error(`${e.message}\n${listen.output()}`);
+    });
+    answer = 200;
+    await waitFor(async () => received.some((r) => r.type === "LOWBATTERY"), {
+      what: "the LOWBATTERY",
+      timeoutMs: 30_000,
+    });
+
+    // Stopped; events happen meanwhile; started again, it forwards them.
+    listen.kill("SIGTERM");
+    expect((await finish(listen)).code).toBe(0);
+    await trigger("TROUBLECODE");
+    await trigger("VEHICLEHARSHACCEL");
+    listen = run(["listen", "--forward-to", forwardTo]);
+    await waitFor(async () => received.some((r) => r.type === "VEHICLEHARSHACCEL"), {
+      what: "the events made while stopped",
+      timeoutMs: 30_000,
+    });
+    expect(listen.output()).toContain("resuming");
+    listen.kill("SIGTERM");
+    await finish(listen);
+
+    const clientToken = (await createDriver("sandbox", app.sandbox)).clientToken;
+    const ids = received.map((r) => r.id);
+    expect(new Set(ids).size, "no event twice").toBe(ids.length);
+    expect(ids, "every event of the feed, in its order").toEqual(await feedEventIds(clientToken));
+    expect([...new Set(received.map((r) => r.type))].sort()).toEqual([
+      "LOWBATTERY",
+      "TROUBLECODE",
+      "VEHICLEHARSHACCEL",
+      "WAYPOINT",
+    ]);
+    // The bodies are the catalog's: what a real delivery of the type carries.
+    for (const r of received) expect(webhookBodyProblem(r.body)).toBeNull();
+  }, 180_000);
+});
