@@ -939,6 +939,46 @@ export interface paths {
     };
 }
 export interface webhooks {
+    ACCESSREVOKED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ACCESSREVOKED event
+         * @description An app event: sent to the app's event endpoint (set in the console) and shown in its event feed; a driver or the app revoked the app's access to an account. Carries these four fields and nothing else.
+         */
+        post: operations["webhookACCESSREVOKED"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ACCOUNTDELETED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ACCOUNTDELETED event
+         * @description An app event: sent to the app's event endpoint (set in the console) and shown in its event feed; a driver deleted an account the app could reach. Carries these four fields and nothing else.
+         */
+        post: operations["webhookACCOUNTDELETED"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     AUTHORIZATIONSTATUS: {
         parameters: {
             query?: never;
@@ -10564,6 +10604,88 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhookACCESSREVOKED: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (eventId): receivers dedupe on it, since delivery is at-least-once */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `{id}.{timestamp}.{body}` with the app's signing secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description When the access ended
+                     * @example 20141112T195503+0000
+                     */
+                    _timestamp: string;
+                    /** @constant */
+                    _type: "ACCESSREVOKED";
+                    /** @description The account the app can no longer reach */
+                    accountId: number;
+                    /** @description The app's client id in this environment */
+                    clientId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookACCOUNTDELETED: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (eventId): receivers dedupe on it, since delivery is at-least-once */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `{id}.{timestamp}.{body}` with the app's signing secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description When the access ended
+                     * @example 20141112T195503+0000
+                     */
+                    _timestamp: string;
+                    /** @constant */
+                    _type: "ACCOUNTDELETED";
+                    /** @description The account the app can no longer reach */
+                    accountId: number;
+                    /** @description The app's client id in this environment */
+                    clientId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx counts as delivered) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
