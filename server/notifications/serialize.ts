@@ -1,7 +1,11 @@
 import type { notifications } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import { positionAt } from "@/server/oauth/location-precision";
 
 export type NotificationRow = typeof notifications.$inferSelect;
+
+type Waypoint = { timestamp: string; latitude: number; longitude: number };
 
 /**
  * What a notification records besides its ids (docs/subscriptions.md#notifications): the subscription's settings when it
@@ -16,9 +20,16 @@ type NotificationBody = {
 
 // A notification as the API returns it and as HTTP_POST delivers it (docs/subscriptions.md#notifications). The delivered
 // body carries httpStatusCode 0; reads show the receiver's last status.
-export function serializeNotification(row: NotificationRow, { delivered = false }: { delivered?: boolean } = {}) {
+// `precision`: the app's grant for the account (precision.ts); recordedWaypoint follows it, the one
+// place for every notification body (reads, webhooks, e-mails, the event feed).
+export function serializeNotification(
+  row: NotificationRow,
+  { delivered = false, precision }: { delivered?: boolean; precision: LocationPrecision },
+) {
   const body = row.body as NotificationBody;
   const { minimumTime, notificationPeriod, creatorClientId, ...recorded } = body;
+  if ("recordedWaypoint" in recorded)
+    recorded.recordedWaypoint = positionAt(recorded.recordedWaypoint as Waypoint | null, precision);
   return {
     id: row.id,
     // The event's one id: the webhook-id of its deliveries and the event feed's eventId.

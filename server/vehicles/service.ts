@@ -5,6 +5,7 @@ import { uniqueViolation } from "@/db/errors";
 import { notFound, validationError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
+import { grantFor, grantsFor } from "@/server/oauth/grant-view";
 import { assignDevice, deviceInUse } from "./devices";
 import {
   deleteVehicleRow,
@@ -13,6 +14,7 @@ import {
   insertVehicle,
   unassignDevicesOf,
   updateVehicleRow,
+  type VehicleRow,
 } from "./queries";
 import { listVehicles } from "./list-vehicles";
 import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
@@ -26,7 +28,20 @@ const fromVin = (vin: string | null) => (vin ? decodeVin(vin) : { year: null, ma
 
 export async function listVisibleVehicles(principal: Principal, page: Page, order: "asc" | "desc" = "asc") {
   const { rows, total } = await listVehicles({ scope: accountScope(principal), page, order });
-  return { items: rows.map(serializeVehicle), total };
+  const grantOf = await grantsFor(
+    principal,
+    rows.map((r) => r.accountId),
+  );
+  return { items: rows.map((r) => serializeVehicle(r, grantOf(r.accountId).location)), total };
+}
+
+/** One vehicle of the caller, as its account's grant lets the caller see it. */
+export async function readVehicle(principal: Principal, ref: string) {
+  return shown(principal, await getVisibleVehicle(principal, ref));
+}
+
+async function shown(principal: Principal, row: VehicleRow) {
+  return serializeVehicle(row, (await grantFor(principal, row.accountId)).location);
 }
 
 export async function getVisibleVehicle(principal: Principal, ref: string) {
@@ -85,7 +100,7 @@ export async function createVehicle(principal: Principal, input: CreateVehicleIn
       });
       return vehicleId;
     });
-    return serializeVehicle((await findVehicleById(db(), { id }))!);
+    return shown(principal, (await findVehicleById(db(), { id }))!);
   } catch (error) {
     translateDeviceRace(error);
   }
@@ -109,7 +124,7 @@ export async function updateVehicle(principal: Principal, ref: string, input: Up
         await assignDevice(tx, { scope, vehicle: { id: current.id, autoAssignDevice }, serial: deviceId });
       return current.id;
     });
-    return serializeVehicle((await findVehicleById(db(), { id }))!);
+    return shown(principal, (await findVehicleById(db(), { id }))!);
   } catch (error) {
     translateDeviceRace(error);
   }

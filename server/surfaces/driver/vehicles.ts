@@ -2,12 +2,11 @@ import type { DriverSession } from "@/server/auth/session";
 import { parseOrThrow } from "@/common/http/zod-errors";
 import { tripsOfVehicle } from "@/server/telemetry/service";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";
-import { serializeVehicle } from "@/server/vehicles/serialize";
 import {
   createVehicle,
   deleteVehicle,
-  getVisibleVehicle,
   listVisibleVehicles,
+  readVehicle,
   updateVehicle,
 } from "@/server/vehicles/service";
 import { driverPrincipal } from "./principal";
@@ -26,7 +25,7 @@ export async function listDriverVehicles(session: DriverSession): Promise<Driver
 }
 
 export async function getDriverVehicle(session: DriverSession, vehicleId: number): Promise<DriverVehicle> {
-  return toDriverVehicle(serializeVehicle(await getVisibleVehicle(driverPrincipal(session), String(vehicleId))));
+  return toDriverVehicle(await readVehicle(driverPrincipal(session), String(vehicleId)));
 }
 
 // The API's update schema, so the site's field errors are the API's (the form sends label, vin,

@@ -50,7 +50,8 @@ export async function ingestDataSets(
   rememberRead(request.scope, vehicleRef, outcome.after);
 
   const duplicates = outcome.duplicateIds.length
-    ? await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds })
+    ? // The poster's own data, answered as stored (docs/oauth.md#scopes: the answer to a post is exempt).
+      await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds, precision: "precise" })
     : [];
   return [...outcome.fresh, ...duplicates].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
 }
