@@ -41,7 +41,3 @@ export function formatScope(grant: GrantScope): string {
 export function precisionsUpTo(asked: LocationPrecision): LocationPrecision[] {
   return PRECISIONS.slice(PRECISIONS.indexOf(asked));
 }
-
-/** Whether `granted` is at least `needed`. */
-export const atLeast = (granted: LocationPrecision, needed: LocationPrecision) =>
-  PRECISIONS.indexOf(granted) <= PRECISIONS.indexOf(needed);

@@ -148,3 +148,15 @@ export async function deleteVehicle(principal: Principal, ref: string) {
     });
   });
 }
+
+/**
+ * The driver's location pause (docs/driver-site.md#pause-location): only the owner sets it, from
+ * the driver site; apps read `locationPaused` and cannot change it. Ingest reads the flag with the
+ * vehicle, in the statement it already makes, and an update of the row changes its version, so no
+ * post in flight writes past the switch.
+ */
+export async function setLocationPaused(principal: Principal & { kind: "user" }, ref: string, paused: boolean) {
+  const vehicle = await getVisibleVehicle(principal, ref);
+  await updateVehicleRow(db(), { id: vehicle.id, values: { locationPaused: paused } });
+  return readVehicle(principal, String(vehicle.id));
+}

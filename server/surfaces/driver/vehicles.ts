@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { DriverSession } from "@/server/auth/session";
 import { parseOrThrow } from "@/common/http/zod-errors";
 import { tripsOfVehicle } from "@/server/telemetry/service";
@@ -7,6 +8,7 @@ import {
   deleteVehicle,
   listVisibleVehicles,
   readVehicle,
+  setLocationPaused,
   updateVehicle,
 } from "@/server/vehicles/service";
 import { driverPrincipal } from "./principal";
@@ -69,4 +71,14 @@ export async function recentTrips(
 export async function addDriverVehicle(session: DriverSession, body: unknown): Promise<DriverVehicle> {
   const input = parseOrThrow(createVehicleBody.pick({ deviceId: true, vin: true, label: true }), body, "vehicle form");
   return toDriverVehicle(await createVehicle(driverPrincipal(session), input));
+}
+
+const pauseBody = z.object({ paused: z.boolean() });
+
+/** The pause switch: `{"paused": true|false}`. */
+export async function setDriverLocationPause(session: DriverSession, vehicleId: number, body: unknown) {
+  const { paused } = parseOrThrow(pauseBody, body, "pause switch");
+  const principal = driverPrincipal(session);
+  if (principal.kind !== "user") throw new Error("the driver site acts for its account");
+  return toDriverVehicle(await setLocationPaused(principal, String(vehicleId), paused));
 }

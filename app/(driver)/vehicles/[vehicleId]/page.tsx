@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DeleteVehicle } from "@/components/driver/delete-vehicle";
+import { LocationPause } from "@/components/driver/location-pause";
 import { formatMiles, formatWhen, zoneOf } from "@/components/driver/format";
 import { RelativeTime } from "@/components/driver/relative-time";
 import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
@@ -81,6 +82,7 @@ export default async function VehiclePage({ params }: Props) {
           </Card>
           <Card>
             <h2 className="text-lg font-semibold">Last position</h2>
+            <LocationPause vehicleId={vehicle.vehicleId} paused={vehicle.locationPaused} />
             {position ? (
               <>
                 <div className="mt-3 h-64 overflow-hidden rounded-lg border border-slate-200">
@@ -95,6 +97,7 @@ export default async function VehiclePage({ params }: Props) {
                 <p className="mt-2 text-sm text-slate-700" data-field="Last position">
                   {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}, reported{" "}
                   <RelativeTime iso={position.at} timeZone={zone} /> ({formatWhen(position.at, zone)})
+                  {vehicle.locationPaused ? " (paused: the last position before the pause)" : ""}
                 </p>
               </>
             ) : (
