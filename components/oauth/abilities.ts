@@ -14,15 +14,14 @@ export const LOCATION_WORDS: Record<LocationPrecision, { label: string; detail: 
 };
 
 export function appAbilities(grant: GrantScope): string[] {
+  const location =
+    grant.location === "precise" ? ["positions"] : grant.location === "approximate" ? ["positions to about 1 km"] : [];
+  const parts = [...location, ...(grant.data ? ["trips", "device data"] : [])];
+  const listed = parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : (parts[0] ?? "");
   return [
     ...(grant.account ? ["see your account details: name, e-mail, phone, zip code and time zone"] : []),
-    "see and manage your vehicles",
-    ...(grant.data
-      ? ["read your vehicles' data (mileage, fuel, battery, trouble codes) and be notified of their events"]
-      : []),
-    grant.location === "none"
-      ? "not see where your vehicles are"
-      : `see where your vehicles are: ${LOCATION_WORDS[grant.location].detail}`,
+    `see and manage your vehicles${listed ? `, with their ${listed}` : ""}`,
+    ...(grant.data || grant.location !== "none" ? ["be notified of your vehicles' events"] : []),
   ];
 }
 
