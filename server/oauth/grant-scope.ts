@@ -41,3 +41,5 @@ export function formatScope(grant: GrantScope): string {
 export function precisionsUpTo(asked: LocationPrecision): LocationPrecision[] {
   return PRECISIONS.slice(PRECISIONS.indexOf(asked));
 }
+
+export const isFullGrant = (g: GrantScope) => g.location === "precise" && g.data && g.account;

@@ -15,7 +15,7 @@ import {
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hashMatches, randomToken, sha256 } from "@/server/platform/security/secrets";
-import { formatScope } from "./grant-scope";
+import { formatScope, isFullGrant } from "./grant-scope";
 import { ACCESS_TOKEN_TTL_SECONDS, CODE_TTL_SECONDS, REFRESH_TOKEN_GRACE_MS } from "./lifetimes";
 import {
   consumeCode,
@@ -183,8 +183,10 @@ export function makeRepositories(ctx: GrantContext) {
       if (token.user) {
         const grant = await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId });
         if (!grant) throw invalidGrant("The driver has revoked this app's access.");
-        // The answer's `scope` is what the driver granted now, whatever the code once asked.
-        ctx.grantedScope = formatScope(grant);
+        // The answer's `scope` is what the driver granted now, whatever the code once asked; a
+        // grant of everything, precise (what a request without scope means) answers as before
+        // scopes existed, without it (RFC 6749 §5.1: optional when it is what was asked).
+        if (!isFullGrant(grant)) ctx.grantedScope = formatScope(grant);
       }
       // Every grant's tokens live the same (docs/oauth.md); the library's implicit grant would
       // otherwise give one hour.
