@@ -58,6 +58,7 @@ export function LivePosition({
           <p className="mt-2 text-sm text-slate-700" data-field="Last position">
             {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}, reported{" "}
             <RelativeTime iso={position.at} timeZone={timeZone} /> ({formatWhen(position.at, timeZone)})
+            {vehicle.locationPaused ? " (paused: the last position before the pause)" : ""}
           </p>
         </>
       ) : (

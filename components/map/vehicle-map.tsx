@@ -92,7 +92,8 @@ export default function VehicleMap({
         <KeepSize />
         <Camera vehicles={shown} selectedId={selectedId} followId={followId} fitRequest={fitRequest} />
         {shown.map((v) => {
-          const title = v.label || v.name;
+          // A paused vehicle stays at its last position before the pause, and says so.
+          const title = `${v.label || v.name}${v.locationPaused ? " (location paused)" : ""}`;
           return (
             <Marker
               key={v.vehicleId}
@@ -113,6 +114,7 @@ export default function VehicleMap({
               <Tooltip direction="top">
                 <strong>{title}</strong>
                 <br />
+                {v.locationPaused ? "Location paused · last position before the pause, " : ""}
                 {v.running ? "Running" : "Parked"} · seen {formatWhen(v.lastWaypoint.at, timeZone)}
               </Tooltip>
             </Marker>

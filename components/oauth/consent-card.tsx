@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Card, EnvironmentBadge } from "@/components/ui/card";
-import { APP_ABILITIES } from "./abilities";
+import type { GrantScope, LocationPrecision } from "@/server/oauth/grant-scope";
+import { appAbilities, LOCATION_WORDS } from "./abilities";
 
 type Props = {
   appName: string;
@@ -15,6 +16,9 @@ type Props = {
   csrfToken: string;
   /** Where to go to sign in as someone else. */
   switchAccount: string;
+  /** What the app asks for, and the precisions the driver may grant (the most asked first). */
+  asked: GrantScope;
+  locationChoices: LocationPrecision[];
 };
 
 // The consent screen: which app, who publishes it, what it gets, where the driver goes next.
@@ -30,6 +34,8 @@ export function ConsentCard({
   hidden,
   csrfToken,
   switchAccount,
+  asked,
+  locationChoices,
 }: Props) {
   return (
     <Card>
@@ -50,9 +56,9 @@ export function ConsentCard({
       </p>
 
       <div className="mt-5 rounded-lg bg-slate-50 p-4">
-        <p className="text-sm font-medium text-slate-900">{appName} will be able to:</p>
-        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700">
-          {APP_ABILITIES.map((ability) => (
+        <p className="text-sm font-medium text-slate-900">{appName} asks to:</p>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-700" aria-label="What the app asks for">
+          {appAbilities(asked).map((ability) => (
             <li key={ability}>{ability};</li>
           ))}
           <li>
@@ -75,17 +81,35 @@ export function ConsentCard({
         . Either way, you will then be sent to <strong>{destination}</strong>.
       </p>
 
-      <form method="post" action={action} className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <form method="post" action={action} className="mt-6">
         {Object.entries(hidden).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         <input type="hidden" name="csrf_token" value={csrfToken} />
-        <Button type="submit" name="decision" value="deny" variant="secondary">
-          Deny
-        </Button>
-        <Button type="submit" name="decision" value="allow">
-          Allow
-        </Button>
+        {locationChoices.length > 1 ? (
+          <fieldset className="mb-6 rounded-lg border border-slate-200 p-4">
+            <legend className="px-1 text-sm font-medium text-slate-900">Share your vehicles&apos; location</legend>
+            <div className="mt-1 flex flex-col gap-2">
+              {locationChoices.map((precision, i) => (
+                <label key={precision} className="flex items-start gap-2 text-sm text-slate-700">
+                  <input type="radio" name="location" value={precision} defaultChecked={i === 0} className="mt-1" />
+                  <span>
+                    <strong className="text-slate-900">{LOCATION_WORDS[precision].label}</strong>:{" "}
+                    {LOCATION_WORDS[precision].detail}
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ) : null}
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Button type="submit" name="decision" value="deny" variant="secondary">
+            Deny
+          </Button>
+          <Button type="submit" name="decision" value="allow">
+            Allow
+          </Button>
+        </div>
       </form>
     </Card>
   );

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { partnerApps } from "./apps";
 import { environmentEnum } from "./environment";
 
@@ -39,6 +49,17 @@ export const accountGrants = pgTable(
     // When one of the app's tokens for the account was last accepted by the API, to the minute
     // (server/oauth/last-use.ts); null until it is. Shown on the driver's connected-apps page.
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    // What the driver granted (docs/oauth.md#scopes): location at one precision, vehicle data,
+    // account fields. Grants from before scopes existed hold everything, precise, as they did.
+    locationPrecision: text("location_precision", { enum: ["precise", "approximate", "none"] })
+      .notNull()
+      .default("precise"),
+    // The highest precision the app asked for: the driver may later choose up to it, never more.
+    locationAsked: text("location_asked", { enum: ["precise", "approximate", "none"] })
+      .notNull()
+      .default("precise"),
+    dataScope: boolean("data_scope").notNull().default(true),
+    accountScope: boolean("account_scope").notNull().default(true),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.appId] }), index("account_grants_app_idx").on(t.appId, t.accountId)],
 );

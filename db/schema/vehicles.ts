@@ -37,6 +37,9 @@ export const vehicles = pgTable(
     lastLongitude: doublePrecision("last_longitude"),
     /** The newest data set's timestamp: an older one arriving later is "late" (docs/device-data.md). */
     lastDataAt: timestamp("last_data_at", { withTimezone: true }),
+    // Set by the driver on the driver site (docs/driver-site.md#pause-location): while true, posted
+    // GEN_WAYPOINT values are not stored and location subscriptions are not evaluated.
+    locationPaused: boolean("location_paused").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("vehicles_account_idx").on(t.accountId, t.id)],

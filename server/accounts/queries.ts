@@ -22,11 +22,24 @@ function scopeWhere(scope: AccountScope) {
   );
 }
 
+/**
+ * `withAccountScope`: an app's accounts whose driver granted it the `account` scope only (a
+ * client-credentials token's list, docs/oauth.md#scopes).
+ */
 export async function listAccounts(
   db: Executor,
-  { scope, page, order }: { scope: AccountScope; page: Page; order: "asc" | "desc" },
+  {
+    scope,
+    page,
+    order,
+    withAccountScope = false,
+  }: { scope: AccountScope; page: Page; order: "asc" | "desc"; withAccountScope?: boolean },
 ) {
-  const where = scopeWhere(scope);
+  const granted =
+    withAccountScope && scope.appId !== undefined
+      ? sql`${accounts.id} in (select ${accountGrants.accountId} from ${accountGrants} where ${accountGrants.appId} = ${scope.appId} and ${accountGrants.revokedAt} is null and ${accountGrants.accountScope})`
+      : undefined;
+  const where = and(scopeWhere(scope), granted);
   const [rows, [total]] = await Promise.all([
     db
       .select()

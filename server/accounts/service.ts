@@ -1,3 +1,4 @@
+import { grantFor, requireScope } from "@/server/oauth/grant-view";
 import { db } from "@/db/client";
 import { cancelAccountDeliveries } from "@/server/delivery/cancel";
 import { writeAppEvents } from "@/server/notifications/app-events";
@@ -31,9 +32,24 @@ export function accountScope(principal: Principal): AccountScope {
 
 const usernameTaken = () => uniqueError("username", "This username is already taken.");
 
+// The account's fields need the `account` scope (docs/oauth.md#scopes): a user token without it
+// gets 403 naming it; a client-credentials token lists only the accounts that granted it.
 export async function listVisibleAccounts(principal: Principal, page: Page, order: "asc" | "desc" = "asc") {
-  const { rows, total } = await listAccounts(db(), { scope: accountScope(principal), page, order });
+  if (principal.grant) requireScope(principal.grant, "account");
+  const { rows, total } = await listAccounts(db(), {
+    scope: accountScope(principal),
+    page,
+    order,
+    withAccountScope: principal.kind === "client" && principal.tokenId !== 0,
+  });
   return { items: rows.map(serializeAccount), total };
+}
+
+/** GET, POST and DELETE /account/{id}: the account, once its grant to the caller holds `account`. */
+export async function readAccount(principal: Principal, id: number) {
+  const row = await getVisibleAccount(principal, id);
+  requireScope(await grantFor(principal, row.id), "account");
+  return row;
 }
 
 export async function getVisibleAccount(principal: Principal, id: number) {
@@ -65,7 +81,7 @@ export async function createAccount(principal: Principal, input: CreateAccountIn
 }
 
 export async function updateAccount(principal: Principal, id: number, input: UpdateAccountInput) {
-  await getVisibleAccount(principal, id);
+  await readAccount(principal, id);
   const { password, ...fields } = input;
   const values = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   if (password !== undefined) values.passwordHash = await hashPassword(password);
@@ -89,7 +105,7 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
 // waits for a worker sending one right now). Every app that could reach the account gets an
 // ACCOUNTDELETED app event in the same transaction (server/notifications/app-events.ts).
 export async function deleteAccount(principal: Principal, id: number) {
-  const account = await getVisibleAccount(principal, id);
+  const account = await readAccount(principal, id);
   await db().transaction(async (tx) => {
     const appIds = await appsWithAccess(tx, { accountId: id });
     await cancelAccountDeliveries(tx, { accountId: id, all: true });

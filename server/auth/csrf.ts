@@ -10,7 +10,7 @@ import { sameToken, sessionHmac } from "./session-hmac";
 // form's authorization request), so the token does not carry over to a form with other fields.
 // Sign-in and registration use next-auth's own double-submit token.
 
-export type CsrfPurpose = "consent" | "revoke";
+export type CsrfPurpose = "consent" | "revoke" | "precision" | "location-pause";
 
 export function csrfToken(session: DriverSession, purpose: CsrfPurpose, boundTo = ""): string {
   return sessionHmac("wayline-csrf", purpose, session.environment, session.accountId, session.sid, boundTo);

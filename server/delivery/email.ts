@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/server/platform/env";
 import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import type { AttemptRecord } from "./attempts";
 import type { SendResult } from "./http-post";
 import type { DeliveryRow } from "./queries";
@@ -18,8 +19,9 @@ export type OutboxEntry = Email & { notificationDeliveryId: number; appId: numbe
 function composeEmail(
   delivery: Pick<DeliveryRow, "recipient" | "subscriberSubject" | "subscriberContent">,
   notification: NotificationRow,
+  precision: LocationPrecision,
 ): Email {
-  const out = serializeNotification(notification, { delivered: true });
+  const out = serializeNotification(notification, { delivered: true, precision });
   const summary = `${out._type} event${out.vehicleId != null ? ` for vehicle ${out.vehicleId}` : ""} at ${out._timestamp}`;
   const details = Object.entries(out)
     .map(
@@ -57,14 +59,16 @@ export async function sendEmail({
   ids,
   delivery,
   notification,
+  precision,
   now = () => new Date(),
 }: {
   ids: Ids;
   delivery: DeliveryRow;
   notification: NotificationRow;
+  precision: LocationPrecision;
   now?: () => Date;
 }): Promise<SendResult & { outbox?: OutboxEntry }> {
-  const email = composeEmail(delivery, notification);
+  const email = composeEmail(delivery, notification, precision);
   const attemptedAt = now();
   const started = performance.now();
   const base = {

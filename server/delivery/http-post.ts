@@ -1,4 +1,5 @@
 import { serializeEventBody, type NotificationRow } from "@/server/notifications/serialize";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import type { AttemptRecord } from "./attempts";
 import { postHttps, type DeliveryNetwork } from "./https-client";
 import { postToInbox } from "./inbox-target";
@@ -28,6 +29,7 @@ export async function sendHttpPost({
   ids,
   delivery,
   notification,
+  precision,
   secrets,
   network,
   now = () => new Date(),
@@ -35,13 +37,16 @@ export async function sendHttpPost({
   ids: Ids;
   delivery: DeliveryRow;
   notification: NotificationRow;
+  /** The app's grant for the notification's account (docs/oauth.md#scopes). */
+  precision: LocationPrecision;
   secrets: string[];
   network: DeliveryNetwork;
   now?: () => Date;
 }): Promise<SendResult> {
   const attempts: AttemptRecord[] = [];
-  // An app event's body is its four fields alone (server/notifications/app-events.ts).
-  const body = JSON.stringify(serializeEventBody(notification));
+  // An app event's body is its four fields alone (server/notifications/app-events.ts); a
+  // notification's follows the app's location precision for the account.
+  const body = JSON.stringify(serializeEventBody(notification, { precision }));
   const oauth2Parsed = delivery.oauth2 ? oauth2Schema.safeParse(delivery.oauth2) : null;
   if (oauth2Parsed && !oauth2Parsed.success) {
     return {

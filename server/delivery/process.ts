@@ -86,11 +86,13 @@ async function sendOne(
       lastStatus: null,
     };
   try {
-    if (delivery.type === "EMAIL") return await sendEmail({ ids, delivery, notification, now });
+    const precision = loaded.precisionOf(notification);
+    if (delivery.type === "EMAIL") return await sendEmail({ ids, delivery, notification, precision, now });
     return await sendHttpPost({
       ids,
       delivery,
       notification,
+      precision,
       secrets: loaded.secrets.get(notification.appId) ?? [],
       network,
       now,

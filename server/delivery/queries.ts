@@ -2,6 +2,8 @@ import { and, eq, gt, inArray, isNull, or } from "drizzle-orm";
 import { db, type Tx } from "@/db/client";
 import { appSigningSecrets, notifications, subscriptionDeliveries } from "@/db/schema";
 import type { NotificationRow } from "@/server/notifications/serialize";
+import { precisionsOf } from "@/server/notifications/precision";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import type { Claimed } from "./claims";
 
 // The delivery worker's drizzle reads and writes: loading what sending claimed rows needs, and the
@@ -12,6 +14,8 @@ export type DeliveryRow = typeof subscriptionDeliveries.$inferSelect;
 
 export async function loadForSending(claimed: Claimed[]): Promise<{
   notifications: Map<number, NotificationRow>;
+  /** Each notification's location precision for its app (docs/oauth.md#scopes). */
+  precisionOf: (row: NotificationRow) => LocationPrecision;
   deliveries: Map<number, DeliveryRow>;
   secrets: Map<number, string[]>;
 }> {
@@ -39,6 +43,7 @@ export async function loadForSending(claimed: Claimed[]): Promise<{
   for (const row of secretRows) secrets.set(row.appId, [...(secrets.get(row.appId) ?? []), row.secret]);
   return {
     notifications: new Map(notificationRows.map((n) => [n.id, n])),
+    precisionOf: await precisionsOf(notificationRows),
     deliveries: new Map(deliveryRows.map((d) => [d.id, d])),
     secrets,
   };

@@ -7,6 +7,7 @@ import { sessionHmac } from "@/server/auth/session-hmac";
 import { env } from "@/server/platform/env";
 import type { Principal } from "@/server/oauth/principal";
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition, type FeedScope } from "./feed-cursor";
+import { precisionsOf } from "./precision";
 import { serializeEventBody, type NotificationRow } from "./serialize";
 
 // GET /eventFeed/ (docs/event-feed.md): the calling app's events in commit order, paged by cursor.
@@ -65,6 +66,7 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
 
   const found = rows.filter((r): r is FeedRow & { id: string; tx: string } => r.id !== null);
   const byId = await loadRows(found.map((r) => Number(r.id)));
+  const precisionOf = await precisionsOf([...byId.values()]);
   const cursorAt = (position: FeedPosition) => encodeFeedCursor({ position, issuedAt: now, scope, key });
   const events = found.flatMap((r) => {
     const row = byId.get(Number(r.id));
@@ -72,7 +74,7 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
     if (!row) return [];
     return [
       {
-        ...serializeEventBody(row),
+        ...serializeEventBody(row, { precision: precisionOf(row) }),
         eventId: String(row.id),
         cursor: cursorAt({ tx: r.tx, id: Number(r.id) }),
       },

@@ -34,10 +34,20 @@ export const liveSubscriptionsVersion = (sql: Sql): Fragment => sql`(
   (select coalesce(string_agg(s.id::text || '.' || s.xmin::text, ',' order by s.id), '') from subscriptions s where ${liveForVehicle(sql)})
   || '/' || coalesce((select a.time_zone from accounts a where a.id = v.account_id), ''))`;
 
-/** The subscription `s` is live and sees the vehicle `v`. */
+/**
+ * The subscription `s` is live and sees the vehicle `v`: its app's grant on the account is active
+ * and allows the type (docs/oauth.md#scopes: GEOFENCE needs precise location, WAYPOINT some
+ * location, the other data events `data`), so a driver lowering the grant silences what it no
+ * longer allows; and the vehicle's location is not paused for a location type
+ * (docs/driver-site.md#pause-location).
+ */
 const liveForVehicle = (sql: Sql): Fragment => sql`s.deleted_at is null
      and (s.vehicle_id = v.id or (s.scope = 'ACCOUNT' and s.account_id = v.account_id and s.type not in ('VEHICLECREATED', 'VEHICLEDELETED')))
-     and exists (select 1 from account_grants g where g.account_id = v.account_id and g.app_id = s.app_id and g.revoked_at is null)`;
+     and not (v.location_paused and s.type in ('GEOFENCE', 'WAYPOINT'))
+     and exists (select 1 from account_grants g where g.account_id = v.account_id and g.app_id = s.app_id and g.revoked_at is null
+                    and case s.type when 'GEOFENCE' then g.location_precision = 'precise'
+                                    when 'WAYPOINT' then g.location_precision <> 'none'
+                                    else g.data_scope end)`;
 
 type SubscriptionRow = [
   number,

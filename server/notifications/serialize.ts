@@ -2,8 +2,12 @@ import type { notifications } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
 import { isAppEvent } from "./app-events";
 import type { NotificationWire } from "@/common/notifications/catalog";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import { positionAt } from "@/server/oauth/location-precision";
 
 export type NotificationRow = typeof notifications.$inferSelect;
+
+type Waypoint = { timestamp: string; latitude: number; longitude: number };
 
 /**
  * What a notification records besides its ids (docs/subscriptions.md#notifications): the subscription's settings when it
@@ -19,12 +23,16 @@ type NotificationBody = {
 // A notification as the API returns it and as HTTP_POST delivers it (docs/subscriptions.md#notifications). The delivered
 // body carries httpStatusCode 0; reads show the receiver's last status.
 // Its exact shape per type is the event catalog's (common/notifications/catalog.ts).
+// `precision`: the app's grant for the account (precision.ts); recordedWaypoint follows it, the one
+// place for every notification body (reads, webhooks, e-mails, the event feed).
 export function serializeNotification(
   row: NotificationRow,
-  { delivered = false }: { delivered?: boolean } = {},
+  { delivered = false, precision }: { delivered?: boolean; precision: LocationPrecision },
 ): NotificationWire {
   const body = row.body as NotificationBody;
   const { minimumTime, notificationPeriod, creatorClientId, ...recorded } = body;
+  if ("recordedWaypoint" in recorded)
+    recorded.recordedWaypoint = positionAt(recorded.recordedWaypoint as Waypoint | null, precision);
   return {
     id: row.id,
     // The event's one id: the webhook-id of its deliveries and the event feed's eventId.
@@ -49,10 +57,10 @@ export function serializeNotification(
 }
 
 /** What a webhook delivers and the feed shows: the notification, or an app event's four fields. */
-export function serializeEventBody(row: NotificationRow) {
+export function serializeEventBody(row: NotificationRow, { precision }: { precision: LocationPrecision }) {
   return isAppEvent(row.type)
     ? serializeAppEvent(row, row.body as NotificationBody)
-    : serializeNotification(row, { delivered: true });
+    : serializeNotification(row, { delivered: true, precision });
 }
 
 // An app event (ACCESSREVOKED, ACCOUNTDELETED: app-events.ts) carries exactly these four fields, on

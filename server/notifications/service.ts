@@ -14,6 +14,7 @@ import {
   queueDeliveries,
   type NotificationFilter,
 } from "./queries";
+import { precisionsOf } from "./precision";
 import { serializeNotification } from "./serialize";
 
 // Notification reads (docs/subscriptions.md#notifications): under a vehicle, an account, or one of the caller's
@@ -45,13 +46,14 @@ export async function listNotifications(
   order: "asc" | "desc",
 ) {
   const { rows, total } = await listNotificationRows(db(), { filter: await filterFor(principal, scope), page, order });
-  return { items: rows.map((r) => serializeNotification(r)), total };
+  const precisionOf = await precisionsOf(rows);
+  return { items: rows.map((r) => serializeNotification(r, { precision: precisionOf(r) })), total };
 }
 
 export async function getNotification(principal: Principal, scope: NotificationScope, id: number) {
   const row = await findNotificationRow(db(), { filter: await filterFor(principal, scope), id });
   if (!row) throw notFound("notification");
-  return serializeNotification(row);
+  return serializeNotification(row, { precision: (await precisionsOf([row]))(row) });
 }
 
 // The recorded members a type's notification carries, all null: the shape a receiver must parse.
@@ -132,5 +134,5 @@ export async function sendTestNotification(principal: Principal, vehicleRef: str
     await queueDeliveries(tx, inserted.id, sub.id);
     return inserted;
   });
-  return serializeNotification(row);
+  return serializeNotification(row, { precision: (await precisionsOf([row]))(row) });
 }

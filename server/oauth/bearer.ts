@@ -6,11 +6,12 @@ import { bucketRow, takeFrom, verdictsOf, type TakenRow } from "@/server/platfor
 import type { Policy } from "@/server/platform/rate-limits/policies";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
 import { sha256 } from "@/server/platform/security/secrets";
+import type { LocationPrecision } from "./grant-scope";
 import { noteTokenUse } from "./last-use";
 import type { Principal } from "./principal";
 
-// "Authorization: Bearer …" on every API call: one statement decides whether the token works here
-// and meters the request (docs/api.md#rate-limits). A working token takes one request from its
+// "Authorization: Bearer …" on every API call: one statement decides whether the token works here,
+// reads what the driver granted the app (a user token's grant, by its primary key), and meters the request (docs/api.md#rate-limits). A working token takes one request from its
 // token's and its client's buckets; a request without one (no header, a malformed one, an unknown,
 // revoked, expired or other-environment token) takes one from its address's bucket, so guessing is
 // paced too and every answer, 401s included, says how its bucket stands. The header is hashed
@@ -44,6 +45,9 @@ type TokenRow = {
   client_id: string;
   app_id: number;
   data_provider: boolean;
+  location_precision: LocationPrecision | null;
+  data_scope: boolean | null;
+  account_scope: boolean | null;
   taken: TakenRow[] | null;
 };
 
@@ -87,8 +91,17 @@ export async function authenticateBearer({
   };
   const principal: Principal =
     row.account_id === null
-      ? { ...base, kind: "client", accountId: null }
-      : { ...base, kind: "user", accountId: row.account_id };
+      ? { ...base, kind: "client", accountId: null, grant: null }
+      : {
+          ...base,
+          kind: "user",
+          accountId: row.account_id,
+          grant: {
+            location: row.location_precision ?? "none",
+            data: row.data_scope ?? false,
+            account: row.account_scope ?? false,
+          },
+        };
   noteTokenUse(principal);
   return { verdicts, principal, refused: null };
 }
@@ -104,10 +117,12 @@ function lookUp(sql: Sql, hash: string, environment: Environment, metering: Mete
            case when t.revoked_at is not null or t.environment <> ${environment} then 'invalid'
                 when t.access_expires_at <= now() then 'expired'
                 else 'working' end as state,
-           c.id as credential_id, c.client_id, a.id as app_id, a.data_provider
+           c.id as credential_id, c.client_id, a.id as app_id, a.data_provider,
+           g.location_precision, g.data_scope, g.account_scope
       from oauth_tokens t
       join app_credentials c on c.id = t.credential_id
       join partner_apps a on a.id = c.app_id
+      left join account_grants g on g.account_id = t.account_id and g.app_id = a.id
      where t.access_hash = ${hash}
      limit 1`;
   if (!metering) return sql`select t.*, null as taken from (${token}) t`;

@@ -1,5 +1,6 @@
 import { db } from "@/db/client";
 import type { DriverSession } from "@/server/auth/session";
+import type { GrantScope, LocationPrecision } from "./grant-scope";
 import { findAppName, listActiveGrants } from "./grant-queries";
 
 /** lastUsedAt: when a token of the app for this account was last accepted or issued (grant-queries.ts). */
@@ -10,6 +11,9 @@ export type ConnectedApp = {
   how: "created" | "authorized";
   since: Date;
   lastUsedAt: Date | null;
+  /** What the driver granted, and the most precise location the app asked for (the choices offered). */
+  grant: GrantScope;
+  locationAsked: LocationPrecision;
 };
 
 /** The apps that have access to the signed-in driver's account. */
@@ -22,6 +26,8 @@ export async function listConnectedApps(session: DriverSession): Promise<Connect
     how: r.source,
     since: r.grantedAt,
     lastUsedAt: r.lastUsedAt ?? null,
+    grant: { location: r.location, data: r.data, account: r.account },
+    locationAsked: r.locationAsked,
   }));
 }
 

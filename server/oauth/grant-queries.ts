@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
+import { PRECISIONS, type GrantScope, type LocationPrecision } from "./grant-scope";
 
 // drizzle only: which apps an account grants access (account_grants), and what goes with them.
 
@@ -8,16 +9,35 @@ const credentialsOfApp = (db: Executor, appId: number) =>
   db.select({ id: appCredentials.id }).from(appCredentials).where(eq(appCredentials.appId, appId));
 
 /**
- * The driver's consent. An app that created the account keeps "created"; a grant revoked before
- * starts over as "authorized", granted now.
+ * The driver's consent, with what they granted: it replaces what an active grant held, unless
+ * `keep` (a driver who allowed the app before, sent straight back: their earlier choice stands,
+ * including a precision lowered since on "Connected apps"). An app that
+ * created the account keeps "created"; a grant revoked before starts over as "authorized",
+ * granted now.
  */
-export async function recordConsent(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+export async function recordConsent(
+  db: Executor,
+  {
+    accountId,
+    appId,
+    granted,
+    locationAsked,
+    keep = false,
+  }: { accountId: number; appId: number; granted: GrantScope; locationAsked: LocationPrecision; keep?: boolean },
+) {
+  const scopes = {
+    locationPrecision: granted.location,
+    locationAsked,
+    dataScope: granted.data,
+    accountScope: granted.account,
+  };
   await db
     .insert(accountGrants)
-    .values({ accountId, appId, source: "authorized" })
+    .values({ accountId, appId, source: "authorized", ...scopes })
     .onConflictDoUpdate({
       target: [accountGrants.accountId, accountGrants.appId],
       set: {
+        ...(keep ? keptUnlessRevoked(scopes) : scopes),
         source: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.source} else 'authorized' end`,
         grantedAt: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.grantedAt} else now() end`,
         lastUsedAt: sql`case when ${accountGrants.revokedAt} is null then ${accountGrants.lastUsedAt} else null end`,
@@ -25,6 +45,14 @@ export async function recordConsent(db: Executor, { accountId, appId }: { accoun
       },
     });
 }
+
+const keptUnlessRevoked = (scopes: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(scopes).map(([key, value]) => {
+      const column = accountGrants[key as "locationPrecision"];
+      return [key, sql`case when ${accountGrants.revokedAt} is null then ${column} else ${value} end`];
+    }),
+  );
 
 /** Marks the grant revoked; null when there was no active grant to revoke. */
 export async function revokeGrantRow(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
@@ -101,6 +129,10 @@ export async function listActiveGrants(db: Executor, { accountId }: { accountId:
       name: partnerApps.name,
       ownerName: partnerApps.ownerName,
       source: accountGrants.source,
+      location: accountGrants.locationPrecision,
+      locationAsked: accountGrants.locationAsked,
+      data: accountGrants.dataScope,
+      account: accountGrants.accountScope,
       grantedAt: accountGrants.grantedAt,
       lastUsedAt,
     })
@@ -113,4 +145,47 @@ export async function listActiveGrants(db: Executor, { accountId }: { accountId:
 export async function findAppName(db: Executor, { appId }: { appId: number }) {
   const [row] = await db.select({ name: partnerApps.name }).from(partnerApps).where(eq(partnerApps.id, appId)).limit(1);
   return row?.name ?? null;
+}
+
+/** What an app's active grants on these accounts hold, by account id (a client-credentials token's view). */
+export async function grantScopesOf(db: Executor, { appId, accountIds }: { appId: number; accountIds: number[] }) {
+  if (accountIds.length === 0) return new Map<number, GrantScope>();
+  const rows = await db
+    .select({
+      accountId: accountGrants.accountId,
+      location: accountGrants.locationPrecision,
+      data: accountGrants.dataScope,
+      account: accountGrants.accountScope,
+    })
+    .from(accountGrants)
+    .where(
+      and(
+        eq(accountGrants.appId, appId),
+        inArray(accountGrants.accountId, accountIds),
+        isNull(accountGrants.revokedAt),
+      ),
+    );
+  return new Map(rows.map(({ accountId, ...grant }) => [accountId, grant]));
+}
+
+/** The driver's later choice of precision; false when no active grant of the app allows it. */
+export async function updateGrantPrecision(
+  db: Executor,
+  { accountId, appId, precision }: { accountId: number; appId: number; precision: LocationPrecision },
+) {
+  // Never more than the app asked for: only a grant whose app asked at least this much changes.
+  const askedEnough = PRECISIONS.slice(0, PRECISIONS.indexOf(precision) + 1);
+  const rows = await db
+    .update(accountGrants)
+    .set({ locationPrecision: precision })
+    .where(
+      and(
+        eq(accountGrants.accountId, accountId),
+        eq(accountGrants.appId, appId),
+        isNull(accountGrants.revokedAt),
+        inArray(accountGrants.locationAsked, askedEnough),
+      ),
+    )
+    .returning({ appId: accountGrants.appId });
+  return rows.length > 0;
 }

@@ -1,4 +1,5 @@
 import type { Environment } from "@/db/schema";
+import { SCOPES_SUPPORTED } from "./grant-scope";
 import { publicOrigin } from "@/server/platform/request/public-origin";
 
 // RFC 8414 authorization server metadata, one document per environment. The sandbox is its own
@@ -20,8 +21,8 @@ export function authorizationServerMetadata(environment: Environment) {
     token_endpoint_auth_methods_supported: clientAuth,
     revocation_endpoint_auth_methods_supported: clientAuth,
     code_challenge_methods_supported: ["S256"],
-    // Scopes are accepted and recorded, but none are defined yet (docs/oauth.md).
-    scopes_supported: [],
+    // docs/oauth.md#scopes; a request without any of them gets all, location precise.
+    scopes_supported: SCOPES_SUPPORTED,
     prompt_values_supported: ["none", "login", "consent"],
     service_documentation: `${origin}/${environment === "sandbox" ? "sandbox" : "v1"}/api/openapi.json`,
   };

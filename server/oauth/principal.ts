@@ -1,3 +1,4 @@
+import type { GrantScope } from "./grant-scope";
 import type { Environment } from "@/db/schema";
 
 // Who is calling: an app acting for itself (client-credentials token) or for one account (user
@@ -9,4 +10,8 @@ export type Principal = {
   credentialId: number;
   clientId: string;
   dataProvider: boolean;
-} & ({ kind: "client"; accountId: null } | { kind: "user"; accountId: number });
+} & (
+  | { kind: "client"; accountId: null; grant: null }
+  /** `grant`: what the driver granted the app, read with the token (docs/oauth.md#scopes). */
+  | { kind: "user"; accountId: number; grant: GrantScope }
+);

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
+import type { GrantScope } from "./grant-scope";
 
 // drizzle only: the OAuth tables.
 
@@ -104,13 +105,21 @@ export async function revokeTokensFromCode(db: Executor, { codeHash }: { codeHas
 }
 
 /** Whether the account grants the app access, holding a share lock on that grant until commit. */
-export async function lockActiveGrant(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
+/** The active grant, share-locked, with what it grants (the token answer's `scope`); null when there is none. */
+export async function lockActiveGrant(
+  db: Executor,
+  { accountId, appId }: { accountId: number; appId: number },
+): Promise<GrantScope | null> {
   const [row] = await db
-    .select({ accountId: accountGrants.accountId })
+    .select({
+      location: accountGrants.locationPrecision,
+      data: accountGrants.dataScope,
+      account: accountGrants.accountScope,
+    })
     .from(accountGrants)
     .where(and(eq(accountGrants.accountId, accountId), eq(accountGrants.appId, appId), isNull(accountGrants.revokedAt)))
     .for("share");
-  return Boolean(row);
+  return row ?? null;
 }
 
 export async function findTokenByAccessHash(db: Executor, { accessHash }: { accessHash: string }) {

@@ -15,6 +15,7 @@ import {
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hashMatches, randomToken, sha256 } from "@/server/platform/security/secrets";
+import { formatScope, isFullGrant } from "./grant-scope";
 import { ACCESS_TOKEN_TTL_SECONDS, CODE_TTL_SECONDS, REFRESH_TOKEN_GRACE_MS } from "./lifetimes";
 import {
   consumeCode,
@@ -44,6 +45,8 @@ export type GrantContext = {
   codeVerifierSent?: boolean;
   /** Set once the client's secret matched: the request then spends the client's rate-limit budget, not its address's. */
   clientAuthenticated?: boolean;
+  /** What the issued token's grant holds, as the token answer's `scope` says it (grant-scope.ts). */
+  grantedScope?: string;
 };
 
 export type WaylineClient = OAuthClient & { credential: CredentialRow };
@@ -94,7 +97,8 @@ export function makeRepositories(ctx: GrantContext) {
     },
   };
 
-  // No scopes are defined yet (docs/oauth.md): any requested scope is accepted and recorded.
+  // Scopes are checked and granted by the authorization page (authorize/request.ts, grant-scope.ts),
+  // which records them on the grant; the library is handed them as they came and passes them on.
   const scopeRepository: OAuthScopeRepository = {
     async getAllByIdentifiers(names: string[]) {
       return names.filter(Boolean).map((name) => ({ name }));
@@ -176,11 +180,13 @@ export function makeRepositories(ctx: GrantContext) {
       // A token for an account only while the account grants the app access: a code or refresh
       // token that outlived a revocation buys nothing. The shared row lock orders this against a
       // concurrent revocation (server/oauth/revocation.ts), which locks the grant for update.
-      if (
-        token.user &&
-        !(await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId }))
-      ) {
-        throw invalidGrant("The driver has revoked this app's access.");
+      if (token.user) {
+        const grant = await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId });
+        if (!grant) throw invalidGrant("The driver has revoked this app's access.");
+        // The answer's `scope` is what the driver granted now, whatever the code once asked; a
+        // grant of everything, precise (what a request without scope means) answers as before
+        // scopes existed, without it (RFC 6749 §5.1: optional when it is what was asked).
+        if (!isFullGrant(grant)) ctx.grantedScope = formatScope(grant);
       }
       // Every grant's tokens live the same (docs/oauth.md); the library's implicit grant would
       // otherwise give one hour.

@@ -63,14 +63,15 @@ async function runGrant(form: Record<string, string>, ctx: GrantContext): Promis
       const server = makeAuthorizationServer(ctx);
       return server.respondToAccessTokenRequest(new OAuthRequest({ body: form, headers: {}, query: {} }));
     });
-    const issued = result.body as { access_token: string; refresh_token?: string; scope?: string };
+    const issued = result.body as { access_token: string; refresh_token?: string };
     return {
       access_token: issued.access_token,
       token_type: "bearer",
       // The library rounds the time left down (86399); the token was issued just now.
       expires_in: ACCESS_TOKEN_TTL_SECONDS,
       ...(issued.refresh_token ? { refresh_token: issued.refresh_token } : {}),
-      ...(issued.scope ? { scope: issued.scope } : {}),
+      // A token for an account says what its grant holds; an app's own token has no scope.
+      ...(ctx.grantedScope ? { scope: ctx.grantedScope } : {}),
     };
   } catch (error) {
     // The database out of reach: nothing more can be recorded; the edge answers 503.

@@ -339,6 +339,18 @@ export function openApiDocument(environment: Environment, origin: string) {
               tokenUrl: `${origin}${environment === "sandbox" ? "/sandbox" : ""}/oauth/token`,
               scopes: {},
             },
+            // docs/oauth.md#scopes: a request without scope gets all of them, location precise.
+            authorizationCode: {
+              authorizationUrl: `${origin}${environment === "sandbox" ? "/sandbox" : ""}/oauth/authorize`,
+              tokenUrl: `${origin}${environment === "sandbox" ? "/sandbox" : ""}/oauth/token`,
+              scopes: {
+                "location:precise": "Positions as stored",
+                "location:approximate": "Positions rounded to 2 decimal places (about 1 km); trips without a path",
+                "location:none": "No positions",
+                data: "Vehicle data: data sets, data points, trips, data events",
+                account: "Account fields",
+              },
+            },
           },
         },
       },

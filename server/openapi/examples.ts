@@ -48,6 +48,7 @@ const vehicle = {
   autoAssignDevice: false,
   mileage: 28311.402,
   lastWaypoint: { timestamp: AT, ...COLUMBUS },
+  locationPaused: false,
   running: false,
   lastRunningTimestamp: "20261124T140212+0000",
   year: "2019",

@@ -81,6 +81,7 @@ export async function ensureDemoTrip(
   const principal: Principal = {
     kind: "client",
     accountId: null,
+    grant: null,
     environment: "sandbox",
     tokenId: 0,
     appId: demo.appId,

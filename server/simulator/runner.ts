@@ -9,6 +9,7 @@ import { MAX_BATCH, type DataSetInput } from "@/server/telemetry/schemas";
 import { METERS_PER_MILE } from "./geo";
 import { generateTrip, isLoop, reverseRoute, roundMiles, routeLength, type Sample, type Trip } from "./model";
 import { updateRun, type RunRow } from "./queries";
+import { FULL_GRANT } from "@/server/oauth/grant-scope";
 
 // Driving one real-time run forward: which of its data sets are due, posting them through the
 // same ingest a device uses, and recording how far it got. The loop (worker/simulator.ts) claims
@@ -33,8 +34,9 @@ function principalOf(
     dataProvider: false,
   };
   return run.accountId === null
-    ? { ...base, kind: "client", accountId: null }
-    : { ...base, kind: "user", accountId: run.accountId };
+    ? { ...base, kind: "client", accountId: null, grant: null }
+    : // The simulator posts data as the run's token would; it reads nothing back.
+      { ...base, kind: "user", accountId: run.accountId, grant: FULL_GRANT };
 }
 
 export type LapPlan = { trip: Trip; /** seconds after lap start when each data set is due */ due: number[] };

@@ -1,3 +1,5 @@
+import { grantFor, requireScope } from "@/server/oauth/grant-view";
+import type { GrantScope } from "@/server/oauth/grant-scope";
 import { db } from "@/db/client";
 import { getVisibleAccount } from "@/server/accounts/service";
 import { ApiError, notFound, validationError, type FieldError } from "@/common/http/errors";
@@ -197,6 +199,7 @@ export async function createSubscription(
       `${type} subscriptions are made on ${info.scopes.map((s) => scopeNames[s]).join(" or ")}, not on ${scopeNames[target.scope]}.`,
     );
   }
+  if (target.scope !== "SYSTEM") requireGrantFor(type, await grantFor(principal, target.accountId));
   const period = body.notificationPeriod ?? info.periods[0]!;
   const criteria = resolveCriteria(type, criteriaInput(body));
   const deliveries = wantedDeliveries(
@@ -306,4 +309,26 @@ export async function deleteSubscription(
   const target = await resolveTarget(principal, prefix);
   const row = await findOwn(principal, target, type, id);
   await markSubscriptionDeleted(db(), row.id);
+}
+
+/**
+ * What a type needs of the app's grant for the account (docs/oauth.md#scopes): GEOFENCE precise
+ * location (its radius is measured from exact positions), WAYPOINT some location, the account
+ * lifecycle types nothing, every other type `data`. 403 FORBIDDEN naming the missing scope. Made
+ * earlier and lowered since, such a subscription stays but is not evaluated
+ * (server/notifications/ingest-queries.ts).
+ */
+function requireGrantFor(type: EventType, grant: GrantScope) {
+  if (type === "GEOFENCE" && grant.location !== "precise")
+    throw new ApiError(
+      "FORBIDDEN",
+      'GEOFENCE subscriptions need the "location:precise" scope, which the driver has not granted this app.',
+    );
+  if (type === "WAYPOINT" && grant.location === "none")
+    throw new ApiError(
+      "FORBIDDEN",
+      'WAYPOINT subscriptions need the "location:approximate" or "location:precise" scope, which the driver has not granted this app.',
+    );
+  if (type !== "GEOFENCE" && type !== "WAYPOINT" && type !== "VEHICLECREATED" && type !== "VEHICLEDELETED")
+    requireScope(grant, "data");
 }

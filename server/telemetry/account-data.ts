@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { db, type Tx } from "@/db/client";
 import { dataPoints, vehicleDataStats, vehicles } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import { serializePoint } from "./serialize";
 
 // GET /account/data/: the data points of all of an account's vehicles.
@@ -26,10 +27,12 @@ export async function pointsSinceLastCall({
   appId,
   accountId,
   limit,
+  precision,
 }: {
   appId: number;
   accountId: number;
   limit: number;
+  precision: LocationPrecision;
 }) {
   return db().transaction(async (tx) => {
     const [cursor] = await rows<{ tx_id: string; point_id: string }>(
@@ -67,13 +70,16 @@ export async function pointsSinceLastCall({
       );
     return points.map((r) => ({
       vehicleId: r.vehicle_id,
-      ...serializePoint({
-        id: Number(r.id),
-        dataSetId: Number(r.data_set_id),
-        recordedAt: new Date(Number(r.recorded_at)),
-        key: r.key,
-        value: r.value,
-      }),
+      ...serializePoint(
+        {
+          id: Number(r.id),
+          dataSetId: Number(r.data_set_id),
+          recordedAt: new Date(Number(r.recorded_at)),
+          key: r.key,
+          value: r.value,
+        },
+        precision,
+      ),
     }));
   });
 }
@@ -83,7 +89,15 @@ export async function pointsSinceLastCall({
 const rows = async <T>(tx: Tx, statement: SQL): Promise<T[]> => (await tx.execute(statement)) as unknown as T[];
 
 /** Without sinceLastCall: the account's points, newest first, paged. */
-export async function accountPoints({ accountId, page }: { accountId: number; page: Page }) {
+export async function accountPoints({
+  accountId,
+  page,
+  precision,
+}: {
+  accountId: number;
+  page: Page;
+  precision: LocationPrecision;
+}) {
   const ofAccount = db().select({ id: vehicles.id }).from(vehicles).where(eq(vehicles.accountId, accountId));
   const [rows, [total]] = await Promise.all([
     db()
@@ -98,5 +112,8 @@ export async function accountPoints({ accountId, page }: { accountId: number; pa
       .from(vehicleDataStats)
       .where(and(inArray(vehicleDataStats.vehicleId, ofAccount))),
   ]);
-  return { items: rows.map((r) => ({ vehicleId: r.vehicleId, ...serializePoint(r) })), total: total?.n ?? 0 };
+  return {
+    items: rows.map((r) => ({ vehicleId: r.vehicleId, ...serializePoint(r, precision) })),
+    total: total?.n ?? 0,
+  };
 }

@@ -3,6 +3,7 @@ import { db, type Database } from "@/db/client";
 import { onReplica } from "@/db/replica";
 import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import { serializeDataSet } from "./serialize";
 
 // Reads of device data, in drizzle (the trips' data sets are read in trip-data-sets.ts). Every list is served by an index that starts with the
@@ -11,7 +12,11 @@ import { serializeDataSet } from "./serialize";
 type Order = "asc" | "desc";
 
 /** Data sets with their points (datum in posted order), in the order of `ids` given by the caller's sort. */
-async function withPoints(sets: (typeof dataSets.$inferSelect)[], database: Database = db()) {
+async function withPoints(
+  sets: (typeof dataSets.$inferSelect)[],
+  precision: LocationPrecision,
+  database: Database = db(),
+) {
   if (sets.length === 0) return [];
   const points = await database
     .select()
@@ -23,30 +28,52 @@ async function withPoints(sets: (typeof dataSets.$inferSelect)[], database: Data
       ),
     )
     .orderBy(asc(dataPoints.dataSetId), asc(dataPoints.position));
-  return attachPoints(sets, points);
+  return attachPoints(sets, points, precision);
 }
 
-function attachPoints(sets: (typeof dataSets.$inferSelect)[], points: (typeof dataPoints.$inferSelect)[]) {
+function attachPoints(
+  sets: (typeof dataSets.$inferSelect)[],
+  points: (typeof dataPoints.$inferSelect)[],
+  precision: LocationPrecision,
+) {
   const bySet = new Map<number, (typeof points)[number][]>();
   for (const p of points) {
     const list = bySet.get(p.dataSetId);
     if (list) list.push(p);
     else bySet.set(p.dataSetId, [p]);
   }
-  return sets.map((s) => serializeDataSet(s, bySet.get(s.id) ?? []));
+  return sets.map((s) => serializeDataSet(s, bySet.get(s.id) ?? [], precision));
 }
 
-export async function readDataSets({ vehicleId, ids }: { vehicleId: number; ids: number[] }) {
+export async function readDataSets({
+  vehicleId,
+  ids,
+  precision,
+}: {
+  vehicleId: number;
+  ids: number[];
+  precision: LocationPrecision;
+}) {
   const sets = await db()
     .select()
     .from(dataSets)
     .where(and(eq(dataSets.vehicleId, vehicleId), inArray(dataSets.id, ids)))
     .orderBy(asc(dataSets.recordedAt));
-  return withPoints(sets);
+  return withPoints(sets, precision);
 }
 
 /** A page of a vehicle's data sets with their points: a heavy read, on the replica when there is one (db/replica.ts). */
-export async function listDataSets({ vehicleId, page, order }: { vehicleId: number; page: Page; order: Order }) {
+export async function listDataSets({
+  vehicleId,
+  page,
+  order,
+  precision,
+}: {
+  vehicleId: number;
+  page: Page;
+  order: Order;
+  precision: LocationPrecision;
+}) {
   return onReplica(async ({ db }) => {
     const [sets, [stats]] = await Promise.all([
       db
@@ -61,12 +88,20 @@ export async function listDataSets({ vehicleId, page, order }: { vehicleId: numb
         .from(vehicleDataStats)
         .where(eq(vehicleDataStats.vehicleId, vehicleId)),
     ]);
-    return { items: await withPoints(sets, db), total: stats?.n ?? 0 };
+    return { items: await withPoints(sets, precision, db), total: stats?.n ?? 0 };
   });
 }
 
-export async function findDataSet({ vehicleId, id }: { vehicleId: number; id: number }) {
-  const [set] = await readDataSets({ vehicleId, ids: [id] });
+export async function findDataSet({
+  vehicleId,
+  id,
+  precision,
+}: {
+  vehicleId: number;
+  id: number;
+  precision: LocationPrecision;
+}) {
+  const [set] = await readDataSets({ vehicleId, ids: [id], precision });
   return set ?? null;
 }
 

@@ -93,8 +93,9 @@ const dataPointOut = z.object({
   dataSetId: z.number().int(),
   timestamp: dateTimeOut,
   key: z.string(),
-  value: z.string(),
-  translatedValue: z.string(),
+  // null: a location point the app's grant does not show (docs/oauth.md#scopes).
+  value: z.string().nullable(),
+  translatedValue: z.string().nullable(),
 });
 
 /** A data point in a list of points, where the vehicle is not implied by a parent. */

@@ -1,5 +1,7 @@
 import type { dataPoints, dataSets, trips } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import { positionAt, waypointValueAt } from "@/server/oauth/location-precision";
 import { translateValue } from "./keys";
 import type { DataPointOut, DataSetOut, TripOut } from "./schemas";
 
@@ -7,18 +9,39 @@ type PointRow = Pick<typeof dataPoints.$inferSelect, "id" | "dataSetId" | "recor
 type SetRow = typeof dataSets.$inferSelect;
 type TripRow = typeof trips.$inferSelect;
 
-export function serializePoint(p: PointRow): DataPointOut {
-  return {
-    id: p.id,
-    dataSetId: p.dataSetId,
-    timestamp: formatDateTime(p.recordedAt),
-    key: p.key,
-    value: p.value,
-    translatedValue: translateValue(p.key, p.value),
-  };
+// The keys that say where the vehicle is: a position, and the address near it.
+const LOCATION_KEYS = new Set(["GEN_WAYPOINT", "GEN_NEAREST_ADDRESS"]);
+
+/**
+ * A data point as an app with this location precision sees it (docs/oauth.md#scopes), the one
+ * place for every point on the wire (lists, data sets, trips' data): a GEN_WAYPOINT rounded
+ * (approximate) or null (none) in `value` and `translatedValue`; a GEN_NEAREST_ADDRESS, which no
+ * rounding makes approximate, null unless precise. Every other key is unchanged.
+ */
+export function pointAt<P extends { key: string; value: string | null; translatedValue: string | null }>(
+  point: P,
+  precision: LocationPrecision,
+): P {
+  if (precision === "precise" || !LOCATION_KEYS.has(point.key)) return point;
+  const value = point.key === "GEN_WAYPOINT" && point.value !== null ? waypointValueAt(point.value, precision) : null;
+  return { ...point, value, translatedValue: value };
 }
 
-export function serializeDataSet(s: SetRow, points: PointRow[]): DataSetOut {
+export function serializePoint(p: PointRow, precision: LocationPrecision): DataPointOut {
+  return pointAt(
+    {
+      id: p.id,
+      dataSetId: p.dataSetId,
+      timestamp: formatDateTime(p.recordedAt),
+      key: p.key,
+      value: p.value,
+      translatedValue: translateValue(p.key, p.value),
+    },
+    precision,
+  );
+}
+
+export function serializeDataSet(s: SetRow, points: PointRow[], precision: LocationPrecision): DataSetOut {
   return {
     id: s.id,
     vehicleId: s.vehicleId,
@@ -27,22 +50,31 @@ export function serializeDataSet(s: SetRow, points: PointRow[]): DataSetOut {
     ignitionStatus: s.ignitionStatus,
     deviceId: s.deviceId,
     vin: s.vin,
-    datum: points.map(serializePoint),
+    datum: points.map((p) => serializePoint(p, precision)),
   };
 }
 
 const waypoint = (at: Date | null, latitude: number | null, longitude: number | null) =>
   at && latitude !== null && longitude !== null ? { timestamp: formatDateTime(at), latitude, longitude } : null;
 
-export function serializeTrip(t: TripRow, data?: DataSetOut[]): TripOut {
+/**
+ * A trip as an app with this precision sees it: approximate keeps start and end (rounded) and
+ * mileage but no path, so its data sets come without their location points; none has no
+ * start or end position either (null).
+ */
+export function serializeTrip(t: TripRow, precision: LocationPrecision, data?: DataSetOut[]): TripOut {
+  const withoutPath = (sets: DataSetOut[]) =>
+    precision === "precise"
+      ? sets
+      : sets.map((s) => ({ ...s, datum: s.datum.filter((p) => !LOCATION_KEYS.has(p.key)) }));
   return {
     id: t.id,
     vehicleId: t.vehicleId,
     startTime: formatDateTime(t.startTime),
     endTime: formatDateTime(t.endTime),
     mileage: t.mileage,
-    startWaypoint: waypoint(t.startWaypointAt, t.startLatitude, t.startLongitude),
-    endWaypoint: waypoint(t.endWaypointAt, t.endLatitude, t.endLongitude),
-    ...(data ? { data } : {}),
+    startWaypoint: positionAt(waypoint(t.startWaypointAt, t.startLatitude, t.startLongitude), precision),
+    endWaypoint: positionAt(waypoint(t.endWaypointAt, t.endLatitude, t.endLongitude), precision),
+    ...(data ? { data: withoutPath(data) } : {}),
   };
 }

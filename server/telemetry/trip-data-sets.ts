@@ -1,6 +1,8 @@
 import { onReplica } from "@/db/replica";
 import type { Fragment, Sql } from "@/db/fragments";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import { translateValue } from "./keys";
+import { pointAt } from "./serialize";
 import type { DataPointOut, DataSetOut } from "./schemas";
 
 // A hot read in postgres.js tagged templates (docs/architecture.md#reaching-the-database).
@@ -11,21 +13,27 @@ import type { DataPointOut, DataSetOut } from "./schemas";
  * this goes straight through postgres.js with the wire DateTime made by PostgreSQL: drizzle's
  * per-row mapping, a Date per timestamp and formatting them back were most of that answer's time.
  */
-export async function dataSetsOfTrips(tripIds: number[]): Promise<Map<number, DataSetOut[]>> {
+export async function dataSetsOfTrips(
+  tripIds: number[],
+  precision: LocationPrecision,
+): Promise<Map<number, DataSetOut[]>> {
   const byTrip = new Map<number, DataSetOut[]>();
   if (tripIds.length === 0) return byTrip;
   // A heavy read: on the replica when there is one (db/replica.ts).
   const [sets, points] = await onReplica(({ sql }) => readTrips(sql, tripIds));
   const datumOf = new Map<string, DataPointOut[]>();
   for (const p of points) {
-    const datum: DataPointOut = {
-      id: Number(p.id),
-      dataSetId: Number(p.data_set_id),
-      timestamp: p.at,
-      key: p.key,
-      value: p.value,
-      translatedValue: translateValue(p.key, p.value),
-    };
+    const datum: DataPointOut = pointAt(
+      {
+        id: Number(p.id),
+        dataSetId: Number(p.data_set_id),
+        timestamp: p.at,
+        key: p.key,
+        value: p.value,
+        translatedValue: translateValue(p.key, p.value),
+      },
+      precision,
+    );
     const list = datumOf.get(p.data_set_id);
     if (list) list.push(datum);
     else datumOf.set(p.data_set_id, [datum]);

@@ -23,6 +23,7 @@ type ListRow = {
   last_latitude: number | null;
   last_longitude: number | null;
   device_serial: string | null;
+  location_paused: boolean;
 };
 
 const at = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -38,7 +39,7 @@ export async function listVehicles({ scope, page, order }: { scope: AccountScope
       select v.id, v.account_id, v.vin, v.label, v.auto_assign_device, v.mileage, v.year, v.make, v.model, v.running,
              (extract(epoch from v.last_running_at) * 1000)::float8 as last_running_at,
              (extract(epoch from v.last_waypoint_at) * 1000)::float8 as last_waypoint_at,
-             v.last_latitude, v.last_longitude, d.serial as device_serial
+             v.last_latitude, v.last_longitude, v.location_paused, d.serial as device_serial
         from vehicles v left join devices d on d.vehicle_id = v.id
        where v.environment = ${scope.environment} and ${owner}
        order by v.id ${order === "asc" ? sql`asc` : sql`desc`} limit ${page.limit} offset ${page.offset}`,
@@ -62,6 +63,7 @@ export async function listVehicles({ scope, page, order }: { scope: AccountScope
     lastLatitude: r.last_latitude,
     lastLongitude: r.last_longitude,
     deviceSerial: r.device_serial,
+    locationPaused: r.location_paused,
   }));
   return { rows: vehiclesOut, total: total?.n ?? 0 };
 }

@@ -34,7 +34,7 @@ export const createVehicleBody = z.object({
   mileage: optional(mileage),
 });
 
-// Read-only members (vehicleId, name, lastWaypoint, running, …) are dropped, so an echoed
+// Read-only members (vehicleId, name, lastWaypoint, locationPaused, running, …) are dropped, so an echoed
 // object updates cleanly (docs/api.md#field-values).
 export const updateVehicleBody = z.object({
   deviceId: clearable(deviceId),
@@ -61,7 +61,10 @@ export const vehicleOut = z.object({
   label: z.string().nullable(),
   autoAssignDevice: z.boolean(),
   mileage: z.number(),
+  // null also when the app's grant shows no location (docs/oauth.md#scopes).
   lastWaypoint: waypointOut.nullable(),
+  // Set by the driver on the driver site; read-only to apps (dropped from update bodies).
+  locationPaused: z.boolean(),
   running: z.boolean(),
   lastRunningTimestamp: dateTimeOut.nullable(),
   year: z.string().nullable(),

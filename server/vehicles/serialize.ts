@@ -1,4 +1,6 @@
 import { formatDateTime } from "@/common/http/datetime";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import { positionAt } from "@/server/oauth/location-precision";
 import type { VehicleRow } from "./queries";
 import type { VehicleOut } from "./schemas";
 
@@ -10,7 +12,8 @@ export function vehicleName(row: Pick<VehicleRow, "year" | "make" | "model">): s
   return parts.length > 0 ? parts.join(" ") : UNIDENTIFIED;
 }
 
-export function serializeVehicle(row: VehicleRow): VehicleOut {
+/** The vehicle as an app with this location precision sees it (docs/oauth.md#scopes). */
+export function serializeVehicle(row: VehicleRow, precision: LocationPrecision): VehicleOut {
   const hasWaypoint = row.lastWaypointAt !== null && row.lastLatitude !== null && row.lastLongitude !== null;
   return {
     vehicleId: row.id,
@@ -21,9 +24,13 @@ export function serializeVehicle(row: VehicleRow): VehicleOut {
     label: row.label,
     autoAssignDevice: row.autoAssignDevice,
     mileage: row.mileage,
-    lastWaypoint: hasWaypoint
-      ? { timestamp: formatDateTime(row.lastWaypointAt!), latitude: row.lastLatitude!, longitude: row.lastLongitude! }
-      : null,
+    lastWaypoint: positionAt(
+      hasWaypoint
+        ? { timestamp: formatDateTime(row.lastWaypointAt!), latitude: row.lastLatitude!, longitude: row.lastLongitude! }
+        : null,
+      precision,
+    ),
+    locationPaused: row.locationPaused,
     running: row.running,
     lastRunningTimestamp: formatDateTime(row.lastRunningAt),
     year: row.year,

@@ -5,6 +5,7 @@ import { uniqueViolation } from "@/db/errors";
 import { notFound, validationError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
+import { grantFor, grantsFor } from "@/server/oauth/grant-view";
 import { assignDevice, deviceInUse } from "./devices";
 import {
   deleteVehicleRow,
@@ -13,6 +14,7 @@ import {
   insertVehicle,
   unassignDevicesOf,
   updateVehicleRow,
+  type VehicleRow,
 } from "./queries";
 import { listVehicles } from "./list-vehicles";
 import type { CreateVehicleInput, UpdateVehicleInput } from "./schemas";
@@ -26,7 +28,20 @@ const fromVin = (vin: string | null) => (vin ? decodeVin(vin) : { year: null, ma
 
 export async function listVisibleVehicles(principal: Principal, page: Page, order: "asc" | "desc" = "asc") {
   const { rows, total } = await listVehicles({ scope: accountScope(principal), page, order });
-  return { items: rows.map(serializeVehicle), total };
+  const grantOf = await grantsFor(
+    principal,
+    rows.map((r) => r.accountId),
+  );
+  return { items: rows.map((r) => serializeVehicle(r, grantOf(r.accountId).location)), total };
+}
+
+/** One vehicle of the caller, as its account's grant lets the caller see it. */
+export async function readVehicle(principal: Principal, ref: string) {
+  return shown(principal, await getVisibleVehicle(principal, ref));
+}
+
+async function shown(principal: Principal, row: VehicleRow) {
+  return serializeVehicle(row, (await grantFor(principal, row.accountId)).location);
 }
 
 export async function getVisibleVehicle(principal: Principal, ref: string) {
@@ -85,7 +100,7 @@ export async function createVehicle(principal: Principal, input: CreateVehicleIn
       });
       return vehicleId;
     });
-    return serializeVehicle((await findVehicleById(db(), { id }))!);
+    return shown(principal, (await findVehicleById(db(), { id }))!);
   } catch (error) {
     translateDeviceRace(error);
   }
@@ -109,7 +124,7 @@ export async function updateVehicle(principal: Principal, ref: string, input: Up
         await assignDevice(tx, { scope, vehicle: { id: current.id, autoAssignDevice }, serial: deviceId });
       return current.id;
     });
-    return serializeVehicle((await findVehicleById(db(), { id }))!);
+    return shown(principal, (await findVehicleById(db(), { id }))!);
   } catch (error) {
     translateDeviceRace(error);
   }
@@ -132,4 +147,16 @@ export async function deleteVehicle(principal: Principal, ref: string) {
       at: new Date(),
     });
   });
+}
+
+/**
+ * The driver's location pause (docs/driver-site.md#pause-location): only the owner sets it, from
+ * the driver site; apps read `locationPaused` and cannot change it. Ingest reads the flag with the
+ * vehicle, in the statement it already makes, and an update of the row changes its version, so no
+ * post in flight writes past the switch.
+ */
+export async function setLocationPaused(principal: Principal & { kind: "user" }, ref: string, paused: boolean) {
+  const vehicle = await getVisibleVehicle(principal, ref);
+  await updateVehicleRow(db(), { id: vehicle.id, values: { locationPaused: paused } });
+  return readVehicle(principal, String(vehicle.id));
 }

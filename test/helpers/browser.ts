@@ -31,7 +31,7 @@ export class Browser {
   async request(
     method: string,
     url: string,
-    init: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+    init: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Page> {
     const headers: Record<string, string> = { "X-Forwarded-For": this.address, ...init.headers };
     if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -39,6 +39,9 @@ export class Browser {
     if (init.form) {
       body = new URLSearchParams(init.form).toString();
       headers["Content-Type"] ??= "application/x-www-form-urlencoded";
+    } else if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers["Content-Type"] ??= "application/json";
     }
     const res = await fetch(url.startsWith("/") ? (this.base ?? baseUrl()) + url : url, {
       method,

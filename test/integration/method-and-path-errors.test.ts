@@ -230,6 +230,7 @@ describe("the driver site's JSON routes: a method a route does not serve → 405
     ["/me/account/password", "POST, OPTIONS"],
     ["/me/vehicles", "POST, OPTIONS"],
     ["/me/vehicles/7", "GET, HEAD, POST, DELETE, OPTIONS"],
+    ["/me/vehicles/7/location-pause", "POST, OPTIONS"],
     ["/me/positions", "GET, HEAD, OPTIONS"],
     ["/me/positions/stream", "GET, HEAD, OPTIONS"],
   ])("%s: OPTIONS and every 405 say Allow: %s, and no method it names answers 405", async (path, allow) => {

@@ -21,7 +21,7 @@ const set = (
   ...extra,
 });
 const read = (over: Partial<IngestRead> = {}): IngestRead => ({
-  vehicle: { id: 7, accountId: 3 },
+  vehicle: { id: 7, accountId: 3, locationPaused: false },
   version: "1001",
   state: { mileage: 100, running: false, lastRunningAt: null, lastDataAt: null, lastWaypoint: null, vin: null },
   openTrip: null,

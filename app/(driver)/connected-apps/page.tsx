@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { formatWhen, zoneOf } from "@/components/driver/format";
 import { RelativeTime } from "@/components/driver/relative-time";
-import { APP_ABILITIES, capitalized } from "@/components/oauth/abilities";
+import { appAbilities, capitalized, LOCATION_WORDS } from "@/components/oauth/abilities";
+import { precisionsUpTo } from "@/server/oauth/grant-scope";
 import { SiteHeader } from "@/components/site/site-header";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -39,6 +40,9 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
   const revokedName =
     revokedId.success && !apps.some((a) => a.appId === revokedId.data) ? await appName(revokedId.data) : null;
   const token = csrfToken(session, "revoke");
+  const precisionToken = csrfToken(session, "precision");
+  const changedId = idParam.safeParse(query.changed);
+  const changed = changedId.success ? apps.find((a) => a.appId === changedId.data) : undefined;
 
   return (
     <>
@@ -54,6 +58,11 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
         {revokedName ? (
           <p role="status" className="rounded-lg bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
             {revokedName} no longer has access to your account.
+          </p>
+        ) : null}
+        {changed ? (
+          <p role="status" className="rounded-lg bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
+            {changed.name} now sees your vehicles&apos; location: {LOCATION_WORDS[changed.grant.location].label}.
           </p>
         ) : null}
         {apps.length === 0 ? (
@@ -90,10 +99,38 @@ export default async function ConnectedAppsPage({ searchParams }: Props) {
                     className="mt-1 list-disc space-y-1 pl-5 text-sm text-slate-700"
                     aria-labelledby={`abilities-${app.appId}`}
                   >
-                    {APP_ABILITIES.map((ability) => (
+                    {appAbilities(app.grant).map((ability) => (
                       <li key={ability}>{capitalized(ability)}.</li>
                     ))}
                   </ul>
+                  {app.locationAsked !== "none" ? (
+                    <form
+                      method="post"
+                      action="/connected-apps/precision"
+                      className="mt-3 flex flex-wrap items-end gap-2"
+                    >
+                      <input type="hidden" name="app_id" value={app.appId} />
+                      <input type="hidden" name="csrf_token" value={precisionToken} />
+                      <label className="flex flex-col text-sm font-medium text-slate-600">
+                        Location
+                        <select
+                          name="location"
+                          defaultValue={app.grant.location}
+                          className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-slate-900"
+                          aria-label={`Location for ${app.name}`}
+                        >
+                          {precisionsUpTo(app.locationAsked).map((p) => (
+                            <option key={p} value={p}>
+                              {LOCATION_WORDS[p].label}
+                            </option>
+                          ))}
+                        </select>
+                      </label>
+                      <Button type="submit" variant="secondary" aria-label={`Save location for ${app.name}`}>
+                        Save
+                      </Button>
+                    </form>
+                  ) : null}
                 </div>
                 <form method="post" action="/connected-apps/revoke" className="shrink-0">
                   <input type="hidden" name="app_id" value={app.appId} />

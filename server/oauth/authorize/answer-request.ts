@@ -31,6 +31,7 @@ export async function answerAuthorizationRequest(
     if (!consented) return sendTo(interactionRequired(authorization, "consent_required"));
   }
   const mustInteract = params.prompt.includes("login") || params.prompt.includes("consent");
-  if (driver && consented && !mustInteract) return sendTo(await approveAuthorization(authorization, driver.accountId));
+  if (driver && consented && !mustInteract)
+    return sendTo(await approveAuthorization(authorization, driver.accountId, null));
   return sendTo(continuePath(params));
 }

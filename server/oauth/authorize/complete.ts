@@ -4,6 +4,7 @@ import { makeAuthorizationServer } from "../authorization-server";
 import { issueCode } from "../codes";
 import { recordConsent } from "../grant-queries";
 import { ACCESS_TOKEN_TTL_SECONDS } from "../lifetimes";
+import type { GrantScope } from "../grant-scope";
 import type { GrantContext } from "../repositories";
 import { clientRedirect, withoutFragment } from "./redirect";
 import type { ValidAuthorization } from "./request";
@@ -17,11 +18,19 @@ import type { ValidAuthorization } from "./request";
  * refresh token).
  */
 export async function approveAuthorization(
-  { params, client, libraryRequest }: ValidAuthorization,
+  { params, asked, client, libraryRequest }: ValidAuthorization,
   accountId: number,
+  /** What the driver chose on the consent form; null for a driver who allowed the app before. */
+  granted: GrantScope | null,
 ): Promise<string> {
   const result = await db().transaction(async (tx) => {
-    await recordConsent(tx, { accountId, appId: client.appId });
+    await recordConsent(tx, {
+      accountId,
+      appId: client.appId,
+      granted: granted ?? asked,
+      locationAsked: asked.location,
+      keep: granted === null,
+    });
     if (params.responseType === "code") {
       const code = await issueCode(tx, {
         environment: client.environment,
@@ -49,6 +58,7 @@ export async function approveAuthorization(
       access_token: accessToken,
       token_type: "bearer",
       expires_in: String(ACCESS_TOKEN_TTL_SECONDS),
+      scope: ctx.grantedScope ?? null,
       state: params.state,
     };
   });

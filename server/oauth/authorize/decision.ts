@@ -2,11 +2,17 @@ import { z } from "zod";
 import { getDriverSession } from "@/server/auth/session";
 import { errorPage, sendTo, type AuthorizationAnswer } from "./answer";
 import { approveAuthorization, denyAuthorization } from "./complete";
-import { consentTokenMatches } from "./consent-token";
+import { consentTokenMatches, locationChoices } from "./consent-token";
 import { resumePath } from "./paths";
 import { checkAuthorizationRequest } from "./request";
 
-const decisionForm = z.object({ decision: z.enum(["allow", "deny"]), csrf_token: z.string().max(200) });
+const decisionForm = z.object({
+  decision: z.enum(["allow", "deny"]),
+  csrf_token: z.string().max(200),
+  // The precision the driver chose; a form without it (an app that asks for no location, or a
+  // client that posts the form itself) grants what the app asked for.
+  location: z.enum(["precise", "approximate", "none"]).optional(),
+});
 
 // POST /oauth/authorize/decision — the consent form, already read and found to come from our own
 // site (server/http/with-authorization-page.ts). The form's token is signed over the session and
@@ -24,7 +30,11 @@ export async function answerConsent(fields: URLSearchParams): Promise<Authorizat
     return sendTo(resumePath(check.authorization.params, check.authorization.client.environment));
   }
   if (!session) return expired("the app");
-  const decision = decisionForm.safeParse({ decision: fields.get("decision"), csrf_token: fields.get("csrf_token") });
+  const decision = decisionForm.safeParse({
+    decision: fields.get("decision"),
+    csrf_token: fields.get("csrf_token"),
+    location: fields.getAll("location").length > 1 ? "twice" : (fields.get("location") ?? undefined),
+  });
   if (!decision.success)
     return errorPage(400, "This form could not be read", "Choose Allow or Deny on the consent page.");
   const appName = check.kind === "ok" ? check.authorization.client.appName : "the app";
@@ -32,11 +42,13 @@ export async function answerConsent(fields: URLSearchParams): Promise<Authorizat
   // The request shown, unchanged, that the service no longer accepts: the app hears why.
   if (check.kind === "error") return sendTo(check.location);
   const { authorization } = check;
-  return sendTo(
-    decision.data.decision === "allow"
-      ? await approveAuthorization(authorization, session.accountId)
-      : denyAuthorization(authorization),
-  );
+  if (decision.data.decision === "deny") return sendTo(denyAuthorization(authorization));
+  // Never more than the app asked for (the page offered only those; the token binds the range).
+  const location = decision.data.location ?? authorization.asked.location;
+  if (!locationChoices(authorization.params.scope).includes(location))
+    return errorPage(400, "This form could not be read", `${authorization.client.appName} did not ask for that.`);
+  const granted = { ...authorization.asked, location };
+  return sendTo(await approveAuthorization(authorization, session.accountId, granted));
 }
 
 const expired = (appName: string) =>

@@ -5,6 +5,7 @@ import type { Environment } from "@/db/schema";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { nulField } from "@/common/http/nul";
 import { makeAuthorizationServer } from "../authorization-server";
+import { parseRequestedScope, type GrantScope } from "../grant-scope";
 import { findCredentialByClientId, type CredentialRow } from "../queries";
 import { clientRedirect, withoutFragment, type ResponseMode } from "./redirect";
 
@@ -29,6 +30,8 @@ export type AuthorizationParams = {
 
 export type ValidAuthorization = {
   params: AuthorizationParams;
+  /** What the app asks for (its `scope`, grant-scope.ts): the most the driver can grant. */
+  asked: GrantScope;
   client: CredentialRow;
   libraryRequest: AuthorizationRequest;
 };
@@ -188,6 +191,9 @@ export async function checkAuthorizationRequest(
     }
   }
 
+  const scope = parseRequestedScope(p.scope ?? "");
+  if (!scope.ok) return fail("invalid_scope", scope.problem);
+
   const params: AuthorizationParams = {
     clientId,
     redirectUri,
@@ -208,7 +214,7 @@ export async function checkAuthorizationRequest(
     // matched exactly above, and its answer is rebuilt from the full URI (complete.ts).
     const query = { ...toSearchRecord(params), redirect_uri: withoutFragment(redirectUri) };
     const libraryRequest = await server.validateAuthorizationRequest(new OAuthRequest({ query }));
-    return { kind: "ok", authorization: { params, client, libraryRequest } };
+    return { kind: "ok", authorization: { params, asked: scope.asked, client, libraryRequest } };
   } catch (error) {
     if (!isOAuthError(error)) throw error;
     const e = error as OAuthException;

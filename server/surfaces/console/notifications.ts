@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { notifications, type Environment } from "@/db/schema";
 import { serializeNotification } from "@/server/notifications/serialize";
+import { precisionsOf } from "@/server/notifications/precision";
 import { EVENT_TYPE_NAMES } from "@/common/subscriptions/event-types";
 import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
@@ -82,8 +83,14 @@ export async function listAppNotifications(
       .offset((filters.page - 1) * NOTIFICATION_PAGE_SIZE),
     db().select({ n: count() }).from(notifications).where(where),
   ]);
+  // The partner sees what the app sees: each account's grant decides the position's precision.
+  const precisionOf = await precisionsOf(rows.map((r) => r.row));
   return {
-    items: rows.map((r) => ({ row: r.row, deliveryState: r.deliveryState, body: serializeNotification(r.row) })),
+    items: rows.map((r) => ({
+      row: r.row,
+      deliveryState: r.deliveryState,
+      body: serializeNotification(r.row, { precision: precisionOf(r.row) }),
+    })),
     total: total?.n ?? 0,
   };
 }
@@ -95,5 +102,5 @@ export async function appNotification(partnerUserId: number, appId: number, id: 
     .where(and(eq(notifications.id, id), eq(notifications.appId, appId)));
   if (!row) throw notOwned("notification");
   await consolePrincipal(partnerUserId, appId, row.environment);
-  return { row, body: serializeNotification(row) };
+  return { row, body: serializeNotification(row, { precision: (await precisionsOf([row]))(row) }) };
 }

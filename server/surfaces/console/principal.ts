@@ -31,5 +31,6 @@ export async function consolePrincipal(
     dataProvider: app.dataProvider,
     kind: "client",
     accountId: null,
+    grant: null,
   };
 }

@@ -154,6 +154,7 @@ async function demoSubscriptions(credential: { appId: number; credentialId: numb
     const principal = {
       kind: "client" as const,
       accountId: null,
+      grant: null,
       environment: "sandbox" as const,
       tokenId: 0,
       appId: credential.appId,

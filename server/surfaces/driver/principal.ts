@@ -1,4 +1,5 @@
 import type { DriverSession } from "@/server/auth/session";
+import { FULL_GRANT } from "@/server/oauth/grant-scope";
 import type { Principal } from "@/server/oauth/principal";
 
 // The driver site acts as the account's owner, the way a user token of that account does: the
@@ -15,5 +16,7 @@ export function driverPrincipal(session: DriverSession): Principal {
     credentialId: 0,
     clientId: "wayline-driver-site",
     dataProvider: false,
+    // The owner sees everything of their own account, positions precise.
+    grant: FULL_GRANT,
   };
 }

@@ -7,6 +7,7 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/account\/password\/?$/, ["POST"]],
   [/^\/me\/vehicles\/?$/, ["POST"]],
   [/^\/me\/vehicles\/[^/]+\/?$/, ["GET", "POST", "DELETE"]],
+  [/^\/me\/vehicles\/[^/]+\/location-pause\/?$/, ["POST"]],
   [/^\/me\/positions\/?$/, ["GET"]],
   [/^\/me\/positions\/stream\/?$/, ["GET"]],
 ];

@@ -1,13 +1,14 @@
+import { z } from "zod";
 import type { DriverSession } from "@/server/auth/session";
 import { parseOrThrow } from "@/common/http/zod-errors";
 import { tripsOfVehicle } from "@/server/telemetry/service";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";
-import { serializeVehicle } from "@/server/vehicles/serialize";
 import {
   createVehicle,
   deleteVehicle,
-  getVisibleVehicle,
   listVisibleVehicles,
+  readVehicle,
+  setLocationPaused,
   updateVehicle,
 } from "@/server/vehicles/service";
 import { driverPrincipal } from "./principal";
@@ -26,7 +27,7 @@ export async function listDriverVehicles(session: DriverSession): Promise<Driver
 }
 
 export async function getDriverVehicle(session: DriverSession, vehicleId: number): Promise<DriverVehicle> {
-  return toDriverVehicle(serializeVehicle(await getVisibleVehicle(driverPrincipal(session), String(vehicleId))));
+  return toDriverVehicle(await readVehicle(driverPrincipal(session), String(vehicleId)));
 }
 
 // The API's update schema, so the site's field errors are the API's (the form sends label, vin,
@@ -70,4 +71,14 @@ export async function recentTrips(
 export async function addDriverVehicle(session: DriverSession, body: unknown): Promise<DriverVehicle> {
   const input = parseOrThrow(createVehicleBody.pick({ deviceId: true, vin: true, label: true }), body, "vehicle form");
   return toDriverVehicle(await createVehicle(driverPrincipal(session), input));
+}
+
+const pauseBody = z.object({ paused: z.boolean() });
+
+/** The pause switch: `{"paused": true|false}`. */
+export async function setDriverLocationPause(session: DriverSession, vehicleId: number, body: unknown) {
+  const { paused } = parseOrThrow(pauseBody, body, "pause switch");
+  const principal = driverPrincipal(session);
+  if (principal.kind !== "user") throw new Error("the driver site acts for its account");
+  return toDriverVehicle(await setLocationPaused(principal, String(vehicleId), paused));
 }

@@ -15,6 +15,8 @@ export type DriverVehicle = {
   running: boolean;
   lastRunningAt: string | null;
   lastWaypoint: { latitude: number; longitude: number; at: string } | null;
+  /** The driver paused location: lastWaypoint is the last position before the pause. */
+  locationPaused: boolean;
 };
 
 /** A wire DateTime (docs/api.md#datetime) as ISO 8601, or null. */
@@ -34,6 +36,7 @@ export function toDriverVehicle(v: VehicleOut): DriverVehicle {
     lastWaypoint: v.lastWaypoint
       ? { latitude: v.lastWaypoint.latitude, longitude: v.lastWaypoint.longitude, at: iso(v.lastWaypoint.timestamp)! }
       : null,
+    locationPaused: v.locationPaused,
   };
 }
 

@@ -50,7 +50,8 @@ export async function ingestDataSets(
   rememberRead(request.scope, vehicleRef, outcome.after);
 
   const duplicates = outcome.duplicateIds.length
-    ? await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds })
+    ? // The poster's own data, answered as stored (docs/oauth.md#scopes: the answer to a post is exempt).
+      await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds, precision: "precise" })
     : [];
   return [...outcome.fresh, ...duplicates].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
 }
@@ -109,7 +110,10 @@ async function ingestOnce(
     throw new ApiError("FORBIDDEN", "Only apps approved as data providers may post data sets in production.");
   }
 
-  const plan = planWrite(read, sets, { environment: principal.environment, unread: recent && { scope } });
+  // Paused by the driver: the positions are not stored; the rest of each data set is, so
+  // lastWaypoint, trips' ends and every evaluation see no new position (docs/driver-site.md#pause-location).
+  const kept = read.vehicle.locationPaused ? withoutPositions(sets) : sets;
+  const plan = planWrite(read, kept, { environment: principal.environment, unread: recent && { scope } });
   const vehicleId = read.vehicle.id;
   if (!plan.write)
     return { vehicleId, fresh: [], duplicateIds: plan.duplicateIds, after: { ...read, existing: new Map() } };
@@ -130,3 +134,6 @@ async function ingestOnce(
     after: readAfter(read, { ...plan, write: plan.write }, written),
   };
 }
+
+const withoutPositions = (sets: DataSetInput[]): DataSetInput[] =>
+  sets.map((set) => ({ ...set, datum: set.datum.filter((d) => d.key !== "GEN_WAYPOINT") }));

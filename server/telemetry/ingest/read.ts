@@ -15,7 +15,8 @@ import type { OpenTrip, VehicleState } from "../segmentation";
 // about 70 µs of CPU under load (docs/benchmarks.md).
 
 export type IngestRead = {
-  vehicle: { id: number; accountId: number };
+  /** locationPaused: the driver's pause (docs/driver-site.md#pause-location), read by this same statement. */
+  vehicle: { id: number; accountId: number; locationPaused: boolean };
   /** The vehicle row's xmin when read: every update of the row changes it (write.ts checks it). */
   version: string;
   state: VehicleState;
@@ -49,6 +50,7 @@ function vehicleMatch(sql: Sql, scope: AccountScope, ref: string): { where: Frag
 }
 
 type ReadRow = {
+  location_paused: boolean;
   id: number;
   account_id: number;
   version: string;
@@ -92,7 +94,7 @@ export async function readForIngest(
   // once generic, as a scan of all the vehicle's data sets (1.3 s for a batch of 500 on a vehicle
   // with 5,000 data sets, and growing with its history: bench/ingest.ts).
   const [row] = await sql<ReadRow[]>`
-    select v.id, v.account_id, v.xmin::text as version, v.mileage, v.running, v.vin,
+    select v.id, v.account_id, v.location_paused, v.xmin::text as version, v.mileage, v.running, v.vin,
            ${ms(sql, sql`v.last_running_at`)} as last_running_at, ${ms(sql, sql`v.last_data_at`)} as last_data_at,
            ${ms(sql, sql`v.last_waypoint_at`)} as last_waypoint_at, v.last_latitude, v.last_longitude,
            (select json_build_array(t.id, ${ms(sql, sql`t.start_time`)}, ${ms(sql, sql`t.last_data_at`)}, t.mileage, ${ms(sql, sql`t.start_waypoint_at`)},
@@ -113,7 +115,7 @@ export async function readForIngest(
   const point = (at: number | null, latitude: number | null, longitude: number | null) =>
     at === null || latitude === null || longitude === null ? null : { at: new Date(at), latitude, longitude };
   return {
-    vehicle: { id: Number(row.id), accountId: Number(row.account_id) },
+    vehicle: { id: Number(row.id), accountId: Number(row.account_id), locationPaused: row.location_paused },
     version: row.version,
     state: {
       mileage: Number(row.mileage),

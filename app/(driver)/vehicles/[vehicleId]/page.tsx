@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DeleteVehicle } from "@/components/driver/delete-vehicle";
+import { LocationPause } from "@/components/driver/location-pause";
 import { formatMiles, formatWhen, zoneOf } from "@/components/driver/format";
 import { LivePosition } from "@/components/driver/live-position";
 import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
@@ -80,6 +81,7 @@ export default async function VehiclePage({ params }: Props) {
           </Card>
           <Card>
             <h2 className="text-lg font-semibold">Last position</h2>
+            <LocationPause vehicleId={vehicle.vehicleId} paused={vehicle.locationPaused} />
             <LivePosition vehicle={vehicle} title={title} tiles={tileConfig()} timeZone={zone} />
           </Card>
           <Card>

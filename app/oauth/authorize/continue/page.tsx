@@ -4,7 +4,7 @@ import { AuthPanel } from "@/components/auth/auth-panel";
 import { ConsentCard } from "@/components/oauth/consent-card";
 import { Card, EnvironmentBadge, NarrowPage } from "@/components/ui/card";
 import { getDriverSession } from "@/server/auth/session";
-import { consentToken } from "@/server/oauth/authorize/consent-token";
+import { consentToken, locationChoices } from "@/server/oauth/authorize/consent-token";
 import { continuePath, DECISION_PATH, resumePath } from "@/server/oauth/authorize/paths";
 import { checkAuthorizationRequest, toSearchRecord } from "@/server/oauth/authorize/request";
 import { describeDestination } from "@/server/oauth/authorize/destination";
@@ -88,6 +88,8 @@ export default async function ContinueAuthorizationPage({ searchParams }: Props)
         action={DECISION_PATH}
         hidden={hidden}
         csrfToken={consentToken(driver, hidden)}
+        asked={check.authorization.asked}
+        locationChoices={locationChoices(params.scope)}
         switchAccount={continuePath({ ...params, prompt: [...params.prompt.filter((p) => p !== "login"), "login"] })}
       />
     </NarrowPage>

@@ -1,5 +1,5 @@
 import { accountOperations as ops } from "@/server/accounts/operations";
-import { deleteAccount, getVisibleAccount, updateAccount } from "@/server/accounts/service";
+import { deleteAccount, readAccount, updateAccount } from "@/server/accounts/service";
 import { serializeAccount } from "@/server/accounts/serialize";
 import { preflight } from "@/server/http/cors";
 import { deleted, one } from "@/server/http/results";
@@ -8,7 +8,7 @@ import { withApi } from "@/server/http/with-api";
 
 // GET /account/{id} — one account of the caller
 export const GET = withApi(ops.get, async ({ principal, params }) =>
-  one(serializeAccount(await getVisibleAccount(principal, params.accountId))),
+  one(serializeAccount(await readAccount(principal, params.accountId))),
 );
 
 // POST /account/{id} — update the fields sent

@@ -3,12 +3,11 @@ import { deleted, one } from "@/server/http/results";
 import { otherMethods } from "@/server/http/method-not-allowed";
 import { withApi } from "@/server/http/with-api";
 import { vehicleOperations as ops } from "@/server/vehicles/operations";
-import { serializeVehicle } from "@/server/vehicles/serialize";
-import { deleteVehicle, getVisibleVehicle, updateVehicle } from "@/server/vehicles/service";
+import { deleteVehicle, readVehicle, updateVehicle } from "@/server/vehicles/service";
 
 // GET /vehicle/{id} — one vehicle of the caller, by vehicleId or deviceId
 export const GET = withApi(ops.get, async ({ principal, params }) =>
-  one(serializeVehicle(await getVisibleVehicle(principal, params.vehicleId))),
+  one(await readVehicle(principal, params.vehicleId)),
 );
 
 // POST /vehicle/{id} — update the fields sent

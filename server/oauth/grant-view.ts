@@ -1,0 +1,41 @@
+import { db } from "@/db/client";
+import { ApiError } from "@/common/http/errors";
+import { grantScopesOf } from "./grant-queries";
+import { FULL_GRANT, type GrantScope } from "./grant-scope";
+import type { Principal } from "./principal";
+
+// What the caller may see of an account's data (docs/oauth.md#scopes). A user token carries its
+// grant, read with the token. A client-credentials token acts for the app across the accounts it
+// reaches, and sees each account's data as that account's driver granted it: no app-level token
+// sees more than a user token of the same account would. Tokens of our own surfaces (the
+// simulator, the console, the driver site) hold no grant of an app to read through, or act as the
+// owner: FULL_GRANT.
+
+/** Nothing at all: what a grant that cannot be found (revoked a moment ago) allows. */
+const NOTHING: GrantScope = { location: "none", data: false, account: false };
+
+export async function grantsFor(
+  principal: Principal,
+  accountIds: number[],
+): Promise<(accountId: number) => GrantScope> {
+  if (principal.grant) {
+    const grant = principal.grant;
+    return () => grant;
+  }
+  if (principal.tokenId === 0) return () => FULL_GRANT;
+  const grants = await grantScopesOf(db(), { appId: principal.appId, accountIds: [...new Set(accountIds)] });
+  return (accountId) => grants.get(accountId) ?? NOTHING;
+}
+
+export async function grantFor(principal: Principal, accountId: number): Promise<GrantScope> {
+  return (await grantsFor(principal, [accountId]))(accountId);
+}
+
+/** 403 FORBIDDEN naming the scope the grant lacks (docs/oauth.md#scopes). */
+export function requireScope(grant: GrantScope, scope: "data" | "account"): void {
+  if (!grant[scope])
+    throw new ApiError(
+      "FORBIDDEN",
+      `This needs the "${scope}" scope, which the driver has not granted this app: ask for it on the authorization page (scope=${scope}).`,
+    );
+}
