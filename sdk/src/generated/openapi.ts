@@ -4092,8 +4092,8 @@ export interface operations {
                              * @example 20141112T195503+0000
                              */
                             timestamp: string;
-                            translatedValue: string;
-                            value: string;
+                            translatedValue: string | null;
+                            value: string | null;
                             vehicleId: number;
                         }[];
                         /** @description Records matching the query, over all pages */
@@ -6782,6 +6782,7 @@ export interface operations {
                                  */
                                 timestamp: string;
                             } | null;
+                            locationPaused: boolean;
                             make: string | null;
                             mileage: number;
                             model: string | null;
@@ -6887,6 +6888,7 @@ export interface operations {
                                  */
                                 timestamp: string;
                             } | null;
+                            locationPaused: boolean;
                             make: string | null;
                             mileage: number;
                             model: string | null;
@@ -7010,6 +7012,7 @@ export interface operations {
                                  */
                                 timestamp: string;
                             } | null;
+                            locationPaused: boolean;
                             make: string | null;
                             mileage: number;
                             model: string | null;
@@ -7119,6 +7122,7 @@ export interface operations {
                                  */
                                 timestamp: string;
                             } | null;
+                            locationPaused: boolean;
                             make: string | null;
                             mileage: number;
                             model: string | null;
@@ -7320,8 +7324,8 @@ export interface operations {
                              * @example 20141112T195503+0000
                              */
                             timestamp: string;
-                            translatedValue: string;
-                            value: string;
+                            translatedValue: string | null;
+                            value: string | null;
                             vehicleId: number;
                         }[];
                         /** @description Records matching the query, over all pages */
@@ -7414,8 +7418,8 @@ export interface operations {
                                  * @example 20141112T195503+0000
                                  */
                                 timestamp: string;
-                                translatedValue: string;
-                                value: string;
+                                translatedValue: string | null;
+                                value: string | null;
                             }[];
                             deviceId: string | null;
                             id: number;
@@ -7537,8 +7541,8 @@ export interface operations {
                                  * @example 20141112T195503+0000
                                  */
                                 timestamp: string;
-                                translatedValue: string;
-                                value: string;
+                                translatedValue: string | null;
+                                value: string | null;
                             }[];
                             deviceId: string | null;
                             id: number;
@@ -7664,8 +7668,8 @@ export interface operations {
                                  * @example 20141112T195503+0000
                                  */
                                 timestamp: string;
-                                translatedValue: string;
-                                value: string;
+                                translatedValue: string | null;
+                                value: string | null;
                             }[];
                             deviceId: string | null;
                             id: number;
@@ -10391,8 +10395,8 @@ export interface operations {
                                      * @example 20141112T195503+0000
                                      */
                                     timestamp: string;
-                                    translatedValue: string;
-                                    value: string;
+                                    translatedValue: string | null;
+                                    value: string | null;
                                 }[];
                                 deviceId: string | null;
                                 id: number;
@@ -10520,8 +10524,8 @@ export interface operations {
                                      * @example 20141112T195503+0000
                                      */
                                     timestamp: string;
-                                    translatedValue: string;
-                                    value: string;
+                                    translatedValue: string | null;
+                                    value: string | null;
                                 }[];
                                 deviceId: string | null;
                                 id: number;
