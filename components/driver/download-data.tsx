@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 
 type Progress = { bytes: number; totals: Record<string, number> | null };
 
+const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 export function DownloadData() {
@@ -70,7 +71,7 @@ export function DownloadData() {
       {progress ? (
         <p role="status" aria-live="polite" className="text-sm text-slate-700" data-testid="export-progress">
           {totals
-            ? `${totals["data-points"]!.toLocaleString("en-US")} data points, ${totals.trips!.toLocaleString("en-US")} trips, ${totals.notifications!.toLocaleString("en-US")} notifications, ${totals.vehicles} vehicles: `
+            ? `${count(totals["data-points"]!, "data point", "data points")}, ${count(totals.trips!, "trip", "trips")}, ${count(totals.notifications!, "notification", "notifications")}, ${count(totals.vehicles!, "vehicle", "vehicles")}: `
             : "Starting… "}
           {mb(progress.bytes)} received
           {state === "done"
