@@ -8,6 +8,8 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/vehicles\/?$/, ["POST"]],
   [/^\/me\/vehicles\/[^/]+\/?$/, ["GET", "POST", "DELETE"]],
   [/^\/me\/positions\/?$/, ["GET"]],
+  [/^\/me\/access-log\/?$/, ["GET"]],
+  [/^\/me\/export\/?$/, ["GET"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */
