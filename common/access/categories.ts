@@ -22,10 +22,6 @@ export const ACCESS_CATEGORY_HELP: Record<AccessCategory, string> = {
 /** A set of categories as bits, so that an answer's items can be folded cheaply. */
 export const CATEGORY_BIT: Record<AccessCategory, number> = { location: 1, vehicle_data: 2, identity: 4, events: 8 };
 
-export function categoriesOf(mask: number): AccessCategory[] {
-  return ACCESS_CATEGORIES.filter((c) => (mask & CATEGORY_BIT[c]) !== 0);
-}
-
 /**
  * Whose data one item of an answer is, and in which categories: the account when the item names
  * it, else its vehicle (resolved to the account when the counts are written). The rules per

@@ -2,7 +2,7 @@
 // needs to be, and text that a spreadsheet would run as a formula (=, +, -, @ first) prefixed with
 // an apostrophe, since app names are chosen by partners.
 
-export function csvField(value: string | number | null): string {
+function csvField(value: string | number | null): string {
   if (value === null) return "";
   if (typeof value === "number") return String(value);
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;

@@ -53,7 +53,7 @@ export async function accessOfAccount(accountId: number, now = new Date()) {
   return { since: since.toISOString(), apps: [...apps.values()], days: fillDays(since, days) };
 }
 
-export const ACCESS_CSV_HEADER = ["app_id", "app", "category", "hour_utc", "count", "last_access_utc"];
+const ACCESS_CSV_HEADER = ["app_id", "app", "category", "hour_utc", "count", "last_access_utc"];
 
 /** The access log of the account as CSV: one line per app, category and hour, newest first. */
 export async function accessCsvOfAccount(accountId: number, now = new Date()): Promise<string> {

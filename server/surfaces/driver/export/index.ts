@@ -112,7 +112,7 @@ export async function exportDriverData(session: DriverSession): Promise<DriverEx
   };
 }
 
-export const DATA_POINTS_CSV_HEADER = ["vehicle_id", "data_set_id", "point_id", "timestamp_utc", "key", "value"];
+const DATA_POINTS_CSV_HEADER = ["vehicle_id", "data_set_id", "point_id", "timestamp_utc", "key", "value"];
 
 async function* dataPointsCsv(vehicleIds: number[]): AsyncGenerator<string> {
   yield csvLine(DATA_POINTS_CSV_HEADER);
