@@ -73,5 +73,5 @@ describe("access log flush", () => {
     // other key) and the delivered WAYPOINT event.
     expect(await accessCsv(browserAfter)).toEqual({ identity: 3, vehicle_data: 2, location: 3 });
     expect(accountId).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
