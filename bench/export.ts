@@ -92,11 +92,7 @@ async function signIn(base: string, username: string, password: string): Promise
 async function main() {
   reportLoad("bench:export");
   const database = benchDatabase("wayline_bench_export");
-  const service = await launchService({
-    name: "bench-export",
-    databaseUrl: database.url,
-    extraEnv: { BENCH_BUILD: "1" },
-  });
+  const service = await launchService({ name: "bench-export", databaseUrl: database.url });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
     const driver = await benchDriver(service.baseUrl, service.env, "bench-export");
