@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { strFromU8, unzipSync } from "fflate";
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./support/accessible";
 import { baseUrl, dataSet, keepOnLoopback, newDriver, shot, signIn } from "./support/driver";
 
 // The driver's controls over their data in Chromium: the "Data access" page after a partner app
@@ -34,6 +35,7 @@ test("Data access shows what the app read, per category, with a chart and a CSV 
   const chart = page.getByTestId("access-chart");
   await expect(chart).toBeVisible();
   await expect(chart.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expectAccessible(page);
   await shot(page, "driver-data-access");
 
   const downloading = page.waitForEvent("download");

@@ -4,7 +4,7 @@ import { accessCounts, accounts, partnerApps, vehicles } from "@/db/schema";
 import { ACCESS_CATEGORIES, CATEGORY_BIT, type AccessCategory } from "@/common/access/categories";
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/log";
-import { accessLogState, addCounts, restoreCounts, takePending, type HourCount } from "./recorder";
+import { accessLogState, addCounts, countKey, restorePending, takePending, type HourCount } from "./recorder";
 
 // Writes what the accumulator (recorder.ts) noted: one INSERT … ON CONFLICT DO UPDATE SET count =
 // count + excluded.count per flush (in chunks past 1,000 rows), every ACCESS_LOG_FLUSH_SECONDS and
@@ -13,8 +13,6 @@ import { accessLogState, addCounts, restoreCounts, takePending, type HourCount }
 
 const CHUNK = 1000;
 const categoryOfBit = new Map(ACCESS_CATEGORIES.map((c) => [CATEGORY_BIT[c], c] as [number, AccessCategory]));
-
-let flushing: Promise<void> | null = null;
 
 /** Starts the periodic flush in this process, once (an unref'd timer: it keeps nothing alive). */
 export function ensureFlushing(): void {
@@ -26,20 +24,24 @@ export function ensureFlushing(): void {
 
 /** Writes everything noted so far; a flush already running is waited for, then this one runs. */
 export async function flushAccessLog(): Promise<void> {
-  while (flushing) await flushing;
-  flushing = writePending().finally(() => (flushing = null));
+  const state = accessLogState();
+  while (state.flushing) await state.flushing.catch(() => {});
+  const flushing = writePending().finally(() => (state.flushing = null));
+  state.flushing = flushing;
   return flushing;
 }
 
 async function writePending(): Promise<void> {
   const { counts, unresolved } = takePending();
+  let resolved = false;
   try {
     if (unresolved.length > 0) await resolveVehicles(counts, unresolved);
+    resolved = true;
     if (counts.size === 0) return;
-    await upsert([...counts.values()]);
+    await upsert(counts);
   } catch (error) {
-    // The database out of reach: the counts wait for the next flush.
-    restoreCounts(counts);
+    // The database out of reach: what was taken and not written waits for the next flush.
+    restorePending(counts, resolved ? [] : unresolved);
     logger.warn({ err: error, rows: counts.size }, "access log flush failed; kept for the next one");
     throw error;
   }
@@ -67,7 +69,9 @@ async function resolveVehicles(counts: Map<string, HourCount>, answers: ReturnTy
   }
 }
 
-async function upsert(rows: HourCount[]): Promise<void> {
+/** Writes `counts`, taking each chunk out of it once written (what is left was not). */
+async function upsert(counts: Map<string, HourCount>): Promise<void> {
+  const rows = [...counts.values()];
   // One order for every process: two flushes at once then lock the rows they share in the same
   // order and cannot deadlock.
   rows.sort((a, b) => a.accountId - b.accountId || a.appId - b.appId || a.bit - b.bit || a.hour - b.hour);
@@ -80,6 +84,7 @@ async function upsert(rows: HourCount[]): Promise<void> {
       // An account or app deleted since its answer: its counts go with it.
       await insertChunk(await stillExisting(chunk));
     }
+    for (const row of chunk) counts.delete(countKey(row));
   }
 }
 

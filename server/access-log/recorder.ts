@@ -18,14 +18,20 @@ export type UnresolvedAnswer = {
   byVehicle: Map<number, number>;
 };
 
-type State = { counts: Map<string, HourCount>; unresolved: UnresolvedAnswer[]; timer: NodeJS.Timeout | null };
+type State = {
+  counts: Map<string, HourCount>;
+  unresolved: UnresolvedAnswer[];
+  timer: NodeJS.Timeout | null;
+  /** The flush running now, whichever module instance started it: a stop waits for it. */
+  flushing: Promise<void> | null;
+};
 
 const key = Symbol.for("wayline.access-log");
 type WithState = typeof globalThis & { [key]?: State };
 
 export function accessLogState(): State {
   const g = globalThis as WithState;
-  return (g[key] ??= { counts: new Map(), unresolved: [], timer: null });
+  return (g[key] ??= { counts: new Map(), unresolved: [], timer: null, flushing: null });
 }
 
 /** Takes everything noted so far, leaving the accumulator empty. */
@@ -37,13 +43,16 @@ export function takePending(): { counts: Map<string, HourCount>; unresolved: Unr
   return taken;
 }
 
+export const countKey = (c: Pick<HourCount, "appId" | "accountId" | "bit" | "hour">) =>
+  `${c.appId}|${c.accountId}|${c.bit}|${c.hour}`;
+
 /** Adds one to (app, account, each category of mask, hour of `at`) in `counts`. */
 export function addCounts(counts: Map<string, HourCount>, appId: number, accountId: number, mask: number, at: number) {
   const hour = at - (at % HOUR_MS);
   for (const category of ACCESS_CATEGORIES) {
     const bit = CATEGORY_BIT[category];
     if ((mask & bit) === 0) continue;
-    const k = `${appId}|${accountId}|${bit}|${hour}`;
+    const k = countKey({ appId, accountId, bit, hour });
     const found = counts.get(k);
     if (found) {
       found.count++;
@@ -52,9 +61,11 @@ export function addCounts(counts: Map<string, HourCount>, appId: number, account
   }
 }
 
-/** Puts counts that could not be written back, to go with the next flush. */
-export function restoreCounts(counts: Map<string, HourCount>): void {
-  const live = accessLogState().counts;
+/** Puts what could not be written back, to go with the next flush. */
+export function restorePending(counts: Map<string, HourCount>, unresolved: UnresolvedAnswer[] = []): void {
+  const state = accessLogState();
+  state.unresolved.push(...unresolved);
+  const live = state.counts;
   for (const [k, c] of counts) {
     const found = live.get(k);
     if (found) {
