@@ -141,7 +141,7 @@ async function main() {
     console.log(
       `service RSS: ${(before / MB).toFixed(0)} MB before, ${(peak / MB).toFixed(0)} MB at most, +${((peak - before) / MB).toFixed(0)} MB (target <= +200 MB)`,
     );
-    if (rows !== POINTS) throw new Error("the export lost or added data points");
+    if (rows !== POINTS) throw new Error(`the export lost or added data points: ${rows}`);
   } finally {
     await sql.end();
     await service.stop();

@@ -2,7 +2,8 @@ import { rawSql } from "@/db/client";
 
 // The export's data points, read a batch at a time by keyset on (recorded_at, id), the order of
 // data_points_vehicle_time_idx: each batch is one short indexed statement, never the whole table
-// in memory. postgres.js rather than drizzle (a large read: docs/architecture.md#reaching-the-database):
+// in memory. (The order names the table's columns: a bare `id` would be the text column of the
+// select list, and "10000" sorts before "9999".) postgres.js rather than drizzle (a large read: docs/architecture.md#reaching-the-database):
 // a million points are a million rows, and the columns come as the text the CSV writes.
 
 export type PointLine = { id: string; dataSetId: string; at: string; key: string; value: string; k: string };
@@ -27,7 +28,7 @@ export async function readPointBatch({
                key, value, recorded_at::text as k
           from data_points
          where vehicle_id = ${vehicleId} and (recorded_at, id) > (${after.k}::timestamptz, ${after.id}::bigint)
-         order by recorded_at, id
+         order by data_points.recorded_at, data_points.id
          limit ${limit}`
     : sql<PointLine[]>`
         select id::text as id, data_set_id::text as "dataSetId",
@@ -35,6 +36,6 @@ export async function readPointBatch({
                key, value, recorded_at::text as k
           from data_points
          where vehicle_id = ${vehicleId}
-         order by recorded_at, id
+         order by data_points.recorded_at, data_points.id
          limit ${limit}`;
 }
