@@ -9,7 +9,8 @@ import { reportLoad } from "./lib/load";
 // vehicles, a valid user token, 32 connections) side by side with a bare Next.js route in the same
 // server doing the same token lookup and query (app/bench/vehicles/route.bench.ts), then POST /oauth/token client_credentials.
 // Targets: wrapper/bare throughput ratio >= 0.8, p99 <= 50 ms; >= 200 grants/s.
-// Then the two API loads on the single process and on `npm start` with one HTTP process per core
+// Then the vehicle list with the access log on and off (ACCESS_LOG=off, a second service beside
+// it), and the two API loads on the single process and on `npm start` with one HTTP process per core
 // (WEB_CONCURRENCY) beside it, on the same database, in alternating slices.
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -68,6 +69,36 @@ async function main() {
     console.log(`ratio wrapper/bare: ${ratio.toFixed(2)} (target >= 0.80)   p99 ${ours.p99} ms (target <= 50 ms)`);
     console.log(fmt("POST /oauth/token client_credentials", grants));
     console.log(`grants/s: ${grants.rps.toFixed(0)} (target >= 200)`);
+
+    // The access log's cost (docs/operations.md#the-access-log): a second service with ACCESS_LOG=off
+    // on the same database, the same driver and token, against this one (log on), in slices on,
+    // off, off, on. Target: on/off >= 0.95.
+    const unlogged = await launchService({
+      name: "bench-nolog",
+      databaseUrl: database.url,
+      extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), ACCESS_LOG: "off" },
+    });
+    try {
+      const logSides = {
+        on: { url: `${base}/v1/api/vehicle/`, headers: auth },
+        off: { url: `${unlogged.baseUrl}/v1/api/vehicle/`, headers: auth },
+      };
+      await autocannon({ ...warm, duration: Math.min(20, 2 * DURATION), ...logSides.off });
+      const logOrder = ["on", "off", "off", "on"] as const;
+      const logSlices: { side: string; r: Result }[] = [];
+      for (const side of logOrder)
+        logSlices.push({ side, r: await load({ ...logSides[side], duration: DURATION / 2 }) });
+      const on = combine(logSlices.filter((x) => x.side === "on").map((x) => x.r));
+      const off = combine(logSlices.filter((x) => x.side === "off").map((x) => x.r));
+      console.log(
+        `\nAccess log on and off, same database, slices of ${DURATION / 2} s in the order ${logOrder.join(", ")}`,
+      );
+      console.log(fmt("GET /v1/api/vehicle/, log on", on));
+      console.log(fmt("GET /v1/api/vehicle/, ACCESS_LOG=off", off));
+      console.log(`ratio on/off: ${(on.rps / off.rps).toFixed(3)} (target >= 0.95)`);
+    } finally {
+      await unlogged.stop();
+    }
 
     // All cores: a cluster of one HTTP process per core beside the single process, on the same
     // database (a driver and 50 vehicles of its own), measured in slices one, all, all, one (a

@@ -25,6 +25,7 @@ import { loadRouteTable } from "@/server/platform/metrics/route-table";
 import { answerMetrics, METRICS_PATH } from "@/server/platform/metrics/scrape";
 import { rememberListeningPort } from "@/server/platform/request/public-origin";
 import { startWorker } from "@/worker/index";
+import { flushAccessLog } from "@/server/access-log/flush";
 import { buildDir, buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
 
@@ -75,6 +76,7 @@ async function main() {
     ready(web.port);
     onStopSignal(async () => {
       await Promise.all([web.drain(), worker.stop({ withinMs: drainMs(config) })]);
+      await flushAccessLogOnStop();
       await database.stop();
     });
     return;
@@ -111,6 +113,7 @@ async function main() {
     );
     await Promise.all([exited, worker.stop({ withinMs: drainMs(config) })]);
     clearTimeout(kill);
+    await flushAccessLogOnStop();
     await database.stop();
   });
 }
@@ -122,6 +125,7 @@ async function runHttpProcess(config: Env) {
   metrics().processes.set({ role: "http" }, 1);
   onStopSignal(async () => {
     await web.drain();
+    await flushAccessLogOnStop();
     await Promise.all([closeDb(), closeReplica()]);
   });
   // The primary gone (killed): nothing will replace or stop this process, so it stops itself.
@@ -167,6 +171,11 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
       await app.close?.();
     },
   };
+}
+
+/** The access log's counts still in memory, written once the requests and deliveries are done. */
+async function flushAccessLogOnStop() {
+  await flushAccessLog().catch((error: unknown) => logger.error({ err: error }, "access log: the last flush failed"));
 }
 
 const drainMs = (config: Env) => config.DRAIN_TIMEOUT_SECONDS * 1000;

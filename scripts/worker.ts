@@ -1,6 +1,7 @@
 import { env } from "@/server/platform/env";
 import { logger } from "@/server/platform/log";
 import { startWorker } from "@/worker/index";
+import { flushAccessLog } from "@/server/access-log/flush";
 import { prepareDatabase } from "./lib/database";
 
 // `npm run worker`: the background work alone, delivery and the simulator loop (run `npm start`
@@ -22,6 +23,8 @@ async function main() {
     // The jobs in hand finish within the drain time; past it, what they hold is given back for
     // another worker to send at once (worker/index.ts).
     await worker.stop({ withinMs: config.DRAIN_TIMEOUT_SECONDS * 1000 });
+    // The access log's counts of the deliveries made, still in memory.
+    await flushAccessLog().catch((error: unknown) => logger.error({ err: error }, "access log: the last flush failed"));
     await database.stop();
     process.exit(0);
   };

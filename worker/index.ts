@@ -20,8 +20,10 @@ export async function startWorker(parts: {
   const simulator = parts.simulator ? startSimulator() : null;
   // Data retention goes with delivery: every process that delivers runs it (they skip each
   // other's rows), none when DATA_POINT_RETENTION_DAYS is unset.
-  const days = env().DATA_POINT_RETENTION_DAYS;
-  const retention = parts.delivery && days ? startRetention(days) : null;
+  // The access log's old hours go the same way, always (ACCESS_LOG_RETENTION_DAYS, default 400).
+  const retention = parts.delivery
+    ? startRetention({ dataPointDays: env().DATA_POINT_RETENTION_DAYS, accessLogDays: env().ACCESS_LOG_RETENTION_DAYS })
+    : null;
   return {
     async stop({ withinMs }: { withinMs?: number } = {}) {
       const stopping = Promise.all([retention?.stop(), simulator?.stop(), delivery?.stop()]).then(() => true);

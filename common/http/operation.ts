@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { AccessRule } from "@/common/access/categories";
 
 // An API operation described once: the route wrapper parses with these schemas and the OpenAPI
 // document is generated from the same objects.
@@ -26,6 +27,11 @@ export type Operation<
    * envelope members beside it (the event feed's nextCursor); totalRecords is then the page's size.
    */
   response: { key: string; schema: z.ZodType; list?: boolean; members?: Record<string, z.ZodType> } | "result";
+  /**
+   * How an answer counts in the driver's access log: the rule for each item it carries
+   * (server/access-log/rules.ts). Without it the answer carries none of a driver's data.
+   */
+  access?: AccessRule;
 };
 
 export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(

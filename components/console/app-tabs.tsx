@@ -7,6 +7,7 @@ const TABS = [
   { key: "subscriptions", label: "Subscriptions", path: "/subscriptions" },
   { key: "notifications", label: "Notifications", path: "/notifications" },
   { key: "health", label: "Delivery health", path: "/health" },
+  { key: "access", label: "Data access", path: "/access" },
   { key: "outbox", label: "E-mail outbox", path: "/outbox" },
   { key: "simulator", label: "Simulator", path: "/simulator" },
   { key: "inbox", label: "Sandbox inbox", path: "/inbox" },

@@ -4,12 +4,13 @@ import { CollapsibleNav } from "@/components/ui/collapsible-nav";
 import { EnvironmentBadge } from "@/components/ui/card";
 import type { DriverSession } from "@/server/auth/session";
 
-export type Section = "map" | "account" | "connected-apps";
+export type Section = "map" | "account" | "connected-apps" | "data-access";
 
 const sections: { id: Section; href: string; label: string }[] = [
   { id: "map", href: "/map", label: "Map" },
   { id: "account", href: "/account", label: "Account" },
   { id: "connected-apps", href: "/connected-apps", label: "Connected apps" },
+  { id: "data-access", href: "/data-access", label: "Data access" },
 ];
 
 const link = "inline-block min-h-11 content-center font-semibold text-blue-700 underline-offset-2 hover:underline";

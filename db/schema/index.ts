@@ -11,3 +11,4 @@ export * from "./delivery";
 export * from "./partners";
 export * from "./rate-limits";
 export * from "./inbox";
+export * from "./access-log";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idParam } from "@/common/http/fields";
+import { accessRules } from "@/server/access-log/rules";
 import { operation } from "@/common/http/operation";
 import { pagingQuery } from "@/common/http/paging";
 import { accountOut, createAccountBody, createdAccountOut, updateAccountBody } from "@/common/accounts/schemas";
@@ -16,6 +17,7 @@ export const accountOperations = {
       "A client-credentials token lists the accounts its app created or that authorized it; a user token its own account.",
     auth: "any",
     query: pagingQuery,
+    access: accessRules.account,
     response: { key: "account", schema: accountOut, list: true },
   }),
   get: operation({
@@ -25,6 +27,7 @@ export const accountOperations = {
     summary: "Read one account",
     auth: "any",
     params: accountIdParams,
+    access: accessRules.account,
     response: { key: "account", schema: accountOut },
   }),
   create: operation({
@@ -36,6 +39,7 @@ export const accountOperations = {
       "Requires a client-credentials token. The response carries accessToken.code, an authorization code for the new account that the token endpoint exchanges without any user step.",
     auth: "client",
     body: createAccountBody,
+    access: accessRules.account,
     response: { key: "account", schema: createdAccountOut },
   }),
   update: operation({
@@ -46,6 +50,7 @@ export const accountOperations = {
     auth: "any",
     params: accountIdParams,
     body: updateAccountBody,
+    access: accessRules.account,
     response: { key: "account", schema: accountOut },
   }),
   remove: operation({

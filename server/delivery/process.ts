@@ -8,6 +8,8 @@ import { deliveryNetwork, type DeliveryNetwork } from "./https-client";
 import { extendLeases, releaseLeases, withSendGate, type Claimed } from "./claims";
 import { loadForSending } from "./queries";
 import { decideRetry } from "./retry-policy";
+import { noteDelivered } from "@/server/access-log/note";
+import type { NotificationRow } from "@/server/notifications/serialize";
 
 // One batch the queue claimed (at most 100 notification_deliveries rows, leased to this worker):
 // send them all at once, then record everything the batch did in one transaction.
@@ -59,6 +61,8 @@ export async function processDeliveries(
     );
     await recordBatch({ attempts, results, httpStatuses, outbox, workerId: opts.workerId });
     recordDeliveries(attempts, results);
+    // Each notification that reached its app counts in the driver's access log, once it is recorded.
+    noteDelivered(deliveredNotifications(claimed, results, loaded.notifications));
   } catch (error) {
     // Nothing recorded: give the rows back at once, so that the queue claims them again (whatever
     // was sent will be sent again: at-least-once).
@@ -126,4 +130,16 @@ function toRowResult(row: Claimed, result: SendResult, at: Date, scale: number):
   if (decision.action === "deactivate")
     return { id: row.id, kind: "deactivated", deliveryId: row.deliveryId, reason: decision.reason, at };
   return { id: row.id, kind: "retry", at: decision.at, attempts: failures, failingSince: decision.failingSince };
+}
+
+function deliveredNotifications(
+  claimed: Claimed[],
+  results: RowResult[],
+  notifications: Map<number, NotificationRow>,
+): NotificationRow[] {
+  const delivered = new Set(results.filter((r) => r.kind === "delivered").map((r) => r.id));
+  return claimed
+    .filter((row) => delivered.has(row.id))
+    .map((row) => notifications.get(row.notificationId))
+    .filter((n): n is NotificationRow => n !== undefined);
 }

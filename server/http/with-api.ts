@@ -16,6 +16,7 @@ import { refuseNul } from "@/common/http/nul";
 import { parseOrThrow } from "@/common/http/zod-errors";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
 import { asCaller, noteWrite } from "@/db/replica";
+import { noteApiAnswer } from "@/server/access-log/note";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -67,6 +68,8 @@ export function withApi<O extends Operation>(
           if (writes) noteWrite(caller);
         }
       });
+      // Noted in memory only: the access log is written off the request's path (server/access-log/).
+      if (op.access && principal) noteApiAnswer(op.access, principal, itemsOf(result));
       return withRateLimitHeaders(
         json(
           200,
@@ -133,4 +136,16 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 export function errorResponse(error: unknown): Response {
   const answered = apiErrorOf(error, "an API route");
   return json(answered.status, errorBody(answered), answered.headers);
+}
+
+function itemsOf(result: ApiResult): unknown[] {
+  switch (result.kind) {
+    case "one":
+      return [result.value];
+    case "list":
+    case "cursorPage":
+      return result.items;
+    case "deleted":
+      return [];
+  }
 }

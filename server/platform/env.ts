@@ -106,6 +106,13 @@ const schema = databaseEnvSchema.extend({
   // GET /eventFeed/ keeps at least this many days: a cursor issued longer ago is refused (410
   // CURSOR_EXPIRED) and the client restarts with ?since= (docs/event-feed.md).
   EVENT_FEED_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(7),
+  // The access log (docs/operations.md#the-access-log): on by default; off only to measure its cost
+  // (bench:api). Each process adds its counts up in memory and writes them every
+  // ACCESS_LOG_FLUSH_SECONDS, and on a clean stop; the worker deletes hours older than
+  // ACCESS_LOG_RETENTION_DAYS (at least the 90 days the driver site shows).
+  ACCESS_LOG: boolish,
+  ACCESS_LOG_FLUSH_SECONDS: z.coerce.number().min(0.1).max(300).default(5),
+  ACCESS_LOG_RETENTION_DAYS: z.coerce.number().int().min(90).max(36_500).default(400),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
@@ -119,6 +126,7 @@ export type Env = z.infer<typeof schema> & {
   simulator: boolean;
   workerEnabled: boolean;
   rateLimits: boolean;
+  accessLog: boolean;
 };
 
 let cached: Env | undefined;
@@ -142,6 +150,7 @@ export function env(): Env {
     seedDemo: parsed.data.SEED_DEMO ?? embedded,
     workerEnabled: parsed.data.WORKER ?? true,
     rateLimits: parsed.data.RATE_LIMITS ?? true,
+    accessLog: parsed.data.ACCESS_LOG ?? true,
   };
   return cached;
 }

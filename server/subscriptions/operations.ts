@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { bigIdParam } from "@/common/http/fields";
+import { accessRules } from "@/server/access-log/rules";
 import { operation, type Operation } from "@/common/http/operation";
 import { pagingQuery } from "@/common/http/paging";
 import { EVENT_TYPE_NAMES, eventTypeOf } from "@/common/subscriptions/event-types";
@@ -141,6 +142,7 @@ function opsFor<K extends PrefixKind>(kind: K) {
       auth,
       params: withSub,
       query: pagingQuery,
+      access: accessRules.notification,
       response: notes,
     }),
     subNotesByType: operation({
@@ -151,6 +153,7 @@ function opsFor<K extends PrefixKind>(kind: K) {
       auth,
       params: z.object({ ...base, subscriptionId: idParam, eventType }),
       query: pagingQuery,
+      access: accessRules.notification,
       response: notes,
     }),
     subNote: operation({
@@ -160,6 +163,7 @@ function opsFor<K extends PrefixKind>(kind: K) {
       summary: "Read one of a subscription's notifications",
       auth,
       params: z.object({ ...base, subscriptionId: idParam, notificationId: bigIdParam }),
+      access: accessRules.notification,
       response: note,
     }),
     subNoteTyped: operation({
@@ -169,6 +173,7 @@ function opsFor<K extends PrefixKind>(kind: K) {
       summary: "Read one of a subscription's notifications of this type",
       auth,
       params: z.object({ ...base, subscriptionId: idParam, eventType, notificationId: bigIdParam }),
+      access: accessRules.notification,
       response: note,
     }),
   };
@@ -189,6 +194,7 @@ function noteOpsFor(kind: "vehicle" | "account") {
       auth: "any",
       params: z.object(base),
       query: pagingQuery,
+      access: accessRules.notification,
       response: notes,
     }),
     notesByType: operation({
@@ -199,6 +205,7 @@ function noteOpsFor(kind: "vehicle" | "account") {
       auth: "any",
       params: z.object({ ...base, eventType }),
       query: pagingQuery,
+      access: accessRules.notification,
       response: notes,
     }),
     note: operation({
@@ -208,6 +215,7 @@ function noteOpsFor(kind: "vehicle" | "account") {
       summary: "Read a notification",
       auth: "any",
       params: z.object({ ...base, notificationId: bigIdParam }),
+      access: accessRules.notification,
       response: note,
     }),
     noteTyped: operation({
@@ -217,6 +225,7 @@ function noteOpsFor(kind: "vehicle" | "account") {
       summary: "Read a notification of this type",
       auth: "any",
       params: z.object({ ...base, eventType, notificationId: bigIdParam }),
+      access: accessRules.notification,
       response: note,
     }),
   };
@@ -260,6 +269,7 @@ export const eventFeedOperation = operation({
     eventType: optional(feedEventType),
     vehicleId: optional(idParam).describe("Only this vehicle's events"),
   }),
+  access: accessRules.notification,
   response: {
     key: "events",
     schema: feedEventOut,

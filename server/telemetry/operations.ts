@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { booleanish, dateTime, idParam, optional } from "@/common/http/fields";
+import { accessRules } from "@/server/access-log/rules";
 import { operation } from "@/common/http/operation";
 import { pagingQuery } from "@/common/http/paging";
 import {
@@ -37,6 +38,7 @@ export const telemetryOperations = {
     auth: "any",
     params: vehicleDataParams,
     query: pagingQuery,
+    access: accessRules.dataSet,
     response: { key: "dataSet", schema: dataSetOut, list: true },
   }),
   getDataSet: operation({
@@ -46,6 +48,7 @@ export const telemetryOperations = {
     summary: "Read one data set",
     auth: "any",
     params: dataSetParams,
+    access: accessRules.dataSet,
     response: { key: "dataSet", schema: dataSetOut },
   }),
   listTrips: operation({
@@ -58,6 +61,7 @@ export const telemetryOperations = {
     auth: "any",
     params: vehicleDataParams,
     query: pagingQuery.extend({ startTime: optional(dateTime), endTime: optional(dateTime), includeData: flag }),
+    access: accessRules.trip,
     response: { key: "trip", schema: tripOut, list: true },
   }),
   getTrip: operation({
@@ -67,6 +71,7 @@ export const telemetryOperations = {
     summary: "Read one trip with its data sets",
     auth: "any",
     params: tripParams,
+    access: accessRules.trip,
     response: { key: "trip", schema: tripOut },
   }),
   listData: operation({
@@ -87,6 +92,7 @@ export const telemetryOperations = {
       ),
       mostRecentOnly: flag,
     }),
+    access: accessRules.dataPoint,
     response: { key: "data", schema: vehiclePointOut, list: true },
   }),
   accountData: operation({
@@ -98,6 +104,7 @@ export const telemetryOperations = {
       "sinceLastCall=true returns the points stored since this app's previous call for the account, oldest first (the first call returns none and sets the cursor). A client-credentials token names the account with accountId; a user token reads its own.",
     auth: "any",
     query: pagingQuery.extend({ sinceLastCall: flag, accountId: optional(idParam) }),
+    access: accessRules.dataPoint,
     response: { key: "data", schema: vehiclePointOut, list: true },
   }),
 };

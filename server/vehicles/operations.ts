@@ -1,3 +1,4 @@
+import { accessRules } from "@/server/access-log/rules";
 import { operation } from "@/common/http/operation";
 import { pagingQuery } from "@/common/http/paging";
 import { createVehicleBody, updateVehicleBody, vehicleOut, vehicleRefParams } from "./schemas";
@@ -10,6 +11,7 @@ export const vehicleOperations = {
     summary: "List the caller's vehicles (50 by default)",
     auth: "any",
     query: pagingQuery,
+    access: accessRules.vehicle,
     response: { key: "vehicle", schema: vehicleOut, list: true },
   }),
   get: operation({
@@ -19,6 +21,7 @@ export const vehicleOperations = {
     summary: "Read one vehicle, by vehicleId or device serial",
     auth: "any",
     params: vehicleRefParams,
+    access: accessRules.vehicle,
     response: { key: "vehicle", schema: vehicleOut },
   }),
   create: operation({
@@ -28,6 +31,7 @@ export const vehicleOperations = {
     summary: "Add a vehicle",
     auth: "any",
     body: createVehicleBody,
+    access: accessRules.vehicle,
     response: { key: "vehicle", schema: vehicleOut },
   }),
   update: operation({
@@ -38,6 +42,7 @@ export const vehicleOperations = {
     auth: "any",
     params: vehicleRefParams,
     body: updateVehicleBody,
+    access: accessRules.vehicle,
     response: { key: "vehicle", schema: vehicleOut },
   }),
   remove: operation({

@@ -51,6 +51,8 @@ export function serviceEnv({
     DELIVERY_ALLOWED_HOSTS: "127.0.0.1",
     DELIVERY_CA_FILE: path.join(dataDir, "test-ca", "ca.pem"),
     DELIVERY_RETRY_SCALE: "0.001",
+    // The access log written within half a second, so its tests wait that long, not 5 s.
+    ACCESS_LOG_FLUSH_SECONDS: "0.5",
     // One process, as the tests expect one pid; the fleet tests ask for more.
     WEB_CONCURRENCY: "1",
   };

@@ -233,6 +233,8 @@ describe("the driver site's JSON routes: a method a route does not serve → 405
     ["/me/vehicles/7/location-pause", "POST, OPTIONS"],
     ["/me/positions", "GET, HEAD, OPTIONS"],
     ["/me/positions/stream", "GET, HEAD, OPTIONS"],
+    ["/me/access-log", "GET, HEAD, OPTIONS"],
+    ["/me/export", "GET, HEAD, OPTIONS"],
   ])("%s: OPTIONS and every 405 say Allow: %s, and no method it names answers 405", async (path, allow) => {
     const options = await raw("OPTIONS", path);
     expect(options.status).toBe(204);

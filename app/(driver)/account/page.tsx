@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { AccountForm } from "@/components/driver/account-form";
 import { DeleteAccount } from "@/components/driver/delete-account";
+import { DownloadData } from "@/components/driver/download-data";
 import { PasswordForm } from "@/components/driver/password-form";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card, EnvironmentBadge } from "@/components/ui/card";
@@ -35,6 +37,18 @@ export default async function AccountPage() {
             <Card>
               <h2 className="mb-4 text-lg font-semibold">Password</h2>
               <PasswordForm />
+            </Card>
+            <Card>
+              <h2 className="text-lg font-semibold">Your data</h2>
+              <p className="mb-4 mt-2 text-sm text-slate-700">
+                One ZIP file with your account, vehicles, trips (GPX and GeoJSON), every data point (CSV),
+                notifications, connected apps and the{" "}
+                <Link className="text-blue-700 underline" href="/data-access">
+                  access log
+                </Link>
+                .
+              </p>
+              <DownloadData />
             </Card>
             <Card>
               <h2 className="text-lg font-semibold">Delete account</h2>

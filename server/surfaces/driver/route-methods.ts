@@ -10,6 +10,8 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/vehicles\/[^/]+\/location-pause\/?$/, ["POST"]],
   [/^\/me\/positions\/?$/, ["GET"]],
   [/^\/me\/positions\/stream\/?$/, ["GET"]],
+  [/^\/me\/access-log\/?$/, ["GET"]],
+  [/^\/me\/export\/?$/, ["GET"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */

@@ -1,0 +1,155 @@
+import fs from "node:fs";
+import { Unzip, UnzipInflate } from "fflate";
+import postgres from "postgres";
+import { launchService } from "../test/helpers/processes";
+import { benchDatabase, benchDriver } from "./lib/setup";
+import { reportLoad } from "./lib/load";
+
+// `npm run bench:export`: "Download my data" for a driver with BENCH_POINTS data points (default
+// 1,000,000: 100,000 data sets of 10 points, in 100 trips), on PostgreSQL, production build, one
+// HTTP process. The points are written straight into the database (ingest has its own benchmark);
+// the ZIP is then read over HTTP from GET /me/export as the site's page reads it, and unpacked as
+// it arrives to count the data-point rows. The service's RSS is sampled from /proc every 50 ms.
+// Targets: the whole export within 60 s, RSS rising by at most 200 MB over the level before it.
+
+const POINTS = Number(process.env.BENCH_POINTS ?? 1_000_000);
+const PER_SET = 10;
+const SETS_PER_TRIP = 1000;
+const MB = 1_048_576;
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function seed(sql: postgres.Sql, vehicleId: number, points: number) {
+  const sets = Math.ceil(points / PER_SET);
+  const trips = Math.ceil(sets / SETS_PER_TRIP);
+  const t0 = new Date(Date.now() - (sets + 60) * 60_000).toISOString();
+  await sql`
+    insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage)
+    select 'production', ${vehicleId}, ${t0}::timestamptz + make_interval(mins => i * ${SETS_PER_TRIP}),
+           ${t0}::timestamptz + make_interval(mins => i * ${SETS_PER_TRIP} + ${SETS_PER_TRIP - 1}),
+           ${t0}::timestamptz + make_interval(mins => i * ${SETS_PER_TRIP} + ${SETS_PER_TRIP - 1}), 12.5
+      from generate_series(0, ${trips - 1}) i`;
+  await sql`
+    with t as (select id, row_number() over (order by id) - 1 as n from trips where vehicle_id = ${vehicleId})
+    insert into data_sets (environment, vehicle_id, trip_id, recorded_at, ignition_status)
+    select 'production', ${vehicleId}, t.id, ${t0}::timestamptz + make_interval(mins => s), 'RUNNING'
+      from generate_series(0, ${sets - 1}) s join t on t.n = s / ${SETS_PER_TRIP}`;
+  await sql`
+    insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
+    select ${vehicleId}, d.id, p,
+           d.recorded_at,
+           case p when 0 then 'GEN_WAYPOINT' when 1 then 'GEN_SPEED' when 2 then 'GEN_HEADING' when 3 then 'GEN_RPM'
+                  when 4 then 'GEN_FUELLEVEL' when 5 then 'GEN_VOLTAGE' when 6 then 'GEN_ODOMETER'
+                  when 7 then 'GEN_ENGINE_COOLANT_TEMP' when 8 then 'GEN_FUELRATE' else 'GEN_TRIP_MILEAGE' end,
+           case p when 0 then round((39.9 + (d.id % 1000) * 0.0001)::numeric, 6)::text || ',' ||
+                              round((-83.0 + (d.id % 997) * 0.0001)::numeric, 6)::text
+                  else ((d.id * 7 + p * 13) % 100)::text end
+      from data_sets d cross join generate_series(0, ${PER_SET - 1}) p
+     where d.vehicle_id = ${vehicleId}
+     order by d.id, p
+     limit ${points}`;
+  await sql`
+    insert into vehicle_data_stats (vehicle_id, data_sets, data_points) values (${vehicleId}, ${sets}, ${points})
+    on conflict (vehicle_id) do update set data_sets = excluded.data_sets, data_points = excluded.data_points`;
+  await sql`analyze data_points`;
+}
+
+/** The driver site's sign-in, as next-auth's credentials flow: the session cookie. */
+async function signIn(base: string, username: string, password: string): Promise<string> {
+  const cookies = new Map<string, string>();
+  const remember = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  };
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  remember(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${base}/api/auth/callback/password`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie() },
+    body: new URLSearchParams({
+      environment: "production",
+      username,
+      password,
+      csrfToken,
+      callbackUrl: "/",
+      json: "true",
+    }),
+  });
+  remember(res);
+  if (![...cookies.keys()].some((k) => k.includes("session-token"))) throw new Error(`sign-in failed: ${res.status}`);
+  return cookie();
+}
+
+async function main() {
+  reportLoad("bench:export");
+  const database = benchDatabase("wayline_bench_export");
+  const service = await launchService({ name: "bench-export", databaseUrl: database.url });
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  try {
+    const driver = await benchDriver(service.baseUrl, service.env, "bench-export");
+    const vehicleId = await driver.newVehicle("Export car");
+    const [account] = await sql<{ username: string }[]>`select username from accounts where id = ${driver.accountId}`;
+    console.log(`Seeding ${POINTS.toLocaleString("en-US")} data points…`);
+    const seeded = Date.now();
+    await seed(sql, vehicleId, POINTS);
+    console.log(`  seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
+    const cookie = await signIn(service.baseUrl, account!.username, "bench-password");
+
+    const before = rssOf(service.pid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(service.pid))), 50);
+    const started = Date.now();
+    const res = await fetch(`${service.baseUrl}/me/export`, { headers: { Cookie: cookie } });
+    if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status} ${await res.text()}`);
+    let bytes = 0;
+    let rows = -1; // the header line
+    const unzip = new Unzip((file) => {
+      if (file.name !== "data-points.csv") return;
+      file.ondata = (error, chunk) => {
+        if (error) throw error;
+        for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) rows++;
+      };
+      file.start();
+    });
+    unzip.register(UnzipInflate);
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      unzip.push(value);
+    }
+    unzip.push(new Uint8Array(0), true);
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(service.pid));
+
+    console.log(`\nGET /me/export, ${POINTS.toLocaleString("en-US")} data points, PostgreSQL, production build`);
+    console.log(
+      `data-point rows in the ZIP: ${rows.toLocaleString("en-US")} (expected ${POINTS.toLocaleString("en-US")})`,
+    );
+    console.log(`ZIP: ${(bytes / MB).toFixed(1)} MB in ${seconds.toFixed(1)} s (target <= 60 s for 1,000,000 points)`);
+    console.log(
+      `service RSS: ${(before / MB).toFixed(0)} MB before, ${(peak / MB).toFixed(0)} MB at most, +${((peak - before) / MB).toFixed(0)} MB (target <= +200 MB)`,
+    );
+    if (rows !== POINTS) throw new Error(`the export lost or added data points: ${rows}`);
+  } finally {
+    await sql.end();
+    await service.stop();
+    database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,187 @@
+import type { DriverSession } from "@/server/auth/session";
+import { accessCsvOfAccount } from "@/server/access-log/views";
+import { csvLine } from "@/server/access-log/csv";
+import { db } from "@/db/client";
+import { listActiveGrants } from "@/server/oauth/grant-queries";
+import { serializeNotification } from "@/server/notifications/serialize";
+import { listVisibleVehicles } from "@/server/vehicles/service";
+import type { VehicleOut } from "@/server/vehicles/schemas";
+import { getDriverAccount } from "../account";
+import { driverPrincipal } from "../principal";
+import { readTrack } from "../track-queries";
+import { GEOJSON_HEAD, GEOJSON_TAIL, GPX_HEAD, GPX_TAIL, geojsonFeature, gpxTrack, type ExportTrip } from "./formats";
+import { readPointBatch, type PointCursor } from "./point-batches";
+import { exportTotals, notificationBatch, tripBatch } from "./queries";
+import { zipStream } from "./zip";
+
+// "Download my data" (docs/driver-site.md#download-my-data): the account, its vehicles, trips as
+// GPX and GeoJSON, data points as CSV, notifications, connected apps with their grants, and the
+// access log, as one ZIP streamed while it is read. Every read goes a batch at a time, so memory
+// holds a batch, not the export. The totals go ahead of the body (headers), for the page's
+// progress; the body is read afterwards, so rows arriving meanwhile may be in it too.
+
+const POINT_BATCH = 5000;
+const TRIP_BATCH = 200;
+const NOTE_BATCH = 1000;
+
+export type DriverExport = {
+  filename: string;
+  totals: { dataPoints: number; trips: number; notifications: number; vehicles: number };
+  body: ReadableStream<Uint8Array>;
+};
+
+export async function exportDriverData(session: DriverSession): Promise<DriverExport> {
+  const accountId = session.accountId;
+  const [account, vehicles] = await Promise.all([getDriverAccount(session), allVehicles(session)]);
+  const vehicleIds = vehicles.map((v) => v.vehicleId);
+  const totals = await exportTotals({ accountId, vehicleIds });
+  const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
+
+  const body = zipStream([
+    { name: "README.txt", content: once(readme(account.id)) },
+    { name: "account.json", content: once(json(account)) },
+    { name: "vehicles.json", content: once(json(vehicles)) },
+    {
+      name: "connected-apps.json",
+      content: async function* () {
+        const grants = await listActiveGrants(db(), { accountId });
+        yield json(
+          grants.map((g) => ({
+            appId: g.appId,
+            name: g.name,
+            ownerName: g.ownerName,
+            grant: {
+              how: g.source,
+              since: g.grantedAt.toISOString(),
+              lastUsedAt: g.lastUsedAt ? new Date(g.lastUsedAt).toISOString() : null,
+            },
+          })),
+        );
+      },
+    },
+    {
+      name: "trips.gpx",
+      content: async function* () {
+        yield GPX_HEAD;
+        for await (const [trip, track] of tripsWithTracks(vehicles)) yield gpxTrack(trip, track);
+        yield GPX_TAIL;
+      },
+    },
+    {
+      name: "trips.geojson",
+      content: async function* () {
+        yield GEOJSON_HEAD;
+        let first = true;
+        for await (const [trip, track] of tripsWithTracks(vehicles)) {
+          yield (first ? "" : ",\n") + geojsonFeature(trip, track);
+          first = false;
+        }
+        yield GEOJSON_TAIL;
+      },
+    },
+    { name: "data-points.csv", content: () => dataPointsCsv(vehicleIds) },
+    {
+      name: "notifications.json",
+      content: async function* () {
+        yield "[\n";
+        let afterId = 0;
+        let first = true;
+        for (;;) {
+          const rows = await notificationBatch({ accountId, vehicleIds, afterId, limit: NOTE_BATCH });
+          // The driver's own data, as recorded: an app's location grant does not apply to its owner.
+          if (rows.length === 0) break;
+          yield rows
+            .map(
+              (r) =>
+                (first ? ((first = false), "") : ",\n") +
+                JSON.stringify(serializeNotification(r, { precision: "precise" })),
+            )
+            .join("");
+          afterId = rows[rows.length - 1]!.id;
+        }
+        yield "\n]\n";
+      },
+    },
+    {
+      name: "access-log.csv",
+      content: async function* () {
+        yield await accessCsvOfAccount(accountId);
+      },
+    },
+  ]);
+
+  return {
+    filename: `wayline-data-${accountId}.zip`,
+    totals: { ...totals, vehicles: vehicles.length },
+    body,
+  };
+}
+
+const DATA_POINTS_CSV_HEADER = ["vehicle_id", "data_set_id", "point_id", "timestamp_utc", "key", "value"];
+
+async function* dataPointsCsv(vehicleIds: number[]): AsyncGenerator<string> {
+  yield csvLine(DATA_POINTS_CSV_HEADER);
+  for (const vehicleId of vehicleIds) {
+    let after: PointCursor = null;
+    for (;;) {
+      const rows = await readPointBatch({ vehicleId, after, limit: POINT_BATCH });
+      if (rows.length === 0) break;
+      let text = "";
+      for (const r of rows) text += csvLine([vehicleId, r.dataSetId, r.id, r.at, r.key, r.value]);
+      yield text;
+      const last = rows[rows.length - 1]!;
+      after = { k: last.k, id: last.id };
+      if (rows.length < POINT_BATCH) break;
+    }
+  }
+}
+
+async function* tripsWithTracks(vehicles: VehicleOut[]) {
+  for (const vehicle of vehicles) {
+    let afterId = 0;
+    for (;;) {
+      const rows = await tripBatch({ vehicleId: vehicle.vehicleId, afterId, limit: TRIP_BATCH });
+      if (rows.length === 0) break;
+      for (const t of rows) {
+        const trip: ExportTrip = {
+          id: t.id,
+          vehicleId: vehicle.vehicleId,
+          vehicleName: vehicle.label ?? vehicle.name,
+          startTime: t.startTime,
+          endTime: t.endTime,
+          mileage: t.mileage,
+        };
+        yield [trip, await readTrack({ vehicleId: vehicle.vehicleId, tripId: t.id })] as const;
+      }
+      afterId = rows[rows.length - 1]!.id;
+    }
+  }
+}
+
+async function allVehicles(session: DriverSession): Promise<VehicleOut[]> {
+  const all: VehicleOut[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const { items, total } = await listVisibleVehicles(driverPrincipal(session), { limit: 500, offset });
+    all.push(...items);
+    if (all.length >= total || items.length === 0) return all;
+  }
+}
+
+const once = (text: string) =>
+  async function* () {
+    yield text;
+  };
+
+function readme(accountId: number): string {
+  return `Your Wayline data (account ${accountId}), exported ${new Date().toISOString()}.
+
+account.json          your account's fields
+vehicles.json         your vehicles, as the API shows them
+connected-apps.json   the apps that can reach your account, and how they got access
+trips.gpx             every trip's path, GPX 1.1 (one track per trip)
+trips.geojson         the same trips as GeoJSON (one feature per trip; coordinates longitude, latitude)
+data-points.csv       every data point your vehicles reported (times in UTC)
+notifications.json    the notifications apps' subscriptions made about your account and vehicles
+access-log.csv        which app received which of your data, per hour, the last 90 days
+`;
+}
