@@ -24,8 +24,17 @@ export type Operation<
   /**
    * The envelope member and its schema; "result" for DELETE's {"result":"OK"}. `members`: more
    * envelope members beside it (the event feed's nextCursor); totalRecords is then the page's size.
+   * `stream`: the answer is Server-Sent Events (GET /eventFeed/stream), each event's data `schema`.
    */
-  response: { key: string; schema: z.ZodType; list?: boolean; members?: Record<string, z.ZodType> } | "result";
+  response:
+    | {
+        key: string;
+        schema: z.ZodType;
+        list?: boolean;
+        members?: Record<string, z.ZodType>;
+        stream?: "text/event-stream";
+      }
+    | "result";
 };
 
 export function operation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(

@@ -105,6 +105,9 @@ const schema = databaseEnvSchema.extend({
   // GET /eventFeed/ keeps at least this many days: a cursor issued longer ago is refused (410
   // CURSOR_EXPIRED) and the client restarts with ?since= (docs/event-feed.md).
   EVENT_FEED_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(7),
+  // GET /eventFeed/stream writes a comment line this often, so that clients and proxies see an
+  // idle stream alive (the contract: at least every 15 s). Tests shorten it.
+  STREAM_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(15).default(15),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
