@@ -36,7 +36,7 @@ export async function openEventStream(
 ): Promise<(signal: AbortSignal) => AsyncGenerator<StreamEvent[]>> {
   const first = feedStart(principal, query);
   const filters: FeedFilters = { eventType: query.eventType, vehicleId: query.vehicleId };
-  const waiter = await feedWaiter(principal.appId);
+  const waiter = await feedWaiter(principal.appId, principal.kind === "user" ? principal.accountId : null);
 
   return async function* follow(signal: AbortSignal) {
     let start: FeedStart = first;

@@ -1,10 +1,11 @@
 import { listenForNotifies } from "@/server/platform/fleet/notify-listener";
 
 // Who in this process waits for which app's events (docs/event-feed.md#the-stream). Every
-// statement that inserts notifications sends NOTIFY wayline_events "<tx> <app>,<app>…" when it
-// commits (migration 0026); one LISTEN per process (server/platform/fleet/notify-listener.ts) hands
-// it here, and here each stream of those apps is marked woken, with the highest transaction id it
-// was told of. Wake-ups batch: a stream that is reading while NOTIFYs arrive is marked once and
+// statement that inserts notifications sends NOTIFY wayline_events "<tx> <app>:<account>,…" when
+// it commits (migration 0026); one LISTEN per process (server/platform/fleet/notify-listener.ts)
+// hands it here, and here each stream of those apps is marked woken (a user token's stream only
+// for its own account's events: an app with a thousand drivers streaming wakes one per event),
+// with the highest transaction id it was told of. Wake-ups batch: a stream that is reading while NOTIFYs arrive is marked once and
 // reads once more when it is done, however many came.
 //
 // The transaction id says when the stream can stop retrying: the feed hands out only events of
@@ -24,7 +25,13 @@ export type FeedWaiter = {
   close(): void;
 };
 
-type Waiter = { woken: boolean; pendingTx: bigint; wake: (() => void) | null };
+type Waiter = {
+  /** null: every account of the app (a client-credentials token). */
+  accountId: number | null;
+  woken: boolean;
+  pendingTx: bigint;
+  wake: (() => void) | null;
+};
 
 const key = Symbol.for("wayline.feed-wakeups");
 type Registry = { byApp: Map<number, Set<Waiter>>; listening: Promise<unknown> | null };
@@ -41,9 +48,9 @@ function wake(w: Waiter, tx: bigint) {
   w.wake?.();
 }
 
-/** "<tx> <app>,<app>…", or "<tx> *" for every app. */
+/** "<tx> <app>:<account>,<app>:<account>…" (no account: "<app>:"), or "<tx> *" for everyone. */
 function onNotify(payload: string) {
-  const [txText, apps] = payload.split(" ");
+  const [txText, named] = payload.split(" ");
   let tx = 0n;
   try {
     tx = BigInt(txText ?? "0");
@@ -51,18 +58,28 @@ function onNotify(payload: string) {
     // Not ours to judge: wake as for an unknown transaction.
   }
   const { byApp } = registry();
-  const woken = apps === "*" || apps === undefined ? [...byApp.keys()] : apps.split(",").map(Number);
-  for (const app of woken) for (const w of byApp.get(app) ?? []) wake(w, tx);
+  if (named === "*" || named === undefined) {
+    for (const waiters of byApp.values()) for (const w of waiters) wake(w, tx);
+    return;
+  }
+  for (const entry of named.split(",")) {
+    const [app, account] = entry.split(":");
+    const accountId = account ? Number(account) : null;
+    for (const w of byApp.get(Number(app)) ?? []) if (w.accountId === null || w.accountId === accountId) wake(w, tx);
+  }
 }
 
 function onListen() {
   for (const waiters of registry().byApp.values()) for (const w of waiters) wake(w, 0n);
 }
 
-/** Registers a stream of `appId`; resolves once the process LISTENs, so no commit after it is missed. */
-export async function feedWaiter(appId: number): Promise<FeedWaiter> {
+/**
+ * Registers a stream of `appId` (of one account of it, for a user token); resolves once the process
+ * LISTENs, so no commit after it is missed.
+ */
+export async function feedWaiter(appId: number, accountId: number | null): Promise<FeedWaiter> {
   const reg = registry();
-  const w: Waiter = { woken: false, pendingTx: 0n, wake: null };
+  const w: Waiter = { accountId, woken: false, pendingTx: 0n, wake: null };
   const waiters = reg.byApp.get(appId) ?? new Set<Waiter>();
   reg.byApp.set(appId, waiters.add(w));
   const close = () => {

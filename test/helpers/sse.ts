@@ -3,7 +3,7 @@
 // a blank line ends a message), and keeps what arrived. It does not reconnect by itself: the tests
 // reconnect on purpose, with the Last-Event-ID they choose.
 
-type SseMessage = { id: string; event: string; data: any };
+export type SseMessage = { id: string; event: string; data: any };
 
 export type SseStream = {
   status: number;
@@ -14,6 +14,8 @@ export type SseStream = {
   comments: string[];
   /** The id of the last message with one (what EventSource would send as Last-Event-ID). */
   lastEventId(): string | undefined;
+  /** Messages received so far (also when not kept). */
+  count(): number;
   /** Resolves when the server ended the stream or the connection broke ("end" or "error"). */
   closed: Promise<"end" | "error">;
   isClosed(): boolean;
@@ -25,7 +27,21 @@ export type SseStream = {
 
 export async function openSse(
   url: string,
-  { token, lastEventId, accept = "text/event-stream" }: { token?: string; lastEventId?: string; accept?: string } = {},
+  {
+    token,
+    lastEventId,
+    accept = "text/event-stream",
+    onMessage,
+    keep = true,
+  }: {
+    token?: string;
+    lastEventId?: string;
+    accept?: string;
+    /** Called as each message is parsed (benchmarks take its arrival time). */
+    onMessage?: (m: SseMessage) => void;
+    /** false: count messages without keeping them (a catch-up of 720,000 events). */
+    keep?: boolean;
+  } = {},
 ): Promise<SseStream> {
   const abort = new AbortController();
   const headers: Record<string, string> = { Accept: accept };
@@ -37,6 +53,8 @@ export async function openSse(
   const listeners = new Set<() => void>();
   const changed = () => listeners.forEach((l) => l());
   let closedAs: "end" | "error" | null = null;
+  let count = 0;
+  let last: string | undefined;
 
   if (!res.headers.get("content-type")?.startsWith("text/event-stream")) {
     const text = await res.text();
@@ -47,6 +65,7 @@ export async function openSse(
       messages,
       comments,
       lastEventId: () => undefined,
+      count: () => 0,
       closed: Promise.resolve("end"),
       isClosed: () => true,
       waitForMessages: () => Promise.reject(new Error(`not a stream: ${res.status} ${text}`)),
@@ -69,12 +88,17 @@ export async function openSse(
           const line = buffer.slice(0, nl).replace(/\r$/, "");
           buffer = buffer.slice(nl + 1);
           if (line === "") {
-            if (fields.data.length > 0)
-              messages.push({
+            if (fields.data.length > 0) {
+              const m = {
                 id: fields.id ?? "",
                 event: fields.event ?? "message",
                 data: JSON.parse(fields.data.join("\n")),
-              });
+              };
+              onMessage?.(m);
+              count++;
+              last = m.id || last;
+              if (keep) messages.push(m);
+            }
             fields = { data: [] };
           } else if (line.startsWith(":")) comments.push(line.slice(1).trim());
           else {
@@ -117,12 +141,13 @@ export async function openSse(
     text: "",
     messages,
     comments,
-    lastEventId: () => messages.findLast((m) => m.id !== "")?.id,
+    lastEventId: () => last,
+    count: () => count,
     closed,
     isClosed: () => closedAs !== null,
-    waitForMessages: async (count, ms = 30_000) => {
-      await waitUntil(() => messages.length >= count, `${count} messages (have ${messages.length})`, ms);
-      return messages.slice(0, count);
+    waitForMessages: async (wanted, ms = 30_000) => {
+      await waitUntil(() => count >= wanted, `${wanted} messages (have ${count})`, ms);
+      return messages.slice(0, wanted);
     },
     waitForComment: (text, ms = 30_000) => waitUntil(() => comments.includes(text), `comment "${text}"`, ms),
     close: () => abort.abort(),
