@@ -110,7 +110,13 @@ function sseBody(
     }
   }
   const send = (text: string) => {
-    if (!closed) controller.enqueue(encoder.encode(text));
+    if (closed) return;
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      // The consumer is gone without telling (a cancelled body): stop reading for it.
+      stop();
+    }
   };
 
   return new ReadableStream<Uint8Array>({

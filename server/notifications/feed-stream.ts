@@ -1,4 +1,5 @@
 import type { Principal } from "@/server/oauth/principal";
+import { env } from "@/server/platform/env";
 import { feedStart, readFeedPage, type FeedFilters, type FeedStart } from "./feed";
 import { feedWaiter } from "./feed-wakeups";
 
@@ -12,15 +13,13 @@ import { feedWaiter } from "./feed-wakeups";
 // listening before the first read, so nothing committed after that read goes unheard. Then:
 // read pages until one is not full; wait for a wake-up; repeat. When a commit was heard whose
 // transaction the feed may not show yet (an older transaction still open), read again after a
-// short pause, doubling up to a second, until the horizon has passed it. Every 10 s the stream
-// reads anyway, in case a NOTIFY was lost with the listening connection.
+// short pause, doubling up to a second, until the horizon has passed it. Every
+// STREAM_SAFETY_READ_SECONDS (default 10) the stream reads anyway, in case a NOTIFY was lost.
 
 export type StreamEvent = { id: string; event: string; data: unknown };
 
 /** Events read per page (the feed's largest page). */
 const PAGE = 1000;
-/** A read without a wake-up, in case one was lost. */
-const SAFETY_READ_MS = 10_000;
 const RETRY_FIRST_MS = 10;
 const RETRY_MAX_MS = 1000;
 
@@ -49,7 +48,7 @@ export async function openEventStream(
         if (page.events.length > 0) yield page.events.map((e) => ({ id: e.cursor, event: String(e._type), data: e }));
         if (page.full) continue;
         const held = waiter.pendingTx > 0n;
-        await waiter.wait(held ? retryMs : SAFETY_READ_MS, signal);
+        await waiter.wait(held ? retryMs : env().STREAM_SAFETY_READ_SECONDS * 1000, signal);
         retryMs = held ? Math.min(retryMs * 2, RETRY_MAX_MS) : RETRY_FIRST_MS;
       }
     } finally {

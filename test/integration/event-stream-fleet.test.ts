@@ -13,6 +13,8 @@ import { dataSet, waypoint } from "../helpers/telemetry";
 // through one reaches a stream held by the other (NOTIFY wayline_events, one LISTEN per process);
 // a stream on B survives B's kill -9 as a reconnect to A with its Last-Event-ID, losing and
 // repeating nothing; an idle stream carries heartbeats (STREAM_HEARTBEAT_SECONDS, shortened here).
+// The streams never read unwoken here (STREAM_SAFETY_READ_SECONDS a day), so every event that arrives
+// was announced by a NOTIFY from the process that committed it.
 // Both databases: on the embedded one the NOTIFY crosses its wire server to another process.
 
 const SECRET = "event-stream-fleet-secret-0123456789abcdef";
@@ -37,7 +39,13 @@ describe("GET /eventFeed/stream across two processes", () => {
     a = await launchService({
       name: "stream-fleet",
       databaseUrl: inject("embedded") ? undefined : inject("databaseUrl"),
-      extraEnv: { NEXTAUTH_SECRET: SECRET, SIMULATOR: "0", STREAM_HEARTBEAT_SECONDS: "0.3" },
+      // No read without a wake-up (STREAM_SAFETY_READ_SECONDS): what arrives, a NOTIFY brought.
+      extraEnv: {
+        NEXTAUTH_SECRET: SECRET,
+        SIMULATOR: "0",
+        STREAM_HEARTBEAT_SECONDS: "0.3",
+        STREAM_SAFETY_READ_SECONDS: "86400",
+      },
     });
     b = await startB();
     const app = JSON.parse(
@@ -98,11 +106,13 @@ describe("GET /eventFeed/stream across two processes", () => {
   test("an event committed through one process reaches a stream held by the other, both ways; an idle stream carries heartbeats", async () => {
     const onB = await stream(b!.url);
     const onA = await stream(a.baseUrl);
-    expect([onA.status, onB.status]).toEqual([200, 200]);
+    // The driver's own stream (a user token: woken for its account's events only).
+    const driverOnB = await openSse(`${b!.url}/sandbox/api/eventFeed/stream`, { token: car.token });
+    expect([onA.status, onB.status, driverOnB.status]).toEqual([200, 200, 200]);
     await Promise.all([onA.waitForComment("heartbeat"), onB.waitForComment("heartbeat")]);
     const viaA = await post(a.baseUrl, 2);
     const viaB = await post(b!.url, 1);
-    for (const s of [onA, onB]) {
+    for (const s of [onA, onB, driverOnB]) {
       const got = await s.waitForMessages(3);
       expect(got.map((m) => m.data.dataSetId)).toEqual([...viaA, ...viaB]);
       s.close();

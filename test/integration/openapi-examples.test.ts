@@ -54,7 +54,8 @@ describe("OpenAPI document: schemas and examples", () => {
     for (const op of ops) {
       const content = op.responses["200"]?.content;
       // The event stream answers Server-Sent Events: its example is the stream's text.
-      if (content?.["text/event-stream"]) expect(exampleOf(content["text/event-stream"])).toMatch(/^id: .*\ndata: \{/m);
+      if (content?.["text/event-stream"])
+        expect(exampleOf(content["text/event-stream"])).toMatch(/^id: .+\nevent: .+\ndata: \{/m);
       else expect(exampleOf(content?.["application/json"])).toBeTypeOf("object");
     }
     expect(Object.keys(doc.paths).some((p) => p.includes("simulation"))).toBe(false);
