@@ -6,6 +6,7 @@ import { withRateLimitHeaders } from "./rate-limit";
 import { watchStreamToken } from "./stream-token-watch";
 import { admitOperation, errorResponse, type HandlerInput, type RouteContext, type RouteHandler } from "./with-api";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
+import { childLogger } from "@/server/platform/log";
 
 // The API's wrapper for a stream of Server-Sent Events (GET /eventFeed/stream, docs/event-feed.md#the-stream).
 // Everything before the first byte is withApi's: environment, token and rate limits (opening
@@ -72,6 +73,7 @@ function refuseUnlessEventStream(accept: string | null): void {
 }
 
 const encoder = new TextEncoder();
+const log = childLogger({ component: "event-stream" });
 
 /** One SSE message; the data is one line of JSON (JSON.stringify never writes a line break). */
 function sseMessage(e: SseEvent): string {
@@ -138,6 +140,7 @@ function sseBody(
         c.enqueue(encoder.encode(next.value.map(sseMessage).join("")));
       } catch (error) {
         // Headers are gone: the stream can only end. The client resumes from its Last-Event-ID.
+        log.error({ err: error }, "an event stream's read failed: ending the stream");
         stop();
         c.error(error);
       }
