@@ -25,8 +25,17 @@ export type Operation<
   /**
    * The envelope member and its schema; "result" for DELETE's {"result":"OK"}. `members`: more
    * envelope members beside it (the event feed's nextCursor); totalRecords is then the page's size.
+   * `stream`: the answer is Server-Sent Events (GET /eventFeed/stream), each event's data `schema`.
    */
-  response: { key: string; schema: z.ZodType; list?: boolean; members?: Record<string, z.ZodType> } | "result";
+  response:
+    | {
+        key: string;
+        schema: z.ZodType;
+        list?: boolean;
+        members?: Record<string, z.ZodType>;
+        stream?: "text/event-stream";
+      }
+    | "result";
   /**
    * How an answer counts in the driver's access log: the rule for each item it carries
    * (server/access-log/rules.ts). Without it the answer carries none of a driver's data.

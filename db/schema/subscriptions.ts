@@ -156,7 +156,9 @@ export const notifications = pgTable(
     /**
      * The transaction that made it (docs/event-feed.md): the event feed hands out only events of
      * transactions older than every one still running, in (tx_id, id) order. Null on the rows made
-     * before the feed existed (the column came without rewriting the table); read as '0'.
+     * before the feed existed (the column came without rewriting the table); read as '0'. Every
+     * statement inserting notifications sends NOTIFY wayline_events ("<tx_id> <app ids>", trigger
+     * notifications_feed_notify, migration 0026) when it commits, which wakes the event streams.
      */
     txId: xid8("tx_id").default(sql`pg_current_xact_id()`),
   },

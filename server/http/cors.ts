@@ -11,7 +11,7 @@ export function preflight(): Response {
     headers: {
       ...corsHeaders,
       "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
-      "Access-Control-Allow-Headers": "Authorization, Content-Type",
+      "Access-Control-Allow-Headers": "Authorization, Content-Type, Last-Event-ID",
       "Access-Control-Max-Age": "600",
     },
   });

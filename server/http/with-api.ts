@@ -18,7 +18,7 @@ import type { Verdict } from "@/server/platform/rate-limits/verdict";
 import { asCaller, noteWrite } from "@/db/replica";
 import { noteApiAnswer } from "@/server/access-log/note";
 
-type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 export type HandlerInput<O extends Operation> = {
   principal: Principal;
@@ -29,7 +29,7 @@ export type HandlerInput<O extends Operation> = {
   request: Request;
 };
 
-type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
 // The one wrapper every API route goes through: environment, bearer auth, parsing
 // of params, query and body with the operation's zod schemas, the envelope, CORS, and the
@@ -41,21 +41,8 @@ export function withApi<O extends Operation>(
   return async (request: Request, context: RouteContext): Promise<Response> => {
     let quota: Verdict[] = [];
     try {
-      const rawParams = await context.params;
-      const environment = environmentFromSegment(typeof rawParams.env === "string" ? rawParams.env : undefined);
-      // One statement looks the token up and meters the request; over the limit answers 429
-      // before anything else is looked at, a token that does not work 401 (docs/api.md#rate-limits).
-      const admission = await admitApiRequest(request, environment);
-      quota = admission.verdicts;
-      await refuseOverLimit(quota);
-      if (admission.refused) throw admission.refused;
-      const principal = admission.principal;
-      if (op.auth === "client" && principal?.kind !== "client") {
-        throw new ApiError("FORBIDDEN", "This call requires a client-credentials token.");
-      }
-      const url = new URL(request.url);
-      const parsed = await parseRequest(op, rawParams, url, request);
-
+      const admitted = await admitOperation(op, request, context, (verdicts) => (quota = verdicts));
+      const { principal, environment } = admitted;
       // Heavy reads may run on a replica (db/replica.ts), except right after the caller's own
       // write: the caller is the token's app and account, and any request that may change
       // something counts as a write, answered or not.
@@ -63,7 +50,7 @@ export function withApi<O extends Operation>(
       const writes = request.method !== "GET" && request.method !== "HEAD";
       const result = await asCaller(caller, async () => {
         try {
-          return await handler({ principal, environment, ...parsed, request } as HandlerInput<O>);
+          return await handler(admitted);
         } finally {
           if (writes) noteWrite(caller);
         }
@@ -73,7 +60,7 @@ export function withApi<O extends Operation>(
       return withRateLimitHeaders(
         json(
           200,
-          envelope(op, result, () => publicUrl(url)),
+          envelope(op, result, () => publicUrl(new URL(request.url))),
         ),
         quota,
       );
@@ -81,6 +68,33 @@ export function withApi<O extends Operation>(
       return withRateLimitHeaders(errorResponse(error), quota);
     }
   };
+}
+
+/**
+ * What every API request goes through before its handler: the environment, the token and the
+ * rate limits (one statement), the operation's auth rule, and params, query and body parsed. Hands
+ * the buckets drawn on to `metered` as soon as they are known, so that a refusal can say how they stand.
+ */
+export async function admitOperation<O extends Operation>(
+  op: O,
+  request: Request,
+  context: RouteContext,
+  metered: (verdicts: Verdict[]) => void,
+): Promise<HandlerInput<O>> {
+  const rawParams = await context.params;
+  const environment = environmentFromSegment(typeof rawParams.env === "string" ? rawParams.env : undefined);
+  // One statement looks the token up and meters the request; over the limit answers 429
+  // before anything else is looked at, a token that does not work 401 (docs/api.md#rate-limits).
+  const admission = await admitApiRequest(request, environment);
+  metered(admission.verdicts);
+  await refuseOverLimit(admission.verdicts);
+  if (admission.refused) throw admission.refused;
+  const principal = admission.principal;
+  if (op.auth === "client" && principal?.kind !== "client") {
+    throw new ApiError("FORBIDDEN", "This call requires a client-credentials token.");
+  }
+  const parsed = await parseRequest(op, rawParams, new URL(request.url), request);
+  return { principal, environment, ...parsed, request } as HandlerInput<O>;
 }
 
 async function parseRequest(op: Operation, rawParams: Record<string, unknown>, url: URL, request: Request) {

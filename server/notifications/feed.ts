@@ -19,17 +19,29 @@ import { serializeEventBody, type NotificationRow } from "./serialize";
 // them. The pattern of GET /account/data?sinceLastCall (server/telemetry/account-data.ts).
 
 export type FeedQuery = { after?: string; since?: Date; limit: number; eventType?: EventType; vehicleId?: number };
+export type FeedFilters = Pick<FeedQuery, "eventType" | "vehicleId">;
+
+/** Where a reader starts: after a position, or (without a cursor) at the events made since a time. */
+export type FeedStart = { from: FeedPosition; madeSince: Date | null };
 
 type FeedRow = { horizon: string; id: string | null; tx: string | null };
 
 const ZERO: FeedPosition = { tx: "0", id: 0 };
 
 export async function readEventFeed(principal: Principal, query: FeedQuery) {
-  const scope: FeedScope = { clientId: principal.clientId, environment: principal.environment };
-  const key = sessionHmac("event-feed-key");
-  const now = new Date();
-  const horizonTime = new Date(now.getTime() - env().EVENT_FEED_RETENTION_DAYS * 86_400_000);
-  const after = query.after === undefined ? null : decodeFeedCursor({ cursor: query.after, scope, key });
+  const start = feedStart(principal, query);
+  const page = await readFeedPage(principal, start, query);
+  return { events: page.events, nextCursor: feedCursor(principal, page.next) };
+}
+
+/**
+ * Where `after` (a cursor) or `since` starts the feed; throws 400 INVALID for a cursor that is
+ * malformed or another app's or environment's, and 410 CURSOR_EXPIRED for one past the retention.
+ */
+export function feedStart(principal: Principal, query: { after?: string; since?: Date }): FeedStart {
+  const horizonTime = new Date(Date.now() - env().EVENT_FEED_RETENTION_DAYS * 86_400_000);
+  const after =
+    query.after === undefined ? null : decodeFeedCursor({ cursor: query.after, scope: scopeOf(principal), key: key() });
   if (query.after !== undefined && !after) {
     throw validationError(
       [{ fieldName: "after", errorCode: "INVALID", errorDisplay: "Not a cursor of this feed." }],
@@ -43,9 +55,33 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
     );
   }
   // Without a cursor: from `since`, or the oldest event kept.
-  const from = after?.position ?? ZERO;
-  const madeSince = after ? null : query.since && query.since > horizonTime ? query.since : horizonTime;
+  if (after) return { from: after.position, madeSince: null };
+  return { from: ZERO, madeSince: query.since && query.since > horizonTime ? query.since : horizonTime };
+}
 
+/** A cursor of this app and environment at `position`, issued now. */
+function feedCursor(principal: Principal, position: FeedPosition): string {
+  return encodeFeedCursor({ position, issuedAt: new Date(), scope: scopeOf(principal), key: key() });
+}
+
+export type FeedPage = {
+  /** The events, each with its cursor. */
+  events: (ReturnType<typeof serializeEventBody> & { eventId: string; cursor: string })[];
+  /** Where the next read starts (nextCursor). */
+  next: FeedPosition;
+  /** The statement's horizon: events of transactions from this id on were not yet handed out. */
+  horizon: bigint;
+  /** Whether the page was cut at `limit` (more events may be waiting). */
+  full: boolean;
+};
+
+/** One page of the feed from `start`: the one query both the page endpoint and the stream read with. */
+export async function readFeedPage(
+  principal: Principal,
+  start: FeedStart,
+  query: FeedFilters & { limit: number },
+): Promise<FeedPage> {
+  const { from, madeSince } = start;
   const rows = (await db().execute(sql`
     select h.horizon::text as horizon, e.id::text as id, e.tx::text as tx
       from (select pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
@@ -67,7 +103,9 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
   const found = rows.filter((r): r is FeedRow & { id: string; tx: string } => r.id !== null);
   const byId = await loadRows(found.map((r) => Number(r.id)));
   const precisionOf = await precisionsOf([...byId.values()]);
-  const cursorAt = (position: FeedPosition) => encodeFeedCursor({ position, issuedAt: now, scope, key });
+  const now = new Date();
+  const [scope, mac] = [scopeOf(principal), key()];
+  const cursorAt = (position: FeedPosition) => encodeFeedCursor({ position, issuedAt: now, scope, key: mac });
   const events = found.flatMap((r) => {
     const row = byId.get(Number(r.id));
     // Gone since the statement above (its subscription was deleted): nothing to hand out.
@@ -85,8 +123,14 @@ export async function readEventFeed(principal: Principal, query: FeedQuery) {
   // none of their events matched, so the next call need not look at them again.
   const horizon = rows[0]!.horizon;
   const next = last ? { tx: last.tx, id: Number(last.id) } : laterOf(from, { tx: horizon, id: 0 });
-  return { events, nextCursor: cursorAt(next) };
+  return { events, next, horizon: BigInt(horizon), full: found.length >= query.limit };
 }
+
+const scopeOf = (principal: Principal): FeedScope => ({
+  clientId: principal.clientId,
+  environment: principal.environment,
+});
+const key = () => sessionHmac("event-feed-key");
 
 async function loadRows(ids: number[]): Promise<Map<number, NotificationRow>> {
   if (ids.length === 0) return new Map();

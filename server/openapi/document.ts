@@ -105,7 +105,9 @@ const pagingAction = z.object({
 export function responseSchema(op: Operation): z.ZodType {
   if (op.response === "result")
     return z.object({ result: z.literal("OK"), totalRecords: z.literal(1), actions: z.array(pagingAction).max(0) });
-  const { key, schema, list, members } = op.response;
+  const { key, schema, list, members, stream } = op.response;
+  // A stream's messages each carry one of these as data.
+  if (stream) return schema;
   if (members)
     return z.object({
       [key]: z.array(schema),
@@ -155,6 +157,37 @@ function errorResponse(description: string, error: ApiError) {
       "application/json": {
         schema: { $ref: "#/components/schemas/Error" },
         examples: { [error.code]: { value: errorBody(error) } },
+      },
+    },
+  };
+}
+
+// The 200 answer: JSON in the envelope, or for a stream Server-Sent Events whose data is the schema.
+function success(op: Operation, example: OperationExample) {
+  if (op.response !== "result" && op.response.stream) {
+    const data = JSON.stringify(example.response);
+    return {
+      description:
+        "Server-Sent Events: each message's `id` is the event's cursor, `event` its type and `data` the event JSON (`x-event-data`); comment lines (`: heartbeat`) keep the connection open.",
+      content: {
+        [op.response.stream]: {
+          schema: { type: "string", "x-event-data": toSchema(responseSchema(op), "output") },
+          examples: {
+            example: {
+              summary: "Example",
+              value: `: stream open\n\nid: ${String(example.response.cursor)}\nevent: ${String(example.response._type)}\ndata: ${data}\n\n: heartbeat\n\n`,
+            },
+          },
+        },
+      },
+    };
+  }
+  return {
+    description: "OK",
+    content: {
+      "application/json": {
+        schema: toSchema(responseSchema(op), "output"),
+        examples: { example: { summary: "Example", value: example.response } },
       },
     },
   };
@@ -227,15 +260,18 @@ export function openApiDocument(environment: Environment, origin: string) {
           }
         : {}),
       responses: {
-        "200": {
-          description: "OK",
-          content: {
-            "application/json": {
-              schema: toSchema(responseSchema(op), "output"),
-              examples: { example: { summary: "Example", value: example.response } },
-            },
-          },
-        },
+        "200": success(op, example),
+        ...(op.response !== "result" && (op.response.members || op.response.stream)
+          ? {
+              "410": errorResponse(
+                "A cursor older than the feed keeps (`CURSOR_EXPIRED`): restart with `since`",
+                new ApiError(
+                  "CURSOR_EXPIRED",
+                  "The cursor is older than the 7 days the feed keeps: restart with since=<DateTime> (the time up to which you have the events) instead of after.",
+                ),
+              ),
+            }
+          : {}),
         "400": errorResponse(
           "Invalid input (`VALIDATION`), with `fieldErrors`",
           validationError([

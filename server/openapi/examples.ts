@@ -309,11 +309,14 @@ export function operationExample(op: Operation): OperationExample {
     const make = members.get(op.response.schema);
     if (!make) throw missing("the response");
     const member = make(op);
-    response = op.response.members
-      ? { [op.response.key]: [member], nextCursor: FEED_CURSOR, totalRecords: 1, actions: [] }
-      : op.response.list
-        ? { [op.response.key]: [member], totalRecords: 1, actions: [] }
-        : { [op.response.key]: member, totalRecords: null, actions: [] };
+    // A stream's example is one event's data (the document shows it inside an SSE message).
+    response = op.response.stream
+      ? (member as Record<string, unknown>)
+      : op.response.members
+        ? { [op.response.key]: [member], nextCursor: FEED_CURSOR, totalRecords: 1, actions: [] }
+        : op.response.list
+          ? { [op.response.key]: [member], totalRecords: 1, actions: [] }
+          : { [op.response.key]: member, totalRecords: null, actions: [] };
   }
   return { params: exampleParams, query: exampleQuery, ...(op.body ? { body } : {}), response };
 }

@@ -113,6 +113,12 @@ const schema = databaseEnvSchema.extend({
   ACCESS_LOG: boolish,
   ACCESS_LOG_FLUSH_SECONDS: z.coerce.number().min(0.1).max(300).default(5),
   ACCESS_LOG_RETENTION_DAYS: z.coerce.number().int().min(90).max(36_500).default(400),
+  // GET /eventFeed/stream writes a comment line this often, so that clients and proxies see an
+  // idle stream alive (the contract: at least every 15 s). Tests shorten it.
+  STREAM_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(15).default(15),
+  // An open stream reads the feed this often without being woken, in case a NOTIFY was lost
+  // (docs/event-feed.md#how-it-works). Tests lengthen it, so that only a NOTIFY can wake a stream.
+  STREAM_SAFETY_READ_SECONDS: z.coerce.number().min(1).max(86_400).default(10),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),

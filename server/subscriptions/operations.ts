@@ -278,9 +278,28 @@ export const eventFeedOperation = operation({
   },
 });
 
+// GET /eventFeed/stream (docs/event-feed.md#the-stream): the same events as Server-Sent Events.
+export const eventStreamOperation = operation({
+  method: "GET",
+  path: "/eventFeed/stream",
+  tag: "Event feed",
+  summary: "The app's events as they commit, as Server-Sent Events",
+  description:
+    "Send `Accept: text/event-stream` (any other Accept answers 400). Each event is one SSE message: `id:` the event's cursor, `event:` its type, `data:` the event JSON the feed's pages answer. Resumes after `Last-Event-ID` (what EventSource sends when it reconnects) or `after`; without either, from `since` or the oldest event kept. A bad or expired cursor answers 400 or 410 in JSON before the stream starts. A comment line (`: heartbeat`) comes at least every 15 s; the stream closes within 5 s of its token being revoked or expiring. Opening a stream counts as one request against the rate limits.",
+  auth: "any",
+  query: z.object({
+    after: optional(z.string().max(200)).describe("Start after this cursor (Last-Event-ID wins when both are sent)"),
+    since: optional(dateTime).describe("Without a cursor: start at the events made at or after this time"),
+    eventType: optional(feedEventType),
+    vehicleId: optional(idParam).describe("Only this vehicle's events"),
+  }),
+  response: { key: "events", schema: feedEventOut, list: true, stream: "text/event-stream" },
+});
+
 export const eventOperations: Operation[] = [
   ...Object.values(subscriptionOperations).flatMap((ops) => Object.values(ops) as Operation[]),
   ...Object.values(notificationOperations).flatMap((ops) => Object.values(ops) as Operation[]),
   testNotificationOperation,
   eventFeedOperation,
+  eventStreamOperation,
 ];

@@ -4,15 +4,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { inject } from "vitest";
-import { api, clientToken, createDriver, testSql, type Env } from "../helpers/api";
+import { api, apiBase, clientToken, createDriver, testSql, type Env } from "../helpers/api";
 import { createPartnerApp, expectApiError, expectFieldErrors } from "../helpers/fixtures";
 import type { TestApp } from "./global-setup";
 import { dataSet, waypoint, wireTime } from "../helpers/telemetry";
 import { encodeFeedCursor } from "@/server/notifications/feed-cursor";
+import { openSse } from "../helpers/sse";
 
 // GET /eventFeed/ (docs/event-feed.md) over real HTTP: paging by nextCursor, filters, user and
 // client tokens, cursors of other apps and environments, expiry, since, and exactly-once reading
-// while many transactions commit at once.
+// while many transactions commit at once, by a poller and by a stream (GET /eventFeed/stream)
+// side by side.
 
 type App = { app: TestApp; env: Env; client: string };
 const feed = (env: Env, query: string, token: string) => api(env).get(`/eventFeed/${query}`, token);
@@ -170,13 +172,17 @@ describe("GET /eventFeed/", () => {
 
 describe("GET /eventFeed/ while many transactions commit", () => {
   test(
-    "8 writers for ~10 s, a reader every 20 ms: every committed event exactly once, each vehicle's in data-set order",
+    "8 writers for ~10 s, a reader every 20 ms and a stream held open: each sees every committed event exactly once, each vehicle's in data-set order",
     { timeout: 120_000 },
     async () => {
       const a = await freshApp();
       const cars = await Promise.all(Array.from({ length: 8 }, () => subscribedVehicle(a)));
       const start = await feed("sandbox", "", a.client);
       let cursor = start.body.nextCursor as string;
+      const stream = await openSse(`${apiBase("sandbox")}/eventFeed/stream?after=${encodeURIComponent(cursor)}`, {
+        token: a.client,
+      });
+      expect(stream.status).toBe(200);
       const seen: any[] = [];
       const posted = new Map<number, number[]>();
       let writing = true;
@@ -205,17 +211,31 @@ describe("GET /eventFeed/ while many transactions commit", () => {
       writing = false;
       const pages = await reader;
       expect(pages).toBeGreaterThan(10);
-
-      const ids = seen.map((e) => e.eventId);
-      expect(new Set(ids).size).toBe(ids.length);
       const total = [...posted.values()].reduce((n, list) => n + list.length, 0);
-      expect(seen.length).toBe(total);
-      for (const [vehicleId, dataSetIds] of posted) {
-        const order = seen.filter((e) => e.vehicleId === vehicleId).map((e) => e.dataSetId);
-        expect(new Set(order)).toEqual(new Set(dataSetIds));
-        // A vehicle's data sets are stored in its order: their ids rise with it, and so must the feed's.
-        expect(order).toEqual([...order].sort((x, y) => x - y));
+      // The stream has everything once the poller has; one more would show in the count below.
+      await stream.waitForMessages(total, 60_000);
+      stream.close();
+      const streamed = stream.messages.map((m) => {
+        expect(m.id).toBe(m.data.cursor);
+        return m.data;
+      });
+
+      for (const [who, events] of [
+        ["poller", seen],
+        ["stream", streamed],
+      ] as const) {
+        const ids = events.map((e) => e.eventId);
+        expect(new Set(ids).size, who).toBe(ids.length);
+        expect(events.length, who).toBe(total);
+        for (const [vehicleId, dataSetIds] of posted) {
+          const order = events.filter((e) => e.vehicleId === vehicleId).map((e) => e.dataSetId);
+          expect(new Set(order), who).toEqual(new Set(dataSetIds));
+          // A vehicle's data sets are stored in its order: their ids rise with it, and so must the feed's.
+          expect(order, who).toEqual([...order].sort((x, y) => x - y));
+        }
       }
+      // The same events in the same order: the stream is the feed, read on wake-up.
+      expect(streamed.map((e) => e.eventId)).toEqual(seen.map((e) => e.eventId));
     },
   );
 });
@@ -231,6 +251,9 @@ describe.skipIf(inject("embedded"))("GET /eventFeed/ and a transaction that comm
       const a = await freshApp();
       const car = await subscribedVehicle(a);
       let cursor = (await feed("sandbox", "", a.client)).body.nextCursor as string;
+      const stream = await openSse(`${apiBase("sandbox")}/eventFeed/stream?after=${encodeURIComponent(cursor)}`, {
+        token: a.client,
+      });
       const sql = testSql();
       const [owner] = await sql<
         { app_id: number }[]
@@ -260,6 +283,11 @@ describe.skipIf(inject("embedded"))("GET /eventFeed/ and a transaction that comm
       const { events } = await readAll("sandbox", a.client, "", cursor);
       expect(events.map((e) => e.id)).toEqual([first, ...events.slice(1).map((e) => e.id)]);
       expect(events.slice(1).map((e) => e.dataSetId)).toEqual(sets.map((s) => s.id));
+      // The stream, woken by the later commits while the older transaction held them back, waited
+      // for it too: the same events, the older first.
+      const streamed = await stream.waitForMessages(events.length);
+      stream.close();
+      expect(streamed.map((m) => m.data.id)).toEqual(events.map((e) => e.id));
     },
   );
 });

@@ -13,7 +13,7 @@ const exampleOf = (media: MediaType | undefined) => Object.values(media?.example
 type OpenApiOperation = {
   parameters: { name: string; in: string; example?: unknown }[];
   requestBody?: { content: { "application/json": MediaType } };
-  responses: Record<string, { content?: { "application/json": MediaType } }>;
+  responses: Record<string, { content?: { "application/json"?: MediaType; "text/event-stream"?: MediaType } }>;
 };
 
 async function served(env: "sandbox" | "v1") {
@@ -30,9 +30,11 @@ describe("OpenAPI document: schemas and examples", () => {
     );
     expect(operations.length).toBe(allOperations.length);
     for (const { where, op } of operations) {
-      const ok = op.responses["200"]?.content?.["application/json"];
+      const content = op.responses["200"]?.content;
+      // The event stream answers Server-Sent Events: its example is the stream's text.
+      const ok = content?.["application/json"] ?? content?.["text/event-stream"];
       expect(ok?.schema, where).toBeTypeOf("object");
-      expect(exampleOf(ok), where).toBeTypeOf("object");
+      expect(exampleOf(ok), where).toBeTypeOf(content?.["text/event-stream"] ? "string" : "object");
       for (const status of ["400", "401", "404"]) {
         const error = exampleOf(op.responses[status]?.content?.["application/json"]) as
           { error: { httpStatus: number } } | undefined;
@@ -49,7 +51,13 @@ describe("OpenAPI document: schemas and examples", () => {
     const doc = await served("v1");
     const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
     expect(ops.length).toBeGreaterThan(0);
-    for (const op of ops) expect(exampleOf(op.responses["200"]?.content?.["application/json"])).toBeTypeOf("object");
+    for (const op of ops) {
+      const content = op.responses["200"]?.content;
+      // The event stream answers Server-Sent Events: its example is the stream's text.
+      if (content?.["text/event-stream"])
+        expect(exampleOf(content["text/event-stream"])).toMatch(/^id: .+\nevent: .+\ndata: \{/m);
+      else expect(exampleOf(content?.["application/json"])).toBeTypeOf("object");
+    }
     expect(Object.keys(doc.paths).some((p) => p.includes("simulation"))).toBe(false);
   });
 
