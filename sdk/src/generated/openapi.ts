@@ -296,6 +296,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/eventFeed/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's events as they commit, as Server-Sent Events
+         * @description Send `Accept: text/event-stream` (any other Accept answers 400). Each event is one SSE message: `id:` the event's cursor, `event:` its type, `data:` the event JSON the feed's pages answer. Resumes after `Last-Event-ID` (what EventSource sends when it reconnects) or `after`; without either, from `since` or the oldest event kept. A bad or expired cursor answers 400 or 410 in JSON before the stream starts. A comment line (`: heartbeat`) comes at least every 15 s; the stream closes within 5 s of its token being revoked or expiring. Opening a stream counts as one request against the rate limits.
+         */
+        get: operations["getEventFeedStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/simulation/route/": {
         parameters: {
             query?: never;
@@ -4234,6 +4254,89 @@ export interface operations {
             };
             /** @description Unknown id, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor older than the feed keeps (`CURSOR_EXPIRED`): restart with `since` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's, the client's or (without a working token) the address's rate limit (`RATE_LIMITED`) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request fits */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEventFeedStream: {
+        parameters: {
+            query?: {
+                /** @example 1.MTAyNDgzOTIuOTAyMTEuMTc5NTU4MDg4MTM1Nw.q4Xb0tY8mH3yq2Zc6E1dJf9KpLw7sVnRa5gUeBoCiTM */
+                after?: string;
+                /** @example IGNITIONSTATUS */
+                eventType?: "WAYPOINT" | "GEOFENCE" | "IGNITIONSTATUS" | "LOWBATTERY" | "NUMERICDATAKEY" | "TIMEOFDAY" | "TROUBLECODE" | "VEHICLEHARSHACCEL" | "VEHICLEHARSHDECEL" | "VEHICLEHARSHRIGHT" | "VEHICLEHARSHLEFT" | "VEHICLEIMPACT" | "VEHICLECONNECTED" | "VEHICLEDISCONNECTED" | "VEHICLETOWED" | "VEHICLECREATED" | "VEHICLEDELETED" | "AUTHORIZATIONSTATUS";
+                since?: string;
+                vehicleId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each message's `id` is the event's cursor, `event` its type and `data` the event JSON (`x-event-data`); comment lines (`: heartbeat`) keep the connection open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid input (`VALIDATION`), with `fieldErrors` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired token, or a token of the other environment */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A cursor older than the feed keeps (`CURSOR_EXPIRED`): restart with `since` */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
