@@ -4,8 +4,8 @@ import { verifyWebhook } from "../test/helpers/https-receiver";
 import { startDeliveryService, type Answered, type DeliveryService } from "./support/delivery-service";
 import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 
-// Issue 9's whole partner journey in Chromium, on a service of its own with the delivery worker
-// on and a real HTTPS receiver on loopback: sign up, create an app, copy its credentials (and get
+// Issue 9's whole partner journey in Chromium, on the run's service with the delivery worker on
+// and a real HTTPS receiver of its own on loopback (e2e/support/delivery-service.ts): sign up, create an app, copy its credentials (and get
 // a token with what was copied), a sandbox account and vehicle, a WAYPOINT subscription to the
 // receiver, a simulation that drives the vehicle, deliveries in the console's log, the receiver
 // failing (500) and the retry, a 410 that deactivates the delivery, and its reactivation. The
@@ -15,11 +15,9 @@ import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 let journey: DeliveryService;
 
 test.beforeAll(async ({}, testInfo) => {
-  // The phone layout of these pages is covered by console-partner and console-simulator; one
-  // more service with a worker and a simulation per project would only double the run time.
+  // The phone layout of these pages is covered by console-partner and console-simulator; the
+  // whole journey again per project would only double the run time.
   test.skip(testInfo.project.name !== "desktop", "the journey runs once, in the desktop project");
-  // Starting the service (migrations, the production build) is slow on a busy machine.
-  test.setTimeout(240_000);
   journey = await startDeliveryService();
 });
 
@@ -299,6 +297,14 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expect(page.getByText("Last receiver status: 200.")).toBeVisible();
   await shot(page, "journey-13-delivered-again");
   await expectAccessible(page);
+
+  // Done: the partner stops the run on the simulator tab (it watches the running one), so the
+  // run's shared delivery service stops sending to a receiver that goes away with this spec.
+  await tab(page, "Simulator").click();
+  const watched = page.getByTestId("watched-run");
+  await expect(watched).toHaveAttribute("data-status", "running");
+  await watched.getByRole("button", { name: "Stop run" }).click();
+  await expect(watched).toHaveAttribute("data-status", "stopped", { timeout: 15_000 });
 
   expect(errors).toEqual([]);
   testInfo.annotations.push({
