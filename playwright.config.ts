@@ -27,14 +27,25 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "e2e/.artifacts/results",
   globalSetup: "./e2e/global-setup.ts",
+  // Files spread over the workers, a file's tests in order in one worker (serial specs build on
+  // the test before). Two workers on 2 cores (E2E_WORKERS to compare; docs/testing.md#end-to-end):
+  // every test makes its own data, so specs run side by side against the run's services.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
+  // Ceilings, not waits (web-first assertions return as soon as they hold): twice Playwright's
+  // defaults, so a machine busy with other work slows a run down rather than failing it. A
+  // check with a deadline of its own (a marker moving within 5 s) keeps its own timeout.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "e2e/.artifacts/report.json" }]],
   use: {
     baseURL,
     screenshot: "on",
-    trace: "retain-on-failure",
+    // A failed test leaves its trace (DOM snapshots of every step, network, console); without the
+    // screencast's frames, which cost every passing test time on 2 cores. The test's own
+    // screenshots and the one taken at its end are in the results folder.
+    trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: chromium,
   },
   projects: [

@@ -3,8 +3,8 @@ import { expectAccessible } from "./support/accessible";
 import { startDeliveryService, type DeliveryService } from "./support/delivery-service";
 import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 
-// The console's delivery health page in Chromium, at desktop and phone width, on a service of its
-// own with the delivery worker on and a real HTTPS receiver (e2e/support/delivery-service.ts): a
+// The console's delivery health page in Chromium, at desktop and phone width, on the run's service
+// with the delivery worker on and a real HTTPS receiver of its own (e2e/support/delivery-service.ts): a
 // partner's app sends test notifications that the receiver answers 200, then 500 (retried), then
 // 200 again; the Delivery health tab then shows the figures the receiver's log makes (attempts,
 // delivered, failures by status), the charts drawn by Recharts, the backlog and the state.
@@ -13,8 +13,6 @@ import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 let service: DeliveryService;
 
 test.beforeAll(async () => {
-  // Starting the service (migrations, the production build) is slow on a busy machine.
-  test.setTimeout(240_000);
   service = await startDeliveryService();
 });
 

@@ -4,8 +4,8 @@ import { verifyWebhook } from "../test/helpers/https-receiver";
 import { startDeliveryService, type Answered, type DeliveryService } from "./support/delivery-service";
 import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 
-// Issue 9's whole partner journey in Chromium, on a service of its own with the delivery worker
-// on and a real HTTPS receiver on loopback: sign up, create an app, copy its credentials (and get
+// Issue 9's whole partner journey in Chromium, on the run's service with the delivery worker on
+// and a real HTTPS receiver of its own on loopback (e2e/support/delivery-service.ts): sign up, create an app, copy its credentials (and get
 // a token with what was copied), a sandbox account and vehicle, a WAYPOINT subscription to the
 // receiver, a simulation that drives the vehicle, deliveries in the console's log, the receiver
 // failing (500) and the retry, a 410 that deactivates the delivery, and its reactivation. The
@@ -15,11 +15,9 @@ import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 let journey: DeliveryService;
 
 test.beforeAll(async ({}, testInfo) => {
-  // The phone layout of these pages is covered by console-partner and console-simulator; one
-  // more service with a worker and a simulation per project would only double the run time.
+  // The phone layout of these pages is covered by console-partner and console-simulator; the
+  // whole journey again per project would only double the run time.
   test.skip(testInfo.project.name !== "desktop", "the journey runs once, in the desktop project");
-  // Starting the service (migrations, the production build) is slow on a busy machine.
-  test.setTimeout(240_000);
   journey = await startDeliveryService();
 });
 
@@ -80,7 +78,8 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   page,
   context,
 }, testInfo) => {
-  test.setTimeout(150_000);
+  // A ceiling: about a minute on a quiet machine, several on a busy one (webhooks, retries, a simulation).
+  test.setTimeout(300_000);
   const { service, receiver } = journey;
   const consoleUrl = `${service.baseUrl}/console`;
   const errors = pageErrors(page);
@@ -164,7 +163,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   // longer than the rest of the journey takes.
   await tab(page, "Simulator").click();
   // This service has no demo run, so the first simulator page builds the road graphs (seconds on a busy machine).
-  await expect(page.getByRole("heading", { level: 1, name: "Sandbox simulator" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox simulator" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByLabel("Sandbox vehicle")).toHaveValue(String(vehicleId));
   await page.getByRole("radio", { name: "Template" }).check();
   await page.getByRole("combobox", { name: "Template" }).selectOption("columbus-south-to-north");
@@ -299,6 +298,14 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   await expect(page.getByText("Last receiver status: 200.")).toBeVisible();
   await shot(page, "journey-13-delivered-again");
   await expectAccessible(page);
+
+  // Done: the partner stops the run on the simulator tab (it watches the running one), so the
+  // run's shared delivery service stops sending to a receiver that goes away with this spec.
+  await tab(page, "Simulator").click();
+  const watched = page.getByTestId("watched-run");
+  await expect(watched).toHaveAttribute("data-status", "running");
+  await watched.getByRole("button", { name: "Stop run" }).click();
+  await expect(watched).toHaveAttribute("data-status", "stopped", { timeout: 15_000 });
 
   expect(errors).toEqual([]);
   testInfo.annotations.push({

@@ -33,6 +33,8 @@ async function driverWithTrip(tag: string): Promise<{ driver: Driver; car: numbe
 }
 
 test("every driver page has no serious or critical axe violations, and no script errors", async ({ page }) => {
+  // A ceiling for eight pages with an axe scan each: well under a minute on a quiet machine.
+  test.setTimeout(120_000);
   const errors = pageErrors(page);
   const { driver, car } = await driverWithTrip("axe");
   await page.goto("/login");

@@ -1,13 +1,14 @@
 import path from "node:path";
 import { freshDatabase } from "../../test/helpers/fresh-database";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from "../../test/helpers/https-receiver";
-import { launchService, type RunningService } from "../../test/helpers/processes";
+import { launchService } from "../../test/helpers/processes";
 
-// The console journey needs what the global e2e service lacks on purpose: a delivery worker
-// (WORKER=on) and a partner's HTTPS receiver. So the journey starts a service of its own, on a
-// database of its own (a fresh database on the PostgreSQL server of DATABASE_URL, else the
-// embedded default in a fresh data dir), and a real HTTPS receiver with a certificate from the
-// service's test CA. Everything is stopped by its handle, the database dropped.
+// The specs that follow webhooks (console-journey, console-health) need what the run's main
+// service lacks on purpose: a delivery worker (WORKER=on; the main one shows deliveries that wait).
+// The global setup starts one such service for the whole run, beside the main one, on a database
+// of its own (a fresh database on the PostgreSQL server of DATABASE_URL, else the embedded default
+// in a fresh data dir); every spec that needs it brings its own real HTTPS receiver, with a
+// certificate from that service's test CA, and its own partner and app, so they can run at once.
 
 /** One webhook the receiver got, with the status it was answered with. */
 export type Answered = { request: ReceivedRequest; notificationId: number; status: number };
@@ -21,7 +22,7 @@ type Receiver = {
   answerWith(status: 200 | 500 | 410): void;
 };
 
-export type DeliveryService = { service: RunningService; receiver: Receiver; stop(): Promise<void> };
+export type DeliveryService = { service: { baseUrl: string }; receiver: Receiver; stop(): Promise<void> };
 
 const HOOK_PATH = "/wayline/hook";
 
@@ -36,18 +37,12 @@ function switchableReceiver(https: HttpsReceiver): Receiver {
   return { hookUrl: `${https.url}${HOOK_PATH}`, answered, answerWith: (next) => void (status = next) };
 }
 
-export async function startDeliveryService(): Promise<DeliveryService> {
-  const database = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, "console_journey") : null;
-  let service: RunningService | undefined;
-  let https: HttpsReceiver | undefined;
-  const stop = async () => {
-    await https?.close();
-    await service?.stop();
-    await database?.drop();
-  };
+/** The run's delivery service (global setup): started, healthy; stop() ends it and drops its database. */
+export async function launchDeliveryService(): Promise<{ baseUrl: string; dataDir: string; stop(): Promise<void> }> {
+  const database = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, "e2e_delivery") : null;
   try {
-    service = await launchService({
-      name: "console-journey",
+    const service = await launchService({
+      name: "e2e-delivery",
       databaseUrl: database?.url,
       extraEnv: {
         WORKER: "on",
@@ -57,13 +52,28 @@ export async function startDeliveryService(): Promise<DeliveryService> {
         MAP_TILE_URL: "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png",
       },
     });
-    const caDir = path.join(service.dataDir, "test-ca");
-    https = await startHttpsReceiver({
-      ca: { dir: caDir, certFile: path.join(caDir, "ca.pem"), keyFile: path.join(caDir, "ca.key") },
-    });
-    return { service, receiver: switchableReceiver(https), stop };
+    return {
+      baseUrl: service.baseUrl,
+      dataDir: service.dataDir,
+      stop: async () => {
+        await service.stop();
+        await database?.drop();
+      },
+    };
   } catch (error) {
-    await stop();
+    await database?.drop();
     throw error;
   }
+}
+
+/** The run's delivery service (its address from the global setup) and a receiver of this spec's own. */
+export async function startDeliveryService(): Promise<DeliveryService> {
+  const baseUrl = process.env.E2E_DELIVERY_URL;
+  const dataDir = process.env.E2E_DELIVERY_DATA_DIR;
+  if (!baseUrl || !dataDir) throw new Error("the global setup started no delivery service (E2E_DELIVERY_URL)");
+  const caDir = path.join(dataDir, "test-ca");
+  const https = await startHttpsReceiver({
+    ca: { dir: caDir, certFile: path.join(caDir, "ca.pem"), keyFile: path.join(caDir, "ca.key") },
+  });
+  return { service: { baseUrl }, receiver: switchableReceiver(https), stop: () => https.close() };
 }

@@ -2,8 +2,8 @@ import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { createPartnerApp, type Credentials } from "./partner-app";
 
 // The driver-site specs' arrangements: a sandbox driver made the partner way (a real app, account
-// creation, code exchange), vehicles and data sets posted through the real API, sign-in through
-// the site's own form, and a browser that never reaches past loopback (map tiles included).
+// creation, code exchange), vehicles and data sets posted through the real API, a session made as
+// the sign-in form makes it, and a browser that never reaches past loopback (map tiles included).
 
 export const baseUrl = () => `http://127.0.0.1:${process.env.E2E_PORT}`;
 
@@ -132,13 +132,25 @@ export async function newDriver(tag: string, overrides: Record<string, string> =
   };
 }
 
-/** Signs in on /login with the sandbox switch; lands on `next`. */
+/**
+ * Signs a sandbox driver in and opens `next`. The session is made the way the sign-in form makes it
+ * (next-auth's CSRF token, then its `password` provider's callback), from the page's own context,
+ * so the browser holds the session cookie; the form itself, a page load and its hydration for
+ * every test, is walked by the specs whose subject it is (demo-sign-in, authorize, site-polish).
+ */
 export async function signIn(page: Page, driver: Pick<Driver, "username" | "password">, next = "/map") {
-  await page.goto(`/login?environment=sandbox&callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel("Username").fill(driver.username);
-  await page.getByLabel("Password").fill(driver.password);
-  await page.locator("form").getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === next);
+  const request = page.context().request;
+  const csrf = await request.get("/api/auth/csrf");
+  expect(csrf.status()).toBe(200);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signedIn = await request.post("/api/auth/callback/password", {
+    form: { csrfToken, environment: "sandbox", username: driver.username, password: driver.password, json: "true" },
+    maxRedirects: 0,
+  });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  expect((await page.context().cookies()).some((c) => c.name.endsWith("next-auth.session-token"))).toBe(true);
+  await page.goto(next);
+  await expect(page).toHaveURL((url) => url.pathname === next);
 }
 
 export async function shot(page: Page, name: string) {

@@ -33,10 +33,8 @@ function newestMtime(entry: string): number {
 // newcomer never has to know that Next.js needs one. The build's folder is next.config.js's (.next,
 // or the benchmarks' .next-bench).
 export async function buildIfNeeded(root: string): Promise<void> {
-  const buildId = path.join(await buildDir(root), "BUILD_ID");
-  const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
-  const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
-  if (builtAt > changedAt) return;
+  const builtAt = await builtAtMs(root);
+  if (await buildIsCurrent(root)) return;
   console.log(
     builtAt === 0
       ? "No production build yet: building (about a minute)…"
@@ -48,6 +46,18 @@ export async function buildIfNeeded(root: string): Promise<void> {
     { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } },
   );
   if (result.status !== 0) throw new Error("next build failed");
+}
+
+/** When the production build was made (0: there is none). */
+async function builtAtMs(root: string): Promise<number> {
+  const buildId = path.join(await buildDir(root), "BUILD_ID");
+  return fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+}
+
+/** A production build exists and no source file is newer than it: `npm start` would not build again. */
+export async function buildIsCurrent(root: string): Promise<boolean> {
+  const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  return (await builtAtMs(root)) > changedAt;
 }
 
 /** The production build's folder, as next.config.js names it. */
