@@ -37,6 +37,9 @@ const processWorkers = Number(process.env.TEST_PROCESS_WORKERS) || 3;
 const orNone = (files: string[]) => (files.length > 0 ? files : ["test/integration/none"]);
 
 const integration = { globalSetup: ["test/integration/global-setup.ts"], testTimeout: 30_000, hookTimeout: 60_000 };
+// Process files wait on processes that share the cores with two other such files: a bound that
+// only stops a hung test, never a slow one (a test's own bounds are its assertions).
+const processes = { ...integration, testTimeout: 120_000, hookTimeout: 240_000 };
 
 // unit: plain functions and the embedded database server, no app.
 // integration: real HTTP against the service started by test/integration/global-setup.ts, on
@@ -84,7 +87,7 @@ export default defineConfig({
           include: orNone(processFiles.filter((f) => !aloneFiles.includes(f))),
           maxWorkers: processWorkers,
           sequence: { groupOrder: 1 },
-          ...integration,
+          ...processes,
         },
       },
       {
@@ -94,7 +97,7 @@ export default defineConfig({
           include: orNone(aloneFiles),
           fileParallelism: false,
           sequence: { groupOrder: 2 },
-          ...integration,
+          ...processes,
         },
       },
     ],
