@@ -163,6 +163,8 @@ await checksSideBySide([
 // The one build of the run: every service the tests start finds it current (scripts/lib/build.ts).
 check("production build", 90, bin("next"), ["build"]);
 
+// Unit and integration together: 300 s (20 + 100 + 130 + 50; the embedded passes run beside the
+// PostgreSQL ones, their budgets inside those).
 vitest({ label: "unit tests", budget: 20, args: ["--project", "unit"], env: baseEnv });
 const embeddedEnv = { ...baseEnv };
 delete embeddedEnv.DATABASE_URL;
@@ -176,7 +178,7 @@ const embeddedShared = {
 };
 const embeddedProcesses = {
   tag: "embedded",
-  label: "integration on embedded (tag embedded): own processes",
+  label: "integration on embedded (tag embedded): own processes, a few at a time",
   budget: 120,
   args: ["--project", "integration-processes", "--tags-filter=embedded"],
   env: embeddedEnv,
@@ -186,7 +188,7 @@ if (onPostgres) {
     {
       tag: "postgres",
       label: "integration on PostgreSQL: shared service, in parallel",
-      budget: 120,
+      budget: 100,
       args: ["--project", "integration"],
       env: baseEnv,
     },
@@ -196,7 +198,7 @@ if (onPostgres) {
     {
       tag: "postgres",
       label: "integration on PostgreSQL: own processes, a few at a time",
-      budget: 150,
+      budget: 130,
       args: ["--project", "integration-processes"],
       env: baseEnv,
     },
@@ -204,7 +206,7 @@ if (onPostgres) {
   ]);
   vitest({
     label: "integration on PostgreSQL: the machine alone, one at a time",
-    budget: 60,
+    budget: 50,
     args: ["--project", "integration-alone"],
     env: baseEnv,
   });
