@@ -13,21 +13,28 @@ const alias = {
 // Which integration files start processes of their own (an app server, a worker, a PostgreSQL
 // database, a CLI run against a data dir): those that say so with `// @module-tag processes`, and
 // any file that calls one of the helpers that start them (so a new file lands in the right project
-// without anyone remembering the tag). They run one file at a time, in a project of their own;
-// every other file only talks to the suite's shared service and runs in parallel with the rest
-// (docs/testing.md#projects).
+// without anyone remembering the tag). Each such file starts what it needs on ports, databases and
+// data dirs of its own, and mostly waits on its processes, so several run at once
+// (TEST_PROCESS_WORKERS, default 3); the few that need the machine to themselves (a fleet killed
+// midway, a database killed under load, with bounds on how soon things recover) say so with
+// `// @module-tag alone` and run after them, one at a time. Every other file only talks to the
+// suite's shared service and runs in parallel with the rest (docs/testing.md#projects).
 const integrationDir = path.join(import.meta.dirname, "test", "integration");
 const STARTS_PROCESSES =
-  /@module-tag processes\b|\b(launchService|startOwnService|startWorkerProcess|startWorker|deliveryDatabase|startService|spawn|spawnSync|execFile|execFileSync)\(/;
+  /@module-tag (processes|alone)\b|\b(launchService|startOwnService|startWorkerProcess|startWorker|deliveryDatabase|startService|spawn|spawnSync|execFile|execFileSync)\(/;
+const ALONE = /@module-tag alone\b/;
 const integrationFiles = fs
   .readdirSync(integrationDir, { recursive: true, encoding: "utf8" })
-  .filter((f) => f.endsWith(".test.ts"));
-const processFiles = integrationFiles
-  .filter((f) => STARTS_PROCESSES.test(fs.readFileSync(path.join(integrationDir, f), "utf8")))
-  .map((f) => `test/integration/${f}`);
+  .filter((f) => f.endsWith(".test.ts"))
+  .map((f) => ({ file: `test/integration/${f}`, text: fs.readFileSync(path.join(integrationDir, f), "utf8") }));
+const processFiles = integrationFiles.filter((f) => STARTS_PROCESSES.test(f.text)).map((f) => f.file);
+const aloneFiles = integrationFiles.filter((f) => ALONE.test(f.text)).map((f) => f.file);
 
-// Parallel files on the shared service: TEST_WORKERS (default 2, measured in docs/testing.md).
+// Parallel files on the shared service: TEST_WORKERS (default 2); process files at once:
+// TEST_PROCESS_WORKERS (default 3). Both measured in docs/testing.md#time-budget.
 const workers = Number(process.env.TEST_WORKERS) || 2;
+const processWorkers = Number(process.env.TEST_PROCESS_WORKERS) || 3;
+const orNone = (files: string[]) => (files.length > 0 ? files : ["test/integration/none"]);
 
 // webhook-check-setup fails a test during which the HTTPS receiver got a body outside the event catalog.
 const integration = {
@@ -36,11 +43,16 @@ const integration = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };
+// Process files wait on processes that share the cores with two other such files: a bound that
+// only stops a hung test, never a slow one (a test's own bounds are its assertions).
+const processes = { ...integration, testTimeout: 120_000, hookTimeout: 240_000 };
 
 // unit: plain functions and the embedded database server, no app.
 // integration: real HTTP against the service started by test/integration/global-setup.ts, on
 // PostgreSQL when DATABASE_URL is given and on the embedded default otherwise; files in parallel.
-// integration-processes: the files that start processes of their own, one at a time.
+// integration-processes: the files that start processes of their own, a few at a time; then
+// integration-alone: those of them that need the machine to themselves, one at a time (run in
+// the same Vitest run, after the others: sequence.groupOrder).
 // On the embedded database CI runs the files tagged `embedded` (`--tags-filter=embedded`): those
 // that exercise what differs there (docs/testing.md#which-tests-run-on-the-embedded-database).
 export default defineConfig({
@@ -54,7 +66,12 @@ export default defineConfig({
       },
       {
         name: "processes",
-        description: "starts processes of its own: runs in the integration-processes project, one file at a time",
+        description: "starts processes of its own: runs in the integration-processes project, a few files at a time",
+      },
+      {
+        name: "alone",
+        description:
+          "starts processes and needs the machine to itself: runs in the integration-alone project, one file at a time, after the others",
       },
     ],
     projects: [
@@ -73,9 +90,20 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration-processes",
-          include: processFiles.length > 0 ? processFiles : ["test/integration/none"],
+          include: orNone(processFiles.filter((f) => !aloneFiles.includes(f))),
+          maxWorkers: processWorkers,
+          sequence: { groupOrder: 1 },
+          ...processes,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration-alone",
+          include: orNone(aloneFiles),
           fileParallelism: false,
-          ...integration,
+          sequence: { groupOrder: 2 },
+          ...processes,
         },
       },
     ],

@@ -6,13 +6,17 @@ import { fileURLToPath } from "node:url";
 import { buildIsCurrent } from "./lib/build";
 
 // `npm test`: type check and lint (side by side: each keeps one core busy), production build,
-// unit tests, integration tests (on PostgreSQL when DATABASE_URL is given: every file; then on the
-// embedded default: the files tagged `embedded`), each pass in two projects (files on the shared
-// service in parallel, then the files that start processes of their own one at a time), and the
-// Playwright end-to-end tests. Ends with a table of the stages' times against their budgets
+// unit tests, integration tests (on PostgreSQL when DATABASE_URL is given: every file; on the
+// embedded default: the files tagged `embedded`), and the Playwright end-to-end tests. The
+// integration passes: the files on the shared service (in parallel), then the files that start
+// processes of their own (a few at a time), each on PostgreSQL side by side with the same project
+// on the embedded database (two Vitest runs at once: each mostly waits on its own service and
+// processes); then the few files that need the machine alone (`integration-alone`), one at a time
+// with nothing beside them. Ends with a table of the stages' times against their budgets
 // (docs/testing.md#time-budget) and one line "N passed, N failed" over all of them; the checks
 // (type check, lint, build) count as one test each. TEST_TIMINGS_FILE, when set, also receives
 // the stages' times (one "label<TAB>seconds<TAB>budget<TAB>ok|failed" line each) for CI's table.
+// TEST_SIDE_BY_SIDE=0 runs the two databases' passes one after the other (to measure each alone).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-test-"));
@@ -30,7 +34,7 @@ function record(label: string, started: number, budget: number, ok: boolean) {
   console.log(`=== ${label}: ${ok ? "ok" : "failed"} in ${seconds.toFixed(1)} s ===`);
 }
 
-function run(
+function runCommand(
   label: string,
   budget: number,
   command: string,
@@ -70,20 +74,65 @@ async function checksSideBySide(checks: { label: string; budget: number; command
 }
 
 function check(label: string, budget: number, command: string, args: string[]) {
-  if (run(label, budget, command, args)) passed += 1;
+  if (runCommand(label, budget, command, args)) passed += 1;
   else failed += 1;
 }
 
-function vitest(label: string, budget: number, args: string[], env: NodeJS.ProcessEnv) {
-  const out = path.join(reports, `${stages.length}.json`);
-  const ok = run(
-    label,
-    budget,
-    bin("vitest"),
-    ["run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
-    env,
-  );
+type VitestRun = { label: string; budget: number; args: string[]; env: NodeJS.ProcessEnv };
+
+function vitestArgs(run: VitestRun, out: string): string[] {
+  return ["run", ...run.args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
+}
+
+const countVitest = (out: string, ok: boolean) =>
   countFrom(out, ok, (r: { numPassedTests: number; numFailedTests: number }) => [r.numPassedTests, r.numFailedTests]);
+
+function vitest(run: VitestRun) {
+  const out = path.join(reports, `${stages.length}.json`);
+  countVitest(out, runCommand(run.label, run.budget, bin("vitest"), vitestArgs(run, out), run.env));
+}
+
+/**
+ * Vitest runs at once, their lines streamed as they come, each prefixed with its tag; each run's
+ * time is its own (they overlap). With TEST_SIDE_BY_SIDE=0, one after the other.
+ */
+async function vitestSideBySide(runs: (VitestRun & { tag: string })[]) {
+  if (process.env.TEST_SIDE_BY_SIDE === "0" || runs.length === 1) {
+    for (const r of runs) vitest(r);
+    return;
+  }
+  console.log(`\n=== ${runs.map((r) => r.label).join(" ∥ ")} (side by side) ===`);
+  await Promise.all(
+    runs.map(
+      (run, i) =>
+        new Promise<void>((resolve) => {
+          const out = path.join(reports, `side-${stages.length}-${i}.json`);
+          const started = Date.now();
+          const child = spawn(bin("vitest"), vitestArgs(run, out), {
+            cwd: root,
+            // Piped, Vitest would drop its colours; keep them when this run prints to a terminal.
+            env: process.stdout.isTTY ? { ...run.env, FORCE_COLOR: "1" } : run.env,
+            stdio: ["ignore", "pipe", "pipe"],
+          });
+          const prefix = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
+            let rest = "";
+            stream.on("data", (d: Buffer) => {
+              const lines = (rest + d.toString()).split("\n");
+              rest = lines.pop()!;
+              for (const line of lines) to.write(`[${run.tag}] ${line}\n`);
+            });
+            stream.on("end", () => rest && to.write(`[${run.tag}] ${rest}\n`));
+          };
+          prefix(child.stdout, process.stdout);
+          prefix(child.stderr, process.stderr);
+          child.on("close", (code) => {
+            record(run.label, started, run.budget, code === 0);
+            countVitest(out, code === 0);
+            resolve();
+          });
+        }),
+    ),
+  );
 }
 
 function countFrom<T>(file: string, ok: boolean, read: (report: T) => [number, number]) {
@@ -120,34 +169,61 @@ if (await buildIsCurrent(root)) {
   passed += 1;
 } else check("production build", 90, bin("next"), ["build"]);
 
-vitest("unit tests", 20, ["--project", "unit"], baseEnv);
+// Unit and integration together: 300 s (20 + 100 + 130 + 50; the embedded passes run beside the
+// PostgreSQL ones, their budgets inside those).
+vitest({ label: "unit tests", budget: 20, args: ["--project", "unit"], env: baseEnv });
 const embeddedEnv = { ...baseEnv };
 delete embeddedEnv.DATABASE_URL;
-if (process.env.DATABASE_URL) {
-  vitest("integration on PostgreSQL: shared service, in parallel", 150, ["--project", "integration"], baseEnv);
-  vitest(
-    "integration on PostgreSQL: own processes, one at a time",
-    150,
-    ["--project", "integration-processes"],
-    baseEnv,
-  );
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const embeddedShared = {
+  tag: "embedded",
+  label: "integration on embedded (tag embedded): shared service",
+  budget: 60,
+  args: ["--project", "integration", "--tags-filter=embedded"],
+  env: embeddedEnv,
+};
+const embeddedProcesses = {
+  tag: "embedded",
+  label: "integration on embedded (tag embedded): own processes, a few at a time",
+  budget: 120,
+  args: ["--project", "integration-processes", "--tags-filter=embedded"],
+  env: embeddedEnv,
+};
+if (onPostgres) {
+  await vitestSideBySide([
+    {
+      tag: "postgres",
+      label: "integration on PostgreSQL: shared service, in parallel",
+      budget: 100,
+      args: ["--project", "integration"],
+      env: baseEnv,
+    },
+    embeddedShared,
+  ]);
+  await vitestSideBySide([
+    {
+      tag: "postgres",
+      label: "integration on PostgreSQL: own processes, a few at a time",
+      budget: 130,
+      args: ["--project", "integration-processes"],
+      env: baseEnv,
+    },
+    embeddedProcesses,
+  ]);
+  vitest({
+    label: "integration on PostgreSQL: the machine alone, one at a time",
+    budget: 50,
+    args: ["--project", "integration-alone"],
+    env: baseEnv,
+  });
+} else {
+  await vitestSideBySide([embeddedShared]);
+  await vitestSideBySide([embeddedProcesses]);
 }
-vitest(
-  "integration on embedded (tag embedded): shared service",
-  40,
-  ["--project", "integration", "--tags-filter=embedded"],
-  embeddedEnv,
-);
-vitest(
-  "integration on embedded (tag embedded): own processes",
-  100,
-  ["--project", "integration-processes", "--tags-filter=embedded"],
-  embeddedEnv,
-);
 
 const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
 fs.rmSync(e2eReport, { force: true });
-const e2eOk = run("end-to-end tests (Playwright, Chromium, two workers)", 150, bin("playwright"), ["test"], baseEnv);
+const e2eOk = runCommand("end-to-end tests (Playwright, Chromium, two workers)", 150, bin("playwright"), ["test"], baseEnv);
 countFrom(e2eReport, e2eOk, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [
   r.stats.expected + r.stats.flaky,
   r.stats.unexpected,

@@ -90,14 +90,33 @@ export async function waitForHealth(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 250));
+    // A start takes seconds; a short poll finds it up within 50 ms of listening.
+    await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`service not healthy after ${timeoutMs} ms:\n${output()}`);
+}
+
+// Node's fetch keeps each connection open for about 4 s after its last answer, and a service told
+// to stop drains: it waits for the connections it accepted to end (docs/operations.md#stopping-a-process),
+// so every stop would cost those seconds. Before stopping one, the test process lets go of its idle
+// connections: the global dispatcher of fetch (kept by Node under this symbol, the one the undici
+// package's setGlobalDispatcher sets) is replaced by a fresh one of its kind, and the old one closed,
+// which ends its idle connections at once and lets any request in flight finish first.
+const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
+type Dispatcher = { constructor: new () => Dispatcher; close(): Promise<void> };
+
+function closeIdleConnections(): void {
+  const holder = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
+  const current = holder[GLOBAL_DISPATCHER];
+  if (!current || typeof current.close !== "function") return;
+  holder[GLOBAL_DISPATCHER] = new current.constructor();
+  current.close().catch(() => {});
 }
 
 /** Stops a process we started, by its pid, and waits for it to exit. */
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
+  closeIdleConnections();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.kill("SIGTERM");
   const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);

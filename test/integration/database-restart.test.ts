@@ -1,4 +1,4 @@
-// @module-tag processes
+// @module-tag alone
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";

@@ -1,4 +1,4 @@
-// @module-tag processes
+// @module-tag alone
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -34,7 +34,39 @@ declare module "vitest" {
 // Partner apps are made with the real CLI, as an operator would. The service runs as behind a
 // reverse proxy (TRUST_PROXY=1): each test's "browser" then signs in from an address of its own,
 // so the per-address slowdown of failed sign-ins that one test provokes never hits another.
+//
+// Vitest runs a project's global setup for each project of a run: when one run holds several
+// integration projects (the process files and those that need the machine alone), they share the
+// one service, launched by the first and stopped after the last (kept in the Vitest process).
+type Shared = {
+  provided: {
+    baseUrl: string;
+    databaseUrl: string;
+    embedded: boolean;
+    dataDir: string;
+    apps: { main: TestApp; other: TestApp; provider: TestApp; web: TestApp; native: TestApp };
+  };
+  users: number;
+  stop(): Promise<void>;
+};
+const SHARED = Symbol.for("wayline.integration.sharedService");
+const holder = globalThis as unknown as Record<symbol, Promise<Shared> | undefined>;
+
 export default async function setup(project: TestProject) {
+  holder[SHARED] ??= startShared();
+  const shared = await holder[SHARED];
+  shared.users += 1;
+  for (const [key, value] of Object.entries(shared.provided))
+    project.provide(key as keyof Shared["provided"], value as never);
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    holder[SHARED] = undefined;
+    await shared.stop();
+  };
+}
+
+async function startShared(): Promise<Shared> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const service = await launchService({ name: "it", databaseUrl, extraEnv: { TRUST_PROXY: "1" } });
   try {
@@ -49,27 +81,33 @@ export default async function setup(project: TestProject) {
         ).stdout,
       ) as TestApp;
     const uris = (list: string[]) => list.flatMap((uri) => ["--redirect-uri", uri]);
-    const apps = {
-      main: await create("Integration main app"),
-      other: await create("Integration other app"),
-      provider: await create("Integration data provider", ["--data-provider"]),
+    // Made side by side: five CLI runs, each mostly start-up.
+    const [main, other, provider, web, native] = await Promise.all([
+      create("Integration main app"),
+      create("Integration other app"),
+      create("Integration data provider", ["--data-provider"]),
       // The authorization page's apps: a web app with every kind of redirect URI, and a public
       // (native) one that must use PKCE.
-      web: await create("Fleet Web", ["--owner", "Fleet Co Inc.", ...uris(WEB_REDIRECT_URIS)]),
-      native: await create("Car Locator", ["--owner", "Locator Labs", "--public", ...uris(NATIVE_REDIRECT_URIS)]),
-    };
+      create("Fleet Web", ["--owner", "Fleet Co Inc.", ...uris(WEB_REDIRECT_URIS)]),
+      create("Car Locator", ["--owner", "Locator Labs", "--public", ...uris(NATIVE_REDIRECT_URIS)]),
+    ]);
+    const apps = { main: main!, other: other!, provider: provider!, web: web!, native: native! };
     const dbUrl =
       databaseUrl ??
       (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
-
-    project.provide("baseUrl", service.baseUrl);
-    project.provide("databaseUrl", dbUrl);
-    project.provide("embedded", !databaseUrl);
-    project.provide("dataDir", service.dataDir);
-    project.provide("apps", apps);
+    return {
+      provided: {
+        baseUrl: service.baseUrl,
+        databaseUrl: dbUrl,
+        embedded: !databaseUrl,
+        dataDir: service.dataDir,
+        apps,
+      },
+      users: 0,
+      stop: service.stop,
+    };
   } catch (error) {
     await service.stop();
     throw error;
   }
-  return service.stop;
 }

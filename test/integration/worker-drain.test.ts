@@ -48,9 +48,17 @@ describe("a worker's drain", () => {
     "gives back a delivery still in flight when the drain time is up; another worker sends it at once",
     { timeout: 120_000 },
     async () => {
-      // The first request waits 8 s for its answer (the drain allows 2 s); any later one is answered at once.
+      // The first request gets no answer until the first worker has exited (its drain allows 2 s),
+      // however long the second worker takes to start; any later one is answered at once. (A fixed
+      // 8 s wait was answered before the drain began on a busy machine, where starting the second
+      // worker took longer than that.)
       let calls = 0;
-      receiver.route("/slow", () => ({ status: 200, delayMs: calls++ === 0 ? 8000 : 0 }));
+      let firstExited = () => {};
+      const untilFirstExited = new Promise<void>((resolve) => (firstExited = resolve));
+      receiver.route("/slow", async () => {
+        if (calls++ === 0) await untilFirstExited;
+        return { status: 200 };
+      });
       const first = await launch({ DRAIN_TIMEOUT_SECONDS: "2" });
       const sub = await createSubscription(db.sql, {
         appId: app.appId,
@@ -73,6 +81,7 @@ describe("a worker's drain", () => {
       const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
       process.kill(first.pid, "SIGTERM");
       expect(await exited).toBe(0);
+      firstExited();
 
       await waitFor(
         async () =>
