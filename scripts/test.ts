@@ -223,7 +223,13 @@ if (onPostgres) {
 
 const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
 fs.rmSync(e2eReport, { force: true });
-const e2eOk = runCommand("end-to-end tests (Playwright, Chromium, two workers)", 150, bin("playwright"), ["test"], baseEnv);
+const e2eOk = runCommand(
+  "end-to-end tests (Playwright, Chromium, two workers)",
+  150,
+  bin("playwright"),
+  ["test"],
+  baseEnv,
+);
 countFrom(e2eReport, e2eOk, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [
   r.stats.expected + r.stats.flaky,
   r.stats.unexpected,
