@@ -145,8 +145,6 @@ const config = [
       "server/delivery/queue.ts",
       "server/delivery/attempts.ts",
       "server/delivery/attempt-rollups.ts",
-      // the process's one LISTEN connection, shared by every open live stream (postgres.js's listen())
-      "server/platform/wakeups/listen.ts",
       // the process's LISTEN, which wakes event streams (and whatever else subscribes): drizzle has no word for it
       "server/platform/fleet/notify-listener.ts",
       // the simulator's tick: one update for the batch of runs

@@ -7,8 +7,8 @@ import { childLogger } from "@/server/platform/log";
 // writer (a trigger, or pg_notify in its transaction) sends NOTIFY when its transaction commits,
 // to every process that listens, whichever process wrote; the embedded database carries it through
 // its wire server (db/embedded/notify-fanout.ts). The event stream listens on wayline_events; any
-// other feature that wants to be woken by another process's commit (the driver's map by positions)
-// subscribes to its own channel here.
+// other feature that wants to be woken by another process's commit subscribes to its own channel here:
+// the driver's map by positions and the sign-outs (server/platform/wakeups/).
 //
 // A notification is a hint, never the data: subscribers read what changed from the database.
 // NOTIFYs sent while the listening connection was down are lost, so after it reconnects every
@@ -57,7 +57,14 @@ export async function listenForNotifies(channel: string, handlers: NotifyHandler
       .listen(
         channel,
         (payload) => {
-          for (const h of created.handlers) h.onNotify(payload);
+          for (const h of created.handlers) {
+            // One subscriber's failure must not keep the others from hearing it.
+            try {
+              h.onNotify(payload);
+            } catch (error) {
+              log.error({ err: error, channel }, "a NOTIFY subscriber failed");
+            }
+          }
         },
         () => {
           // The first LISTEN is the subscribe itself; a later one follows a lost connection.

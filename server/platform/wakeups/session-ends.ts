@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
-import { onNotify } from "./listen";
+import { listenForNotifies } from "@/server/platform/fleet/notify-listener";
 
 // Sessions are signed cookies (JWT), so a sign-out changes nothing on the server: next-auth's
 // signOut event announces it here (NOTIFY wayline_session_ends with the session's random sid), and
@@ -16,7 +16,9 @@ export async function announceSessionEnd(sid: string): Promise<void> {
 
 /** Calls `ended` when the session `sid` signs out, in any process. */
 export function onSessionEnd(sid: string, ended: () => void): Promise<() => void> {
-  return onNotify(CHANNEL, (payload) => {
-    if (payload === sid) ended();
+  return listenForNotifies(CHANNEL, {
+    onNotify: (payload) => {
+      if (payload === sid) ended();
+    },
   });
 }
