@@ -30,17 +30,62 @@ const asPostgres = (tool: string, args: string[]) =>
   run("runuser", ["-u", "postgres", "--", path.join(BIN, tool), ...args]);
 
 export async function startOwnPostgres(name: string): Promise<OwnPostgres> {
+  return startCluster(name, {
+    fill: (data) => asPostgres("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]),
+  });
+}
+
+export type OwnReplica = OwnPostgres & {
+  /** Stops applying the primary's WAL (pg_wal_replay_pause): the replica falls behind. */
+  pauseReplay(): Promise<void>;
+  resumeReplay(): Promise<void>;
+};
+
+/**
+ * A streaming replica of `primary` (`pg_basebackup -R` into a temporary directory, then a second
+ * postmaster on a loopback port of its own), hot standby: it answers reads.
+ */
+export async function startOwnReplica(name: string, primary: OwnPostgres): Promise<OwnReplica> {
+  const from = new URL(primary.url);
+  const cluster = await startCluster(name, {
+    fill: (data) =>
+      asPostgres("pg_basebackup", [
+        ...["-h", from.hostname, "-p", from.port, "-U", "postgres", "-D", data],
+        ...["-R", "-X", "stream", "--no-sync", "-c", "fast"],
+      ]),
+    settings: "-c hot_standby=on",
+  });
+  const onReplica = async (run: (sql: postgres.Sql) => Promise<unknown>) => {
+    const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
+    try {
+      await run(sql);
+    } finally {
+      await sql.end();
+    }
+  };
+  return {
+    ...cluster,
+    pauseReplay: () => onReplica((sql) => sql`select pg_wal_replay_pause()`.execute()),
+    resumeReplay: () => onReplica((sql) => sql`select pg_wal_replay_resume()`.execute()),
+  };
+}
+
+/** A cluster in a temporary directory owned by postgres, its data made by `fill`, started. */
+async function startCluster(
+  name: string,
+  { fill, settings = "" }: { fill: (data: string) => Promise<unknown>; settings?: string },
+): Promise<OwnPostgres> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-pg-${name}-`));
   const { uid, gid } = await postgresIds();
   fs.chownSync(dir, uid, gid);
   const data = path.join(dir, "data");
   const logFile = path.join(dir, "server.log");
   const port = await freePort();
-  await asPostgres("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+  await fill(data);
   // The socket in the test's own directory, TCP on loopback only. fsync off: a killed server (the
   // tests' stop -m immediate) still keeps every commit written to the kernel; only a machine crash
   // would lose them.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${settings}`.trim();
   const cluster: OwnPostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : ""),
@@ -59,60 +104,6 @@ export async function startOwnPostgres(name: string): Promise<OwnPostgres> {
     throw error;
   }
   return cluster;
-}
-
-export type OwnReplica = OwnPostgres & {
-  /** Stops applying the primary's WAL (pg_wal_replay_pause): the replica falls behind. */
-  pauseReplay(): Promise<void>;
-  resumeReplay(): Promise<void>;
-};
-
-/**
- * A streaming replica of `primary` (`pg_basebackup -R` into a temporary directory, then a second
- * postmaster on a loopback port of its own), hot standby: it answers reads.
- */
-export async function startOwnReplica(name: string, primary: OwnPostgres): Promise<OwnReplica> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-pg-${name}-`));
-  const { uid, gid } = await postgresIds();
-  fs.chownSync(dir, uid, gid);
-  const data = path.join(dir, "data");
-  const logFile = path.join(dir, "server.log");
-  const port = await freePort();
-  const from = new URL(primary.url);
-  await asPostgres("pg_basebackup", [
-    ...["-h", from.hostname, "-p", from.port, "-U", "postgres", "-D", data],
-    ...["-R", "-X", "stream", "--no-sync", "-c", "fast"],
-  ]);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c hot_standby=on`;
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const onReplica = async (run: (sql: postgres.Sql) => Promise<unknown>) => {
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
-    try {
-      await run(sql);
-    } finally {
-      await sql.end();
-    }
-  };
-  const replica: OwnReplica = {
-    url,
-    log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : ""),
-    start: async () =>
-      void (await asPostgres("pg_ctl", ["-D", data, "-o", options, "-l", logFile, "-w", "-t", "60", "start"])),
-    stopImmediately: async () => void (await asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])),
-    pauseReplay: () => onReplica((sql) => sql`select pg_wal_replay_pause()`.execute()),
-    resumeReplay: () => onReplica((sql) => sql`select pg_wal_replay_resume()`.execute()),
-    async remove() {
-      await asPostgres("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => {});
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  try {
-    await replica.start();
-  } catch (error) {
-    await replica.remove();
-    throw error;
-  }
-  return replica;
 }
 
 async function postgresIds(): Promise<{ uid: number; gid: number }> {
