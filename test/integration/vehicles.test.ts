@@ -28,6 +28,7 @@ describe.each<Env>(ENVS)("vehicles in %s", (env) => {
         autoAssignDevice: true,
         mileage: 0,
         lastWaypoint: null,
+        locationPaused: false,
         running: false,
         lastRunningTimestamp: null,
         year: null,
