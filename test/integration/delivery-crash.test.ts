@@ -124,7 +124,11 @@ describe("delivery across worker crashes", () => {
 
   it("a worker killed (SIGKILL) beside a live one: the live worker takes over the dead one's leases once they run out, nothing lost", async () => {
     for (const w of workers) await stopWorkerProcess(w);
-    const [doomed, survivor] = await Promise.all([launch(), launch()]);
+    // Two batches in hand at most each (a batch is up to 100 entries): neither can lease the whole
+    // burst of 600 while the other is still starting, so the doomed one gets its share, whichever of
+    // the two the scheduler starts first.
+    const few = { DELIVERY_CONCURRENCY: "2" };
+    const [doomed, survivor] = await Promise.all([launch(few), launch(few)]);
     receiver.route("/takeover", () => ({ status: 200, delayMs: 50 }));
     const ids = await burst("/takeover", 600, 100);
     // Killed while it holds leases: once the burst is under way, and only at a moment the doomed

@@ -179,17 +179,6 @@ describe("wayline listen and trigger", () => {
     listen.kill("SIGTERM");
     await finish(listen);
 
-    // --poll reads the feed's pages instead of its stream, and goes on from the same place.
-    listen = run(["listen", "--poll", "--forward-to", forwardTo]);
-    await waitFor(async () => listen.output().includes("resuming"), { what: "listen --poll ready", timeoutMs: 30_000 });
-    await trigger("TROUBLECODE");
-    await waitFor(async () => received.filter((r) => r.type === "TROUBLECODE").length === 2, {
-      what: "the second TROUBLECODE, by polling",
-      timeoutMs: 30_000,
-    });
-    listen.kill("SIGTERM");
-    await finish(listen);
-
     const clientToken = (await createDriver("sandbox", app.sandbox)).clientToken;
     const ids = received.map((r) => r.id);
     expect(new Set(ids).size, "no event twice").toBe(ids.length);
