@@ -4,51 +4,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { inject } from "vitest";
-import { api, apiBase, clientToken, createDriver, testSql, type Env } from "../helpers/api";
-import { createPartnerApp, expectApiError, expectFieldErrors } from "../helpers/fixtures";
-import type { TestApp } from "./global-setup";
-import { dataSet, waypoint, wireTime } from "../helpers/telemetry";
+import { api, apiBase, clientToken, testSql, type Env } from "../helpers/api";
+import { expectApiError, expectFieldErrors } from "../helpers/fixtures";
+import { wireTime } from "../helpers/telemetry";
 import { encodeFeedCursor } from "@/server/notifications/feed-cursor";
 import { openSse } from "../helpers/sse";
+import { freshApp, postWaypointSets, subscribedVehicle, type FeedApp } from "../helpers/event-feed-fixture";
 
 // GET /eventFeed/ (docs/event-feed.md) over real HTTP: paging by nextCursor, filters, user and
 // client tokens, cursors of other apps and environments, expiry, since, and exactly-once reading
 // while many transactions commit at once, by a poller and by a stream (GET /eventFeed/stream)
 // side by side.
 
-type App = { app: TestApp; env: Env; client: string };
 const feed = (env: Env, query: string, token: string) => api(env).get(`/eventFeed/${query}`, token);
 
-async function freshApp(env: Env = "sandbox"): Promise<App> {
-  const app = await createPartnerApp();
-  return { app, env, client: await clientToken(app[env]) };
-}
-
-/** A driver of the app with one vehicle and a WAYPOINT subscription on it: every data set with a waypoint notifies. */
-async function subscribedVehicle({ app, env }: App) {
-  const driver = await createDriver(env, app[env]);
-  const created = await api(env).post("/vehicle/", { label: "Feed car" }, driver.accessToken);
-  expect(created.status, created.text).toBe(200);
-  const vehicleId = created.body.vehicle.vehicleId as number;
-  const sub = await api(env).post(
-    `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
-    { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" },
-    driver.accessToken,
-  );
-  expect(sub.status, sub.text).toBe(200);
-  return { token: driver.accessToken, vehicleId, subscriptionId: sub.body.subscription.id as number };
-}
-
-let minute = 0;
-async function post(env: Env, token: string, vehicleId: number, count = 1) {
-  const start = Date.now() - 3_600_000;
-  const sets = Array.from({ length: count }, () =>
-    dataSet(new Date(start + ++minute * 1000), "RUNNING", [waypoint(39.96 + minute / 1e5, -82.99)]),
-  );
-  const res = await api(env).post(`/vehicle/${vehicleId}/dataSet/`, count === 1 ? sets[0] : sets, token);
-  expect(res.status, res.text).toBe(200);
-  return (count === 1 ? [res.body.dataSet] : res.body.dataSet) as { id: number }[];
-}
+const post = postWaypointSets;
 
 /** Reads the feed to its end from `after`, page by page, and the last nextCursor. */
 async function readAll(env: Env, token: string, query = "", after?: string, limit = 3) {
@@ -70,7 +40,7 @@ async function readAll(env: Env, token: string, query = "", after?: string, limi
 }
 
 describe("GET /eventFeed/", () => {
-  let a: App;
+  let a: FeedApp;
   let car: Awaited<ReturnType<typeof subscribedVehicle>>;
   beforeAll(async () => {
     a = await freshApp();

@@ -3,11 +3,10 @@ import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, test } from "vitest";
-import { api, apiBase, clientToken, createDriver, request, type Env } from "../helpers/api";
-import { createPartnerApp, expectApiError, expectFieldErrors, expireAccessToken } from "../helpers/fixtures";
+import { api, apiBase, clientToken, request, type Env } from "../helpers/api";
+import { expectApiError, expectFieldErrors, expireAccessToken } from "../helpers/fixtures";
 import { openSse } from "../helpers/sse";
-import { dataSet, waypoint } from "../helpers/telemetry";
-import type { TestApp } from "./global-setup";
+import { freshApp, postWaypointSets, subscribedVehicle, type FeedApp } from "../helpers/event-feed-fixture";
 import { encodeFeedCursor } from "@/server/notifications/feed-cursor";
 
 // GET /eventFeed/stream (docs/event-feed.md#the-stream) over real HTTP, on the suite's shared
@@ -18,45 +17,18 @@ import { encodeFeedCursor } from "@/server/notifications/feed-cursor";
 // exactly-once run under concurrent writers is in event-feed.test.ts, beside the poller's; the
 // fleet (another process, kill -9, heartbeats) in event-stream-fleet.test.ts.
 
-type App = { app: TestApp; env: Env; client: string };
 const streamUrl = (env: Env, query = "") => `${apiBase(env)}/eventFeed/stream${query}`;
 
-async function freshApp(env: Env = "sandbox"): Promise<App> {
-  const app = await createPartnerApp();
-  return { app, env, client: await clientToken(app[env]) };
-}
-
-async function subscribedVehicle({ app, env }: App) {
-  const driver = await createDriver(env, app[env]);
-  const created = await api(env).post("/vehicle/", { label: "Stream car" }, driver.accessToken);
-  expect(created.status, created.text).toBe(200);
-  const vehicleId = created.body.vehicle.vehicleId as number;
-  const sub = await api(env).post(
-    `/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`,
-    { notificationPeriod: "CONTINUOUS", postUrl: "https://hooks.partner.example/wayline" },
-    driver.accessToken,
-  );
-  expect(sub.status, sub.text).toBe(200);
-  return { token: driver.accessToken, vehicleId };
-}
-
-let second = 0;
-async function post(env: Env, token: string, vehicleId: number, count = 1) {
-  const start = Date.now() - 3_600_000;
-  const sets = Array.from({ length: count }, () =>
-    dataSet(new Date(start + ++second * 1000), "RUNNING", [waypoint(39.96 + second / 1e5, -82.99)]),
-  );
-  const res = await api(env).post(`/vehicle/${vehicleId}/dataSet/`, sets, token);
-  expect(res.status, res.text).toBe(200);
-  return (res.body.dataSet as { id: number }[]).map((s) => s.id);
-}
+/** Posts `count` data sets with a waypoint; their ids. */
+const post = async (env: Env, token: string, vehicleId: number, count = 1) =>
+  (await postWaypointSets(env, token, vehicleId, count)).map((s) => s.id);
 
 describe("GET /eventFeed/stream", () => {
-  let a: App;
+  let a: FeedApp;
   let car: Awaited<ReturnType<typeof subscribedVehicle>>;
   beforeAll(async () => {
     a = await freshApp();
-    car = await subscribedVehicle(a);
+    car = await subscribedVehicle(a, "Stream car");
   }, 60_000);
 
   test("streams each event as the feed's page shows it: id = its cursor, event = its type, data = the event; then the events committed while it is open", async () => {
@@ -90,7 +62,7 @@ describe("GET /eventFeed/stream", () => {
   });
 
   test("resumes after a dropped connection from Last-Event-ID (or ?after=): nothing lost, nothing twice", async () => {
-    const own = await subscribedVehicle(a);
+    const own = await subscribedVehicle(a, "Stream car");
     const query = `?vehicleId=${own.vehicleId}`;
     const stream = await openSse(streamUrl("sandbox", query), { token: a.client });
     const early = await post("sandbox", own.token, own.vehicleId, 2);
@@ -120,7 +92,7 @@ describe("GET /eventFeed/stream", () => {
   });
 
   test("a user token streams only its own account's events", async () => {
-    const other = await subscribedVehicle(a);
+    const other = await subscribedVehicle(a, "Stream car");
     const stream = await openSse(streamUrl("sandbox"), { token: other.token });
     await post("sandbox", car.token, car.vehicleId, 2);
     const mine = await post("sandbox", other.token, other.vehicleId, 1);
