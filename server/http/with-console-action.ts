@@ -8,6 +8,7 @@ import { notOwned } from "@/server/surfaces/console/errors";
 import { getPartnerSession } from "@/server/surfaces/console/session";
 import { logger } from "@/server/platform/log";
 import { consoleFailure } from "./console-failure";
+import { escapeHtml, plainPage } from "./plain-page";
 import { isRefusal } from "./refusal";
 
 // The one wrapper every console form post goes through: cross-site posts refused, a partner
@@ -15,7 +16,8 @@ import { isRefusal } from "./refusal";
 // every refusal (an error of the one type, thrown here or by the console's services) translated
 // by consoleFailure into a status with field errors (never a 500 for bad input).
 // Answers JSON {redirect, reveal} to the console's forms (fetch); a plain HTML form post (no
-// JavaScript) is answered 303 to `redirect` (a one-time reveal then needs JavaScript).
+// JavaScript yet) is answered 303 to `redirect`, or, when the action reveals values once (a new
+// secret, test credentials), with a page showing them and a Done button that goes on to `redirect`.
 
 type Context = { params: Promise<{ action: string }> };
 
@@ -27,9 +29,11 @@ export function withConsoleAction(actions: Record<string, Action>) {
     try {
       const result = await runAction(actions, name, request);
       const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
-      return wantsJson
-        ? Response.json(result, { headers: noStore })
-        : new Response(null, { status: 303, headers: { Location: result.redirect } });
+      if (wantsJson) return Response.json(result, { headers: noStore });
+      // Posted before the page's script ran (or without JavaScript): the one-time values on a page
+      // of their own rather than lost in a redirect.
+      if (result.reveal) return revealPage(result.redirect, result.reveal);
+      return new Response(null, { status: 303, headers: { Location: result.redirect } });
     } catch (error) {
       if (!isRefusal(error)) logger.error({ err: error, action: name }, "console action failed");
       const failure = consoleFailure(error);
@@ -77,4 +81,22 @@ function formObject(form: FormData): Record<string, unknown> {
     out[key] = key === "daysOfWeek" ? values : values[0];
   }
   return out;
+}
+
+function revealPage(redirect: string, reveal: NonNullable<ActionResult["reveal"]>): Response {
+  const values = Object.entries(reveal)
+    .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(String(value))}</dd>`)
+    .join("");
+  // A GET form drops its action's query: the query goes in hidden fields.
+  const next = new URL(redirect, "http://console.invalid");
+  const query = [...next.searchParams]
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join("");
+  return plainPage(
+    200,
+    "Copy these values now",
+    `<p>They are shown only this once.</p><dl>${values}</dl>
+<form method="get" action="${escapeHtml(next.pathname)}">${query}<button type="submit">Done</button></form>`,
+    noStore,
+  );
 }

@@ -280,6 +280,56 @@ describe("apps and credentials", () => {
     expect(res.status).toBe(303);
     expect(res.location).toBe(`/console/apps/${app.appId}`);
   });
+
+  // A partner who clicks before the page's script has run (a slow connection) posts the form plainly:
+  // what is shown only once must not be lost in a redirect.
+  it("without JavaScript a form that reveals values once answers a page with them and a Done button to the next page", async () => {
+    const partner = await newPartner();
+    const name = uniqueName("plain");
+    const res = await partner.post("/console/actions/create-app", {
+      csrfToken: partner.csrf,
+      name,
+      redirectUris: "https://partner.example/callback",
+      clientType: "confidential",
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const shown = Object.fromEntries(
+      [...res.text.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1], m[2]]),
+    );
+    expect(Object.keys(shown)).toEqual(["environment", "clientId", "clientSecret"]);
+    // The values shown are the app's: its sandbox credentials get a token.
+    const [app] = await testSql()`select id from partner_apps where name = ${name}`;
+    expect(await clientToken({ clientId: shown.clientId!, clientSecret: shown.clientSecret! })).toMatch(/\S/);
+    expect(res.text).toContain(
+      `<form method="get" action="/console/apps/${app!.id}"><button type="submit">Done</button></form>`,
+    );
+
+    // A next page with a query keeps it (a GET form drops its action's query: hidden fields carry it).
+    const account = await partner.action("create-test-account", { appId: String(app!.id) });
+    const vehicle = await partner.action("create-test-vehicle", {
+      appId: String(app!.id),
+      accountId: String(account.body.reveal.accountId),
+    });
+    const sub = await partner.post("/console/actions/create-subscription", {
+      csrfToken: partner.csrf,
+      appId: String(app!.id),
+      environment: "sandbox",
+      scope: "VEHICLE",
+      target: String(vehicle.body.reveal.vehicleId),
+      type: "WAYPOINT",
+      notificationPeriod: "CONTINUOUS",
+      minimumTime: "0",
+      delivery: "HTTP_POST",
+      postUrl: "https://partner.example/hook",
+    });
+    expect(sub.status).toBe(200);
+    expect(sub.text).toMatch(/<dt>subscriptionId<\/dt><dd>\d+<\/dd>/);
+    expect(sub.text).toContain(
+      `<form method="get" action="/console/apps/${app!.id}/subscriptions"><input type="hidden" name="env" value="sandbox"><button type="submit">Done</button></form>`,
+    );
+  });
 });
 
 describe("console form posts are protected", () => {
