@@ -5,6 +5,7 @@ import http from "node:http";
 import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, createDriver, uniqueName } from "@/test/helpers/api";
@@ -31,6 +32,7 @@ let server: http.Server;
 let port: number;
 
 type Child = ChildProcess & { output: () => string };
+const children: Child[] = [];
 
 function run(args: string[], env: Record<string, string> = {}): Child {
   const child = spawn(bin, args, {
@@ -50,7 +52,9 @@ function run(args: string[], env: Record<string, string> = {}): Child {
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString()));
   child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-  return Object.assign(child, { output: () => output });
+  const started = Object.assign(child, { output: () => output });
+  children.push(started);
+  return started;
 }
 
 async function finish(child: Child) {
@@ -65,6 +69,22 @@ async function trigger(type: string) {
   const { code, output } = await finish(run(["trigger", type, "--vehicle", vehicleId]));
   expect(code, output).toBe(0);
   expect(output).toContain(`Triggered ${type}`);
+}
+
+/**
+ * What holds the feed back, for a failure's message: its horizon is the oldest transaction still
+ * running in the whole cluster (server/notifications/feed.ts), whichever database it writes.
+ */
+async function feedHorizon(): Promise<string> {
+  const sql = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql`
+      select datname, application_name, state, backend_xid::text as xid, now() - xact_start as open_for, left(query, 120) as query
+        from pg_stat_activity where backend_xid is not null order by xact_start`;
+    return `transactions holding an xid: ${JSON.stringify(rows)}`;
+  } finally {
+    await sql.end();
+  }
 }
 
 /** Every event id the app's feed holds, oldest first. */
@@ -109,6 +129,8 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
+  // A failed test may leave its listen running: it must not outlive the file.
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await new Promise<void>((resolve) => server?.close(() => resolve()));
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -174,6 +196,8 @@ describe("wayline listen and trigger", () => {
     await waitFor(async () => received.some((r) => r.type === "VEHICLEHARSHACCEL"), {
       what: "the events made while stopped",
       timeoutMs: 30_000,
+    }).catch(async (e: Error) => {
+      throw new Error(`${e.message}\n${listen.output()}\n${await feedHorizon()}`);
     });
     expect(listen.output()).toContain("resuming");
     listen.kill("SIGTERM");
