@@ -163,29 +163,23 @@ describe("wayline listen and trigger", () => {
   it("forwards each event signed, retries a local 500 with backoff, and resumes after a restart: nothing lost, nothing twice", async () => {
     const forwardTo = `http://127.0.0.1:${port}/hooks`;
     let listen = run(["listen", "--forward-to", forwardTo]);
-    await waitFor(async () => listen.output().includes("Forwarding"), { what: "listen ready", timeoutMs: 30_000 });
+    // Each wait, when it times out, says what listen printed and what held the feed back.
+    const until = (what: string, probe: () => boolean) =>
+      waitFor(async () => probe(), { what, timeoutMs: 30_000 }).catch(async (e: Error) => {
+        throw new Error(`${e.message}\n${listen.output()}\n${await feedHorizon()}`);
+      });
+    await until("listen ready", () => listen.output().includes("Forwarding"));
 
     await trigger("WAYPOINT");
-    await waitFor(async () => /WAYPOINT \d+ vehicle \d+ {2}-> 204 in \d+ ms/.test(listen.output()), {
-      what: "the WAYPOINT forwarded",
-      timeoutMs: 30_000,
-    });
+    await until("the WAYPOINT forwarded", () => /WAYPOINT \d+ vehicle \d+ {2}-> 204 in \d+ ms/.test(listen.output()));
 
     // The local server fails: one line per attempt, then the events arrive once it answers again. (The
     // LOWBATTERY trigger's data sets carry a position, so the WAYPOINT subscription fires too.)
     answer = 500;
     await trigger("LOWBATTERY");
-    await waitFor(async () => /-> 500 in \d+ ms; retrying in 1 s/.test(listen.output()), {
-      what: "the retry line",
-      timeoutMs: 30_000,
-    }).catch((e: Error) => {
-      throw new Error(`${e.message}\n${listen.output()}`);
-    });
+    await until("the retry line", () => /-> 500 in \d+ ms; retrying in 1 s/.test(listen.output()));
     answer = 200;
-    await waitFor(async () => received.some((r) => r.type === "LOWBATTERY"), {
-      what: "the LOWBATTERY",
-      timeoutMs: 30_000,
-    });
+    await until("the LOWBATTERY", () => received.some((r) => r.type === "LOWBATTERY"));
 
     // Stopped; events happen meanwhile; started again, it forwards them.
     listen.kill("SIGTERM");
@@ -193,12 +187,7 @@ describe("wayline listen and trigger", () => {
     await trigger("TROUBLECODE");
     await trigger("VEHICLEHARSHACCEL");
     listen = run(["listen", "--forward-to", forwardTo]);
-    await waitFor(async () => received.some((r) => r.type === "VEHICLEHARSHACCEL"), {
-      what: "the events made while stopped",
-      timeoutMs: 30_000,
-    }).catch(async (e: Error) => {
-      throw new Error(`${e.message}\n${listen.output()}\n${await feedHorizon()}`);
-    });
+    await until("the events made while stopped", () => received.some((r) => r.type === "VEHICLEHARSHACCEL"));
     expect(listen.output()).toContain("resuming");
     listen.kill("SIGTERM");
     await finish(listen);
