@@ -62,7 +62,7 @@ describe("the app-event endpoint form", () => {
     expect(await stored(appId)).toEqual([]);
   });
 
-  it("an http URL or one without a host → 400 with the error on the url field; the saved URL stays", async () => {
+  it("an http, private-address or malformed URL → 400 with the error on the url field; the saved URL stays", async () => {
     const partner = await newPartner();
     const { appId } = await partner.createApp();
     const set = (url: string) =>
