@@ -242,6 +242,40 @@ test("the webhook signing secret: revealed on request, rotated with the old one 
   await expectAccessible(page);
 });
 
+test("the app-event endpoint: a refused URL is explained under its field, a valid one is saved and shown, cleared it is gone", async ({
+  page,
+}) => {
+  await signIn(page, appUrl);
+  const events = page.getByTestId("app-events");
+  await expect(events).toContainText("ACCESSREVOKED");
+  await expect(page.getByTestId("app-events-sandbox")).toHaveText(
+    "No endpoint: the events are in the app's event feed only.",
+  );
+  const form = page.getByRole("form", { name: "Sandbox app-event endpoint" });
+  const field = form.getByLabel("Sandbox endpoint URL");
+  // Hydrated first: posted without JavaScript, the form is answered by a redirect, not in place.
+  await page.waitForLoadState("networkidle");
+  await field.fill("http://receiver.partner.io/app-events");
+  await form.getByRole("button", { name: "Save sandbox endpoint" }).click();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(form).toContainText("This URL cannot receive events");
+  await expect(form.getByRole("alert")).toContainText("not saved");
+  await expect(page.getByTestId("app-events-sandbox")).toContainText("No endpoint");
+
+  await field.fill("https://receiver.partner.io/app-events");
+  await form.getByRole("button", { name: "Save sandbox endpoint" }).click();
+  await expect(page.getByTestId("app-events-sandbox")).toHaveText("Sent to https://receiver.partner.io/app-events.");
+  await expect(form.getByLabel("Sandbox endpoint URL")).toHaveValue("https://receiver.partner.io/app-events");
+  await shot(page, "app-event-endpoint");
+  await expectAccessible(page);
+
+  await form.getByLabel("Sandbox endpoint URL").fill("");
+  await form.getByRole("button", { name: "Save sandbox endpoint" }).click();
+  await expect(page.getByTestId("app-events-sandbox")).toHaveText(
+    "No endpoint: the events are in the app's event feed only.",
+  );
+});
+
 test("at 375 px the notifications page fits the screen", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await signIn(page, `${appUrl}/notifications?env=sandbox`);

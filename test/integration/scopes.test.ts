@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, request, tokenRequest, type Credentials } from "../helpers/api";
+import { api, clientToken, request, tokenRequest, type Credentials } from "../helpers/api";
 import { authorizeUrl, baseUrl, Browser, hiddenFields, redirectParams, visibleText } from "../helpers/browser";
 import { expectApiError } from "../helpers/fixtures";
 import { codeRequest, exchangeCode, newDriver, webApp } from "../helpers/oauth-flow";
@@ -207,5 +207,88 @@ describe("scopes on the authorization page and the token answer", () => {
     const form = precisionForm(page.text);
     const raised = await browser.post("/connected-apps/precision", { ...form, location: "precise" });
     expect(raised.status).toBe(403);
+  });
+});
+
+describe("a client-credentials token across accounts", () => {
+  /** A vehicle of the driver's with a WAYPOINT subscription and a finished trip of three positions. */
+  async function vehicleWithTrip(token: string) {
+    const created = await api("sandbox").post("/vehicle/", { label: "Fleet car" }, token);
+    expect(created.status).toBe(200);
+    const id = created.body.vehicle.vehicleId as number;
+    expect((await api("sandbox").post(`/vehicle/${id}/eventSubscription/WAYPOINT/`, {}, token)).status).toBe(200);
+    const start = Date.now() - 10 * 60_000;
+    for (const [i, status] of (["ON", "RUNNING", "OFF"] as const).entries()) {
+      const body = dataSet(new Date(start + i * 60_000), status, [
+        waypoint(LAT + i / 1000, LON),
+        ...(status === "OFF" ? [{ key: "GEN_TRIP_MILEAGE", value: "1.2" }] : []),
+      ]);
+      expect((await api("sandbox").post(`/vehicle/${id}/dataSet/`, body, token)).status).toBe(200);
+    }
+    return id;
+  }
+
+  it("one token of the app reads each account's vehicles, data points, trips and feed events at that account's precision", async () => {
+    const approximate = await newDriver();
+    const precise = await newDriver();
+    const a = await grant(approximate.browser, webApp(), "location:approximate data account");
+    const p = await grant(precise.browser, webApp(), "location:precise data account");
+    const [approxCar, preciseCar] = await Promise.all([
+      vehicleWithTrip(a.token.access_token),
+      vehicleWithTrip(p.token.access_token),
+    ]);
+    const t = await clientToken(webApp());
+    const sent = [0, 1, 2].map((i) => `${Number((LAT + i / 1000).toFixed(6))},${LON}`);
+
+    // Vehicles: the last position of each.
+    expect((await api("sandbox").get(`/vehicle/${approxCar}`, t)).body.vehicle.lastWaypoint).toMatchObject({
+      latitude: 39.96,
+      longitude: -83,
+    });
+    expect((await api("sandbox").get(`/vehicle/${preciseCar}`, t)).body.vehicle.lastWaypoint).toMatchObject({
+      latitude: Number((LAT + 0.002).toFixed(6)),
+      longitude: LON,
+    });
+
+    // Data points: GEN_WAYPOINT values rounded for one account, as sent for the other.
+    const waypointValues = async (id: number) =>
+      (await api("sandbox").get(`/vehicle/${id}/data/?key=GEN_WAYPOINT`, t)).body.data
+        .map((d: { value: string }) => d.value)
+        .sort();
+    expect(await waypointValues(approxCar)).toEqual(["39.96,-83", "39.96,-83", "39.96,-83"]);
+    expect(await waypointValues(preciseCar)).toEqual([...sent].sort());
+
+    // Trips: rounded ends and no path for one; the exact ends and the path for the other.
+    const trip = async (id: number) => {
+      const res = await api("sandbox").get(`/vehicle/${id}/trip/?includeData=true`, t);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.trip).toHaveLength(1);
+      const [one] = res.body.trip;
+      const keys = one.data.flatMap((s: { datum: { key: string }[] }) => s.datum.map((d) => d.key));
+      return { start: one.startWaypoint, end: one.endWaypoint, mileage: one.mileage, keys };
+    };
+    const approxTrip = await trip(approxCar);
+    expect(approxTrip.start).toMatchObject({ latitude: 39.96, longitude: -83 });
+    expect(approxTrip.end).toMatchObject({ latitude: 39.96, longitude: -83 });
+    expect(approxTrip.mileage).toBe(1.2);
+    expect(approxTrip.keys).not.toContain("GEN_WAYPOINT");
+    const preciseTrip = await trip(preciseCar);
+    expect(preciseTrip.start).toMatchObject({ latitude: LAT, longitude: LON });
+    expect(preciseTrip.end).toMatchObject({ latitude: Number((LAT + 0.002).toFixed(6)), longitude: LON });
+    expect(preciseTrip.keys).toContain("GEN_WAYPOINT");
+
+    // Feed events and notification reads: each account's WAYPOINT events at its own precision.
+    const recorded = async (path: string, field: "events" | "notifications") =>
+      ((await api("sandbox").get(path, t)).body[field] as { recordedWaypoint: { latitude: number } }[])
+        .map((e) => e.recordedWaypoint.latitude)
+        .sort();
+    expect(await recorded(`/eventFeed/?vehicleId=${approxCar}`, "events")).toEqual([39.96, 39.96, 39.96]);
+    expect(await recorded(`/eventFeed/?vehicleId=${preciseCar}`, "events")).toEqual(
+      sent.map((s) => Number(s.split(",")[0])).sort(),
+    );
+    expect(await recorded(`/vehicle/${approxCar}/eventNotification/`, "notifications")).toEqual([39.96, 39.96, 39.96]);
+    expect(await recorded(`/vehicle/${preciseCar}/eventNotification/`, "notifications")).toEqual(
+      sent.map((s) => Number(s.split(",")[0])).sort(),
+    );
   });
 });

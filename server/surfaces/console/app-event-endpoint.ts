@@ -8,6 +8,7 @@ import { inboxToken } from "@/server/inbox/address";
 import { inboxTargetErrors } from "@/server/inbox/targets";
 import { ensureAppEventSubscriptions } from "@/server/notifications/app-events";
 import { env } from "@/server/platform/env";
+import { getOwnedApp } from "./apps";
 import { consolePrincipal } from "./principal";
 
 // The app-event endpoint (docs/console.md#app-events): per app and environment, the HTTPS URL that
@@ -74,4 +75,30 @@ export async function setAppEventEndpoint(
         .insert(subscriptionDeliveries)
         .values({ subscriptionId: sub.id, position: 0, type: "HTTP_POST", postUrl: url });
   });
+}
+
+/** An environment's app-event endpoint as the app page shows it; null where none is set. */
+export type AppEventEndpoint = { url: string; active: boolean; deactivationReason: string | null };
+
+/** The app's endpoint per environment (the partner's own app only: another's is a 404). */
+export async function appEventEndpoints(
+  partnerUserId: number,
+  appId: number,
+): Promise<Record<Environment, AppEventEndpoint | null>> {
+  await getOwnedApp(partnerUserId, appId);
+  const rows = await db()
+    .select({
+      environment: subscriptions.environment,
+      url: subscriptionDeliveries.postUrl,
+      active: subscriptionDeliveries.active,
+      deactivationReason: subscriptionDeliveries.deactivationReason,
+    })
+    .from(subscriptions)
+    .innerJoin(subscriptionDeliveries, eq(subscriptionDeliveries.subscriptionId, subscriptions.id))
+    .where(and(eq(subscriptions.appId, appId), eq(subscriptions.scope, "APP")));
+  const of = (environment: Environment): AppEventEndpoint | null => {
+    const row = rows.find((r) => r.environment === environment && r.url);
+    return row ? { url: row.url!, active: row.active, deactivationReason: row.deactivationReason } : null;
+  };
+  return { sandbox: of("sandbox"), production: of("production") };
 }

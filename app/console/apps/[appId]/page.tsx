@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ActionForm } from "@/components/console/action-form";
+import { AppEventEndpoints } from "@/components/console/app-event-endpoints";
 import { AppForm } from "@/components/console/app-form";
 import { AppTabs } from "@/components/console/app-tabs";
 import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
@@ -10,6 +11,7 @@ import { LocalTime } from "@/components/console/local-time";
 import { Notice, Section } from "@/components/console/states";
 import { EnvironmentBadge } from "@/components/ui/card";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
+import { appEventEndpoints } from "@/server/surfaces/console/app-event-endpoint";
 import { appInbox } from "@/server/surfaces/console/inbox";
 import { formatDateTime } from "@/common/http/datetime";
 import { appSigningSecrets } from "@/server/surfaces/console/signing";
@@ -21,7 +23,7 @@ export const metadata: Metadata = { title: "App" };
 type Props = { params: Promise<{ appId: string }> };
 
 // /console/apps/{id} — settings, credentials per environment, the obligations that unlock
-// production, and the webhook signing secret.
+// production, the webhook signing secret, and the app-event endpoints.
 export default async function AppPage({ params }: Props) {
   const appId = pageId((await params).appId);
   const {
@@ -31,6 +33,7 @@ export default async function AppPage({ params }: Props) {
   } = await consoleAppPage(appId, `/console/apps/${appId}`);
   const signing = await appSigningSecrets(session.partnerUserId, appId);
   const inbox = await appInbox(session.partnerUserId, appId);
+  const endpoints = await appEventEndpoints(session.partnerUserId, appId);
   const productionProblems = app.redirectUris
     .map((uri) => ({ uri, problem: redirectUriProblem(uri, "production") }))
     .filter((p) => p.problem);
@@ -182,6 +185,18 @@ export default async function AppPage({ params }: Props) {
               </ActionForm>
             </div>
           </div>
+        </Section>
+
+        <Section title="App events" id="app-events">
+          <AppEventEndpoints
+            appId={app.id}
+            csrfToken={csrfToken}
+            environments={[
+              ...(sandbox ? (["sandbox"] as const) : []),
+              ...(production ? (["production"] as const) : []),
+            ]}
+            endpoints={endpoints}
+          />
         </Section>
 
         <Section title="Sandbox inbox" id="sandbox-inbox">
