@@ -112,8 +112,8 @@ async function expectTheFeedOnce() {
   for (const r of received) expect(webhookBodyProblem(r.body)).toBeNull();
 }
 
-const waitForOutput = (child: Child, pattern: RegExp, what: string) =>
-  waitFor(async () => pattern.test(child.output()), { what, timeoutMs: 30_000 }).catch(async (e: Error) => {
+const waitForOutput = (child: Child, pattern: RegExp, what: string, timeoutMs = 30_000) =>
+  waitFor(async () => pattern.test(child.output()), { what, timeoutMs }).catch(async (e: Error) => {
     throw new Error(`${e.message}\n${child.output()}\n${await feedHorizon()}`);
   });
 
@@ -302,6 +302,28 @@ describe("wayline listen and trigger", () => {
       what: "the events on both sides of a cut",
       timeoutMs: 30_000,
     });
+    listen.kill("SIGTERM");
+    expect((await finish(listen)).code).toBe(0);
+    await expectTheFeedOnce();
+  }, 120_000);
+
+  it("a stream gone silent (no heartbeat for 30 s, the connection never closed) is taken for dead and reopened: the event made meanwhile arrives once", async () => {
+    const forwardTo = `http://127.0.0.1:${port}/hooks`;
+    const count = (type: string) => received.filter((r) => r.type === type).length;
+    const listen = run(["listen", "--forward-to", forwardTo]);
+    await waitForOutput(listen, /resuming/, "listen ready");
+    await trigger("VEHICLEDISCONNECTED");
+    await waitFor(async () => count("VEHICLEDISCONNECTED") > 0, { what: "the event before", timeoutMs: 30_000 });
+    // The open connection stops carrying bytes, both ways, and stays open.
+    line.freeze();
+    await trigger("NUMERICDATAKEY");
+    await waitForOutput(
+      listen,
+      /the event stream broke \(nothing heard for 30 s\); reopening now/,
+      "the silence noticed",
+      60_000,
+    );
+    await waitFor(async () => count("NUMERICDATAKEY") > 0, { what: "the event made while silent", timeoutMs: 30_000 });
     listen.kill("SIGTERM");
     expect((await finish(listen)).code).toBe(0);
     await expectTheFeedOnce();

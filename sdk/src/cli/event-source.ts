@@ -56,8 +56,11 @@ export function pollingFeed(api: WaylineClient, { intervalMs }: { intervalMs: nu
   };
 }
 
-/** A stream that heard no byte for this long is taken for dead: the service's heartbeats come every 15 s. */
-const IDLE_MS = 45_000;
+/**
+ * A stream that heard no byte for this long is taken for dead: the service's heartbeats come every 15 s, and
+ * docs/event-feed.md#the-stream tells clients to reconnect after 30 s of silence.
+ */
+const IDLE_MS = 30_000;
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 /** A stream that ends sooner than this after opening, with nothing in it, counts as a failure. */
@@ -89,13 +92,17 @@ export function streamingFeed(
         let openedAt: number | null = null;
         let delivered = false;
         let broke: string | null = null;
+        // Opening is bounded too: a connection that went silent answers nothing, not even headers.
+        const opening = setTimeout(() => connection.abort(new StreamIdle(idleMs)), idleMs);
         try {
-          const result = await api.GET("/eventFeed/stream", {
-            params: { query: { ...(after ? { after } : {}), ...(since ? { since } : {}) } },
-            headers: { accept: "text/event-stream" },
-            parseAs: "stream",
-            signal: connection.signal,
-          });
+          const result = await api
+            .GET("/eventFeed/stream", {
+              params: { query: { ...(after ? { after } : {}), ...(since ? { since } : {}) } },
+              headers: { accept: "text/event-stream" },
+              parseAs: "stream",
+              signal: connection.signal,
+            })
+            .finally(() => clearTimeout(opening));
           const body = unwrap(result) as ReadableStream<Uint8Array>;
           openedAt = Date.now();
           for await (const message of sseMessages(body, { idleMs })) {
