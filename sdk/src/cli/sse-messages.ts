@@ -1,8 +1,8 @@
 // The messages of a Server-Sent Events body, parsed as the HTML specification's EventSource does
 // (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
 // lines end in LF, CRLF or CR; a blank line ends a message; `:` starts a comment (the service's
-// heartbeats); `data:` lines join with LF; a message without data is none. A dozen lines of rules
-// did not justify a dependency the package's users would install too.
+// heartbeats); `data:` lines join with LF; a message without data is none. A few dozen lines of
+// rules did not justify a dependency the package's users would install too.
 
 export type SseMessage = { id: string | undefined; event: string; data: string };
 
@@ -41,10 +41,10 @@ export async function* sseMessages(
         if (line.startsWith(":")) continue;
         const colon = line.indexOf(":");
         const name = colon < 0 ? line : line.slice(0, colon);
-        const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (name === "data") fields.data.push(text);
-        else if (name === "event") fields.event = text;
-        else if (name === "id" && !text.includes("\0")) fields.id = text;
+        const field = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (name === "data") fields.data.push(field);
+        else if (name === "event") fields.event = field;
+        else if (name === "id" && !field.includes("\0")) fields.id = field;
       }
     }
   } finally {

@@ -55,12 +55,12 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse): void 
   let stream: { route: string } | null = null;
 
   // Node says nothing when the headers go out: writeHead is where they do, called by res.write and
-  // res.end (implicitly) and by Next.js's flushHeaders before a streamed body's first chunk.
+  // res.end (implicitly) and by Next.js's flushHeaders before a streamed body's first chunk. (The
+  // same wrapping as markDraining's, server/platform/fleet/drain.ts.)
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
-    res.writeHead = writeHead;
     const result = writeHead.apply(this, args);
-    if (isEventStream(res, args)) {
+    if (!stream && isEventStream(res, args)) {
       const labels = labelsNow();
       stream = { route: labels.route };
       const m = metrics();
