@@ -8,7 +8,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createDriver, uniqueName } from "@/test/helpers/api";
+import { api, createDriver, testSql, uniqueName } from "@/test/helpers/api";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 import { createPartnerApp } from "@/test/helpers/fixtures";
 import { freePort, root } from "@/test/helpers/processes";
@@ -324,6 +324,37 @@ describe("wayline listen and trigger", () => {
       60_000,
     );
     await waitFor(async () => count("NUMERICDATAKEY") > 0, { what: "the event made while silent", timeoutMs: 30_000 });
+    listen.kill("SIGTERM");
+    expect((await finish(listen)).code).toBe(0);
+    await expectTheFeedOnce();
+  }, 120_000);
+
+  it("its token expiring while the stream is open: the service ends the stream, listen opens it again with a renewed token, the next event arrives once", async () => {
+    const forwardTo = `http://127.0.0.1:${port}/hooks`;
+    const count = (type: string) => received.filter((r) => r.type === type).length;
+    const listen = run(["listen", "--forward-to", forwardTo]);
+    await waitForOutput(listen, /resuming/, "listen ready");
+    const before = count("VEHICLEHARSHACCEL");
+    await trigger("VEHICLEHARSHACCEL");
+    await waitFor(async () => count("VEHICLEHARSHACCEL") > before, { what: "the event before", timeoutMs: 30_000 });
+    // Every app token of the sandbox credential lapses now, listen's among them (the service
+    // re-checks an open stream's token every 2 s: docs/event-feed.md#the-stream).
+    const lapsed = await testSql()`
+      update oauth_tokens t set access_expires_at = now() - interval '1 minute'
+        from app_credentials c
+       where t.credential_id = c.id and c.client_id = ${app.sandbox.clientId} and t.account_id is null
+         and t.access_expires_at > now()
+      returning t.id`;
+    expect(lapsed.length).toBeGreaterThan(0);
+    await waitForOutput(listen, /the event stream ended; reopening now/, "the stream ended by the service");
+    const after = count("VEHICLEHARSHACCEL");
+    await trigger("VEHICLEHARSHACCEL");
+    await waitFor(async () => count("VEHICLEHARSHACCEL") > after, {
+      what: "the event after, on the renewed token",
+      timeoutMs: 30_000,
+    }).catch(async (e: Error) => {
+      throw new Error(`${e.message}\n${listen.output()}`);
+    });
     listen.kill("SIGTERM");
     expect((await finish(listen)).code).toBe(0);
     await expectTheFeedOnce();
