@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { request } from "../helpers/api";
 import { waitFor } from "../helpers/delivery-fixture";
 import { scrape, total } from "../helpers/metrics-scrape";
+import { openSse } from "../helpers/sse";
 import { partnerAccount, startOwnService, type OwnService } from "../helpers/own-service";
 import { simulatedTrip } from "../helpers/telemetry";
 
@@ -106,4 +107,50 @@ describe("GET /metrics", () => {
       expect(after.some((s) => s.name === "wayline_simulator_runs_active")).toBe(true);
     },
   );
+
+  test("an event stream is counted once, at its first byte, and its life apart: open streams and their lifetime", async () => {
+    const base = own.service.baseUrl;
+    const { clientToken } = await partnerAccount(own);
+    const route = "/sandbox/api/eventFeed/stream";
+    const opened = { method: "GET", route, status: "200" };
+    const before = (await scrape(base, LOCAL)).samples;
+    const moved = (samples: typeof before, name: string, labels: Record<string, string>) =>
+      total(samples, name, labels) - total(before, name, labels);
+
+    const asked = performance.now();
+    const stream = await openSse(`${base}${route}`, { token: clientToken });
+    // The server's interval (arrival to headers) lies inside the client's (sent to headers read).
+    const toHeaders = (performance.now() - asked) / 1000;
+    expect(stream.status, stream.text).toBe(200);
+    await stream.waitForComment("stream open");
+    const open = (await scrape(base, LOCAL)).samples;
+    // Counted while it is still open: request, duration (to the first byte) and the open gauge.
+    expect(moved(open, "wayline_http_requests_total", opened)).toBe(1);
+    expect(moved(open, "wayline_http_request_duration_seconds_count", opened)).toBe(1);
+    expect(moved(open, "wayline_http_request_duration_seconds_sum", opened)).toBeLessThanOrEqual(toHeaders);
+    expect(moved(open, "wayline_http_streams_open", { route })).toBe(1);
+    expect(moved(open, "wayline_http_stream_duration_seconds_count", { route })).toBe(0);
+
+    const held = performance.now();
+    stream.close();
+    await stream.closed;
+    const heldFor = (held - asked) / 1000;
+    const after = await waitFor(
+      async () => {
+        const { samples } = await scrape(base, LOCAL);
+        return moved(samples, "wayline_http_streams_open", { route }) === 0 && samples;
+      },
+      { what: "the stream no longer open", timeoutMs: 30_000 },
+    );
+    // Its end adds a lifetime (at least as long as the client held it after sending), and no second request.
+    expect(moved(after, "wayline_http_stream_duration_seconds_count", { route })).toBe(1);
+    expect(moved(after, "wayline_http_stream_duration_seconds_sum", { route })).toBeGreaterThanOrEqual(
+      heldFor - toHeaders,
+    );
+    expect(moved(after, "wayline_http_requests_total", opened)).toBe(1);
+    expect(moved(after, "wayline_http_request_duration_seconds_count", opened)).toBe(1);
+    expect(moved(after, "wayline_http_request_duration_seconds_sum", opened)).toBe(
+      moved(open, "wayline_http_request_duration_seconds_sum", opened),
+    );
+  });
 });

@@ -8,17 +8,19 @@ import path from "node:path";
 import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, createDriver, uniqueName } from "@/test/helpers/api";
+import { api, createDriver, testSql, uniqueName } from "@/test/helpers/api";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 import { createPartnerApp } from "@/test/helpers/fixtures";
 import { freePort, root } from "@/test/helpers/processes";
+import { startTcpCut, type TcpCut } from "@/test/helpers/tcp-cut";
 import { webhookBodyProblem } from "@/test/helpers/webhook-schemas";
 import type { TestApp } from "./global-setup";
 
 // `wayline listen` and `wayline trigger` (docs/sdk.md#the-wayline-command) as a partner runs them: child
 // processes of the repository's `wayline` bin against the suite's service, forwarding to a local receiver
-// that verifies each signature with the standardwebhooks library. Killed and started again, listen resumes
-// from its saved cursor: every event of the app's feed arrives once, none twice.
+// that verifies each signature with the standardwebhooks library. Listen reads the event stream (or, with
+// --poll, the feed's pages) through a loopback TCP forwarder the test can cut. Stopped, killed, cut off and
+// started again, it resumes from its saved cursor: every event of the app's feed arrives once, none twice.
 
 const bin = path.join(root, "node_modules", ".bin", "wayline");
 let app: TestApp;
@@ -30,6 +32,8 @@ const received: Received[] = [];
 let answer = 200;
 let server: http.Server;
 let port: number;
+/** Between listen and the service: cut to break its stream. */
+let line: TcpCut;
 
 type Child = ChildProcess & { output: () => string };
 const children: Child[] = [];
@@ -41,7 +45,7 @@ function run(args: string[], env: Record<string, string> = {}): Child {
       NODE_ENV: "production",
       PATH: process.env.PATH!,
       HOME: dir,
-      WAYLINE_URL: inject("baseUrl"),
+      WAYLINE_URL: args[0] === "listen" ? line.url : inject("baseUrl"),
       WAYLINE_CLIENT_ID: app.sandbox.clientId,
       WAYLINE_CLIENT_SECRET: app.sandbox.clientSecret,
       WAYLINE_SIGNING_SECRET: app.signingSecret,
@@ -87,6 +91,32 @@ async function feedHorizon(): Promise<string> {
   }
 }
 
+/** The event id in the cursor listen saved last (its position: base64url "<tx>.<id>.<issued ms>"). */
+function savedEventId(): string | undefined {
+  let state: Record<string, { cursor: string }>;
+  try {
+    state = JSON.parse(fs.readFileSync(path.join(dir, ".wayline", "listen.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const [cursor] = Object.values(state).map((s) => s.cursor);
+  return cursor ? Buffer.from(cursor.split(".")[1]!, "base64url").toString("utf8").split(".")[1] : undefined;
+}
+
+/** Every event received was the feed's, in its order, once each; and the bodies are the catalog's. */
+async function expectTheFeedOnce() {
+  const clientToken = (await createDriver("sandbox", app.sandbox)).clientToken;
+  const ids = received.map((r) => r.id);
+  expect(new Set(ids).size, "no event twice").toBe(ids.length);
+  expect(ids, "every event of the feed, in its order").toEqual(await feedEventIds(clientToken));
+  for (const r of received) expect(webhookBodyProblem(r.body)).toBeNull();
+}
+
+const waitForOutput = (child: Child, pattern: RegExp, what: string, timeoutMs = 30_000) =>
+  waitFor(async () => pattern.test(child.output()), { what, timeoutMs }).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n${child.output()}\n${await feedHorizon()}`);
+  });
+
 /** Every event id the app's feed holds, oldest first. */
 async function feedEventIds(token: string): Promise<string[]> {
   const reply = await api("sandbox").get("/eventFeed/?searchLimit=1000", token);
@@ -126,12 +156,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as net.AddressInfo).port;
+  line = await startTcpCut(inject("baseUrl"));
 }, 90_000);
 
 afterAll(async () => {
   // A failed test may leave its listen running: it must not outlive the file.
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await line?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -192,17 +224,128 @@ describe("wayline listen and trigger", () => {
     listen.kill("SIGTERM");
     await finish(listen);
 
-    const clientToken = (await createDriver("sandbox", app.sandbox)).clientToken;
-    const ids = received.map((r) => r.id);
-    expect(new Set(ids).size, "no event twice").toBe(ids.length);
-    expect(ids, "every event of the feed, in its order").toEqual(await feedEventIds(clientToken));
+    // It read the stream, not the pages.
+    expect(listen.output()).toContain("reading the event stream");
+    await expectTheFeedOnce();
     expect([...new Set(received.map((r) => r.type))].sort()).toEqual([
       "LOWBATTERY",
       "TROUBLECODE",
       "VEHICLEHARSHACCEL",
       "WAYPOINT",
     ]);
-    // The bodies are the catalog's: what a real delivery of the type carries.
-    for (const r of received) expect(webhookBodyProblem(r.body)).toBeNull();
   }, 180_000);
+
+  it("--poll reads the feed's pages from the same place; killed with SIGKILL and started again by stream, it resumes: nothing lost, nothing twice", async () => {
+    const forwardTo = `http://127.0.0.1:${port}/hooks`;
+    const count = (type: string) => received.filter((r) => r.type === type).length;
+    const polling = run(["listen", "--poll", "--forward-to", forwardTo]);
+    await waitForOutput(polling, /resuming.*reading the feed's pages every 1 s/, "listen --poll ready");
+    await trigger("VEHICLEHARSHDECEL");
+    await waitFor(async () => count("VEHICLEHARSHDECEL") > 0, { what: "the event, by polling", timeoutMs: 30_000 });
+    // Killed only once its place is saved (the save follows the local answer; a kill between the two
+    // sends that event again, which receivers drop by webhook-id: docs/sdk.md).
+    await waitFor(async () => savedEventId() === received.at(-1)!.id, { what: "the place saved", timeoutMs: 30_000 });
+    polling.kill("SIGKILL");
+    await finish(polling);
+
+    await trigger("VEHICLEHARSHRIGHT");
+    const streaming = run(["listen", "--forward-to", forwardTo]);
+    await waitFor(async () => count("VEHICLEHARSHRIGHT") > 0, {
+      what: "the event made while it was dead",
+      timeoutMs: 30_000,
+    });
+    expect(streaming.output()).toMatch(/resuming.*reading the event stream/);
+    streaming.kill("SIGTERM");
+    expect((await finish(streaming)).code).toBe(0);
+    await expectTheFeedOnce();
+  }, 120_000);
+
+  it("a stream cut, then the service out of reach: reopened with backoff from the last event; the events made meanwhile arrive once", async () => {
+    const forwardTo = `http://127.0.0.1:${port}/hooks`;
+    const count = (type: string) => received.filter((r) => r.type === type).length;
+    const listen = run(["listen", "--forward-to", forwardTo]);
+    await waitForOutput(listen, /resuming/, "listen ready");
+    // An event through the stream: it is open.
+    await trigger("VEHICLEHARSHLEFT");
+    await waitFor(async () => count("VEHICLEHARSHLEFT") > 0, { what: "the event before the cut", timeoutMs: 30_000 });
+
+    // The connection drops and new ones are refused: each attempt fails, the waits double.
+    line.setDown(true);
+    line.cut();
+    await trigger("VEHICLEIMPACT");
+    await waitForOutput(listen, /the event stream broke \(.*\); reopening in 0\.5 s/, "the first reconnect line");
+    await waitForOutput(listen, /the event stream broke \(.*\); reopening in 1 s/, "the second, waiting longer");
+    expect(count("VEHICLEIMPACT")).toBe(0);
+    line.setDown(false);
+    await waitFor(async () => count("VEHICLEIMPACT") > 0, {
+      what: "the event made while cut off",
+      timeoutMs: 30_000,
+    }).catch(async (e: Error) => {
+      throw new Error(`${e.message}\n${listen.output()}\n${await feedHorizon()}`);
+    });
+    // A stream cut while open is reopened at once, from its last event.
+    await trigger("VEHICLETOWED");
+    line.cut();
+    await trigger("VEHICLECONNECTED");
+    await waitFor(async () => count("VEHICLECONNECTED") > 0 && count("VEHICLETOWED") > 0, {
+      what: "the events on both sides of a cut",
+      timeoutMs: 30_000,
+    });
+    listen.kill("SIGTERM");
+    expect((await finish(listen)).code).toBe(0);
+    await expectTheFeedOnce();
+  }, 120_000);
+
+  it("a stream gone silent (no heartbeat for 30 s, the connection never closed) is taken for dead and reopened: the event made meanwhile arrives once", async () => {
+    const forwardTo = `http://127.0.0.1:${port}/hooks`;
+    const count = (type: string) => received.filter((r) => r.type === type).length;
+    const listen = run(["listen", "--forward-to", forwardTo]);
+    await waitForOutput(listen, /resuming/, "listen ready");
+    await trigger("VEHICLEDISCONNECTED");
+    await waitFor(async () => count("VEHICLEDISCONNECTED") > 0, { what: "the event before", timeoutMs: 30_000 });
+    // The open connection stops carrying bytes, both ways, and stays open.
+    line.freeze();
+    await trigger("NUMERICDATAKEY");
+    await waitForOutput(
+      listen,
+      /the event stream broke \(nothing heard for 30 s\); reopening now/,
+      "the silence noticed",
+      60_000,
+    );
+    await waitFor(async () => count("NUMERICDATAKEY") > 0, { what: "the event made while silent", timeoutMs: 30_000 });
+    listen.kill("SIGTERM");
+    expect((await finish(listen)).code).toBe(0);
+    await expectTheFeedOnce();
+  }, 120_000);
+
+  it("its token expiring while the stream is open: the service ends the stream, listen opens it again with a renewed token, the next event arrives once", async () => {
+    const forwardTo = `http://127.0.0.1:${port}/hooks`;
+    const count = (type: string) => received.filter((r) => r.type === type).length;
+    const listen = run(["listen", "--forward-to", forwardTo]);
+    await waitForOutput(listen, /resuming/, "listen ready");
+    const before = count("VEHICLEHARSHACCEL");
+    await trigger("VEHICLEHARSHACCEL");
+    await waitFor(async () => count("VEHICLEHARSHACCEL") > before, { what: "the event before", timeoutMs: 30_000 });
+    // Every app token of the sandbox credential lapses now, listen's among them (the service
+    // re-checks an open stream's token every 2 s: docs/event-feed.md#the-stream).
+    const lapsed = await testSql()`
+      update oauth_tokens t set access_expires_at = now() - interval '1 minute'
+        from app_credentials c
+       where t.credential_id = c.id and c.client_id = ${app.sandbox.clientId} and t.account_id is null
+         and t.access_expires_at > now()
+      returning t.id`;
+    expect(lapsed.length).toBeGreaterThan(0);
+    await waitForOutput(listen, /the event stream ended; reopening now/, "the stream ended by the service");
+    const after = count("VEHICLEHARSHACCEL");
+    await trigger("VEHICLEHARSHACCEL");
+    await waitFor(async () => count("VEHICLEHARSHACCEL") > after, {
+      what: "the event after, on the renewed token",
+      timeoutMs: 30_000,
+    }).catch(async (e: Error) => {
+      throw new Error(`${e.message}\n${listen.output()}`);
+    });
+    listen.kill("SIGTERM");
+    expect((await finish(listen)).code).toBe(0);
+    await expectTheFeedOnce();
+  }, 120_000);
 });

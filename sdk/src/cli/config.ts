@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 // The command's settings (docs/sdk.md#the-wayline-command): flags override the environment variables.
 
 export const USAGE = `Usage:
-  wayline listen --forward-to <url> [--from-start] [--state-file <path>] [--interval <seconds>]
+  wayline listen --forward-to <url> [--from-start] [--state-file <path>] [--poll [--interval <seconds>]]
   wayline trigger <TYPE> --vehicle <id>
 
 Settings (flags override the environment):
@@ -11,7 +11,9 @@ Settings (flags override the environment):
   --client-id       WAYLINE_CLIENT_ID       the app's sandbox client id
   --client-secret   WAYLINE_CLIENT_SECRET   the app's sandbox client secret
   --signing-secret  WAYLINE_SIGNING_SECRET  the app's webhook signing secret (whsec_…), for listen
-  --state-file      WAYLINE_STATE_FILE      where listen keeps its place (default .wayline/listen.json)`;
+  --state-file      WAYLINE_STATE_FILE      where listen keeps its place (default .wayline/listen.json)
+  --poll                                    listen by asking the feed every --interval seconds (default 1)
+                                            instead of holding its event stream open`;
 
 /** A mistake of the caller's: one clear line, exit code 2 (1 is for failures at run time). */
 export class UsageError extends Error {}
@@ -30,6 +32,8 @@ export type Settings = {
   vehicle?: string;
   stateFile: string;
   intervalMs: number;
+  /** Poll the feed's pages instead of holding its stream open. */
+  poll: boolean;
   fromStart: boolean;
 };
 
@@ -48,6 +52,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
         vehicle: { type: "string" },
         "state-file": { type: "string" },
         interval: { type: "string" },
+        poll: { type: "boolean" },
         "from-start": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -82,6 +87,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     vehicle: values.vehicle,
     stateFile: values["state-file"] ?? env.WAYLINE_STATE_FILE ?? ".wayline/listen.json",
     intervalMs: interval * 1000,
+    poll: values.poll ?? false,
     fromStart: values["from-start"] ?? false,
   };
 }

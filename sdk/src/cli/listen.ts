@@ -86,7 +86,7 @@ export async function listen(l: Listener): Promise<void> {
   // Without a saved place, a first run forwards what happens from now on (or everything kept, --from-start).
   let start: { after?: string; since?: string } = saved ? { after: saved } : l.fromStart ? {} : { since: wireNow() };
   l.print(
-    `Forwarding the app's sandbox events to ${l.forwardTo} (${saved ? "resuming where the last run stopped" : l.fromStart ? "from the oldest event kept" : "from now"}). Ctrl-C stops; a restart resumes.`,
+    `Forwarding the app's sandbox events to ${l.forwardTo} (${saved ? "resuming where the last run stopped" : l.fromStart ? "from the oldest event kept" : "from now"}; reading ${l.source.how}). Ctrl-C stops; a restart resumes.`,
   );
   while (!l.signal.aborted) {
     try {

@@ -2,7 +2,7 @@ import { createWayline } from "../client";
 import { OAuthError, WaylineError } from "../errors";
 import { clientCredentials } from "../tokens";
 import { HelpRequested, readSettings, UsageError, USAGE } from "./config";
-import { pollingFeed } from "./event-source";
+import { pollingFeed, streamingFeed } from "./event-source";
 import { listen } from "./listen";
 import { stateStore } from "./state";
 import { trigger } from "./trigger";
@@ -58,7 +58,9 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
   await listen({
     api,
-    source: pollingFeed(api, { intervalMs: settings.intervalMs }),
+    source: settings.poll
+      ? pollingFeed(api, { intervalMs: settings.intervalMs })
+      : streamingFeed(api, { notice: print }),
     state: stateStore(settings.stateFile, `${settings.url} ${settings.clientId}`),
     forwardTo: settings.forwardTo,
     signingSecret: settings.signingSecret,

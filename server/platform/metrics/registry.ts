@@ -9,6 +9,8 @@ import { replicaReadCounts } from "@/db/replica";
 // (database-gauges.ts), since every process would report the same.
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+// An event stream lives from seconds (a client that reconnects) to hours (a partner's listener).
+const STREAM_SECONDS = [1, 10, 60, 300, 900, 3600, 4 * 3600, 24 * 3600];
 
 function create() {
   const registry = new Registry();
@@ -26,9 +28,22 @@ function create() {
     }),
     httpDuration: new Histogram({
       name: "wayline_http_request_duration_seconds",
-      help: "Time from a request's arrival to the end of its answer, by method, route and status.",
+      help: "Time from a request's arrival to the end of its answer (for an event stream: to its first byte), by method, route and status.",
       labelNames: ["method", "route", "status"] as const,
       buckets: SECONDS,
+      registers,
+    }),
+    streamsOpen: new Gauge({
+      name: "wayline_http_streams_open",
+      help: "Event streams (text/event-stream answers) open now, by route.",
+      labelNames: ["route"] as const,
+      registers,
+    }),
+    streamDuration: new Histogram({
+      name: "wayline_http_stream_duration_seconds",
+      help: "How long an event stream stayed open, from the request's arrival to the connection's end, by route.",
+      labelNames: ["route"] as const,
+      buckets: STREAM_SECONDS,
       registers,
     }),
     dataSetsIngested: new Counter({
