@@ -9,15 +9,15 @@ import { db } from "./client";
 // server/delivery/attempt-retention.ts).
 
 /** Each partitioned table and the column it is partitioned by. */
-export const PARTITIONED = {
+const PARTITIONED = {
   data_sets: "recorded_at",
   data_points: "recorded_at",
   delivery_attempts: "attempted_at",
 } as const;
-export type PartitionedTable = keyof typeof PARTITIONED;
+type PartitionedTable = keyof typeof PARTITIONED;
 
 /** How many months ahead of the current one the worker keeps made. */
-export const MONTHS_AHEAD = 3;
+const MONTHS_AHEAD = 3;
 
 export type MonthPartition = { name: string; from: Date; to: Date };
 
@@ -37,18 +37,10 @@ export async function ensurePartitions({ ahead = MONTHS_AHEAD }: { ahead?: numbe
   return made;
 }
 
-/** The month (UTC) holding `at`: its partition is made if missing. For tests and loads of past data. */
-export async function ensureMonthPartition({ table, at }: { table: PartitionedTable; at: Date }): Promise<boolean> {
-  const [row] = await db().execute<{ made: boolean }>(
-    sql`select wayline_create_partition(${table}, ${PARTITIONED[table]}, ${at.toISOString()}::timestamptz) as made`,
-  );
-  return row?.made === true;
-}
-
 const NAMED = /^(.+)_p(\d{4})(\d{2})$/;
 
 /** The table's month partitions, oldest first (the default partition is not one). */
-export async function monthPartitions(table: PartitionedTable): Promise<MonthPartition[]> {
+async function monthPartitions(table: PartitionedTable): Promise<MonthPartition[]> {
   const rows = await db().execute<{ name: string }>(
     sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
          where i.inhparent = ${table}::regclass order by c.relname`,

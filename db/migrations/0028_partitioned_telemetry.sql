@@ -138,11 +138,17 @@ CREATE INDEX "data_points_data_set_idx" ON "data_points" USING btree ("data_set_
 CREATE INDEX "data_points_vehicle_tx_idx" ON "data_points" USING btree ("vehicle_id","tx_id","id");
 --> statement-breakpoint
 -- The cascade the foreign key gave: a statement deleting data sets (a vehicle's deletion cascades to its
--- sets) deletes their points, found through the vehicle's index. Statement-level with the deleted rows as a
--- transition table, which PostgreSQL allows on a partitioned table's root (not on its partitions).
+-- sets) deletes their points. Statement-level with the deleted rows as a transition table, which PostgreSQL
+-- allows on a partitioned table's root (not on its partitions); vehicle by vehicle, so each delete reads the
+-- vehicle's points through its index in each month, never a join the planner could make a scan of all points.
 CREATE FUNCTION wayline_delete_data_set_points() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  vehicle integer;
 BEGIN
-  DELETE FROM data_points p USING gone_sets g WHERE p.vehicle_id = g.vehicle_id AND p.data_set_id = g.id;
+  FOR vehicle IN SELECT DISTINCT vehicle_id FROM gone_sets LOOP
+    DELETE FROM data_points p
+     WHERE p.vehicle_id = vehicle AND p.data_set_id IN (SELECT id FROM gone_sets WHERE vehicle_id = vehicle);
+  END LOOP;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
