@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "./client";
+import { lockNotAvailable } from "./errors";
 
 // Time partitions (docs/partitions.md): data_sets and data_points by recorded_at, delivery_attempts by
 // attempted_at, one partition a calendar month (UTC) named <table>_pYYYYMM, beside <table>_default, which
@@ -60,14 +61,25 @@ export async function partitionsBefore(table: PartitionedTable, cutoff: Date): P
 }
 
 /**
- * Drops a month partition. PostgreSQL takes the whole table's lock for it (every read and write of the
- * table waits for the drop, which itself waits for the statements running on it): so the drop waits at
- * most a few seconds for that lock, and otherwise gives up, to be tried on the next run, rather than queue
- * every request behind a long read.
+ * Drops a month partition; false when it could not have the table's lock. PostgreSQL takes the whole table's
+ * lock for it, and every read and write of the table queues behind the drop while it waits for the statements
+ * running on it: so it waits at most 200 ms a try, a few tries, and otherwise leaves the partition to the next
+ * run rather than hold up requests behind a long read.
  */
-export async function dropPartition(partition: MonthPartition): Promise<void> {
-  await db().transaction(async (tx) => {
-    await tx.execute(sql`select set_config('lock_timeout', '5s', true)`);
-    await tx.execute(sql`drop table if exists ${sql.identifier(partition.name)}`);
-  });
+export async function dropPartition(partition: MonthPartition): Promise<boolean> {
+  for (let attempt = 1; attempt <= DROP_TRIES; attempt++) {
+    try {
+      await db().transaction(async (tx) => {
+        await tx.execute(sql`select set_config('lock_timeout', '200ms', true)`);
+        await tx.execute(sql`drop table if exists ${sql.identifier(partition.name)}`);
+      });
+      return true;
+    } catch (error) {
+      if (!lockNotAvailable(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  return false;
 }
+
+const DROP_TRIES = 10;

@@ -27,14 +27,17 @@ export async function deleteOldDeliveryAttempts({
   const cutoff = new Date(Date.now() - days * 86_400_000);
   const before = cutoff.toISOString();
   let deleted = 0;
-  const partitions = await partitionsBefore("delivery_attempts", cutoff);
-  for (const partition of partitions) {
-    // Counted for the log only: no total depends on it.
+  let partitions = 0;
+  for (const partition of await partitionsBefore("delivery_attempts", cutoff)) {
+    // Counted for the log only: no total depends on it (and attempts are written at the time they are made,
+    // never into a past month).
     const [row] = (await db().execute(
       sql`select count(*)::int as n from ${sql.identifier(partition.name)}`,
     )) as unknown as { n: number }[];
-    await dropPartition(partition);
-    deleted += row?.n ?? 0;
+    if (await dropPartition(partition)) {
+      deleted += row?.n ?? 0;
+      partitions++;
+    }
     await pause();
   }
   // Deliveries with older attempts, one after the other: the next one is one probe of the index in each
@@ -61,6 +64,6 @@ export async function deleteOldDeliveryAttempts({
       await pause();
     }
   }
-  if (deleted > 0) logger.info({ days, deleted, partitions: partitions.length }, "retention deleted old delivery attempts");
-  return { deleted, partitions: partitions.length };
+  if (deleted > 0) logger.info({ days, deleted, partitions }, "retention deleted old delivery attempts");
+  return { deleted, partitions };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
+import { lockNotAvailable } from "@/db/errors";
 import { dropPartition, partitionsBefore, type MonthPartition } from "@/db/partitions";
 import { logger } from "@/server/platform/log";
 
@@ -38,7 +39,7 @@ export async function deleteOldDataPoints({
   let deleted = 0;
   const partitions = await partitionsBefore("data_points", cutoff);
   for (const partition of partitions) {
-    for (const { vehicle_id, n } of await emptyPartition(partition)) {
+    for (const { vehicle_id, n } of await emptyPartition(partition, pause)) {
       vehicles.add(vehicle_id);
       deleted += n;
     }
@@ -54,18 +55,43 @@ export async function deleteOldDataPoints({
   return { vehicles: vehicles.size, deleted, partitions: partitions.length };
 }
 
-/** Takes a month's points off the counters and empties it, in one transaction: how many points of each vehicle went. */
-async function emptyPartition(partition: MonthPartition): Promise<{ vehicle_id: number; n: number }[]> {
+/**
+ * Takes a month's points off the counters and empties it, in one transaction: how many points of each vehicle
+ * went. It gives way rather than wait: a lock it waits for more than LOCK_WAIT (a late write into that
+ * month, a counter row an ingest holds, a read of the month before the TRUNCATE) ends it, to be tried again
+ * after a pause. So the requests queued behind a lock it waits for wait no longer than that, and an ingest
+ * write group (which locks its vehicles' counter rows in its own order) cannot deadlock with it: it is
+ * the one that gives up, before PostgreSQL's deadlock check (1 s) would pick either.
+ */
+async function emptyPartition(
+  partition: MonthPartition,
+  pause: () => Promise<void>,
+): Promise<{ vehicle_id: number; n: number }[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await emptyPartitionOnce(partition);
+    } catch (error) {
+      if (!lockNotAvailable(error) || attempt >= TRIES) throw error;
+      await pause();
+    }
+  }
+}
+
+const LOCK_WAIT = "200ms";
+const TRIES = 20;
+
+async function emptyPartitionOnce(partition: MonthPartition): Promise<{ vehicle_id: number; n: number }[]> {
   const table = sql.identifier(partition.name);
   return db().transaction(async (tx) => {
+    await tx.execute(sql`select set_config('lock_timeout', ${LOCK_WAIT}, true)`);
     await tx.execute(sql`lock table ${table} in share mode`);
     const gone = (await tx.execute(
       sql`select vehicle_id, key, count(*)::int as n from ${table} group by vehicle_id, key order by vehicle_id, key`,
     )) as unknown as { vehicle_id: number; key: string; n: number }[];
     if (gone.length > 0) {
       const rows = sql`json_to_recordset(${JSON.stringify(gone)}::json) as g(vehicle_id int, key text, n bigint)`;
-      // The counter rows are locked in vehicle and key order before they change, as the batches of way 2
-      // lock them (one vehicle at a time), so that this many-vehicle update cannot deadlock with them.
+      // The counter rows are locked in vehicle and key order before they change: two workers' runs wait
+      // for each other rather than deadlock.
       await tx.execute(
         sql`select 1 from vehicle_data_stats where vehicle_id in (select vehicle_id from ${rows}) order by vehicle_id for update`,
       );
