@@ -33,7 +33,9 @@ async function main() {
     const made = await ensurePartitions();
     const points = days === undefined ? null : { days, ...(await deleteOldDataPoints({ days, batch })) };
     const attempts =
-      attemptDays === undefined ? null : { days: attemptDays, ...(await deleteOldDeliveryAttempts({ days: attemptDays, batch })) };
+      attemptDays === undefined
+        ? null
+        : { days: attemptDays, ...(await deleteOldDeliveryAttempts({ days: attemptDays, batch })) };
     console.log(JSON.stringify({ ...points, ...(attempts ? { attempts } : {}), partitionsMade: made }));
   } finally {
     await database.stop();

@@ -132,7 +132,8 @@ describe("migration 0028 on a database filled through the old schema", () => {
   test("every row and every counter comes through unchanged", async () => {
     expect((before.data_points as { n: number }).n).toBe(2 * (286 + 1) * 4);
     expect((before.delivery_attempts as { n: number }).n).toBe(600);
-    for (const [name, query] of Object.entries(tables)) expect((await target.run(query))[0], name).toEqual(before[name]);
+    for (const [name, query] of Object.entries(tables))
+      expect((await target.run(query))[0], name).toEqual(before[name]);
   });
 
   test("the tables are partitioned by month, the months of the rows made, the 2019 rows in the default partition", async () => {
@@ -159,14 +160,13 @@ describe("migration 0028 on a database filled through the old schema", () => {
     const [max] = await target.run(sql`select max(id)::text as id from data_points`);
     const [vehicle] = await target.run(sql`select min(id) as id from vehicles`);
     const [set] = await target.run(sql`select id::text from data_sets where vehicle_id = ${vehicle!.id} limit 1`);
-    const [inserted] = await target.run(sql`insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
+    const [inserted] =
+      await target.run(sql`insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
       values (${vehicle!.id}, ${set!.id}, 9, now(), 'KEY_NEW', 'x') returning id::text`);
     expect(BigInt(inserted!.id as string)).toBe(BigInt(max!.id as string) + 1n);
 
     await target.run(sql`delete from vehicles where id = ${vehicle!.id}`);
-    const [left] = await target.run(
-      sql`select count(*)::int as n from data_points where vehicle_id = ${vehicle!.id}`,
-    );
+    const [left] = await target.run(sql`select count(*)::int as n from data_points where vehicle_id = ${vehicle!.id}`);
     expect(left!.n).toBe(0);
     const [other] = await target.run(sql`select count(*)::int as n from data_points`);
     expect(other!.n).toBe((286 + 1) * 4);

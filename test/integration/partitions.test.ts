@@ -49,33 +49,39 @@ afterAll(async () => {
 });
 
 async function partitionsOf(table: string): Promise<string[]> {
-  const rows = await db<{ name: string }[]>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+  const rows = await db<
+    { name: string }[]
+  >`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = ${table}::regclass order by 1`;
   return rows.map((r) => r.name);
 }
 
 describe("partitions made ahead", () => {
-  test("the worker makes this month and the next 3 of each table: one dropped is made again when it starts", { timeout: 120_000 }, async () => {
-    const now = new Date();
-    const months = [0, 1, 2, 3].map((m) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + m, 15)));
-    for (const table of ["data_sets", "data_points", "delivery_attempts"]) {
-      const made = await partitionsOf(table);
-      expect(made).toContain(`${table}_default`);
-      for (const m of months) expect(made).toContain(monthName(table, m));
-    }
-    const furthest = monthName("data_points", months[3]!);
-    await db`drop table ${db(furthest)}`;
-    expect(await partitionsOf("data_points")).not.toContain(furthest);
+  test(
+    "the worker makes this month and the next 3 of each table: one dropped is made again when it starts",
+    { timeout: 120_000 },
+    async () => {
+      const now = new Date();
+      const months = [0, 1, 2, 3].map((m) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + m, 15)));
+      for (const table of ["data_sets", "data_points", "delivery_attempts"]) {
+        const made = await partitionsOf(table);
+        expect(made).toContain(`${table}_default`);
+        for (const m of months) expect(made).toContain(monthName(table, m));
+      }
+      const furthest = monthName("data_points", months[3]!);
+      await db`drop table ${db(furthest)}`;
+      expect(await partitionsOf("data_points")).not.toContain(furthest);
 
-    await db.end();
-    await own.service.restart();
-    db = connect();
-    // The worker's first run starts with the service; wait for it, without a bound on how long it takes.
-    for (;;) {
-      if ((await partitionsOf("data_points")).includes(furthest)) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  });
+      await db.end();
+      await own.service.restart();
+      db = connect();
+      // The worker's first run starts with the service; wait for it, without a bound on how long it takes.
+      for (;;) {
+        if ((await partitionsOf("data_points")).includes(furthest)) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+  );
 });
 
 describe("data points by month", () => {
@@ -112,7 +118,9 @@ describe("data points by month", () => {
     for (const table of ["data_sets", "data_points"])
       await db`select wayline_create_partition(${table}, 'recorded_at', ${old})`;
     expect(await pointsIn(old)).toEqual([{ part: monthName("data_points", old), n: 34 }]);
-    const [sets] = await db<{ part: string }[]>`select distinct tableoid::regclass::text as part from data_sets where vehicle_id = ${vehicleId}`;
+    const [sets] = await db<
+      { part: string }[]
+    >`select distinct tableoid::regclass::text as part from data_sets where vehicle_id = ${vehicleId}`;
     expect(sets?.part).toBe(monthName("data_sets", old));
     const after = await request("GET", `${api()}/vehicle/${vehicleId}/data/?limit=50`, { token });
     expect(after.body).toEqual(before.body);
@@ -144,8 +152,12 @@ describe("data points by month", () => {
       expect(await total("data/?key=gen_speed")).toBe(10);
       expect(await total("dataSet/")).toBe(36);
       expect(await total("trip/")).toBe(3);
-      const [stats] = await db<{ points: string }[]>`select data_points::text as points from vehicle_data_stats where vehicle_id = ${vehicleId}`;
-      const [counted] = await db<{ n: string }[]>`select count(*)::text as n from data_points where vehicle_id = ${vehicleId}`;
+      const [stats] = await db<
+        { points: string }[]
+      >`select data_points::text as points from vehicle_data_stats where vehicle_id = ${vehicleId}`;
+      const [counted] = await db<
+        { n: string }[]
+      >`select count(*)::text as n from data_points where vehicle_id = ${vehicleId}`;
       expect(stats?.points).toBe(counted?.n);
 
       expect(lastLine((await runScript("retention.ts", ["--days", "40"], own.service.env)).stdout)).toEqual({
@@ -160,11 +172,14 @@ describe("data points by month", () => {
 });
 
 describe("delivery attempts by month", () => {
-  test("retention drops the month of attempts older than the cutoff and batches the rest; the rollups stay", { timeout: 120_000 }, async () => {
-    // The rows as the delivery worker leaves them, written here for their times (a delivered
-    // notification, so the worker has nothing to send): an attempt now, one 45 days ago (the default
-    // partition's) and one 100 days ago (in its month).
-    const [delivery] = await db<{ id: string; notification_id: string; delivery_id: number }[]>`
+  test(
+    "retention drops the month of attempts older than the cutoff and batches the rest; the rollups stay",
+    { timeout: 120_000 },
+    async () => {
+      // The rows as the delivery worker leaves them, written here for their times (a delivered
+      // notification, so the worker has nothing to send): an attempt now, one 45 days ago (the default
+      // partition's) and one 100 days ago (in its month).
+      const [delivery] = await db<{ id: string; notification_id: string; delivery_id: number }[]>`
       with app as (insert into partner_apps (name) values ('Attempts by month') returning id),
       sub as (insert into subscriptions (type, scope, notification_period, environment, app_id, client_id)
               select 'IGNITION_ON', 'APP', 'NONE', 'sandbox', id, 'client' from app returning id, app_id),
@@ -173,19 +188,23 @@ describe("delivery attempts by month", () => {
             select '{}', 'sandbox', sub.id, sub.app_id, 'IGNITION_ON', now() from sub returning id)
       insert into notification_deliveries (notification_id, delivery_id, status) select n.id, d.id, 'DELIVERED' from n, d
       returning id::text, notification_id::text, delivery_id`;
-    const old = noonDaysAgo(100);
-    await db`select wayline_create_partition('delivery_attempts', 'attempted_at', ${old})`;
-    for (const at of [new Date(), noonDaysAgo(45), old])
-      await db`insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms)
+      const old = noonDaysAgo(100);
+      await db`select wayline_create_partition('delivery_attempts', 'attempted_at', ${old})`;
+      for (const at of [new Date(), noonDaysAgo(45), old])
+        await db`insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms)
         values (${delivery!.id}, ${delivery!.notification_id}, ${delivery!.delivery_id}, ${at}, 'https://partner.example/hook', 'DELIVERED', 200, 12)`;
-    const rollups = () => db`select * from delivery_attempt_rollups order by delivery_id, bucket_seconds, bucket_start`;
-    const rollupsBefore = await rollups();
+      const rollups = () =>
+        db`select * from delivery_attempt_rollups order by delivery_id, bucket_seconds, bucket_start`;
+      const rollupsBefore = await rollups();
 
-    const { stdout } = await runScript("retention.ts", ["--attempt-days", "40"], own.service.env);
-    expect(lastLine(stdout)).toEqual({ attempts: { days: 40, deleted: 2, partitions: 1 }, partitionsMade: 0 });
-    expect(await partitionsOf("delivery_attempts")).not.toContain(monthName("delivery_attempts", old));
-    const left = await db<{ n: number }[]>`select count(*)::int as n from delivery_attempts where delivery_id = ${delivery!.delivery_id}`;
-    expect(left[0]?.n).toBe(1);
-    expect(await rollups()).toEqual(rollupsBefore);
-  });
+      const { stdout } = await runScript("retention.ts", ["--attempt-days", "40"], own.service.env);
+      expect(lastLine(stdout)).toEqual({ attempts: { days: 40, deleted: 2, partitions: 1 }, partitionsMade: 0 });
+      expect(await partitionsOf("delivery_attempts")).not.toContain(monthName("delivery_attempts", old));
+      const left = await db<
+        { n: number }[]
+      >`select count(*)::int as n from delivery_attempts where delivery_id = ${delivery!.delivery_id}`;
+      expect(left[0]?.n).toBe(1);
+      expect(await rollups()).toEqual(rollupsBefore);
+    },
+  );
 });
