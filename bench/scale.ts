@@ -28,6 +28,12 @@ const DAY = 86_400_000;
 
 type Figure = { name: string; unit: string; value: number; higherIsBetter: boolean };
 
+/** The wire's DateTime (docs/api.md#datetime). */
+const wireTime = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "+0000");
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
@@ -38,7 +44,7 @@ async function main() {
   const service = await launchService({ name: "bench-scale", databaseUrl: database.url, extraEnv: benchRateLimits() });
   try {
     const base = service.baseUrl;
-    const driver = await benchDriver(base, service.env, "bench-scale");
+    const driver = await benchDriver(base, service.env, "bench-scale", { dataProvider: true });
     const vehicleId = await driver.newVehicle("Measured");
     const json = { ...driver.auth, "Content-Type": "application/json" };
     let clock = Date.now() - 2 * DAY; // the measured vehicle's data: the last two days, in order
@@ -104,7 +110,7 @@ async function main() {
         ["account/data/", `${base}/v1/api/account/data/`, driver.auth],
         [
           "eventFeed/",
-          `${base}/v1/api/eventFeed/?since=${encodeURIComponent(new Date(Date.now() - DAY).toISOString())}`,
+          `${base}/v1/api/eventFeed/?since=${encodeURIComponent(wireTime(new Date(Date.now() - DAY)))}`,
           { Authorization: `Bearer ${driver.clientToken}` },
         ],
       ];
@@ -138,7 +144,7 @@ async function main() {
     };
 
     const empty = await measure("an empty database");
-    await fill(sql, driver.accountId);
+    await fill(sql);
     const full = await measure(`${POINTS.toLocaleString("en")} points`);
 
     // Retention dropping the oldest month: its cutoff is the end of that month.
@@ -174,8 +180,8 @@ async function main() {
   }
 }
 
-/** The bulk: VEHICLES vehicles of the measured driver's account, POINTS points over MONTHS months before the last two days. */
-async function fill(sql: postgres.Sql, accountId: number) {
+/** The bulk: VEHICLES vehicles of an account of their own, POINTS points over MONTHS months before the last two days. */
+async function fill(sql: postgres.Sql) {
   const setsPerVehicle = Math.ceil(POINTS / POINTS_PER_SET / VEHICLES);
   const end = Date.now() - 3 * DAY;
   const start = end - MONTHS * 30 * DAY;
@@ -187,9 +193,14 @@ async function fill(sql: postgres.Sql, accountId: number) {
   for (let m = new Date(start); m.getTime() <= end; m = new Date(Date.UTC(m.getUTCFullYear(), m.getUTCMonth() + 1, 1)))
     for (const table of ["data_sets", "data_points"])
       await sql`select wayline_create_partition(${table}, 'recorded_at', ${m})`;
+  // The bulk vehicles belong to an account of their own: the measured account's reads (account/data/) then
+  // compare the same account on a small and a large table, not a small and a large account.
+  const [account] = await sql<{ id: number }[]>`
+    insert into accounts (first_name, last_name, username, password_hash, environment)
+    values ('Bulk', 'Fleet', ${`bulk-${Date.now()}`}, 'x', 'production') returning id`;
   const ids = await sql<{ id: number }[]>`
     insert into vehicles (environment, account_id, label)
-    select 'production', ${accountId}, 'Bulk ' || g from generate_series(1, ${VEHICLES}) g returning id`;
+    select 'production', ${account!.id}, 'Bulk ' || g from generate_series(1, ${VEHICLES}) g returning id`;
   for (let i = 0; i < ids.length; i += VEHICLES_PER_CHUNK) {
     const chunk = ids.slice(i, i + VEHICLES_PER_CHUNK).map((r) => r.id);
     await sql.begin(async (tx) => {
