@@ -18,7 +18,8 @@ import { launchService, root, runScript } from "../helpers/processes";
 // Migration 0028 (docs/partitions.md#the-migration): a database made by the migrations up to 0027 and
 // filled through that schema (data sets and points over three months and one from 2019, a trip, the
 // counters, delivery attempts) is migrated on, and every row, every counter and the sequences come
-// through: on the suite's PostgreSQL (a database of its own) and on an embedded PGlite.
+// through: on the suite's PostgreSQL (a database of its own; there a service started on it answers the same
+// totals) and on an embedded PGlite.
 
 const migrations = path.join(root, "db", "migrations");
 
