@@ -28,7 +28,7 @@ beforeAll(async () => {
   db = await deliveryDatabase("worker-drain");
   receiver = await startHttpsReceiver({ ca: db.ca });
   app = await seedApp(db);
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const w of workers) await stopWorkerProcess(w);
@@ -89,8 +89,9 @@ describe("a worker's drain", () => {
           "DELIVERED",
         { what: "the delivery DELIVERED", timeoutMs: 30_000 },
       );
-      const attempts = await db.sql`select worker_id, outcome from delivery_attempts where notification_id = ${id!}`;
-      expect(attempts).toHaveLength(1);
+      const attempts =
+        await db.sql`select worker_id, outcome, error, latency_ms from delivery_attempts where notification_id = ${id!} order by id`;
+      expect(attempts, JSON.stringify(attempts)).toHaveLength(1);
       expect(attempts[0]!.outcome).toBe("DELIVERED");
       expect(attempts[0]!.worker_id).toContain(`:${second.pid}:`);
       expect(receiver.on("/slow").map((r) => r.headers["webhook-id"])).toEqual([String(id), String(id)]);
