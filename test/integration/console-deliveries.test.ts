@@ -323,7 +323,7 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
     expect(text).toContain(`${received.headers["webhook-id"]}.${received.headers["webhook-timestamp"]}.`);
     const list = (await partner.get(`/console/apps/${appId}/notifications?env=sandbox&status=delivered`)).text;
     expect(list).toContain(`notification-${id}`);
-  }, 60_000);
+  });
 
   it("after a rotation a delivery verifies with the old and the new secret; once the old one expired, only with the new", async () => {
     const partner = await newPartner(service.baseUrl);
@@ -349,7 +349,7 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
     expect(later.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(() => verifyWebhook(oldSecret, later)).toThrow();
     expect(verifyWebhook(newSecret, later)).toMatchObject({ id: second });
-  }, 60_000);
+  });
 
   it("a receiver answering 410 deactivates the delivery; reactivated and resent, the notification is delivered", async () => {
     const partner = await newPartner(service.baseUrl);
@@ -381,7 +381,7 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
     await partner.ok("resend-notification", { appId, notificationId: String(id) });
     await delivered(id);
     expect(receiver.on("/gone")).toHaveLength(2);
-  }, 60_000);
+  });
 
   it("with no SMTP server, an EMAIL delivery lands in the app's outbox page; another partner gets 404 there", async () => {
     const partner = await newPartner(service.baseUrl);
@@ -396,7 +396,7 @@ describe("console deliveries end to end (a service of its own, worker on, HTTPS 
     expect(page).toContain("No SMTP server is configured");
     const other = await newPartner(service.baseUrl);
     expect((await other.get(`/console/apps/${appId}/outbox`)).status).toBe(404);
-  }, 60_000);
+  });
 });
 
 function receivedFor(requests: ReceivedRequest[], notificationId: number): ReceivedRequest {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   db = await deliveryDatabase("delivery-crash");
   receiver = await startHttpsReceiver({ ca: db.ca });
   app = await seedApp(db);
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const w of workers) await stopWorkerProcess(w);

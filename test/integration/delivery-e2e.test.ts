@@ -64,5 +64,5 @@ describe("notification delivery, end to end", () => {
       { what: "httpStatusCode 200 on the read" },
     );
     expect(read.body.notification.id).toBe(body.id);
-  }, 60_000);
+  });
 });

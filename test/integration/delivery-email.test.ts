@@ -49,7 +49,7 @@ describe("EMAIL delivery over SMTP", () => {
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     s = await setup("delivery-smtp", { SMTP_URL: smtp.url });
-  }, 90_000);
+  });
   afterAll(async () => {
     await teardown(s);
     await smtp?.close();
@@ -131,7 +131,7 @@ describe("EMAIL delivery without SMTP_URL", () => {
   let s: Setup;
   beforeAll(async () => {
     s = await setup("delivery-outbox", {});
-  }, 90_000);
+  });
   afterAll(async () => teardown(s));
 
   it("keeps the e-mail in email_outbox and marks the notification delivered", async () => {

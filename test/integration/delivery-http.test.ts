@@ -13,7 +13,7 @@ let fx: HttpDelivery;
 
 beforeAll(async () => {
   fx = await startHttpDelivery("delivery-http");
-}, 90_000);
+});
 
 afterAll(async () => {
   await fx?.stop();

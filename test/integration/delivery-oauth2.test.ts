@@ -15,7 +15,7 @@ let fx: HttpDelivery;
 
 beforeAll(async () => {
   fx = await startHttpDelivery("delivery-oauth2");
-}, 90_000);
+});
 
 afterAll(async () => {
   await fx?.stop();
@@ -158,7 +158,7 @@ describe("HTTP_POST delivery with oauth2", () => {
       select array_agg(outcome order by id) as outcomes from delivery_attempts where delivery_id = ${sub.deliveryIds[0]!} group by notification_id`;
     expect(outcomes).toHaveLength(100);
     for (const row of outcomes) expect(row.outcomes).toEqual(["REFRESHED", "DELIVERED"]);
-  }, 90_000);
+  });
 
   // On the embedded database a transaction holds the whole backend, so the worker could not even
   // claim its rows while this test's transaction is open: PostgreSQL only.

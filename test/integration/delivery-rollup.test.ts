@@ -45,7 +45,7 @@ beforeAll(async () => {
   await Promise.all(workers.map((w) => w.ready));
   receiver = await startHttpsReceiver({ ca: db.ca });
   app = await seedApp(db);
-}, 90_000);
+});
 
 afterAll(async () => {
   await Promise.all(workers.map((w) => stopWorkerProcess(w)));

@@ -57,5 +57,5 @@ describe("event feed and webhooks", () => {
     const read = await request("GET", `${api}/vehicle/${vehicleId}/eventNotification/${body.id}`, { token });
     expect(read.status, read.text).toBe(200);
     expect(read.body.notification.eventId).toBe(hook.headers["webhook-id"]);
-  }, 60_000);
+  });
 });

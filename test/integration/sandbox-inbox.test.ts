@@ -136,7 +136,7 @@ describe("sandbox inbox", () => {
     });
     expect(attempts[0]!.latency_ms).toBeGreaterThanOrEqual(0);
     expect(JSON.parse(attempts[0]!.response_excerpt as string)).toEqual({ received: true, requestId: received!.id });
-  }, 90_000);
+  });
 
   it("the notification's console page shows the body once, then each attempt with the request headers as sent (signature included), status, latency and the answer", async () => {
     const partner = await newPartner();
@@ -167,7 +167,7 @@ describe("sandbox inbox", () => {
     }
     expect(text).toContain("set to answer 500");
     expect(text).toContain('"received":true');
-  }, 90_000);
+  });
 
   it("POST /sandbox/inbox/{token} over HTTP: signed with the app's secret → verifies; tampered → does not; unsigned → not signed; unknown token → 404; GET → 405", async () => {
     const partner = await newPartner();
@@ -210,7 +210,7 @@ describe("sandbox inbox", () => {
     ).toBe(404);
     expect(await fetch(direct).then((r) => r.status)).toBe(405);
     expect(await inboxRequests(partner, appId)).toHaveLength(3);
-  }, 60_000);
+  });
 
   it("keeps the last 100 requests per app: older ones are deleted as new ones arrive, also when they arrive at once", async () => {
     const partner = await newPartner();
@@ -239,7 +239,7 @@ describe("sandbox inbox", () => {
       await sql`select count(*)::int as n from sandbox_inbox_requests where app_id = ${app.appId} and id < ${Math.min(...ids)}`;
     expect(gone!.n).toBe(0);
     expect(kept.filter((r) => r.body.startsWith("request ")).length).toBe(100);
-  }, 90_000);
+  });
 
   it("told to answer 500, the inbox makes the attempt fail and retry; back to 200, the retry is delivered", async () => {
     const partner = await newPartner();
@@ -276,7 +276,7 @@ describe("sandbox inbox", () => {
     expect(delivery).toMatchObject({ active: false });
     expect(delivery!.deactivation_reason).toContain("HTTP 401");
     expect((await partner.action("set-inbox-answer", { appId, answerStatus: "302" })).status).toBe(400);
-  }, 60_000);
+  });
 
   it("told to answer 401, an oauth2 delivery refreshes its token at the partner's token endpoint and resends with the new one", async () => {
     const partner = await newPartner();
@@ -323,7 +323,7 @@ describe("sandbox inbox", () => {
     const received = await inboxRequests(partner, appId);
     expect(received.map((r) => headerMap(r).authorization)).toEqual(["Bearer access-2", "Bearer access-1"]);
     expect(received.map((r) => r.answerStatus)).toEqual([401, 401]);
-  }, 60_000);
+  });
 
   it("the inbox URL is refused as a production target; other http:// URLs, another app's inbox and other spellings of this one stay refused", async () => {
     const partner = await newPartner();
@@ -365,7 +365,7 @@ describe("sandbox inbox", () => {
       ]);
     }
     expect((await sql`select count(*)::int as n from subscriptions where app_id = ${Number(appId)}`)[0]!.n).toBe(1);
-  }, 60_000);
+  });
 
   it("at send time only the exact inbox URL skips the SSRF guard: another spelling of it (put into the row directly) is refused with no request made", async () => {
     const partner = await newPartner();
@@ -378,7 +378,7 @@ describe("sandbox inbox", () => {
     expect(attempt).toMatchObject({ outcome: "DEACTIVATED", http_status: null, target: spelled });
     expect(attempt!.error).toContain("only https");
     expect(await inboxRequests(partner, appId)).toHaveLength(0);
-  }, 60_000);
+  });
 
   it("the live feed: Server-Sent Events bring a request that arrives after the stream opened; another partner gets 404 for the inbox page, feed and list", async () => {
     const partner = await newPartner();
@@ -416,5 +416,5 @@ describe("sandbox inbox", () => {
       expect(res.text).not.toContain("live one");
     }
     expect((await stranger.action("set-inbox-answer", { appId, answerStatus: "500" })).status).toBe(404);
-  }, 60_000);
+  });
 });

@@ -157,7 +157,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as net.AddressInfo).port;
   line = await startTcpCut(inject("baseUrl"));
-}, 90_000);
+});
 
 afterAll(async () => {
   // A failed test may leave its listen running: it must not outlive the file.
@@ -190,7 +190,7 @@ describe("wayline listen and trigger", () => {
     const lifecycle = await finish(run(["trigger", "VEHICLECREATED", "--vehicle", vehicleId]));
     expect(lifecycle.code).toBe(2);
     expect(lifecycle.output).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  });
 
   it("forwards each event signed, retries a local 500 with backoff, and resumes after a restart: nothing lost, nothing twice", async () => {
     const forwardTo = `http://127.0.0.1:${port}/hooks`;
