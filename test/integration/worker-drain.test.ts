@@ -76,12 +76,17 @@ describe("a worker's drain", () => {
         await db.sql`select lease_owner from delivery_jobs where notification_delivery_id in (select id from notification_deliveries where notification_id = ${id!})`;
       expect(lease!.lease_owner).toContain(`:${first.pid}:`);
 
-      // The second worker claims at start and every second while the row is leased: it leaves it alone.
-      const second = await launch({});
+      // The second worker starts as the first is told to stop, not before: a send gets 10 s, and on a
+      // busy machine (load 16) starting a worker took longer than that, so the send timed out before
+      // the drain began. Whether it is up before the give-back (its claim every second leaves the live
+      // lease alone, the NOTIFY wakes it) or after (it claims at start), it sends at once.
+      const second = startWorkerProcess(db.workerEnv({ DELIVERY_LEASE_SECONDS: "120", SIMULATOR: "0" }));
+      workers.push(second);
       const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
       process.kill(first.pid, "SIGTERM");
       expect(await exited).toBe(0);
       firstExited();
+      await second.ready;
 
       await waitFor(
         async () =>
