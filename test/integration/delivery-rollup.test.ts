@@ -41,10 +41,13 @@ let app: { appId: number; signingSecret: string; clientId: string };
 
 beforeAll(async () => {
   db = await deliveryDatabase("delivery-rollup");
+  // app:create migrates the fresh database first: two workers starting at once on an empty embedded
+  // database would both wait on the one migrating it, and the other's connection timed out (10 s) at
+  // load 16.
+  app = await seedApp(db);
   workers = [startWorkerProcess(db.workerEnv()), startWorkerProcess(db.workerEnv())];
   await Promise.all(workers.map((w) => w.ready));
   receiver = await startHttpsReceiver({ ca: db.ca });
-  app = await seedApp(db);
 });
 
 afterAll(async () => {
