@@ -61,11 +61,21 @@ function run(args: string[], env: Record<string, string> = {}): Child {
   return started;
 }
 
+/** Its exit code and output, once it exits: within 30 s, or the test fails with what it printed. */
 async function finish(child: Child) {
-  const code = await new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once("exit", (c) => resolve(c));
-  });
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      else child.once("exit", (c) => resolve(c));
+    }),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`wayline ${child.spawnargs.slice(1).join(" ")} still running after 30 s:\n${child.output()}`)),
+        30_000,
+      );
+    }),
+  ]).finally(() => clearTimeout(timer));
   return { code, output: child.output() };
 }
 
@@ -77,7 +87,8 @@ async function trigger(type: string) {
 
 /**
  * What holds the feed back, for a failure's message: its horizon is the oldest transaction still
- * running in the whole cluster (server/notifications/feed.ts), whichever database it writes.
+ * running in the whole cluster (server/notifications/feed.ts), whichever database it writes; and
+ * what the feed holds now beside what the receiver got.
  */
 async function feedHorizon(): Promise<string> {
   const sql = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
@@ -85,7 +96,14 @@ async function feedHorizon(): Promise<string> {
     const rows = await sql`
       select datname, application_name, state, backend_xid::text as xid, now() - xact_start as open_for, left(query, 120) as query
         from pg_stat_activity where backend_xid is not null order by xact_start`;
-    return `transactions holding an xid: ${JSON.stringify(rows)}`;
+    const clientToken = (await createDriver("sandbox", app.sandbox)).clientToken;
+    const feed = await api("sandbox").get("/eventFeed/?searchLimit=1000", clientToken);
+    const events = (feed.body.events as { eventId: string; _type: string }[] | undefined) ?? [];
+    return [
+      `transactions holding an xid: ${JSON.stringify(rows)}`,
+      `the feed now: ${events.map((e) => `${e._type} ${e.eventId}`).join(", ")}`,
+      `received: ${received.map((r) => `${r.type} ${r.id}`).join(", ")}`,
+    ].join("\n");
   } finally {
     await sql.end();
   }
@@ -112,10 +130,17 @@ async function expectTheFeedOnce() {
   for (const r of received) expect(webhookBodyProblem(r.body)).toBeNull();
 }
 
-const waitForOutput = (child: Child, pattern: RegExp, what: string, timeoutMs = 30_000) =>
-  waitFor(async () => pattern.test(child.output()), { what, timeoutMs }).catch(async (e: Error) => {
-    throw new Error(`${e.message}\n${child.output()}\n${await feedHorizon()}`);
+/**
+ * Waits for `probe` (at most 30 s); when it times out, the failure says what listen printed and what
+ * held the feed back. Each test's own bound is the sum of its waits, so a wait always fails first.
+ */
+const soon = (listen: Child, what: string, probe: () => boolean, timeoutMs = 30_000) =>
+  waitFor(async () => probe(), { what, timeoutMs }).catch(async (e: Error) => {
+    throw new Error(`${e.message}\n${listen.output()}\n${await feedHorizon()}`);
   });
+
+const waitForOutput = (listen: Child, pattern: RegExp, what: string, timeoutMs = 30_000) =>
+  soon(listen, what, () => pattern.test(listen.output()), timeoutMs);
 
 /** Every event id the app's feed holds, oldest first. */
 async function feedEventIds(token: string): Promise<string[]> {
@@ -195,23 +220,18 @@ describe("wayline listen and trigger", () => {
   it("forwards each event signed, retries a local 500 with backoff, and resumes after a restart: nothing lost, nothing twice", async () => {
     const forwardTo = `http://127.0.0.1:${port}/hooks`;
     let listen = run(["listen", "--forward-to", forwardTo]);
-    // Each wait, when it times out, says what listen printed and what held the feed back.
-    const until = (what: string, probe: () => boolean) =>
-      waitFor(async () => probe(), { what, timeoutMs: 30_000 }).catch(async (e: Error) => {
-        throw new Error(`${e.message}\n${listen.output()}\n${await feedHorizon()}`);
-      });
-    await until("listen ready", () => listen.output().includes("Forwarding"));
+    await soon(listen, "listen ready", () => listen.output().includes("Forwarding"));
 
     await trigger("WAYPOINT");
-    await until("the WAYPOINT forwarded", () => /WAYPOINT \d+ vehicle \d+ {2}-> 204 in \d+ ms/.test(listen.output()));
+    await soon(listen, "the WAYPOINT forwarded", () => /WAYPOINT \d+ vehicle \d+ {2}-> 204 in \d+ ms/.test(listen.output()));
 
     // The local server fails: one line per attempt, then the events arrive once it answers again. (The
     // LOWBATTERY trigger's data sets carry a position, so the WAYPOINT subscription fires too.)
     answer = 500;
     await trigger("LOWBATTERY");
-    await until("the retry line", () => /-> 500 in \d+ ms; retrying in 1 s/.test(listen.output()));
+    await soon(listen, "the retry line", () => /-> 500 in \d+ ms; retrying in 1 s/.test(listen.output()));
     answer = 200;
-    await until("the LOWBATTERY", () => received.some((r) => r.type === "LOWBATTERY"));
+    await soon(listen, "the LOWBATTERY", () => received.some((r) => r.type === "LOWBATTERY"));
 
     // Stopped; events happen meanwhile; started again, it forwards them.
     listen.kill("SIGTERM");
@@ -219,7 +239,7 @@ describe("wayline listen and trigger", () => {
     await trigger("TROUBLECODE");
     await trigger("VEHICLEHARSHACCEL");
     listen = run(["listen", "--forward-to", forwardTo]);
-    await until("the events made while stopped", () => received.some((r) => r.type === "VEHICLEHARSHACCEL"));
+    await soon(listen, "the events made while stopped", () => received.some((r) => r.type === "VEHICLEHARSHACCEL"));
     expect(listen.output()).toContain("resuming");
     listen.kill("SIGTERM");
     await finish(listen);
@@ -233,7 +253,7 @@ describe("wayline listen and trigger", () => {
       "VEHICLEHARSHACCEL",
       "WAYPOINT",
     ]);
-  }, 180_000);
+  }, 300_000);
 
   it("--poll reads the feed's pages from the same place; killed with SIGKILL and started again by stream, it resumes: nothing lost, nothing twice", async () => {
     const forwardTo = `http://127.0.0.1:${port}/hooks`;
@@ -241,24 +261,21 @@ describe("wayline listen and trigger", () => {
     const polling = run(["listen", "--poll", "--forward-to", forwardTo]);
     await waitForOutput(polling, /resuming.*reading the feed's pages every 1 s/, "listen --poll ready");
     await trigger("VEHICLEHARSHDECEL");
-    await waitFor(async () => count("VEHICLEHARSHDECEL") > 0, { what: "the event, by polling", timeoutMs: 30_000 });
+    await soon(polling, "the event, by polling", () => count("VEHICLEHARSHDECEL") > 0);
     // Killed only once its place is saved (the save follows the local answer; a kill between the two
     // sends that event again, which receivers drop by webhook-id: docs/sdk.md).
-    await waitFor(async () => savedEventId() === received.at(-1)!.id, { what: "the place saved", timeoutMs: 30_000 });
+    await soon(polling, "the place saved", () => savedEventId() === received.at(-1)!.id);
     polling.kill("SIGKILL");
     await finish(polling);
 
     await trigger("VEHICLEHARSHRIGHT");
     const streaming = run(["listen", "--forward-to", forwardTo]);
-    await waitFor(async () => count("VEHICLEHARSHRIGHT") > 0, {
-      what: "the event made while it was dead",
-      timeoutMs: 30_000,
-    });
+    await soon(streaming, "the event made while it was dead", () => count("VEHICLEHARSHRIGHT") > 0);
     expect(streaming.output()).toMatch(/resuming.*reading the event stream/);
     streaming.kill("SIGTERM");
     expect((await finish(streaming)).code).toBe(0);
     await expectTheFeedOnce();
-  }, 120_000);
+  }, 300_000);
 
   it("a stream cut, then the service out of reach: reopened with backoff from the last event; the events made meanwhile arrive once", async () => {
     const forwardTo = `http://127.0.0.1:${port}/hooks`;
@@ -267,7 +284,7 @@ describe("wayline listen and trigger", () => {
     await waitForOutput(listen, /resuming/, "listen ready");
     // An event through the stream: it is open.
     await trigger("VEHICLEHARSHLEFT");
-    await waitFor(async () => count("VEHICLEHARSHLEFT") > 0, { what: "the event before the cut", timeoutMs: 30_000 });
+    await soon(listen, "the event before the cut", () => count("VEHICLEHARSHLEFT") > 0);
 
     // The connection drops and new ones are refused: each attempt fails, the waits double.
     line.setDown(true);
@@ -277,24 +294,16 @@ describe("wayline listen and trigger", () => {
     await waitForOutput(listen, /the event stream broke \(.*\); reopening in 1 s/, "the second, waiting longer");
     expect(count("VEHICLEIMPACT")).toBe(0);
     line.setDown(false);
-    await waitFor(async () => count("VEHICLEIMPACT") > 0, {
-      what: "the event made while cut off",
-      timeoutMs: 30_000,
-    }).catch(async (e: Error) => {
-      throw new Error(`${e.message}\n${listen.output()}\n${await feedHorizon()}`);
-    });
+    await soon(listen, "the event made while cut off", () => count("VEHICLEIMPACT") > 0);
     // A stream cut while open is reopened at once, from its last event.
     await trigger("VEHICLETOWED");
     line.cut();
     await trigger("VEHICLECONNECTED");
-    await waitFor(async () => count("VEHICLECONNECTED") > 0 && count("VEHICLETOWED") > 0, {
-      what: "the events on both sides of a cut",
-      timeoutMs: 30_000,
-    });
+    await soon(listen, "the events on both sides of a cut", () => count("VEHICLECONNECTED") > 0 && count("VEHICLETOWED") > 0);
     listen.kill("SIGTERM");
     expect((await finish(listen)).code).toBe(0);
     await expectTheFeedOnce();
-  }, 120_000);
+  }, 300_000);
 
   it("a stream gone silent (no heartbeat for 30 s, the connection never closed) is taken for dead and reopened: the event made meanwhile arrives once", async () => {
     const forwardTo = `http://127.0.0.1:${port}/hooks`;
@@ -302,7 +311,7 @@ describe("wayline listen and trigger", () => {
     const listen = run(["listen", "--forward-to", forwardTo]);
     await waitForOutput(listen, /resuming/, "listen ready");
     await trigger("VEHICLEDISCONNECTED");
-    await waitFor(async () => count("VEHICLEDISCONNECTED") > 0, { what: "the event before", timeoutMs: 30_000 });
+    await soon(listen, "the event before", () => count("VEHICLEDISCONNECTED") > 0);
     // The open connection stops carrying bytes, both ways, and stays open.
     line.freeze();
     await trigger("NUMERICDATAKEY");
@@ -312,11 +321,11 @@ describe("wayline listen and trigger", () => {
       "the silence noticed",
       60_000,
     );
-    await waitFor(async () => count("NUMERICDATAKEY") > 0, { what: "the event made while silent", timeoutMs: 30_000 });
+    await soon(listen, "the event made while silent", () => count("NUMERICDATAKEY") > 0);
     listen.kill("SIGTERM");
     expect((await finish(listen)).code).toBe(0);
     await expectTheFeedOnce();
-  }, 120_000);
+  }, 300_000);
 
   it("its token expiring while the stream is open: the service ends the stream, listen opens it again with a renewed token, the next event arrives once", async () => {
     const forwardTo = `http://127.0.0.1:${port}/hooks`;
@@ -325,7 +334,7 @@ describe("wayline listen and trigger", () => {
     await waitForOutput(listen, /resuming/, "listen ready");
     const before = count("VEHICLEHARSHACCEL");
     await trigger("VEHICLEHARSHACCEL");
-    await waitFor(async () => count("VEHICLEHARSHACCEL") > before, { what: "the event before", timeoutMs: 30_000 });
+    await soon(listen, "the event before", () => count("VEHICLEHARSHACCEL") > before);
     // Every app token of the sandbox credential lapses now, listen's among them (the service
     // re-checks an open stream's token every 2 s: docs/event-feed.md#the-stream).
     const lapsed = await testSql()`
@@ -338,14 +347,9 @@ describe("wayline listen and trigger", () => {
     await waitForOutput(listen, /the event stream ended; reopening now/, "the stream ended by the service");
     const after = count("VEHICLEHARSHACCEL");
     await trigger("VEHICLEHARSHACCEL");
-    await waitFor(async () => count("VEHICLEHARSHACCEL") > after, {
-      what: "the event after, on the renewed token",
-      timeoutMs: 30_000,
-    }).catch(async (e: Error) => {
-      throw new Error(`${e.message}\n${listen.output()}`);
-    });
+    await soon(listen, "the event after, on the renewed token", () => count("VEHICLEHARSHACCEL") > after);
     listen.kill("SIGTERM");
     expect((await finish(listen)).code).toBe(0);
     await expectTheFeedOnce();
-  }, 120_000);
+  }, 300_000);
 });

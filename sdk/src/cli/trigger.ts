@@ -20,6 +20,15 @@ const wire = (d: Date) =>
     .replace(/[-:]/g, "")
     .replace(/\.\d{3}Z$/, "+0000");
 
+/** The API's DateTime (yyyyMMdd'T'HHmmss±hhmm) as epoch milliseconds. */
+function fromWire(text: string): number {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/.exec(text);
+  if (!m) throw new Error(`unexpected timestamp ${text}`);
+  const [, y, mo, d, h, mi, s, sign, oh, om] = m;
+  const offsetMs = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
+  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - offsetMs;
+}
+
 export async function trigger(
   api: WaylineClient,
   typeArg: string | undefined,
@@ -55,8 +64,19 @@ export async function trigger(
     print(`Subscribed the app to ${type} on vehicle ${vehicleId} (subscription ${subscription!.id}, no delivery).`);
   }
 
+  // The two data sets must be new to the vehicle: one at a timestamp it already has is a duplicate,
+  // answered with the stored one and evaluated no more (docs/device-data.md). Timestamps on the wire
+  // are whole seconds, so a trigger within a second of the last one would post that one's two again:
+  // the second set goes after the vehicle's latest, now or a second or two ahead (the API takes up to
+  // five minutes ahead).
+  const { dataSet: latest } = unwrap(
+    await api.GET("/vehicle/{vehicleId}/dataSet/", {
+      params: { path: { vehicleId: String(vehicleId) }, query: { searchLimit: 1 } },
+    }),
+  );
+  const latestMs = latest[0] ? fromWire(latest[0].timestamp) : 0;
   const [before, after] = plan.sets(subscription!);
-  const now = Date.now();
+  const now = Math.max(Math.floor(Date.now() / 1000) * 1000, latestMs + 2000);
   const dataSet = (set: DataSetPlan, at: Date) => ({
     timestamp: wire(at),
     ignitionStatus: set.ignitionStatus,
