@@ -11,18 +11,6 @@ const chromium = {
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
 };
 
-/** Specs the phone project runs too: those whose pages are checked for their layout. */
-const PHONE_LAYOUT_SPECS = [
-  "console-health",
-  "console-human",
-  "console-partner",
-  "docs-reference",
-  "driver-a11y",
-  "driver-map",
-  "home",
-  "site-polish",
-].map((name) => `**/${name}.spec.ts`);
-
 export default defineConfig({
   testDir: "e2e",
   outputDir: "e2e/.artifacts/results",
@@ -50,9 +38,8 @@ export default defineConfig({
   },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
-    // The phone runs the specs that check layout (a page at phone width: menus that fold, the
-    // axe checks of every console page, the reference's search behind its menu), not every journey
-    // a second time: a journey's steps are the same at any width (docs/testing.md#end-to-end).
-    { name: "phone", testMatch: PHONE_LAYOUT_SPECS, use: { ...devices["Pixel 7"], launchOptions: chromium } },
+    // Only the tests tagged @phone (e2e/support/phone.ts) run again on a Pixel 7: those that check a
+    // page at a phone's size, not every journey a second time (docs/testing.md#end-to-end).
+    { name: "phone", grep: /@phone/, use: { ...devices["Pixel 7"], launchOptions: chromium } },
   ],
 });

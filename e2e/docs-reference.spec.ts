@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
 import { baseUrl, keepOnLoopback, shot } from "./support/driver";
 import { createPartnerApp } from "./support/partner-app";
+import { PHONE } from "./support/phone";
 
 // The API reference as a partner uses it: /docs renders the OpenAPI document (the renderer's
 // bundle comes from this origin), search finds an operation, its response schema and example are
@@ -75,58 +76,60 @@ function offLoopback(page: Page): string[] {
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-test("the reference: search an operation, read its response schema and example, try it against the sandbox", async ({
-  page,
-}) => {
-  test.setTimeout(180_000);
-  const token = await sandboxToken();
-  const offsite = offLoopback(page);
-  await page.goto("/docs");
-  await expect(page.getByRole("heading", { level: 1, name: "Wayline API reference" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Quickstart" })).toBeVisible();
-  // The token's curl line wraps between words, not inside "client_credentials" or the URL.
-  expect(await page.getByTestId("value-curl").evaluate((el) => getComputedStyle(el).wordBreak)).toBe("normal");
-  // The renderer has mounted: the introduction from the document's Markdown (no literal backticks).
-  // (A 3 MB bundle: on a busy 2-core machine it takes a while to parse.)
-  await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByText("Authorization: Bearer <token>").first()).toBeVisible();
+test(
+  "the reference: search an operation, read its response schema and example, try it against the sandbox",
+  PHONE,
+  async ({ page }) => {
+    test.setTimeout(180_000);
+    const token = await sandboxToken();
+    const offsite = offLoopback(page);
+    await page.goto("/docs");
+    await expect(page.getByRole("heading", { level: 1, name: "Wayline API reference" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Quickstart" })).toBeVisible();
+    // The token's curl line wraps between words, not inside "client_credentials" or the URL.
+    expect(await page.getByTestId("value-curl").evaluate((el) => getComputedStyle(el).wordBreak)).toBe("normal");
+    // The renderer has mounted: the introduction from the document's Markdown (no literal backticks).
+    // (A 3 MB bundle: on a busy 2-core machine it takes a while to parse.)
+    await expect(page.getByRole("heading", { name: "Wayline API (sandbox)" })).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByText("Authorization: Bearer <token>").first()).toBeVisible();
 
-  // Search for an operation and open it (on a phone the search box is in the renderer's menu).
-  const menu = page.getByRole("button", { name: "Open Menu" });
-  if (await menu.isVisible()) await menu.click();
-  await page.locator('button[role="search"]:visible').first().click();
-  const query = page.getByRole("combobox", { name: "Enter search query" });
-  await expect(query).toBeFocused();
-  await query.fill("List the accounts available");
-  const hit = page.getByRole("option").filter({ hasText: "List the accounts available to the caller" }).first();
-  await expect(hit).toBeVisible();
-  await hit.click();
-  await expect(page).toHaveURL(/#tag\/accounts\/GET\/account\/$/);
+    // Search for an operation and open it (on a phone the search box is in the renderer's menu).
+    const menu = page.getByRole("button", { name: "Open Menu" });
+    if (await menu.isVisible()) await menu.click();
+    await page.locator('button[role="search"]:visible').first().click();
+    const query = page.getByRole("combobox", { name: "Enter search query" });
+    await expect(query).toBeFocused();
+    await query.fill("List the accounts available");
+    const hit = page.getByRole("option").filter({ hasText: "List the accounts available to the caller" }).first();
+    await expect(hit).toBeVisible();
+    await hit.click();
+    await expect(page).toHaveURL(/#tag\/accounts\/GET\/account\/$/);
 
-  // Its answer: the example body and, unfolded, the 200 response's schema.
-  const section = page.getByRole("region", { name: "List the accounts available to the caller" });
-  await expect(section.getByRole("heading", { name: "List the accounts available to the caller" })).toBeVisible();
-  await expect(section.getByText('"firstName": "Ada"').first()).toBeVisible();
-  await section.getByRole("button", { name: /^200\s+OK/ }).click();
-  await expect(section.getByText("totalRecords", { exact: true }).first()).toBeVisible();
-  await shot(page, "docs-operation");
-  await expectReferenceAccessible(page);
+    // Its answer: the example body and, unfolded, the 200 response's schema.
+    const section = page.getByRole("region", { name: "List the accounts available to the caller" });
+    await expect(section.getByRole("heading", { name: "List the accounts available to the caller" })).toBeVisible();
+    await expect(section.getByText('"firstName": "Ada"').first()).toBeVisible();
+    await section.getByRole("button", { name: /^200\s+OK/ }).click();
+    await expect(section.getByText("totalRecords", { exact: true }).first()).toBeVisible();
+    await shot(page, "docs-operation");
+    await expectReferenceAccessible(page);
 
-  // Try it: the token goes in the reference's Authentication box, Test Request opens the client,
-  // Send reaches the sandbox of this origin.
-  await section.getByRole("button", { name: /Test Request/ }).click();
-  const client = page
-    .locator(".scalar-client, [role=dialog]")
-    .filter({ has: page.getByRole("button", { name: /^Send/ }) })
-    .first();
-  await expect(client.getByText(`${baseUrl()}/sandbox/api`).first()).toBeVisible();
-  await client.getByPlaceholder("Token").first().fill(token);
-  await client.getByRole("button", { name: /^Send/ }).first().click();
-  await expect(client.getByText("200", { exact: false }).first()).toBeVisible();
-  await expect(client.getByText("Grace").first()).toBeVisible();
-  await shot(page, "docs-try-it");
-  expect(offsite).toEqual([]);
-});
+    // Try it: the token goes in the reference's Authentication box, Test Request opens the client,
+    // Send reaches the sandbox of this origin.
+    await section.getByRole("button", { name: /Test Request/ }).click();
+    const client = page
+      .locator(".scalar-client, [role=dialog]")
+      .filter({ has: page.getByRole("button", { name: /^Send/ }) })
+      .first();
+    await expect(client.getByText(`${baseUrl()}/sandbox/api`).first()).toBeVisible();
+    await client.getByPlaceholder("Token").first().fill(token);
+    await client.getByRole("button", { name: /^Send/ }).first().click();
+    await expect(client.getByText("200", { exact: false }).first()).toBeVisible();
+    await expect(client.getByText("Grace").first()).toBeVisible();
+    await shot(page, "docs-try-it");
+    expect(offsite).toEqual([]);
+  },
+);
 
 test("the reference shows the event catalog: a webhook per event type, with its body's fields", async ({ page }) => {
   test.setTimeout(180_000);
@@ -148,21 +151,23 @@ test("the reference shows the event catalog: a webhook per event type, with its 
   expect(offsite).toEqual([]);
 });
 
-test("a guide is readable: its code scrolls sideways rather than breaking, and the page passes axe", async ({
-  page,
-}) => {
-  const offsite = offLoopback(page);
-  await page.goto("/docs/guides/quickstart");
-  await expect(page.getByRole("heading", { level: 1, name: "Quickstart" })).toBeVisible();
-  const code = page.locator("pre").first();
-  await expect(code).toContainText(`export WAYLINE=${baseUrl()}`);
-  expect(await code.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("pre");
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.getByRole("navigation", { name: "Guides" }).getByRole("link", { name: "API reference" }).click();
-  await page.waitForURL((url) => url.pathname === "/docs");
-  await page.goBack();
-  await shot(page, "guide-quickstart");
-  await expectAccessible(page);
-  expect(offsite).toEqual([]);
-});
+test(
+  "a guide is readable: its code scrolls sideways rather than breaking, and the page passes axe",
+  PHONE,
+  async ({ page }) => {
+    const offsite = offLoopback(page);
+    await page.goto("/docs/guides/quickstart");
+    await expect(page.getByRole("heading", { level: 1, name: "Quickstart" })).toBeVisible();
+    const code = page.locator("pre").first();
+    await expect(code).toContainText(`export WAYLINE=${baseUrl()}`);
+    expect(await code.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("pre");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.getByRole("navigation", { name: "Guides" }).getByRole("link", { name: "API reference" }).click();
+    await page.waitForURL((url) => url.pathname === "/docs");
+    await page.goBack();
+    await shot(page, "guide-quickstart");
+    await expectAccessible(page);
+    expect(offsite).toEqual([]);
+  },
+);

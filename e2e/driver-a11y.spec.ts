@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { dataSet, keepOnLoopback, newDriver, pageErrors, shot, signIn, type Driver } from "./support/driver";
+import { PHONE } from "./support/phone";
 
 // Every driver page through axe (no serious or critical violations), the keyboard, and the map
 // page on a 375-pixel phone.
@@ -32,7 +33,7 @@ async function driverWithTrip(tag: string): Promise<{ driver: Driver; car: numbe
   return { driver, car };
 }
 
-test("every driver page has no serious or critical axe violations, and no script errors", async ({ page }) => {
+test("every driver page has no serious or critical axe violations, and no script errors", PHONE, async ({ page }) => {
   // A ceiling for eight pages with an axe scan each: well under a minute on a quiet machine.
   test.setTimeout(120_000);
   const errors = pageErrors(page);
@@ -66,7 +67,7 @@ test("every driver page has no serious or critical axe violations, and no script
   expect(errors).toEqual([]);
 });
 
-test("the empty map page of a new account has no serious or critical axe violations", async ({ page }) => {
+test("the empty map page of a new account has no serious or critical axe violations", PHONE, async ({ page }) => {
   await signIn(page, await newDriver("axe-empty"));
   await expect(page.getByRole("heading", { name: "No vehicles yet" })).toBeVisible();
   await expectNoSeriousViolations(page, "/map (empty)");

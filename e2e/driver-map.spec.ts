@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { dataSet, keepOnLoopback, markerCentre, newDriver, shot, signIn } from "./support/driver";
+import { PHONE } from "./support/phone";
 
 // The driver site's map home in Chromium: markers where the vehicles last were, the side list,
 // and live movement as data sets arrive through the real API. Tiles never load (no traffic off
@@ -7,52 +8,54 @@ import { dataSet, keepOnLoopback, markerCentre, newDriver, shot, signIn } from "
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
-test("a driver signs in and sees each vehicle's marker where it last was, with the list beside the map", async ({
-  page,
-}) => {
-  const driver = await newDriver("map");
-  const west = await driver.addVehicle("West car");
-  const east = await driver.addVehicle("East car");
-  const now = Date.now();
-  await driver.post(west, [
-    dataSet(new Date(now - 120_000), "ON", 39.96, -83.0),
-    dataSet(new Date(now - 60_000), "OFF", 39.96, -83.0),
-  ]);
-  await driver.post(east, [dataSet(new Date(now - 60_000), "RUNNING", 39.9, -82.9, 30)]);
+test(
+  "a driver signs in and sees each vehicle's marker where it last was, with the list beside the map",
+  PHONE,
+  async ({ page }) => {
+    const driver = await newDriver("map");
+    const west = await driver.addVehicle("West car");
+    const east = await driver.addVehicle("East car");
+    const now = Date.now();
+    await driver.post(west, [
+      dataSet(new Date(now - 120_000), "ON", 39.96, -83.0),
+      dataSet(new Date(now - 60_000), "OFF", 39.96, -83.0),
+    ]);
+    await driver.post(east, [dataSet(new Date(now - 60_000), "RUNNING", 39.9, -82.9, 30)]);
 
-  await signIn(page, driver);
-  await expect(page.getByRole("heading", { level: 1, name: "Your vehicles" })).toBeVisible();
-  await expect(page.getByTestId("vehicle-map")).toHaveAttribute("data-markers", "2");
-  await expect(page.locator(`[data-vehicle-id="${west}"][data-latitude]`)).toHaveAttribute("data-latitude", "39.96");
-  await expect(page.locator(`[data-vehicle-id="${west}"][data-latitude]`)).toHaveAttribute("data-longitude", "-83");
+    await signIn(page, driver);
+    await expect(page.getByRole("heading", { level: 1, name: "Your vehicles" })).toBeVisible();
+    await expect(page.getByTestId("vehicle-map")).toHaveAttribute("data-markers", "2");
+    await expect(page.locator(`[data-vehicle-id="${west}"][data-latitude]`)).toHaveAttribute("data-latitude", "39.96");
+    await expect(page.locator(`[data-vehicle-id="${west}"][data-latitude]`)).toHaveAttribute("data-longitude", "-83");
 
-  // On the screen: the east car is right of and below the west one, in the proportions of the
-  // Web Mercator projection (0.1° of longitude against 0.06° of latitude at 40° N).
-  const w = await markerCentre(page, west);
-  const e = await markerCentre(page, east);
-  expect(e.x).toBeGreaterThan(w.x);
-  expect(e.y).toBeGreaterThan(w.y);
-  const mercatorY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) * (180 / Math.PI);
-  const expected = 0.1 / (mercatorY(39.96) - mercatorY(39.9));
-  expect((e.x - w.x) / (e.y - w.y)).toBeGreaterThan(expected * 0.9);
-  expect((e.x - w.x) / (e.y - w.y)).toBeLessThan(expected * 1.1);
-  const map = (await page.getByTestId("vehicle-map").boundingBox())!;
-  for (const p of [w, e]) {
-    expect(p.x).toBeGreaterThan(map.x);
-    expect(p.x).toBeLessThan(map.x + map.width);
-    expect(p.y).toBeGreaterThan(map.y);
-    expect(p.y).toBeLessThan(map.y + map.height);
-  }
+    // On the screen: the east car is right of and below the west one, in the proportions of the
+    // Web Mercator projection (0.1° of longitude against 0.06° of latitude at 40° N).
+    const w = await markerCentre(page, west);
+    const e = await markerCentre(page, east);
+    expect(e.x).toBeGreaterThan(w.x);
+    expect(e.y).toBeGreaterThan(w.y);
+    const mercatorY = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) * (180 / Math.PI);
+    const expected = 0.1 / (mercatorY(39.96) - mercatorY(39.9));
+    expect((e.x - w.x) / (e.y - w.y)).toBeGreaterThan(expected * 0.9);
+    expect((e.x - w.x) / (e.y - w.y)).toBeLessThan(expected * 1.1);
+    const map = (await page.getByTestId("vehicle-map").boundingBox())!;
+    for (const p of [w, e]) {
+      expect(p.x).toBeGreaterThan(map.x);
+      expect(p.x).toBeLessThan(map.x + map.width);
+      expect(p.y).toBeGreaterThan(map.y);
+      expect(p.y).toBeLessThan(map.y + map.height);
+    }
 
-  const list = page.getByRole("list", { name: "Your vehicles" });
-  const eastItem = list.getByRole("listitem").filter({ hasText: "East car" });
-  await expect(eastItem).toContainText("Running");
-  await expect(list.getByRole("listitem").filter({ hasText: "West car" })).toContainText("Parked");
-  // The account's time zone is America/New_York.
-  await expect(eastItem.getByTestId("last-seen")).toContainText(/E[SD]T/);
-  await expect(page.getByText("Map background could not load; positions are still shown.")).toBeVisible();
-  await shot(page, "driver-map");
-});
+    const list = page.getByRole("list", { name: "Your vehicles" });
+    const eastItem = list.getByRole("listitem").filter({ hasText: "East car" });
+    await expect(eastItem).toContainText("Running");
+    await expect(list.getByRole("listitem").filter({ hasText: "West car" })).toContainText("Parked");
+    // The account's time zone is America/New_York.
+    await expect(eastItem.getByTestId("last-seen")).toContainText(/E[SD]T/);
+    await expect(page.getByText("Map background could not load; positions are still shown.")).toBeVisible();
+    await shot(page, "driver-map");
+  },
+);
 
 test("a vehicle's marker moves within 5 seconds of its device posting a data set, without a reload, and Follow keeps it centred", async ({
   page,

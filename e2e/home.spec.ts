@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
+import { PHONE } from "./support/phone";
 
-test("the home page loads and links to both OpenAPI documents", async ({ page }) => {
+test("the home page loads and links to both OpenAPI documents", PHONE, async ({ page }) => {
   const response = await page.goto("/");
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your vehicles, where they are.");

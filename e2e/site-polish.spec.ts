@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
 import { baseUrl, dataSet, keepOnLoopback, newDriver, shot, signIn } from "./support/driver";
+import { PHONE } from "./support/phone";
 
 // What a person meets in the first minute: an icon and a web manifest that are there, 404 pages
 // with the site's navigation, a header that folds into a menu on a phone, vehicles labelled on
@@ -84,60 +85,64 @@ test("the main pages request nothing that is missing, and name an icon and a web
   }
 });
 
-test("an unknown driver-site address answers 404 with the site's navigation and a way home, signed out and signed in", async ({
-  page,
-}) => {
-  const missing = `/no-such-page-${Date.now().toString(36)}`;
-  expect((await page.goto(missing))?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
-  const nav = page.getByRole("navigation", { name: "Site" });
-  await expect(nav.getByRole("link", { name: "Wayline" })).toBeVisible();
-  await expect(await headerLink(nav, "Sign in")).toBeVisible();
-  await expectAccessible(page);
-  await shot(page, "not-found-signed-out");
-  await page.getByRole("main").getByRole("link", { name: "Go to the home page" }).click();
-  await expect(page).toHaveURL(`${baseUrl()}/`);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your vehicles, where they are.");
+test(
+  "an unknown driver-site address answers 404 with the site's navigation and a way home, signed out and signed in",
+  PHONE,
+  async ({ page }) => {
+    const missing = `/no-such-page-${Date.now().toString(36)}`;
+    expect((await page.goto(missing))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Site" });
+    await expect(nav.getByRole("link", { name: "Wayline" })).toBeVisible();
+    await expect(await headerLink(nav, "Sign in")).toBeVisible();
+    await expectAccessible(page);
+    await shot(page, "not-found-signed-out");
+    await page.getByRole("main").getByRole("link", { name: "Go to the home page" }).click();
+    await expect(page).toHaveURL(`${baseUrl()}/`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your vehicles, where they are.");
 
-  const driver = await newDriver("not-found");
-  await signIn(page, driver);
-  expect((await page.goto(missing))?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
-  await expect(nav).toContainText("Dana Driver");
-  await expect(await headerLink(nav, "Account")).toBeVisible();
-  await shot(page, "not-found-signed-in");
-  await page.getByRole("main").getByRole("link", { name: "Back to your vehicles" }).click();
-  await page.waitForURL((url) => url.pathname === "/map");
-});
+    const driver = await newDriver("not-found");
+    await signIn(page, driver);
+    expect((await page.goto(missing))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    await expect(nav).toContainText("Dana Driver");
+    await expect(await headerLink(nav, "Account")).toBeVisible();
+    await shot(page, "not-found-signed-in");
+    await page.getByRole("main").getByRole("link", { name: "Back to your vehicles" }).click();
+    await page.waitForURL((url) => url.pathname === "/map");
+  },
+);
 
-test("an unknown console address answers 404 with the console's navigation and a way back, signed out and signed in", async ({
-  page,
-}) => {
-  for (const missing of ["/console/no-such-page", "/console/apps/1/no-such-tab"]) {
-    expect((await page.goto(missing))?.status(), missing).toBe(404);
-    await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
-    // The console's header, not the driver site's.
-    await expect(page.getByRole("navigation", { name: "Site" })).toHaveCount(0);
-    await expect(
-      page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: /partner console/ }),
-    ).toBeVisible();
-  }
-  await expectAccessible(page);
-  await page.getByRole("main").getByRole("link", { name: "Go to the console" }).click();
-  await page.waitForURL((url) => url.pathname === "/console/sign-in");
+test(
+  "an unknown console address answers 404 with the console's navigation and a way back, signed out and signed in",
+  PHONE,
+  async ({ page }) => {
+    for (const missing of ["/console/no-such-page", "/console/apps/1/no-such-tab"]) {
+      expect((await page.goto(missing))?.status(), missing).toBe(404);
+      await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
+      // The console's header, not the driver site's.
+      await expect(page.getByRole("navigation", { name: "Site" })).toHaveCount(0);
+      await expect(
+        page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: /partner console/ }),
+      ).toBeVisible();
+    }
+    await expectAccessible(page);
+    await page.getByRole("main").getByRole("link", { name: "Go to the console" }).click();
+    await page.waitForURL((url) => url.pathname === "/console/sign-in");
 
-  await page.getByLabel("E-mail").fill(demoPartner.email);
-  await page.getByLabel("Password").fill(demoPartner.password);
-  await page.locator("form").getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === "/console/apps");
-  expect((await page.goto("/console/no-such-page"))?.status()).toBe(404);
-  const nav = page.getByRole("navigation", { name: "Console" });
-  await expect(nav).toContainText(demoPartner.email);
-  await expect(await headerLink(nav, "Apps")).toBeVisible();
-  await shot(page, "console-not-found");
-  await page.getByRole("main").getByRole("link", { name: "Back to your apps" }).click();
-  await expect(page.getByRole("list", { name: "Apps" })).toContainText("Wayline Demo");
-});
+    await page.getByLabel("E-mail").fill(demoPartner.email);
+    await page.getByLabel("Password").fill(demoPartner.password);
+    await page.locator("form").getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.pathname === "/console/apps");
+    expect((await page.goto("/console/no-such-page"))?.status()).toBe(404);
+    const nav = page.getByRole("navigation", { name: "Console" });
+    await expect(nav).toContainText(demoPartner.email);
+    await expect(await headerLink(nav, "Apps")).toBeVisible();
+    await shot(page, "console-not-found");
+    await page.getByRole("main").getByRole("link", { name: "Back to your apps" }).click();
+    await expect(page.getByRole("list", { name: "Apps" })).toContainText("Wayline Demo");
+  },
+);
 
 test.describe("on a 375-pixel phone", () => {
   test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
@@ -206,51 +211,53 @@ test.describe("on a 375-pixel phone", () => {
   });
 });
 
-test("each vehicle's marker shows its label beside it, the missing-tiles notice covers none of them, and the road data is credited once", async ({
-  page,
-}) => {
-  const driver = await newDriver("labels");
-  const west = await driver.addVehicle("West label car");
-  const east = await driver.addVehicle("East label car");
-  const at = new Date(Date.now() - 60_000);
-  await driver.post(west, [dataSet(at, "OFF", 39.96, -83.0)]);
-  await driver.post(east, [dataSet(at, "RUNNING", 39.9, -82.9, 30)]);
-  await signIn(page, driver);
+test(
+  "each vehicle's marker shows its label beside it, the missing-tiles notice covers none of them, and the road data is credited once",
+  PHONE,
+  async ({ page }) => {
+    const driver = await newDriver("labels");
+    const west = await driver.addVehicle("West label car");
+    const east = await driver.addVehicle("East label car");
+    const at = new Date(Date.now() - 60_000);
+    await driver.post(west, [dataSet(at, "OFF", 39.96, -83.0)]);
+    await driver.post(east, [dataSet(at, "RUNNING", 39.9, -82.9, 30)]);
+    await signIn(page, driver);
 
-  // Tiles never load here, so the notice is there.
-  const notice = page.getByTestId("map-notice");
-  await expect(notice).toHaveText("Map background could not load; positions are still shown.");
-  const noticeBox = (await notice.boundingBox())!;
-  const mapArea = (await page.getByTestId("vehicle-map").locator(".leaflet-container").boundingBox())!;
+    // Tiles never load here, so the notice is there.
+    const notice = page.getByTestId("map-notice");
+    await expect(notice).toHaveText("Map background could not load; positions are still shown.");
+    const noticeBox = (await notice.boundingBox())!;
+    const mapArea = (await page.getByTestId("vehicle-map").locator(".leaflet-container").boundingBox())!;
 
-  for (const [id, label] of [
-    [west, "West label car"],
-    [east, "East label car"],
-  ] as const) {
-    const marker = page.locator(`[data-vehicle-id="${id}"][data-latitude]`);
-    const text = page.locator(`[data-vehicle-label="${id}"]`);
-    await expect(marker).toBeVisible();
-    await expect(text).toBeVisible();
-    await expect(text).toHaveText(label);
-    const m = (await marker.boundingBox())!;
-    const t = (await text.boundingBox())!;
-    // Beside the marker: just right of it, level with its centre, inside the map.
-    expect(t.x).toBeGreaterThanOrEqual(m.x + m.width);
-    expect(t.x).toBeLessThan(m.x + m.width + 12);
-    expect(t.y).toBeLessThan(m.y + m.height / 2);
-    expect(t.y + t.height).toBeGreaterThan(m.y + m.height / 2);
-    expect(overlaps(t, mapArea)).toBe(true);
-    // The notice hides neither the marker nor its label.
-    expect(overlaps(noticeBox, m)).toBe(false);
-    expect(overlaps(noticeBox, t)).toBe(false);
-  }
-  // Nor anything else the map may show: it is outside the map's area altogether (below it).
-  expect(overlaps(noticeBox, mapArea)).toBe(false);
-  expect(noticeBox.y).toBeGreaterThanOrEqual(mapArea.y + mapArea.height - 1);
+    for (const [id, label] of [
+      [west, "West label car"],
+      [east, "East label car"],
+    ] as const) {
+      const marker = page.locator(`[data-vehicle-id="${id}"][data-latitude]`);
+      const text = page.locator(`[data-vehicle-label="${id}"]`);
+      await expect(marker).toBeVisible();
+      await expect(text).toBeVisible();
+      await expect(text).toHaveText(label);
+      const m = (await marker.boundingBox())!;
+      const t = (await text.boundingBox())!;
+      // Beside the marker: just right of it, level with its centre, inside the map.
+      expect(t.x).toBeGreaterThanOrEqual(m.x + m.width);
+      expect(t.x).toBeLessThan(m.x + m.width + 12);
+      expect(t.y).toBeLessThan(m.y + m.height / 2);
+      expect(t.y + t.height).toBeGreaterThan(m.y + m.height / 2);
+      expect(overlaps(t, mapArea)).toBe(true);
+      // The notice hides neither the marker nor its label.
+      expect(overlaps(noticeBox, m)).toBe(false);
+      expect(overlaps(noticeBox, t)).toBe(false);
+    }
+    // Nor anything else the map may show: it is outside the map's area altogether (below it).
+    expect(overlaps(noticeBox, mapArea)).toBe(false);
+    expect(noticeBox.y).toBeGreaterThanOrEqual(mapArea.y + mapArea.height - 1);
 
-  // The tile attribution (OpenStreetMap's, here) already credits the road data's contributors: one link, not two.
-  const attribution = page.locator(".leaflet-control-attribution");
-  await expect(attribution).toContainText("OpenStreetMap");
-  await expect(attribution.locator('a[href="https://www.openstreetmap.org/copyright"]')).toHaveCount(1);
-  await shot(page, "map-labels-notice");
-});
+    // The tile attribution (OpenStreetMap's, here) already credits the road data's contributors: one link, not two.
+    const attribution = page.locator(".leaflet-control-attribution");
+    await expect(attribution).toContainText("OpenStreetMap");
+    await expect(attribution.locator('a[href="https://www.openstreetmap.org/copyright"]')).toHaveCount(1);
+    await shot(page, "map-labels-notice");
+  },
+);
