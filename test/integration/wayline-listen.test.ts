@@ -71,7 +71,10 @@ async function finish(child: Child) {
     }),
     new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`wayline ${child.spawnargs.slice(1).join(" ")} still running after 30 s:\n${child.output()}`)),
+        () =>
+          reject(
+            new Error(`wayline ${child.spawnargs.slice(1).join(" ")} still running after 30 s:\n${child.output()}`),
+          ),
         30_000,
       );
     }),
@@ -223,7 +226,9 @@ describe("wayline listen and trigger", () => {
     await soon(listen, "listen ready", () => listen.output().includes("Forwarding"));
 
     await trigger("WAYPOINT");
-    await soon(listen, "the WAYPOINT forwarded", () => /WAYPOINT \d+ vehicle \d+ {2}-> 204 in \d+ ms/.test(listen.output()));
+    await soon(listen, "the WAYPOINT forwarded", () =>
+      /WAYPOINT \d+ vehicle \d+ {2}-> 204 in \d+ ms/.test(listen.output()),
+    );
 
     // The local server fails: one line per attempt, then the events arrive once it answers again. (The
     // LOWBATTERY trigger's data sets carry a position, so the WAYPOINT subscription fires too.)
@@ -299,7 +304,11 @@ describe("wayline listen and trigger", () => {
     await trigger("VEHICLETOWED");
     line.cut();
     await trigger("VEHICLECONNECTED");
-    await soon(listen, "the events on both sides of a cut", () => count("VEHICLECONNECTED") > 0 && count("VEHICLETOWED") > 0);
+    await soon(
+      listen,
+      "the events on both sides of a cut",
+      () => count("VEHICLECONNECTED") > 0 && count("VEHICLETOWED") > 0,
+    );
     listen.kill("SIGTERM");
     expect((await finish(listen)).code).toBe(0);
     await expectTheFeedOnce();
