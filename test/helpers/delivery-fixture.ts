@@ -5,6 +5,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
+import { seedEmbeddedDataDir } from "./embedded-template";
 import { ensureTestCa, type TestCa } from "./https-receiver";
 import { root, runScript, tsNodeFlags } from "./processes";
 import { freshDatabase } from "./fresh-database";
@@ -51,6 +52,8 @@ export async function deliveryDatabase(name: string): Promise<DeliveryDb> {
       },
     };
   }
+  fs.mkdirSync(path.join(dir, "data"));
+  seedEmbeddedDataDir(path.join(dir, "data"));
   const embedded = await openEmbeddedDatabase(path.join(dir, "data"));
   const sql = postgres(embedded.url, { max: 2, prepare: false, onnotice: () => {} });
   const env = { ...base };

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { seedEmbeddedDataDir } from "./embedded-template";
 import { ensureTestCa } from "./https-receiver";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
@@ -174,6 +175,7 @@ export async function launchService(opts: {
   extraEnv?: Record<string, string>;
 }): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
+  if (!opts.databaseUrl) seedEmbeddedDataDir(dataDir);
   const port = opts.port ?? (await freePort());
   ensureTestCa(path.join(dataDir, "test-ca"));
   const env = {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { ensureEmbeddedTemplate } from "../helpers/embedded-template";
 import { launchService, runScript } from "../helpers/processes";
 
 /** Registered for the "web" app, besides https://partner.example/callback (which every app has). */
@@ -68,6 +69,8 @@ export default async function setup(project: TestProject) {
 
 async function startShared(): Promise<Shared> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
+  // Every run starts embedded services (on PostgreSQL too: the demo's, a fleet's other half).
+  await ensureEmbeddedTemplate();
   const service = await launchService({ name: "it", databaseUrl, extraEnv: { TRUST_PROXY: "1" } });
   try {
     const create = async (name: string, extra: string[] = []) =>
