@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { trigger } from "@/sdk/src/cli/trigger";
 import { api, createDriver, uniqueName } from "../helpers/api";
 import { createPartnerApp } from "../helpers/fixtures";
+import { authorizeCode, codeRequest, exchangeCode, newDriver } from "../helpers/oauth-flow";
 import { dataSet, waypoint, wireTime } from "../helpers/telemetry";
 import type { TestApp } from "./global-setup";
 
@@ -101,5 +102,23 @@ describe("wayline trigger", () => {
     await trigger(client, "IGNITIONSTATUS", vehicleId, quiet);
 
     expect(await eventTypes(vehicleId, token)).toEqual(["IGNITIONSTATUS"]);
+  });
+
+  it("an app whose grant has location but not data (it may not read the vehicle's data sets): WAYPOINT is still triggered, twice within one second", async () => {
+    const { browser } = await newDriver();
+    const { code } = await authorizeCode(browser, codeRequest(app.sandbox, { scope: "location:precise" }));
+    const exchanged = await exchangeCode(app.sandbox, code);
+    expect(exchanged.status, exchanged.text).toBe(200);
+    const userToken = exchanged.body.access_token as string;
+    const created = await api("sandbox").post("/vehicle/", { label: "Location only" }, userToken);
+    expect(created.status, created.text).toBe(200);
+    const vehicleId = String(created.body.vehicle.vehicleId);
+    expect((await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/`, userToken)).status).toBe(403);
+
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+    await trigger(client, "WAYPOINT", vehicleId, quiet);
+    await trigger(client, "WAYPOINT", vehicleId, quiet);
+
+    expect(await eventTypes(vehicleId, userToken)).toEqual(["WAYPOINT", "WAYPOINT"]);
   });
 });
