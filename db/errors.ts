@@ -9,3 +9,14 @@ export function uniqueViolation(error: unknown): string | null {
   }
   return null;
 }
+
+// Recognises a lock wait cut by lock_timeout (SQLSTATE 55P03), through drizzle's error wrapper: a
+// maintenance step that gives way to requests tries again.
+export function lockNotAvailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if ((current as { code?: string }).code === "55P03") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

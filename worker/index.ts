@@ -18,11 +18,16 @@ export async function startWorker(parts: {
   const delivery = parts.delivery ? await startDeliveryQueue() : null;
   if (delivery) logger.info({ workerId: delivery.workerId }, "delivery worker started");
   const simulator = parts.simulator ? startSimulator() : null;
-  // Data retention goes with delivery: every process that delivers runs it (they skip each
-  // other's rows), none when DATA_POINT_RETENTION_DAYS is unset.
-  // The access log's old hours go the same way, always (ACCESS_LOG_RETENTION_DAYS, default 400).
+  // The maintenance job goes with delivery: every process that delivers runs it (they skip each
+  // other's rows, and make each partition once): the time partitions ahead, always; data points and
+  // delivery attempts past their retention when DATA_POINT_RETENTION_DAYS, DELIVERY_ATTEMPT_RETENTION_DAYS
+  // are set; the access log's old hours always (ACCESS_LOG_RETENTION_DAYS, default 400).
   const retention = parts.delivery
-    ? startRetention({ dataPointDays: env().DATA_POINT_RETENTION_DAYS, accessLogDays: env().ACCESS_LOG_RETENTION_DAYS })
+    ? startRetention({
+        dataPointDays: env().DATA_POINT_RETENTION_DAYS,
+        deliveryAttemptDays: env().DELIVERY_ATTEMPT_RETENTION_DAYS,
+        accessLogDays: env().ACCESS_LOG_RETENTION_DAYS,
+      })
     : null;
   return {
     async stop({ withinMs }: { withinMs?: number } = {}) {

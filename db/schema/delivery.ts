@@ -47,11 +47,12 @@ export const deliveryJobs = pgTable("delivery_jobs", {
   leaseUntil: timestamp("lease_until", { withTimezone: true }),
 });
 
-// Every attempt to hand a notification to its receiver, as the partner console shows it.
+// Every attempt to hand a notification to its receiver, as the partner console shows it. Partitioned by
+// attempted_at, a calendar month each (migration 0028, docs/partitions.md); the key carries it.
 export const deliveryAttempts = pgTable(
   "delivery_attempts",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" })
       .notNull()
       .references(() => notificationDeliveries.id, { onDelete: "cascade" }),
@@ -75,6 +76,7 @@ export const deliveryAttempts = pgTable(
     workerId: text("worker_id"),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.attemptedAt] }),
     index("delivery_attempts_delivery_idx").on(t.notificationDeliveryId, t.id),
     index("delivery_attempts_notification_idx").on(t.notificationId, t.id),
     // The console's delivery health (server/surfaces/console/health-queries.ts): a delivery's attempts in a

@@ -58,10 +58,13 @@ export const trips = pgTable(
   ],
 );
 
+// data_sets, data_points: partitioned by recorded_at, a calendar month each (migration 0028, db/partitions.ts,
+// docs/partitions.md), which drizzle has no word for: the keys carry the partition key, and a point's data
+// set is not a foreign key (the trigger data_sets_delete_points deletes a deleted set's points).
 export const dataSets = pgTable(
   "data_sets",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     environment: environmentEnum("environment").notNull(),
     vehicleId: integer("vehicle_id")
       .notNull()
@@ -75,6 +78,7 @@ export const dataSets = pgTable(
   },
   // One data set per vehicle and timestamp: a second one is a duplicate and is ignored.
   (t) => [
+    primaryKey({ columns: [t.id, t.recordedAt] }),
     uniqueIndex("data_sets_vehicle_time_key").on(t.vehicleId, t.recordedAt),
     index("data_sets_trip_idx").on(t.tripId, t.recordedAt),
   ],
@@ -83,14 +87,14 @@ export const dataSets = pgTable(
 export const dataPoints = pgTable(
   "data_points",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     // The vehicle of the point's data set, copied for the vehicle's indexes. No foreign key of its
     // own: the data set's key already ties the point to the vehicle (and deletes it with it), and
     // a second check per point was a fifth of PostgreSQL's work for a batch of 1,500 points.
     vehicleId: integer("vehicle_id").notNull(),
-    dataSetId: bigint("data_set_id", { mode: "number" })
-      .notNull()
-      .references(() => dataSets.id, { onDelete: "cascade" }),
+    // Its data set's id. Not a foreign key: one to a partitioned table would have to name the set's
+    // recorded_at too; a statement trigger on data_sets deletes a deleted set's points (migration 0028).
+    dataSetId: bigint("data_set_id", { mode: "number" }).notNull(),
     /** Position in its data set's datum array. */
     position: smallint("position").notNull(),
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
@@ -101,6 +105,7 @@ export const dataPoints = pgTable(
       .default(sql`pg_current_xact_id()`),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.recordedAt] }),
     // Ascending: a btree serves ORDER BY … DESC by scanning backwards. drizzle's .desc() means
     // DESC NULLS LAST, which a plain ORDER BY … DESC (NULLS FIRST) cannot use, so those indexes
     // were never read in order (a vehicle with a million points took 160 ms a page; 0.1 ms now).

@@ -103,6 +103,10 @@ const schema = databaseEnvSchema.extend({
   // Data points recorded more than this many days ago are deleted by the worker, hourly, in
   // batches (server/telemetry/retention.ts). Unset: kept for ever.
   DATA_POINT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+  // Delivery attempts made more than this many days ago are deleted by the worker, hourly
+  // (server/delivery/attempt-retention.ts). At least 8: the console's delivery health reads the first
+  // minutes of its 7-day window from the attempts. Unset: kept for ever.
+  DELIVERY_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(8).max(36_500).optional(),
   // GET /eventFeed/ keeps at least this many days: a cursor issued longer ago is refused (410
   // CURSOR_EXPIRED) and the client restarts with ?since= (docs/event-feed.md).
   EVENT_FEED_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(7),

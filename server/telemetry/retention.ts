@@ -1,18 +1,29 @@
 import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
+import { lockNotAvailable } from "@/db/errors";
+import { dropPartition, partitionsBefore, type MonthPartition } from "@/db/partitions";
 import { logger } from "@/server/platform/log";
 
-// Data retention (DATA_POINT_RETENTION_DAYS): data points recorded more than N days ago are
-// deleted, vehicle by vehicle, in batches of BATCH rows, each batch one short statement (its own
-// transaction) that also takes the deleted points off the vehicle's counters (vehicle_data_stats,
-// vehicle_key_stats), so list totals stay exact. No long lock: ingest for the vehicle waits at
-// most one batch on its counter row, and rows another deleter holds are skipped (two workers may
-// run the job at once). Data sets, trips and notifications stay: a data set then reads with
-// fewer (or no) data points.
+// Data retention (DATA_POINT_RETENTION_DAYS): data points recorded more than N days ago are deleted, and the
+// totals the API reports (vehicle_data_stats, vehicle_key_stats) stay exact. Two ways, oldest first:
+//
+// 1. A month partition of data_points whose every point is older than the cutoff goes whole
+//    (docs/partitions.md#retention): one transaction takes its rows off the counters and empties it
+//    (TRUNCATE), so the counters and the rows change together at its commit, then the empty table is dropped.
+//    The transaction counts the month's points first, under a SHARE lock on that month only: late points
+//    for that month wait, every other read and write goes on. Hourly, the month is already empty by then
+//    (way 2 took its points an hour at a time): the drop gives the disk back at once, with no vacuum. It is
+//    the way of a first run, or after the worker was down: a month's points without a delete each.
+// 2. The rest (the month the cutoff falls in, and the default partition), vehicle by vehicle, in batches of
+//    BATCH rows, each batch one short statement (its own transaction) that also takes the deleted points
+//    off the vehicle's counters. No long lock: ingest for the vehicle waits at most one batch on its counter
+//    row, and rows another deleter holds are skipped (two workers may run the job at once).
+//
+// Data sets, trips and notifications stay: a data set then reads with fewer (or no) data points.
 
 const BATCH = 2000;
 
-export type RetentionResult = { vehicles: number; deleted: number };
+export type RetentionResult = { vehicles: number; deleted: number; partitions: number };
 
 export async function deleteOldDataPoints({
   days,
@@ -23,9 +34,112 @@ export async function deleteOldDataPoints({
   batch?: number;
   pause?: () => Promise<void>;
 }): Promise<RetentionResult> {
-  const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
+  const cutoff = new Date(Date.now() - days * 86_400_000);
+  const vehicles = new Set<number>();
   let deleted = 0;
-  let vehicles = 0;
+  const partitions = await partitionsBefore("data_points", cutoff);
+  for (const partition of partitions) {
+    const began = performance.now();
+    let points = 0;
+    for (const { vehicle_id, n } of await emptyPartition(partition, pause)) {
+      vehicles.add(vehicle_id);
+      points += n;
+    }
+    const emptied = performance.now();
+    const dropped = await dropPartition(partition);
+    // How long the month's transaction (count, counters, TRUNCATE) and the drop took: what bench:scale reports.
+    logger.info(
+      {
+        partition: partition.name,
+        points,
+        emptyMs: Math.round(emptied - began),
+        dropMs: Math.round(performance.now() - emptied),
+        dropped,
+      },
+      "data retention emptied a month of data points",
+    );
+    deleted += points;
+    await pause();
+  }
+  deleted += await deleteInBatches({ cutoff, batch, pause, vehicles });
+  if (deleted > 0 || partitions.length > 0)
+    logger.info(
+      { days, deleted, vehicles: vehicles.size, partitions: partitions.length },
+      "data retention deleted old data points",
+    );
+  return { vehicles: vehicles.size, deleted, partitions: partitions.length };
+}
+
+/**
+ * Takes a month's points off the counters and empties it, in one transaction: how many points of each vehicle
+ * went. It gives way rather than wait: a lock it waits for more than LOCK_WAIT (a late write into that
+ * month, a counter row an ingest holds, a read of the month before the TRUNCATE) ends it, to be tried again
+ * after a pause. So the requests queued behind a lock it waits for wait no longer than that, and an ingest
+ * write group (which locks its vehicles' counter rows in its own order) cannot deadlock with it: it is
+ * the one that gives up, before PostgreSQL's deadlock check (1 s) would pick either.
+ */
+async function emptyPartition(
+  partition: MonthPartition,
+  pause: () => Promise<void>,
+): Promise<{ vehicle_id: number; n: number }[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await emptyPartitionOnce(partition);
+    } catch (error) {
+      if (!lockNotAvailable(error) || attempt >= TRIES) throw error;
+      await pause();
+    }
+  }
+}
+
+const LOCK_WAIT = "200ms";
+const TRIES = 20;
+
+async function emptyPartitionOnce(partition: MonthPartition): Promise<{ vehicle_id: number; n: number }[]> {
+  const table = sql.identifier(partition.name);
+  return db().transaction(async (tx) => {
+    await tx.execute(sql`select set_config('lock_timeout', ${LOCK_WAIT}, true)`);
+    await tx.execute(sql`lock table ${table} in share mode`);
+    const gone = (await tx.execute(
+      sql`select vehicle_id, key, count(*)::int as n from ${table} group by vehicle_id, key order by vehicle_id, key`,
+    )) as unknown as { vehicle_id: number; key: string; n: number }[];
+    if (gone.length > 0) {
+      const rows = sql`json_to_recordset(${JSON.stringify(gone)}::json) as g(vehicle_id int, key text, n bigint)`;
+      // The counter rows are locked in vehicle and key order before they change: two workers' runs wait
+      // for each other rather than deadlock.
+      await tx.execute(
+        sql`select 1 from vehicle_data_stats where vehicle_id in (select vehicle_id from ${rows}) order by vehicle_id for update`,
+      );
+      await tx.execute(
+        sql`select 1 from vehicle_key_stats where (vehicle_id, key) in (select vehicle_id, key from ${rows}) order by vehicle_id, key for update`,
+      );
+      await tx.execute(
+        sql`update vehicle_key_stats s set data_points = s.data_points - g.n from ${rows} where s.vehicle_id = g.vehicle_id and s.key = g.key`,
+      );
+      await tx.execute(sql`update vehicle_data_stats s set data_points = s.data_points - v.n
+        from (select vehicle_id, sum(n) as n from ${rows} group by vehicle_id) v where s.vehicle_id = v.vehicle_id`);
+    }
+    await tx.execute(sql`truncate ${table}`);
+    const perVehicle = new Map<number, number>();
+    for (const { vehicle_id, n } of gone) perVehicle.set(vehicle_id, (perVehicle.get(vehicle_id) ?? 0) + n);
+    return [...perVehicle].map(([vehicle_id, n]) => ({ vehicle_id, n }));
+  });
+}
+
+/** Way 2: the points older than the cutoff that no dropped month held. */
+async function deleteInBatches({
+  cutoff,
+  batch,
+  pause,
+  vehicles,
+}: {
+  cutoff: Date;
+  batch: number;
+  pause: () => Promise<void>;
+  vehicles: Set<number>;
+}): Promise<number> {
+  const before = cutoff.toISOString();
+  let deleted = 0;
   let after = 0;
   for (;;) {
     // Only vehicles that have points, a page of ids at a time.
@@ -34,12 +148,13 @@ export async function deleteOldDataPoints({
     )) as unknown as { id: number }[];
     if (page.length === 0) break;
     for (const { id } of page) {
-      let any = false;
       for (;;) {
+        // A point is named by its whole key (id and recorded_at), and both statements bound
+        // recorded_at: PostgreSQL then reads only the partitions older than the cutoff.
         const [row] = (await db().execute(sql`
           with d as (
-            delete from data_points where id in (
-              select id from data_points where vehicle_id = ${id} and recorded_at < ${cutoff}::timestamptz
+            delete from data_points where recorded_at < ${before}::timestamptz and (id, recorded_at) in (
+              select id, recorded_at from data_points where vehicle_id = ${id} and recorded_at < ${before}::timestamptz
                limit ${batch} for update skip locked)
             returning key),
           k as (select key, count(*) as n from d group by key),
@@ -48,14 +163,12 @@ export async function deleteOldDataPoints({
           select count(*)::int as n from d`)) as unknown as { n: number }[];
         const n = row?.n ?? 0;
         deleted += n;
-        if (n > 0) any = true;
+        if (n > 0) vehicles.add(id);
         if (n < batch) break;
         await pause();
       }
-      if (any) vehicles++;
     }
     after = page[page.length - 1]!.id;
   }
-  if (deleted > 0) logger.info({ days, deleted, vehicles }, "data retention deleted old data points");
-  return { vehicles, deleted };
+  return deleted;
 }

@@ -69,12 +69,7 @@ export async function trigger(
   // are whole seconds, so a trigger within a second of the last one would post that one's two again:
   // the second set goes after the vehicle's latest, now or a second or two ahead (the API takes up to
   // five minutes ahead).
-  const { dataSet: latest } = unwrap(
-    await api.GET("/vehicle/{vehicleId}/dataSet/", {
-      params: { path: { vehicleId: String(vehicleId) }, query: { searchLimit: 1 } },
-    }),
-  );
-  const latestMs = latest[0] ? fromWire(latest[0].timestamp) : 0;
+  const latestMs = await latestDataAt(api, String(vehicleId));
   const [before, after] = plan.sets(subscription!);
   const now = Math.max(Math.floor(Date.now() / 1000) * 1000, latestMs + 2000);
   const dataSet = (set: DataSetPlan, at: Date) => ({
@@ -89,4 +84,25 @@ export async function trigger(
     }),
   );
   print(`Triggered ${type} on vehicle ${vehicleId} (subscription ${subscription!.id}).`);
+}
+
+/**
+ * When the vehicle's latest data set was recorded (epoch ms; 0 when it has none), as far as the app may see.
+ * An app whose grant lacks `data` may not list data sets (403: a location-only app triggering WAYPOINT or
+ * GEOFENCE); the vehicle's last position and last running time stand in, which the second data set of every
+ * trigger sets (each carries a position).
+ */
+async function latestDataAt(api: WaylineClient, vehicleId: string): Promise<number> {
+  const sets = await api.GET("/vehicle/{vehicleId}/dataSet/", {
+    params: { path: { vehicleId }, query: { searchLimit: 1 } },
+  });
+  if (sets.response.status !== 403) {
+    const [latest] = unwrap(sets).dataSet;
+    return latest ? fromWire(latest.timestamp) : 0;
+  }
+  const { vehicle } = unwrap(await api.GET("/vehicle/{vehicleId}", { params: { path: { vehicleId } } }));
+  const times = [vehicle.lastWaypoint?.timestamp, vehicle.lastRunningTimestamp].flatMap((t) =>
+    t ? [fromWire(t)] : [],
+  );
+  return Math.max(0, ...times);
 }
