@@ -1,4 +1,3 @@
-// @module-tag embedded
 import { clientCredentials, createWayline, type WaylineClient } from "@wayline/sdk";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { trigger } from "@/sdk/src/cli/trigger";
