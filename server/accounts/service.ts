@@ -6,7 +6,8 @@ import { appsWithAccess, deleteAccountTraces } from "./account-traces";
 import { issueCode } from "@/server/oauth/codes";
 import type { Principal } from "@/server/oauth/principal";
 import { notFound, uniqueError } from "@/common/http/errors";
-import { uniqueViolation } from "@/db/errors";
+import { retryingDeadlocks, uniqueViolation } from "@/db/errors";
+import type { Environment } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
 import { hashPassword } from "@/server/platform/security/passwords";
 import {
@@ -104,8 +105,17 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
 // the account's queued deliveries leave the queue before the cascade (server/delivery/cancel.ts, which
 // waits for a worker sending one right now). Every app that could reach the account gets an
 // ACCOUNTDELETED app event in the same transaction (server/notifications/app-events.ts).
+//
+// A worker recording an attempt for one of the account's deliveries as the cascade deletes it can
+// deadlock with the deletion (the worker's attempt row holds its delivery row FOR KEY SHARE and then
+// waits to update it; the deletion has updated that row and waits to delete it): PostgreSQL ends one
+// of the two, and the deletion is tried again rather than answered 500.
 export async function deleteAccount(principal: Principal, id: number) {
   const account = await readAccount(principal, id);
+  await retryingDeadlocks(() => deleteAccountOnce(account, id));
+}
+
+async function deleteAccountOnce(account: { environment: Environment; username: string }, id: number) {
   await db().transaction(async (tx) => {
     const appIds = await appsWithAccess(tx, { accountId: id });
     await cancelAccountDeliveries(tx, { accountId: id, all: true });

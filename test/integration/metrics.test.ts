@@ -80,14 +80,19 @@ describe("GET /metrics", () => {
       }
       await waitFor(async () => own.receiver.on("/hook").length >= 48, { what: "48 webhooks", timeoutMs: 60_000 });
 
-      // The worker records a delivery just after the receiver's answer: wait for the counter.
+      // The worker records a delivery just after the receiver's answer: wait for its counters. A scrape is
+      // not one instant: the primary reads its metrics one after the other, awaiting the database's gauges
+      // between them, while its worker goes on counting; so wait until both counters of the deliveries
+      // have all 48 (one scrape once saw 48 deliveries and 24 durations).
       const after = await waitFor(
         async () => {
           const { samples } = await scrape(base, LOCAL);
+          const delivered = (name: string) =>
+            total(samples, name, { outcome: "delivered" }) - total(before, name, { outcome: "delivered" });
           return (
-            total(samples, "wayline_deliveries_total", { outcome: "delivered" }) -
-              total(before, "wayline_deliveries_total", { outcome: "delivered" }) >=
-              48 && samples
+            delivered("wayline_deliveries_total") >= 48 &&
+            delivered("wayline_delivery_attempt_duration_seconds_count") >= 48 &&
+            samples
           );
         },
         { what: "48 deliveries counted", timeoutMs: 30_000 },
