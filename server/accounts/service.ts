@@ -106,10 +106,11 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
 // waits for a worker sending one right now). Every app that could reach the account gets an
 // ACCOUNTDELETED app event in the same transaction (server/notifications/app-events.ts).
 //
-// A worker recording an attempt for one of the account's deliveries as the cascade deletes it can
-// deadlock with the deletion (the worker's attempt row holds its delivery row FOR KEY SHARE and then
-// waits to update it; the deletion has updated that row and waits to delete it): PostgreSQL ends one
-// of the two, and the deletion is tried again rather than answered 500.
+// A worker recording a failed attempt for one of the account's deliveries can deadlock with the
+// deletion: its new attempt row holds the delivery row FOR KEY SHARE (the foreign key) while it waits
+// to reschedule the queue entry the deletion has removed, and the deletion waits to delete that
+// delivery row (server/delivery/attempts.ts). PostgreSQL ends one of the two; when it is the deletion,
+// it is tried again rather than answered 500.
 export async function deleteAccount(principal: Principal, id: number) {
   const account = await readAccount(principal, id);
   await retryingDeadlocks(() => deleteAccountOnce(account, id));
