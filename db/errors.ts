@@ -1,36 +1,26 @@
 // Recognises a unique violation (SQLSTATE 23505) through drizzle's error wrapper, so services can
 // turn the race-proof answer of a unique index into the API's 409.
 export function uniqueViolation(error: unknown): string | null {
+  const e = withSqlState(error, "23505") as { constraint_name?: string; constraint?: string } | null;
+  return e ? (e.constraint_name ?? e.constraint ?? "") : null;
+}
+
+/** The PostgreSQL error in `error` or its causes (drizzle wraps the driver's), if it has this SQLSTATE. */
+function withSqlState(error: unknown, code: string): { code: string } | null {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
-    const e = current as { code?: string; constraint_name?: string; constraint?: string; cause?: unknown };
-    if (e.code === "23505") return e.constraint_name ?? e.constraint ?? "";
-    current = e.cause;
+    if ((current as { code?: string }).code === code) return current as { code: string };
+    current = (current as { cause?: unknown }).cause;
   }
   return null;
 }
 
-// Recognises a lock wait cut by lock_timeout (SQLSTATE 55P03), through drizzle's error wrapper: a
-// maintenance step that gives way to requests tries again.
-export function lockNotAvailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if ((current as { code?: string }).code === "55P03") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
+// Recognises a lock wait cut by lock_timeout (SQLSTATE 55P03): a maintenance step that gives way to
+// requests tries again.
+export const lockNotAvailable = (error: unknown): boolean => withSqlState(error, "55P03") !== null;
 
-// Recognises a transaction PostgreSQL ended to break a deadlock (SQLSTATE 40P01), through drizzle's
-// error wrapper.
-export function deadlockDetected(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if ((current as { code?: string }).code === "40P01") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
+// Recognises a transaction PostgreSQL ended to break a deadlock (SQLSTATE 40P01).
+export const deadlockDetected = (error: unknown): boolean => withSqlState(error, "40P01") !== null;
 
 /**
  * Runs `transaction` again (up to `tries` times in all) when PostgreSQL ended it to break a

@@ -14,10 +14,8 @@ import { keepOnLoopback, pageErrors, shot } from "./support/driver";
 
 let journey: DeliveryService;
 
-test.beforeAll(async ({}, testInfo) => {
-  // The phone layout of these pages is covered by console-partner and console-simulator; the
-  // whole journey again per project would only double the run time.
-  test.skip(testInfo.project.name !== "desktop", "the journey runs once, in the desktop project");
+// A journey: it runs in the desktop project only (no @phone tag, e2e/support/phone.ts).
+test.beforeAll(async () => {
   journey = await startDeliveryService();
 });
 
