@@ -2,6 +2,7 @@ import { signWebhook } from "../webhooks";
 import type { WaylineClient } from "../client";
 import { isCursorExpired, type EventSource, type FeedEvent } from "./event-source";
 import type { stateStore } from "./state";
+import { toWire } from "./wire-time";
 
 // wayline listen --forward-to <url> (docs/sdk.md#wayline-listen): each sandbox event of the app, as it
 // happens, POSTed to a local URL with the body and webhook-* headers its delivery would have had, signed
@@ -84,7 +85,11 @@ async function forward(l: Listener, event: FeedEvent): Promise<boolean> {
 export async function listen(l: Listener): Promise<void> {
   const saved = l.state.cursor();
   // Without a saved place, a first run forwards what happens from now on (or everything kept, --from-start).
-  let start: { after?: string; since?: string } = saved ? { after: saved } : l.fromStart ? {} : { since: wireNow() };
+  let start: { after?: string; since?: string } = saved
+    ? { after: saved }
+    : l.fromStart
+      ? {}
+      : { since: toWire(new Date()) };
   l.print(
     `Forwarding the app's sandbox events to ${l.forwardTo} (${saved ? "resuming where the last run stopped" : l.fromStart ? "from the oldest event kept" : "from now"}; reading ${l.source.how}). Ctrl-C stops; a restart resumes.`,
   );
@@ -101,15 +106,7 @@ export async function listen(l: Listener): Promise<void> {
       if (l.signal.aborted) return;
       if (!isCursorExpired(e)) throw e;
       l.print(`${clock()}  the saved place is older than the feed keeps; going on from now (older events are gone)`);
-      start = { since: wireNow() };
+      start = { since: toWire(new Date()) };
     }
   }
-}
-
-/** Now as the API's DateTime (yyyyMMdd'T'HHmmss+0000). */
-function wireNow(): string {
-  return new Date()
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}Z$/, "+0000");
 }

@@ -2,6 +2,7 @@ import { unwrap } from "../errors";
 import type { WaylineClient } from "../client";
 import type { paths } from "../generated/openapi";
 import { UsageError } from "./config";
+import { fromWire, toWire } from "./wire-time";
 import { NOT_FROM_DATA, TRIGGER_PLANS, type DataSetPlan } from "./trigger-plans";
 
 // wayline trigger <TYPE> --vehicle <id> (docs/sdk.md#wayline-trigger): makes a real sandbox event of that
@@ -13,21 +14,6 @@ import { NOT_FROM_DATA, TRIGGER_PLANS, type DataSetPlan } from "./trigger-plans"
 
 type EventType =
   paths["/vehicle/{vehicleId}/eventSubscription/{eventType}/"]["post"]["parameters"]["path"]["eventType"];
-
-const wire = (d: Date) =>
-  d
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}Z$/, "+0000");
-
-/** The API's DateTime (yyyyMMdd'T'HHmmss±hhmm) as epoch milliseconds. */
-function fromWire(text: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})([+-])(\d{2})(\d{2})$/.exec(text);
-  if (!m) throw new Error(`unexpected timestamp ${text}`);
-  const [, y, mo, d, h, mi, s, sign, oh, om] = m;
-  const offsetMs = (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
-  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)) - offsetMs;
-}
 
 export async function trigger(
   api: WaylineClient,
@@ -73,9 +59,9 @@ export async function trigger(
   const [before, after] = plan.sets(subscription!);
   const now = Math.max(Math.floor(Date.now() / 1000) * 1000, latestMs + 2000);
   const dataSet = (set: DataSetPlan, at: Date) => ({
-    timestamp: wire(at),
+    timestamp: toWire(at),
     ignitionStatus: set.ignitionStatus,
-    datum: set.datum.map((d) => ({ ...d, timestamp: wire(at) })),
+    datum: set.datum.map((d) => ({ ...d, timestamp: toWire(at) })),
   });
   unwrap(
     await api.POST("/vehicle/{vehicleId}/dataSet/", {
