@@ -91,13 +91,34 @@ export async function postHttps({
   } catch (error) {
     return { ok: false, kind: "refused", error: (error as Error).message, latencyMs: elapsed() };
   }
-  return new Promise((resolve) => {
+  const first = await requestOnce(target, headers, body, network, timeoutMs, started);
+  if (first.staleSocket) {
+    // A kept-alive socket the receiver closed as we reused it (its idle timeout raced our
+    // request): the POST goes again at once on a new connection, Node's documented pattern
+    // for `reusedSocket`, rather than as a failed attempt waiting out a retry delay. Webhooks
+    // are at-least-once and carry `webhook-id`, so the rare repeat is one receivers dedupe.
+    return (await requestOnce(target, headers, body, network, timeoutMs, started)).result;
+  }
+  return first.result;
+}
+
+function requestOnce(
+  target: URL,
+  headers: Record<string, string>,
+  body: string,
+  network: DeliveryNetwork,
+  timeoutMs: number,
+  started: number,
+): Promise<{ result: HttpAnswer | HttpFailure; staleSocket: boolean }> {
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolveOnce) => {
     let settled = false;
-    const finish = (result: HttpAnswer | HttpFailure) => {
+    let answered = false;
+    const finish = (result: HttpAnswer | HttpFailure, staleSocket = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(result);
+      resolveOnce({ result, staleSocket });
     };
     const req = https.request(target, {
       method: "POST",
@@ -114,16 +135,21 @@ export async function postHttps({
       });
     }, timeoutMs);
     req.on("error", (error: NodeJS.ErrnoException) => {
+      const staleSocket = req.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE");
       const refused = error instanceof TargetRefused || error.code === "ESSRF";
       const tlsError = /CERT|SSL|TLS|self[- ]signed|unable to verify/i.test(`${error.code ?? ""} ${error.message}`);
-      finish({
-        ok: false,
-        kind: refused ? "refused" : tlsError ? "tls" : "connect",
-        error: `${error.code ? `${error.code}: ` : ""}${error.message}`,
-        latencyMs: elapsed(),
-      });
+      finish(
+        {
+          ok: false,
+          kind: refused ? "refused" : tlsError ? "tls" : "connect",
+          error: `${error.code ? `${error.code}: ` : ""}${error.message}`,
+          latencyMs: elapsed(),
+        },
+        staleSocket,
+      );
     });
     req.on("response", (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       const done = () => {
