@@ -1,5 +1,6 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./generated/openapi";
+import { retryAfterSeconds } from "./retry-after";
 import type { Environment, TokenSource } from "./tokens";
 
 // The typed client (docs/sdk.md): openapi-fetch over the types openapi-typescript generated from the
@@ -18,7 +19,7 @@ export type WaylineOptions = {
   maxRetries?: number;
   /** The longest wait a Retry-After may ask for, in seconds, before the 429 is returned instead (default 60). */
   maxRetryAfterSeconds?: number;
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: (request: Request, init?: { signal?: AbortSignal }) => Promise<Response>;
 };
 
 /** The REST API base of an environment: /sandbox/api or /v1/api. */
@@ -27,10 +28,24 @@ export const apiBase = (url: string, environment: Environment = "sandbox") =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A Request that keeps the caller's own AbortSignal. Node's fetch (undici) makes a Request's signal
+ * follow the caller's through weak references, and after a garbage collection an abort may no longer
+ * reach it (nodejs/undici#4068, nodejs/node#55428): a stream the caller stopped went on reading, and
+ * `wayline listen` did not exit on Ctrl-C. Each attempt is sent with the caller's signal itself.
+ */
+class CallerSignalRequest extends Request {
+  readonly callerSignal: AbortSignal | undefined;
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(input, init);
+    this.callerSignal = init?.signal ?? undefined;
+  }
+}
+
 export function createWayline(options: WaylineOptions): WaylineClient {
   const source: TokenSource =
     typeof options.token === "string" ? { token: async () => options.token as string } : options.token;
-  const send = options.fetch ?? ((request: Request) => fetch(request));
+  const send = options.fetch ?? ((request: Request, init?: { signal?: AbortSignal }) => fetch(request, init));
   const maxRetries = options.maxRetries ?? 3;
   const maxWait = options.maxRetryAfterSeconds ?? 60;
 
@@ -39,7 +54,9 @@ export function createWayline(options: WaylineOptions): WaylineClient {
     for (let retries = 0; ;) {
       const attempt = request.clone();
       attempt.headers.set("authorization", `Bearer ${await source.token()}`);
-      const response = await send(attempt);
+      const response = await send(attempt, {
+        signal: (request as Partial<CallerSignalRequest>).callerSignal ?? request.signal,
+      });
       if (response.status === 401 && source.refresh && !refreshed) {
         refreshed = true;
         await response.body?.cancel();
@@ -47,11 +64,11 @@ export function createWayline(options: WaylineOptions): WaylineClient {
         continue;
       }
       if (response.status === 429 && retries < maxRetries) {
-        const wait = Number(response.headers.get("retry-after") ?? "1");
-        if (Number.isFinite(wait) && wait <= maxWait) {
+        const wait = retryAfterSeconds(response.headers.get("retry-after")) ?? 1;
+        if (wait <= maxWait) {
           retries++;
           await response.body?.cancel();
-          await sleep(Math.max(wait, 0) * 1000);
+          await sleep(wait * 1000);
           continue;
         }
       }
@@ -59,5 +76,9 @@ export function createWayline(options: WaylineOptions): WaylineClient {
     }
   };
 
-  return createClient<paths>({ baseUrl: apiBase(options.url, options.environment), fetch: fetchWithPolicy });
+  return createClient<paths>({
+    baseUrl: apiBase(options.url, options.environment),
+    fetch: fetchWithPolicy,
+    Request: CallerSignalRequest,
+  });
 }

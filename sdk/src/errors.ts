@@ -1,4 +1,5 @@
 import type { components } from "./generated/openapi";
+import { retryAfterSeconds } from "./retry-after";
 
 /** The contract's error body: `{"error": {httpStatus, errorCode, detail, errorDisplay, fieldErrors}}`. */
 export type ErrorBody = components["schemas"]["Error"];
@@ -22,8 +23,7 @@ export class WaylineError extends Error {
     this.errorCode = error?.errorCode ?? "UNKNOWN";
     this.detail = detail;
     this.fieldErrors = error?.fieldErrors ?? [];
-    const after = Number(response.headers.get("retry-after"));
-    this.retryAfter = Number.isFinite(after) && response.headers.has("retry-after") ? after : null;
+    this.retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
   }
 }
 

@@ -1,4 +1,6 @@
 import http from "node:http";
+import v8 from "node:v8";
+import vm from "node:vm";
 import type net from "node:net";
 import {
   clientCredentials,
@@ -121,15 +123,17 @@ describe("@wayline/sdk against the service", () => {
 
 describe("@wayline/sdk and Retry-After", () => {
   // A stand-in for a rate-limited service (the shared one's limits are far above what a test reaches): the
-  // first answer is the contract's 429 with Retry-After: 1, the next a 200.
+  // first answer of each pair is the contract's 429 with a Retry-After, the next a 200. The first pair's
+  // Retry-After is in seconds (as the service sends it), the second's an HTTP-date (as a proxy may).
   let server: http.Server;
   const seen: number[] = [];
+  let retryAfter = "1";
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       seen.push(Date.now());
       res.setHeader("content-type", "application/json");
-      if (seen.length === 1) {
-        res.writeHead(429, { "retry-after": "1" });
+      if (seen.length % 2 === 1) {
+        res.writeHead(429, { "retry-after": retryAfter });
         res.end(
           JSON.stringify({
             error: {
@@ -156,5 +160,54 @@ describe("@wayline/sdk and Retry-After", () => {
     expect(vehicle).toEqual([]);
     expect(seen).toHaveLength(2);
     expect(seen[1]! - seen[0]!).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("a Retry-After given as an HTTP-date is waited out until that time", async () => {
+    const port = (server.address() as net.AddressInfo).port;
+    // Two seconds ahead, cut to the whole second an HTTP-date can say: a wait of 1–2 s.
+    const until = Math.floor(Date.now() / 1000) * 1000 + 2000;
+    retryAfter = new Date(until).toUTCString();
+    const api = createWayline({ url: `http://127.0.0.1:${port}`, token: "t" });
+    const { vehicle } = unwrap(await api.GET("/vehicle/"));
+    expect(vehicle).toEqual([]);
+    expect(seen).toHaveLength(4);
+    expect(seen[3]!).toBeGreaterThanOrEqual(until - 1000);
+    expect(seen[3]! - seen[2]!).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe("@wayline/sdk and a caller's AbortSignal", () => {
+  it("an open event stream the caller aborts after a garbage collection ends at once", async () => {
+    // Node's fetch lets a Request's signal follow the caller's through weak references; after a
+    // collection the abort used to be lost and the stream read on (nodejs/undici#4068). `gc` from V8's
+    // flags, as `node --expose-gc` gives it, to make the collection happen when the test needs it.
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const api = createWayline({ url: url(), token: clientCredentials(sandbox()) });
+    const stop = new AbortController();
+    const { data, response } = await api.GET("/eventFeed/stream", {
+      headers: { accept: "text/event-stream" },
+      parseAs: "stream",
+      signal: stop.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = (data as ReadableStream<Uint8Array>).getReader();
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    stop.abort();
+    const ended = await Promise.race([
+      (async () => {
+        try {
+          while (!(await reader.read()).done);
+          return "ended";
+        } catch (error) {
+          return (error as Error).name;
+        }
+      })(),
+      new Promise<string>((resolve) => setTimeout(() => resolve("still reading after 5 s"), 5000)),
+    ]);
+    expect(ended).toBe("AbortError");
   });
 });
