@@ -63,10 +63,18 @@ describe("delivery health rollup", () => {
   it("after two workers' concurrent deliveries with failures and retries, the rollup equals the attempts rolled up afresh and the health reads equal a direct computation", async () => {
     for (const hook of ["/hook/a", "/hook/b"]) {
       let n = 0;
-      // Every 4th request a 500, every 7th a 503 (retried until delivered), delays 0–60 ms.
-      receiver.route(hook, () => {
+      const failuresOf = new Map<string, number>();
+      // Every 4th request a 500, every 7th a 503 (retried until delivered), delays 0–60 ms. A
+      // webhook fails at most 3 times: its retries then come 5 ms, 300 ms and 1.8 s apart (the
+      // schedule at DELIVERY_RETRY_SCALE 0.001), where a 5th and 6th failure would add 18 s and
+      // 36 s of waiting to the file and nothing to what it checks.
+      receiver.route(hook, (req) => {
         n += 1;
-        return { status: n % 4 === 0 ? 500 : n % 7 === 0 ? 503 : 200, delayMs: (n * 13) % 61 };
+        const id = req.headers["webhook-id"] ?? "";
+        const failed = failuresOf.get(id) ?? 0;
+        const status = failed >= 3 ? 200 : n % 4 === 0 ? 500 : n % 7 === 0 ? 503 : 200;
+        if (status !== 200) failuresOf.set(id, failed + 1);
+        return { status, delayMs: (n * 13) % 61 };
       });
     }
     const sub = await createSubscription(db.sql, {
@@ -104,6 +112,11 @@ describe("delivery health rollup", () => {
     const [{ failed, workers: by } = { failed: 0, workers: 0 }] = await db.sql<{ failed: number; workers: number }[]>`
       select (count(*) filter (where outcome <> 'DELIVERED'))::int as failed, count(distinct worker_id)::int as workers from delivery_attempts where delivery_id in ${db.sql(sub.deliveryIds)}`;
     expect(failed).toBeGreaterThan(30);
+    // Some webhooks went through every retry the receiver allows: three levels of the schedule.
+    const [{ longest } = { longest: 0 }] = await db.sql<{ longest: number }[]>`
+      select max(n)::int as longest from (select count(*) as n from delivery_attempts
+      where delivery_id in ${db.sql(sub.deliveryIds)} group by notification_delivery_id) per_row`;
+    expect(longest).toBe(4);
     expect(by).toBe(2);
 
     // Row by row, the rollup against the same attempts rolled up afresh by the backfill migration
