@@ -155,8 +155,6 @@ const config = [
       "server/surfaces/driver/track-queries.ts",
       // the data export's points, a batch of 5,000 at a time (bench:export: a million in a minute)
       "server/surfaces/driver/export/point-batches.ts",
-      // /metrics' gauges (not a hot path; left to the metrics work to move to drizzle)
-      "server/platform/metrics/database-gauges.ts",
       // benchmark routes built only into the benchmark's build
       "app/bench/**",
     ],

@@ -1,6 +1,8 @@
+import { count, eq, sql } from "drizzle-orm";
 import { Gauge, Registry } from "prom-client";
-import { canPrepare, rawSql } from "@/db/client";
+import { canPrepare, db } from "@/db/client";
 import { checkReplica } from "@/db/replica";
+import { simulationRuns } from "@/db/schema";
 
 // Figures read from the database when /metrics is scraped: the same for every process, so the
 // answering process reads them once (they are not summed over the cluster). Each is a cheap
@@ -8,22 +10,23 @@ import { checkReplica } from "@/db/replica";
 // active runs simulation_runs_due_idx.
 
 export async function databaseMetrics(): Promise<string> {
-  const sql = rawSql();
-  const [queue] = await sql<{ pending: number; due: number; leased: number; oldest: number | null }[]>`
+  // Four counts in one round trip: drizzle's builder has no word for scalar subqueries side by side.
+  const [queue] = await db().execute<{ pending: number; due: number; leased: number; oldest: number | null }>(sql`
     select (select count(*)::int from notification_deliveries where status = 'PENDING') as pending,
            (select count(*)::int from delivery_jobs where lease_until is null and next_attempt_at <= now()) as due,
            (select count(*)::int from delivery_jobs where lease_until >= now()) as leased,
-           (select extract(epoch from now() - min(created_at))::float8 from notification_deliveries where status = 'PENDING') as oldest`;
-  const [runs] = await sql<
-    { active: number }[]
-  >`select count(*)::int as active from simulation_runs where status = 'running'`;
+           (select extract(epoch from now() - min(created_at))::float8 from notification_deliveries where status = 'PENDING') as oldest`);
+  const [runs] = await db()
+    .select({ active: count() })
+    .from(simulationRuns)
+    .where(eq(simulationRuns.status, "running"));
   // Connections of every Wayline process (application_name "wayline"), as PostgreSQL sees them:
   // "active" ones are running a statement (the pools in use), "idle" ones wait in a pool. The
   // embedded database has one session and no such view.
   const connections = canPrepare()
-    ? await sql<{ state: string; n: number }[]>`
+    ? await db().execute<{ state: string; n: number }>(sql`
         select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity
-         where application_name = 'wayline' and pid <> pg_backend_pid() group by 1`
+         where application_name = 'wayline' and pid <> pg_backend_pid() group by 1`)
     : [];
 
   const registry = new Registry();
