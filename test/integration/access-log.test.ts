@@ -5,6 +5,7 @@ import { baseUrl, Browser } from "../helpers/browser";
 import { addVehicle, createPartnerApp, expectApiError, uniqueDevice } from "../helpers/fixtures";
 import { waitFor } from "../helpers/delivery-fixture";
 import { simulatedTrip } from "../helpers/telemetry";
+import { csvLine } from "@/server/access-log/csv";
 
 // The access log (docs/driver-site.md#data-access) and "Download my data", over real HTTP on the
 // suite's service (its access log flushes every 0.5 s): exact counts per category after real API
@@ -251,6 +252,32 @@ describe("the driver's access log and export", () => {
       expect(text(name)).not.toContain(`"vehicleId": ${other.vehicleId},`);
     }
     expect(points.some((p) => p[0] === String(other.vehicleId))).toBe(false);
+  });
+
+  it("data-points.csv writes every field as csvLine does: quotes, commas, line breaks, formula-like text", async () => {
+    const d = await driverWithTrip();
+    // Values a device might send that CSV must quote or a spreadsheet would run, stored as they came.
+    const awkward = ["=SUM(A1:A9)", "-82.99", "+1", "@cmd", "\tindented", 'say "hi"', "a,b", "two\r\nlines", "plain"];
+    const [set] = await testSql()<{ id: string; at: string }[]>`
+      select id::text, recorded_at::text as at from data_sets where vehicle_id = ${d.vehicleId} order by recorded_at desc limit 1`;
+    for (const [i, value] of awkward.entries())
+      await testSql()`insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
+        values (${d.vehicleId}, ${set!.id}::bigint, ${100 + i}, ${set!.at}::timestamptz, 'GEN_NOTE', ${value})`;
+    const rows = await testSql()<{ id: string; set: string; at: string; key: string; value: string }[]>`
+      select id::text, data_set_id::text as set, to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+             key, value from data_points where vehicle_id = ${d.vehicleId} order by recorded_at, id`;
+    const expected =
+      csvLine(["vehicle_id", "data_set_id", "point_id", "timestamp_utc", "key", "value"]) +
+      rows.map((r) => csvLine([d.vehicleId, r.set, r.id, r.at, r.key, r.value])).join("");
+
+    const browser = await signedIn(d.account.username);
+    const zip = await download(browser, "/me/export");
+    expect(zip.status).toBe(200);
+    const csv = strFromU8(unzipSync(zip.bytes)["data-points.csv"]!);
+    expect(csv).toBe(expected);
+    expect(csv).toContain(`,GEN_NOTE,'=SUM(A1:A9)\r\n`);
+    expect(csv).toContain(`,GEN_NOTE,"two\r\nlines"\r\n`);
+    expect(csv).toContain(`,GEN_NOTE,"say ""hi"""\r\n`);
   });
 
   it("without a session both downloads answer 401 in the API's error shape; other methods 405", async () => {
