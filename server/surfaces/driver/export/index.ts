@@ -10,7 +10,7 @@ import { getDriverAccount } from "../account";
 import { driverPrincipal } from "../principal";
 import { readTrack } from "../track-queries";
 import { GEOJSON_HEAD, GEOJSON_TAIL, GPX_HEAD, GPX_TAIL, geojsonFeature, gpxTrack, type ExportTrip } from "./formats";
-import { readPointBatch, type PointCursor } from "./point-batches";
+import { readPointCsvBatch, type PointCursor } from "./point-batches";
 import { exportTotals, notificationBatch, tripBatch } from "./queries";
 import { zipStream } from "./zip";
 
@@ -124,14 +124,11 @@ async function* dataPointsCsv(vehicleIds: number[]): AsyncGenerator<string> {
   for (const vehicleId of vehicleIds) {
     let after: PointCursor = null;
     for (;;) {
-      const rows = await readPointBatch({ vehicleId, after, limit: POINT_BATCH });
-      if (rows.length === 0) break;
-      let text = "";
-      for (const r of rows) text += csvLine([vehicleId, r.dataSetId, r.id, r.at, r.key, r.value]);
-      yield text;
-      const last = rows[rows.length - 1]!;
-      after = { k: last.k, id: last.id };
-      if (rows.length < POINT_BATCH) break;
+      const batch = await readPointCsvBatch({ vehicleId, after, limit: POINT_BATCH });
+      if (batch.rows === 0) break;
+      yield batch.text;
+      after = batch.last;
+      if (batch.rows < POINT_BATCH) break;
     }
   }
 }
