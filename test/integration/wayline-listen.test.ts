@@ -235,6 +235,8 @@ describe("wayline listen and trigger", () => {
     answer = 500;
     await trigger("LOWBATTERY");
     await soon(listen, "the retry line", () => /-> 500 in \d+ ms; retrying in 1 s/.test(listen.output()));
+    // Backoff doubles while the local server keeps failing.
+    await soon(listen, "the second retry line", () => /-> 500 in \d+ ms; retrying in 2 s/.test(listen.output()));
     answer = 200;
     await soon(listen, "the LOWBATTERY", () => received.some((r) => r.type === "LOWBATTERY"));
 
@@ -361,4 +363,19 @@ describe("wayline listen and trigger", () => {
     expect((await finish(listen)).code).toBe(0);
     await expectTheFeedOnce();
   }, 300_000);
+  it("a local target that refuses connections: one line per attempt, the wait doubling, nothing saved", async () => {
+    const stateFile = path.join(dir, "refused.json");
+    const closed = `http://127.0.0.1:${await freePort()}/hooks`;
+    const listen = run(["listen", "--forward-to", closed, "--from-start", "--state-file", stateFile]);
+    await waitForOutput(listen, /Forwarding/, "listen ready");
+    await trigger("WAYPOINT");
+    await waitForOutput(listen, /ECONNREFUSED in \d+ ms; retrying in 2 s/, "the second refused attempt");
+    listen.kill("SIGTERM");
+    const { code, output } = await finish(listen);
+    expect(code).toBe(0);
+    expect(output).toMatch(/-> ECONNREFUSED in \d+ ms; retrying in 1 s\n.*-> ECONNREFUSED in \d+ ms; retrying in 2 s/);
+    expect(output).not.toMatch(/\n\s+at /);
+    // Nothing was forwarded, so nothing was saved: a next run starts from the same event.
+    expect(fs.existsSync(stateFile) ? fs.readFileSync(stateFile, "utf8") : "{}").not.toContain("cursor");
+  }, 120_000);
 });
