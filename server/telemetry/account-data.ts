@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { db, type Tx } from "@/db/client";
-import { dataPoints, vehicleDataStats, vehicles } from "@/db/schema";
+import { dataCursors, dataPoints, vehicleDataStats, vehicles } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
 import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import { serializePoint } from "./serialize";
@@ -35,10 +35,11 @@ export async function pointsSinceLastCall({
   precision: LocationPrecision;
 }) {
   return db().transaction(async (tx) => {
-    const [cursor] = await rows<{ tx_id: string; point_id: string }>(
-      tx,
-      sql`select tx_id::text, point_id::text from data_cursors where app_id = ${appId} and account_id = ${accountId} for update`,
-    );
+    const [cursor] = await tx
+      .select({ txId: dataCursors.txId, pointId: dataCursors.pointId })
+      .from(dataCursors)
+      .where(and(eq(dataCursors.appId, appId), eq(dataCursors.accountId, accountId)))
+      .for("update");
 
     if (!cursor) {
       // The first call starts after everything already committed, not at the safe horizon: the
@@ -48,9 +49,11 @@ export async function pointsSinceLastCall({
         tx,
         sql`select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) order by p.tx_id desc, p.id desc limit 1`,
       );
-      await tx.execute(
-        sql`insert into data_cursors (app_id, account_id, tx_id, point_id) values (${appId}, ${accountId}, ${last?.tx_id ?? "0"}::xid8, ${last?.id ?? "0"})`,
-      );
+      // A concurrent first call may have set it meanwhile: either cursor starts after what had committed.
+      await tx
+        .insert(dataCursors)
+        .values({ appId, accountId, txId: last?.tx_id ?? "0", pointId: Number(last?.id ?? 0) })
+        .onConflictDoNothing();
       return [];
     }
 
@@ -60,14 +63,15 @@ export async function pointsSinceLastCall({
       select p.id::text, p.vehicle_id, p.data_set_id::text, (extract(epoch from p.recorded_at) * 1000)::float8 as recorded_at, p.key, p.value, p.tx_id::text
         from data_points p
        where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())
-         and (p.tx_id, p.id) > (${cursor.tx_id}::xid8, ${cursor.point_id}::bigint)
+         and (p.tx_id, p.id) > (${cursor.txId}::xid8, ${cursor.pointId}::bigint)
        order by p.tx_id, p.id limit ${limit}`,
     );
     const last = points.at(-1);
     if (last)
-      await tx.execute(
-        sql`update data_cursors set tx_id = ${last.tx_id}::xid8, point_id = ${last.id}, updated_at = now() where app_id = ${appId} and account_id = ${accountId}`,
-      );
+      await tx
+        .update(dataCursors)
+        .set({ txId: last.tx_id, pointId: Number(last.id), updatedAt: sql`now()` })
+        .where(and(eq(dataCursors.appId, appId), eq(dataCursors.accountId, accountId)));
     return points.map((r) => ({
       vehicleId: r.vehicle_id,
       ...serializePoint(

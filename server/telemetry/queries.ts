@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lte } from "drizzle-orm";
 import { db, type Database } from "@/db/client";
 import { onReplica } from "@/db/replica";
 import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
@@ -191,12 +191,19 @@ export async function listDataPoints({
 
 /** The newest point of each key (or of one key). One index probe per key, via the key counters. */
 export async function latestPerKey({ vehicleId, key }: { vehicleId: number; key?: string }) {
-  const keyFilter: SQL = key ? sql`and k.key = ${key}` : sql``;
-  const rows = await db().execute<{ id: string }>(sql`
-    select p.id from ${vehicleKeyStats} k
-      cross join lateral (select id from ${dataPoints} where vehicle_id = k.vehicle_id and key = k.key order by recorded_at desc, id desc limit 1) p
-     where k.vehicle_id = ${vehicleId} ${keyFilter}`);
-  const ids = rows.map((r) => Number(r.id));
+  const newest = db()
+    .select({ id: dataPoints.id })
+    .from(dataPoints)
+    .where(and(eq(dataPoints.vehicleId, vehicleKeyStats.vehicleId), eq(dataPoints.key, vehicleKeyStats.key)))
+    .orderBy(desc(dataPoints.recordedAt), desc(dataPoints.id))
+    .limit(1)
+    .as("newest");
+  const rows = await db()
+    .select({ id: newest.id })
+    .from(vehicleKeyStats)
+    .crossJoinLateral(newest)
+    .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), key ? eq(vehicleKeyStats.key, key) : undefined));
+  const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
   return db().select().from(dataPoints).where(inArray(dataPoints.id, ids)).orderBy(asc(dataPoints.key));
 }
