@@ -7,6 +7,7 @@ import { inject } from "vitest";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { seedEmbeddedDataDir } from "./embedded-template";
 import { ensureTestCa, type TestCa } from "./https-receiver";
+import { scriptArgs } from "./launch-bundles";
 import { root, runScript, tsNodeFlags } from "./processes";
 import { freshDatabase } from "./fresh-database";
 
@@ -76,7 +77,7 @@ export type WorkerProcess = { child: ChildProcess; pid: number; output(): string
 /** `npm run worker`'s entry point, without npm, so the pid is the worker's own. */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
   let output = "";
-  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "worker.ts")], {
+  const child = spawn(process.execPath, scriptArgs("worker.ts", tsNodeFlags), {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

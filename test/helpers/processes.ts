@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { seedEmbeddedDataDir } from "./embedded-template";
+import { scriptArgs } from "./launch-bundles";
 import { ensureTestCa } from "./https-receiver";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
@@ -66,7 +67,7 @@ export function serviceEnv({
 /** Starts `npm start`'s entry point (without npm, so the pid is the server's own). */
 export function startService(env: ServiceEnv): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", "start.ts")], {
+  const child = spawn(process.execPath, scriptArgs("start.ts", tsNodeFlags), {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -132,7 +133,7 @@ export function runScript(
   env: ServiceEnv,
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...tsNodeFlags, path.join(root, "scripts", script), ...args], {
+    const child = spawn(process.execPath, [...scriptArgs(script, tsNodeFlags), ...args], {
       cwd: root,
       env,
       stdio: ["ignore", "pipe", "pipe"],
