@@ -4,16 +4,16 @@ import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 
 // The processes the tests start (`npm start`'s entry, the worker, app:create, retention) run from
-// esbuild bundles of their scripts rather than through tsx. Under tsx every one of our ~300 modules
-// goes through its loader hooks at each launch: measured on this 2-core machine, a service's start
-// took 4.6 CPU-seconds that way and 2.1 from a bundle, an app:create run 2.0 and 0.65, and the suite
-// launches such processes a few hundred times (docs/testing.md#time-budget). A bundle holds our
+// esbuild bundles of their scripts rather than through tsx. Under tsx every one of our modules goes
+// through its loader hooks at each launch: measured on this 2-core machine, a service's start
+// took 4.6 CPU-seconds that way and 2.1 from a bundle, an app:create run 2.0 and 0.65, and a CI run
+// launches such processes many times over in each pass (docs/testing.md#time-budget). A bundle holds our
 // code only (packages stay imports, loaded from node_modules as before), is made from the current
 // sources by the test run's global setup (esbuild takes about 0.4 s), which then names the folder in
 // WAYLINE_LAUNCH_BUNDLES for the processes it starts (without it, as in the benchmarks, the scripts
 // run through tsx), and behaves as the script does: `import.meta.url` keeps each module's own file,
-// `server-only` is the empty module tsx's hook gives. `npm start` itself is what the front door and
-// the demo sign-in test run.
+// `server-only` is the empty module tsx's hook gives. `npm start` itself, through tsx, is what CI's
+// front door runs, with the demo sign-in it prints.
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const SCRIPTS = ["start.ts", "worker.ts", "app-create.ts", "retention.ts"];
