@@ -36,18 +36,14 @@ export async function readPointCsvBatch({
   limit: number;
 }): Promise<PointCsvBatch> {
   const sql = rawSql();
-  const batch = after
-    ? sql`
-        select id, data_set_id, recorded_at, key, value from data_points
-         where vehicle_id = ${vehicleId} and recorded_at >= ${after.k}::timestamptz
-           and (recorded_at, id) > (${after.k}::timestamptz, ${after.id}::bigint)
-         order by data_points.recorded_at, data_points.id
-         limit ${limit}`
-    : sql`
-        select id, data_set_id, recorded_at, key, value from data_points
-         where vehicle_id = ${vehicleId}
-         order by data_points.recorded_at, data_points.id
-         limit ${limit}`;
+  const fromCursor = after
+    ? sql`and recorded_at >= ${after.k}::timestamptz and (recorded_at, id) > (${after.k}::timestamptz, ${after.id}::bigint)`
+    : sql``;
+  const batch = sql`
+    select id, data_set_id, recorded_at, key, value from data_points
+     where vehicle_id = ${vehicleId} ${fromCursor}
+     order by data_points.recorded_at, data_points.id
+     limit ${limit}`;
   const [row] = await sql<{ rows: number; text: string | null; k: string | null; id: string | null }[]>`
     with batch as (${batch}),
     cells as (
