@@ -153,6 +153,8 @@ const config = [
       "server/vehicles/list-vehicles.ts",
       "server/telemetry/trip-data-sets.ts",
       "server/surfaces/driver/track-queries.ts",
+      // the bound on a data set's points those two share
+      "server/telemetry/point-span.ts",
       // the data export's points, a batch of 5,000 at a time (bench:export: a million in a minute)
       "server/surfaces/driver/export/point-batches.ts",
       // benchmark routes built only into the benchmark's build

@@ -35,9 +35,10 @@ async function seed(sql: postgres.Sql, vehicleId: number, points: number) {
       from generate_series(0, ${trips - 1}) i`;
   await sql`
     with t as (select id, row_number() over (order by id) - 1 as n from trips where vehicle_id = ${vehicleId})
-    insert into data_sets (environment, vehicle_id, trip_id, recorded_at, ignition_status)
-    select 'production', ${vehicleId}, t.id, ${t0}::timestamptz + make_interval(mins => s), 'RUNNING'
-      from generate_series(0, ${sets - 1}) s join t on t.n = s / ${SETS_PER_TRIP}`;
+    insert into data_sets (environment, vehicle_id, trip_id, recorded_at, points_from, points_to, ignition_status)
+    select 'production', ${vehicleId}, t.id, a.at, a.at, a.at, 'RUNNING'
+      from generate_series(0, ${sets - 1}) s join t on t.n = s / ${SETS_PER_TRIP}
+      cross join lateral (select ${t0}::timestamptz + make_interval(mins => s) as at) a`;
   await sql`
     insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
     select ${vehicleId}, d.id, p,

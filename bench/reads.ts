@@ -73,6 +73,7 @@ function seedTrip(k: number, t0: number) {
 }
 
 async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
+  // Points by key and calendar month (UTC), as ingest counts them: "GEN_SPEED 2026-11-01".
   const keyCounts = new Map<string, number>();
   let sets = 0;
   let points = 0;
@@ -102,8 +103,8 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
       const tripId = new Map(tripRows.map((r) => [Number(r.start), String(r.id)]));
       const all = chunk.flatMap((c) => c.sets.map((s) => ({ ...s, trip: tripId.get(c.trip.start)! })));
       const setRows = await tx.unsafe(
-        `insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id)
-         select 'production', $1, s.at, s.ignition, s.trip from unnest($2::timestamptz[], $3::text[], $4::bigint[]) as s(at, ignition, trip)
+        `insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id)
+         select 'production', $1, s.at, s.at, s.at, s.ignition, s.trip from unnest($2::timestamptz[], $3::text[], $4::bigint[]) as s(at, ignition, trip)
          returning id, (extract(epoch from recorded_at) * 1000)::float8 as at`,
         [
           vehicleId,
@@ -121,7 +122,10 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
          select $1, p.set_id, p.pos, p.at, p.key, p.value from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)`,
         [vehicleId, ...[0, 1, 2, 3, 4].map((c) => tx.array(rows.map((r) => r[c]!)))] as never[],
       );
-      for (const r of rows) keyCounts.set(r[3]!, (keyCounts.get(r[3]!) ?? 0) + 1);
+      for (const r of rows) {
+        const keyMonth = `${r[3]!} ${r[2]!.slice(0, 7)}-01`;
+        keyCounts.set(keyMonth, (keyCounts.get(keyMonth) ?? 0) + 1);
+      }
       sets += all.length;
       points += rows.length;
       mileage += trips.reduce((a, t) => a + t.mileage, 0);
@@ -138,9 +142,14 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
     await tx`insert into vehicle_data_stats (vehicle_id, data_sets, data_points) values (${vehicleId}, ${sets}, ${points})
       on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets, data_points = vehicle_data_stats.data_points + excluded.data_points`;
     await tx.unsafe(
-      `insert into vehicle_key_stats (vehicle_id, key, data_points) select $1, k.key, k.n from unnest($2::text[], $3::bigint[]) as k(key, n)
-       on conflict (vehicle_id, key) do update set data_points = vehicle_key_stats.data_points + excluded.data_points`,
-      [vehicleId, tx.array([...keyCounts.keys()]), tx.array([...keyCounts.values()].map(String))] as never[],
+      `insert into vehicle_key_stats (vehicle_id, key, month, data_points) select $1, k.key, k.month, k.n from unnest($2::text[], $3::date[], $4::bigint[]) as k(key, month, n)
+       on conflict (vehicle_id, key, month) do update set data_points = vehicle_key_stats.data_points + excluded.data_points`,
+      [
+        vehicleId,
+        tx.array([...keyCounts.keys()].map((k) => k.split(" ")[0]!)),
+        tx.array([...keyCounts.keys()].map((k) => k.split(" ")[1]!)),
+        tx.array([...keyCounts.values()].map(String)),
+      ] as never[],
     );
   });
   return { sets, points, mileage };
@@ -221,7 +230,7 @@ async function explainFor(
       `select * from data_points where vehicle_id = ${v} and key = 'GEN_SPEED' order by recorded_at desc, id desc limit 50 offset 0`,
     ],
     "data/?mostRecentOnly=true": async () => [
-      `select p.id from vehicle_key_stats k cross join lateral (select id from data_points where vehicle_id = k.vehicle_id and key = k.key order by recorded_at desc, id desc limit 1) p where k.vehicle_id = ${v}`,
+      `select p.id from (select distinct vehicle_id, key from vehicle_key_stats where vehicle_id = ${v}) k cross join lateral (select id from data_points where vehicle_id = k.vehicle_id and key = k.key order by recorded_at desc, id desc limit 1) p`,
     ],
     "account/data/?sinceLastCall=true": async () => {
       const [c] = await sql`select tx_id::text, point_id::text from data_cursors where account_id = ${accountId}`;
@@ -319,8 +328,8 @@ async function main() {
         (select count(*) from data_sets where vehicle_id = ${vehicleId})::int as sets,
         (select data_points from vehicle_data_stats where vehicle_id = ${vehicleId})::int as kept_points,
         (select count(*) from data_points where vehicle_id = ${vehicleId})::int as points,
-        (select count(*) from (select key, count(*) as n from data_points where vehicle_id = ${vehicleId} group by key
-           except select key, data_points from vehicle_key_stats where vehicle_id = ${vehicleId}) d)::int as key_mismatches,
+        (select count(*) from (select key, date_trunc('month', recorded_at at time zone 'UTC')::date, count(*) as n from data_points where vehicle_id = ${vehicleId} group by 1, 2
+           except select key, month, data_points from vehicle_key_stats where vehicle_id = ${vehicleId}) d)::int as key_mismatches,
         (select count(*) from trips where vehicle_id = ${vehicleId})::int as trips,
         (select count(*) from trips where vehicle_id = ${vehicleId} and end_time is null)::int as open_trips,
         (select count(*) from data_sets where vehicle_id = ${vehicleId} and trip_id is null)::int as loose_sets,

@@ -69,6 +69,10 @@ async function main() {
     const measure = async (label: string): Promise<Figure[]> => {
       console.log(`bench:scale: measuring ${label} (load ${loadAverage()})`);
       const figures: Figure[] = [];
+      // An ON opens a trip of this phase's own: the trip read below then reads the same number of data
+      // sets on either side (the sets below extend it), not the whole run's.
+      clock += 1_000;
+      await post([dataSet(new Date(clock), "ON", [waypoint(40.1, -83.1)])]);
       // Single data sets, one request each.
       for (let i = 0; i < WARMUP; i++) await post(nextSets(1));
       const singles: number[] = [];
@@ -218,9 +222,10 @@ async function fill(sql: postgres.Sql) {
     await sql.begin(async (tx) => {
       await tx`
         with s as (
-          insert into data_sets (environment, vehicle_id, recorded_at, ignition_status)
-          select 'production', v, ${new Date(start)}::timestamptz + make_interval(secs => g * ${stepSeconds}), 'RUNNING'
+          insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status)
+          select 'production', v, t.at, t.at, t.at, 'RUNNING'
             from unnest(${chunk}::int[]) v cross join generate_series(0, ${setsPerVehicle - 1}) g
+            cross join lateral (select ${new Date(start)}::timestamptz + make_interval(secs => g * ${stepSeconds}) as at) t
           returning id, vehicle_id, recorded_at)
         insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
         select s.vehicle_id, s.id, k.position, s.recorded_at, k.key,
@@ -230,8 +235,10 @@ async function fill(sql: postgres.Sql) {
         insert into vehicle_data_stats (vehicle_id, data_sets, data_points)
         select v, ${setsPerVehicle}, ${setsPerVehicle * POINTS_PER_SET} from unnest(${chunk}::int[]) v`;
       await tx`
-        insert into vehicle_key_stats (vehicle_id, key, data_points)
-        select v, k, ${setsPerVehicle} from unnest(${chunk}::int[]) v cross join unnest(array['GEN_WAYPOINT', 'GEN_SPEED', 'GEN_VOLTAGE']) k`;
+        insert into vehicle_key_stats (vehicle_id, key, month, data_points)
+        select v, k, m.month, m.n from unnest(${chunk}::int[]) v cross join unnest(array['GEN_WAYPOINT', 'GEN_SPEED', 'GEN_VOLTAGE']) k
+          cross join (select date_trunc('month', (${new Date(start)}::timestamptz + make_interval(secs => g * ${stepSeconds})) at time zone 'UTC')::date as month, count(*) as n
+                        from generate_series(0, ${setsPerVehicle - 1}) g group by 1) m`;
     });
   }
   await sql`vacuum analyze`;

@@ -2,6 +2,7 @@ import {
   bigint,
   bigserial,
   customType,
+  date,
   doublePrecision,
   index,
   integer,
@@ -75,6 +76,11 @@ export const dataSets = pgTable(
     deviceId: text("device_id"),
     vin: text("vin"),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    // The span of the set's own time and its points' times, written by ingest: reads that reach the
+    // points through their set bound them by it, so PostgreSQL probes only the months it covers (a
+    // point may carry its own timestamp, months from its set's). Null: not known, every month is read.
+    pointsFrom: timestamp("points_from", { withTimezone: true }),
+    pointsTo: timestamp("points_to", { withTimezone: true }),
   },
   // One data set per vehicle and timestamp: a second one is a duplicate and is ignored.
   (t) => [
@@ -117,7 +123,7 @@ export const dataPoints = pgTable(
 );
 
 // Counts kept by ingest in the same transaction, so list totals stay fast on a vehicle with
-// millions of points (count(*) would not).
+// millions of points (count(*) would not); a key's points by month, for retention's whole months.
 export const vehicleDataStats = pgTable("vehicle_data_stats", {
   vehicleId: integer("vehicle_id")
     .primaryKey()
@@ -133,9 +139,12 @@ export const vehicleKeyStats = pgTable(
       .notNull()
       .references(() => vehicles.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
+    // The calendar month (UTC) of the points' own times, the month of their data_points partition:
+    // retention drops a month by taking its rows off the totals, without counting its points.
+    month: date("month", { mode: "string" }).notNull(),
     dataPoints: bigint("data_points", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.vehicleId, t.key] })],
+  (t) => [primaryKey({ columns: [t.vehicleId, t.key, t.month] }), index("vehicle_key_stats_month_idx").on(t.month)],
 );
 
 // Where GET /account/data/?sinceLastCall=true left off, per app and account.

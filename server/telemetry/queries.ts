@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { db, type Database } from "@/db/client";
 import { onReplica } from "@/db/replica";
 import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
@@ -22,13 +22,33 @@ async function withPoints(
     .select()
     .from(dataPoints)
     .where(
-      inArray(
-        dataPoints.dataSetId,
-        sets.map((s) => s.id),
+      and(
+        inArray(
+          dataPoints.dataSetId,
+          sets.map((s) => s.id),
+        ),
+        withinSpans(sets),
       ),
     )
     .orderBy(asc(dataPoints.dataSetId), asc(dataPoints.position));
   return attachPoints(sets, points, precision);
+}
+
+/**
+ * The sets' points lie within the sets' spans (data_sets.points_from, points_to, server/telemetry/point-span.ts):
+ * bounding the read by the earliest and latest of them lets PostgreSQL read only those months. No bound
+ * when a set's span is not known.
+ */
+function withinSpans(sets: (typeof dataSets.$inferSelect)[]) {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const s of sets) {
+    if (s.pointsFrom === null || s.pointsTo === null) return undefined;
+    from = Math.min(from, s.pointsFrom.getTime());
+    to = Math.max(to, s.pointsTo.getTime());
+  }
+  // A Date holds milliseconds, the column microseconds: the bound is the millisecond after the latest.
+  return and(gte(dataPoints.recordedAt, new Date(from)), lt(dataPoints.recordedAt, new Date(to + 1)));
 }
 
 function attachPoints(
@@ -168,7 +188,8 @@ export async function listDataPoints({
   return onReplica(async ({ db }) => {
     const total: Promise<{ n: number }[]> = key
       ? db
-          .select({ n: vehicleKeyStats.dataPoints })
+          // The key's months (docs/partitions.md#retention): a few rows of one index range.
+          .select({ n: sql<number>`coalesce(sum(${vehicleKeyStats.dataPoints}), 0)::float8` })
           .from(vehicleKeyStats)
           .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), eq(vehicleKeyStats.key, key)))
       : db
@@ -191,18 +212,20 @@ export async function listDataPoints({
 
 /** The newest point of each key (or of one key). One index probe per key, via the key counters. */
 export async function latestPerKey({ vehicleId, key }: { vehicleId: number; key?: string }) {
+  // The vehicle's keys: the counters hold a row per key and month.
+  const keys = db()
+    .selectDistinct({ vehicleId: vehicleKeyStats.vehicleId, key: vehicleKeyStats.key })
+    .from(vehicleKeyStats)
+    .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), key ? eq(vehicleKeyStats.key, key) : undefined))
+    .as("keys");
   const newest = db()
     .select({ id: dataPoints.id })
     .from(dataPoints)
-    .where(and(eq(dataPoints.vehicleId, vehicleKeyStats.vehicleId), eq(dataPoints.key, vehicleKeyStats.key)))
+    .where(and(eq(dataPoints.vehicleId, keys.vehicleId), eq(dataPoints.key, keys.key)))
     .orderBy(desc(dataPoints.recordedAt), desc(dataPoints.id))
     .limit(1)
     .as("newest");
-  const rows = await db()
-    .select({ id: newest.id })
-    .from(vehicleKeyStats)
-    .crossJoinLateral(newest)
-    .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), key ? eq(vehicleKeyStats.key, key) : undefined));
+  const rows = await db().select({ id: newest.id }).from(keys).crossJoinLateral(newest);
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
   return db().select().from(dataPoints).where(inArray(dataPoints.id, ids)).orderBy(asc(dataPoints.key));

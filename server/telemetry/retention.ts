@@ -10,8 +10,10 @@ import { logger } from "@/server/platform/log";
 // 1. A month partition of data_points whose every point is older than the cutoff goes whole
 //    (docs/partitions.md#retention): one transaction takes its rows off the counters and empties it
 //    (TRUNCATE), so the counters and the rows change together at its commit, then the empty table is dropped.
-//    The transaction counts the month's points first, under a SHARE lock on that month only: late points
-//    for that month wait, every other read and write goes on. Hourly, the month is already empty by then
+//    The counters hold each key's points by month (vehicle_key_stats.month): the transaction takes the month's
+//    counter rows off the totals under a SHARE lock on that month only, without counting its points, so it
+//    takes the same time however many the month holds: late points for that month wait, every other read
+//    and write goes on. Hourly, the month is already empty by then
 //    (way 2 took its points an hour at a time): the drop gives the disk back at once, with no vacuum. It is
 //    the way of a first run, or after the worker was down: a month's points without a delete each.
 // 2. The rest (the month the cutoff falls in, and the default partition), vehicle by vehicle, in batches of
@@ -97,32 +99,28 @@ const TRIES = 20;
 
 async function emptyPartitionOnce(partition: MonthPartition): Promise<{ vehicle_id: number; n: number }[]> {
   const table = sql.identifier(partition.name);
+  // The month's counter rows (vehicle_key_stats by month, the partition's month): its points per vehicle and key.
+  const month = partition.from.toISOString().slice(0, 10);
   return db().transaction(async (tx) => {
     await tx.execute(sql`select set_config('lock_timeout', ${LOCK_WAIT}, true)`);
+    // No point of the month is written while it is held, so the month's counters are final until the commit.
     await tx.execute(sql`lock table ${table} in share mode`);
-    const gone = (await tx.execute(
-      sql`select vehicle_id, key, count(*)::int as n from ${table} group by vehicle_id, key order by vehicle_id, key`,
-    )) as unknown as { vehicle_id: number; key: string; n: number }[];
-    if (gone.length > 0) {
-      const rows = sql`json_to_recordset(${JSON.stringify(gone)}::json) as g(vehicle_id int, key text, n bigint)`;
-      // The counter rows are locked in vehicle and key order before they change: two workers' runs wait
-      // for each other rather than deadlock.
-      await tx.execute(
-        sql`select 1 from vehicle_data_stats where vehicle_id in (select vehicle_id from ${rows}) order by vehicle_id for update`,
-      );
-      await tx.execute(
-        sql`select 1 from vehicle_key_stats where (vehicle_id, key) in (select vehicle_id, key from ${rows}) order by vehicle_id, key for update`,
-      );
-      await tx.execute(
-        sql`update vehicle_key_stats s set data_points = s.data_points - g.n from ${rows} where s.vehicle_id = g.vehicle_id and s.key = g.key`,
-      );
-      await tx.execute(sql`update vehicle_data_stats s set data_points = s.data_points - v.n
-        from (select vehicle_id, sum(n) as n from ${rows} group by vehicle_id) v where s.vehicle_id = v.vehicle_id`);
-    }
+    // The counter rows are locked in ingest's order (the vehicle's, then its keys'), each in vehicle and
+    // key order: two workers' runs wait for each other rather than deadlock.
+    await tx.execute(
+      sql`select 1 from vehicle_data_stats where vehicle_id in (select vehicle_id from vehicle_key_stats where month = ${month}) order by vehicle_id for update`,
+    );
+    await tx.execute(sql`select 1 from vehicle_key_stats where month = ${month} order by vehicle_id, key for update`);
+    const gone = (await tx.execute(sql`
+      with gone as (delete from vehicle_key_stats where month = ${month} returning vehicle_id, data_points),
+           v as (select vehicle_id, sum(data_points) as n from gone group by vehicle_id),
+           u as (update vehicle_data_stats s set data_points = s.data_points - v.n from v where s.vehicle_id = v.vehicle_id)
+      select vehicle_id, n::float8 as n from v where n > 0 order by vehicle_id`)) as unknown as {
+      vehicle_id: number;
+      n: number;
+    }[];
     await tx.execute(sql`truncate ${table}`);
-    const perVehicle = new Map<number, number>();
-    for (const { vehicle_id, n } of gone) perVehicle.set(vehicle_id, (perVehicle.get(vehicle_id) ?? 0) + n);
-    return [...perVehicle].map(([vehicle_id, n]) => ({ vehicle_id, n }));
+    return gone;
   });
 }
 
@@ -156,9 +154,9 @@ async function deleteInBatches({
             delete from data_points where recorded_at < ${before}::timestamptz and (id, recorded_at) in (
               select id, recorded_at from data_points where vehicle_id = ${id} and recorded_at < ${before}::timestamptz
                limit ${batch} for update skip locked)
-            returning key),
-          k as (select key, count(*) as n from d group by key),
-          ks as (update vehicle_key_stats s set data_points = s.data_points - k.n from k where s.vehicle_id = ${id} and s.key = k.key),
+            returning key, date_trunc('month', recorded_at at time zone 'UTC')::date as month),
+          k as (select key, month, count(*) as n from d group by key, month),
+          ks as (update vehicle_key_stats s set data_points = s.data_points - k.n from k where s.vehicle_id = ${id} and s.key = k.key and s.month = k.month),
           vs as (update vehicle_data_stats set data_points = data_points - (select count(*) from d) where vehicle_id = ${id} and exists (select 1 from d))
           select count(*)::int as n from d`)) as unknown as { n: number }[];
         const n = row?.n ?? 0;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, createDriver, testSql, type Env } from "../helpers/api";
 import { baseUrl, Browser, visibleText } from "../helpers/browser";
 import { addVehicle, apps, expectApiError, uniqueDevice } from "../helpers/fixtures";
-import { simulatedTrip } from "../helpers/telemetry";
+import { simulatedTrip, wireTime } from "../helpers/telemetry";
 
 // The driver site's pages and /me/* data routes, over real HTTP with real sessions: each driver
 // sees and changes only their own account, vehicles and trips; mutations give the API's field
@@ -314,5 +314,25 @@ describe("driver site: trip replay", () => {
     expect(text).toContain("Duration 11 min 00 s");
     expect(text).toContain("Top speed 30 mph");
     expect(text).toContain("4.2 mi reported by the device");
+  });
+
+  it("the track takes waypoints stamped with a time of their own, in another month than their data set", async () => {
+    const a = await signedInDriver();
+    const start = new Date(Date.now() - 3_600_000);
+    const earlier = wireTime(new Date(start.getTime() - 40 * 86_400_000));
+    // The same trip, each waypoint stamped 40 days before its set (a device replaying a stored track):
+    // the track reads its sets' points within their spans (server/telemetry/point-span.ts).
+    const sets = simulatedTrip(start, { lat: 40.7128, lon: -74.006 }).map((set) => ({
+      ...set,
+      datum: set.datum.map((d) => (d.key === "GEN_WAYPOINT" ? { ...d, timestamp: earlier } : d)),
+    }));
+    const posted = await api("sandbox").post(`/vehicle/${a.vehicle.vehicleId}/dataSet/`, sets, a.accessToken);
+    expect(posted.status, posted.text).toBe(200);
+    const trips = await api("sandbox").get(`/vehicle/${a.vehicle.vehicleId}/trip/`, a.accessToken);
+    const page = await a.browser.get(`/vehicles/${a.vehicle.vehicleId}/trips/${trips.body.trip[0].id}`);
+    expect(page.status).toBe(200);
+    const text = visibleText(page.text);
+    expect(text).toMatch(/Distance 0\.9 mi/);
+    expect(text).toContain("Duration 11 min 00 s");
   });
 });

@@ -34,6 +34,8 @@ describe("ingest's write checks the vehicle's version", () => {
           sets: [
             {
               recordedAt: at,
+              pointsFrom: at,
+              pointsTo: at,
               ignitionStatus: "RUNNING",
               tripId: null,
               tripStart: null,

@@ -15,8 +15,8 @@ import { freshDatabase, type FreshDatabase } from "../helpers/fresh-database";
 import { request } from "../helpers/api";
 import { launchService, root, runScript } from "../helpers/processes";
 
-// Migration 0028 (docs/partitions.md#the-migration): a database made by the migrations up to 0027 and
-// filled through that schema (data sets and points over three months and one from 2019, a trip, the
+// Migration 0028 (docs/partitions.md#the-migrations), and 0029 and 0030 after it: a database made by the
+// migrations up to 0027 and filled through that schema (data sets and points over three months and one from 2019, a trip, the
 // counters, delivery attempts) is migrated on, and every row, every counter and the sequences come
 // through: on the suite's PostgreSQL (a database of its own; there a service started on it answers the same
 // totals) and on an embedded PGlite.
@@ -103,15 +103,18 @@ const fill: SQL[] = [
 
 // What must come through, each as a fingerprint of every row (an md5 of the rows in id order).
 const tables = {
-  data_sets: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.id)) as digest from data_sets t`,
+  // The columns the old schema had (0029 adds the points' span, null for these rows).
+  data_sets: sql`select count(*)::int as n, md5(string_agg((t.id, t.environment, t.vehicle_id, t.trip_id, t.recorded_at, t.ignition_status, t.device_id, t.vin, t.received_at)::text, '|' order by t.id)) as digest from data_sets t`,
   data_points: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.id)) as digest from data_points t`,
   delivery_attempts: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.id)) as digest from delivery_attempts t`,
   vehicle_data_stats: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.vehicle_id)) as digest from vehicle_data_stats t`,
-  vehicle_key_stats: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.vehicle_id, t.key)) as digest from vehicle_key_stats t`,
+  // Each key's total (0030 counts it by month: the months' sum).
+  vehicle_key_stats: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.vehicle_id, t.key)) as digest
+    from (select vehicle_id, key, sum(data_points)::bigint as data_points from vehicle_key_stats group by 1, 2) t`,
   delivery_attempt_rollups: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.delivery_id, t.bucket_seconds, t.bucket_start)) as digest from delivery_attempt_rollups t`,
 };
 
-describe("migration 0028 on a database filled through the old schema", () => {
+describe("migrations 0028–0030 on a database filled through the old schema", () => {
   let target: Target;
   let fresh: FreshDatabase | null;
   let folder: string;
@@ -176,6 +179,17 @@ describe("migration 0028 on a database filled through the old schema", () => {
       }
     },
   );
+
+  test("0030 counts each vehicle's keys by the month of their points", async () => {
+    const byMonth = sql`select vehicle_id, key, date_trunc('month', recorded_at at time zone 'UTC')::date as month, count(*)::bigint as n
+      from data_points group by 1, 2, 3`;
+    const kept = sql`select vehicle_id, key, month, data_points as n from vehicle_key_stats`;
+    const [row] = await target.run(sql`select (select count(*) from (${byMonth} except ${kept}) d)::int as missing,
+      (select count(*) from (${kept} except ${byMonth}) d)::int as extra, (select count(*) from vehicle_key_stats)::int as rows`);
+    // 2 vehicles × 4 keys × (the 3–4 months of the last 83 days and 2019's): at least 32 rows.
+    expect(row).toMatchObject({ missing: 0, extra: 0 });
+    expect(row!.rows).toBeGreaterThanOrEqual(32);
+  });
 
   test("the tables are partitioned by month, the months of the rows made, the 2019 rows in the default partition", async () => {
     const partitioned = await target.run(

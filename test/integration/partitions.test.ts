@@ -159,6 +159,13 @@ describe("data points by month", () => {
         { n: string }[]
       >`select count(*)::text as n from data_points where vehicle_id = ${vehicleId}`;
       expect(stats?.points).toBe(counted?.n);
+      // The key counters by month (what a month's drop takes off the totals) are the points by month, both ways.
+      const byMonth = db`select key, date_trunc('month', recorded_at at time zone 'UTC')::date as month, count(*)::bigint as n
+        from data_points where vehicle_id = ${vehicleId} group by 1, 2`;
+      const kept = db`select key, month, data_points as n from vehicle_key_stats where vehicle_id = ${vehicleId} and data_points > 0`;
+      const [differ] = await db<{ missing: number; extra: number }[]>`select
+        (select count(*) from (${byMonth} except ${kept}) d)::int as missing, (select count(*) from (${kept} except ${byMonth}) d)::int as extra`;
+      expect(differ).toEqual({ missing: 0, extra: 0 });
 
       expect(lastLine((await runScript("retention.ts", ["--days", "40"], own.service.env)).stdout)).toEqual({
         days: 40,

@@ -40,6 +40,8 @@ async function writesFor(count: number, at: Date) {
           sets: [
             {
               recordedAt: iso,
+              pointsFrom: iso,
+              pointsTo: iso,
               ignitionStatus: "RUNNING",
               tripId: null,
               tripStart: null,

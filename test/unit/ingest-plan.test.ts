@@ -109,6 +109,26 @@ describe("planWrite", () => {
     ]);
   });
 
+  it("spans each set's time and its points' own times, for the reads that prune by it", () => {
+    const plan = planWrite(
+      read(),
+      [
+        set(5, "ON", [
+          { key: "GEN_SPEED", value: "0", timestamp: t(9) },
+          { key: "GEN_VOLTAGE", value: "13.9", timestamp: t(2) },
+        ]),
+        set(6, "RUNNING", [{ key: "GEN_SPEED", value: "1" }]),
+        set(7, "RUNNING", []),
+      ],
+      { environment: "sandbox" },
+    );
+    expect(plan.write!.sets.map((s) => [s.pointsFrom, s.pointsTo])).toEqual([
+      [t(2).toISOString(), t(9).toISOString()],
+      [t(6).toISOString(), t(6).toISOString()],
+      [t(7).toISOString(), t(7).toISOString()],
+    ]);
+  });
+
   it("decodes a new VIN once, and evaluates the subscriptions that see the vehicle", () => {
     const plan = planWrite(
       read({ subscriptions: [waypoints] }),

@@ -1,4 +1,5 @@
 import { onReplica } from "@/db/replica";
+import { pointsWithin } from "@/server/telemetry/point-span";
 
 // A trip's track for the replay: one row per data set with a position, oldest first, with its
 // speed when the data set has one. Straight through postgres.js (a 24-hour trip is 17,000 rows,
@@ -13,7 +14,7 @@ export async function readTrack({ vehicleId, tripId }: { vehicleId: number; trip
            max(p.value) filter (where p.key = 'GEN_WAYPOINT') as waypoint,
            max(p.value) filter (where p.key = 'GEN_SPEED') as speed
       from data_sets s
-      join data_points p on p.data_set_id = s.id and p.key in ('GEN_WAYPOINT', 'GEN_SPEED')
+      join data_points p on p.data_set_id = s.id and ${pointsWithin(sql)} and p.key in ('GEN_WAYPOINT', 'GEN_SPEED')
      where s.trip_id = ${tripId} and s.vehicle_id = ${vehicleId}
      group by s.id, s.recorded_at
     having max(p.value) filter (where p.key = 'GEN_WAYPOINT') is not null

@@ -54,8 +54,11 @@ export function planWrite(
   const times = fresh.map((set) => set.timestamp.toISOString());
   const rows: NewDataSet[] = fresh.map((set, i) => {
     const trip = plan.tripOf[i]!;
+    const span = pointSpan(set);
     return {
       recordedAt: times[i]!,
+      pointsFrom: span ? span.from.toISOString() : times[i]!,
+      pointsTo: span ? span.to.toISOString() : times[i]!,
       ignitionStatus: set.ignitionStatus,
       tripId: typeof trip === "number" && trip > 0 ? trip : null,
       tripStart: typeof trip === "number" && trip < 0 ? startOf.get(trip)! : null,
@@ -154,6 +157,21 @@ export function answerOf(vehicleId: number, fresh: DataSetInput[], written: Writ
       })),
     };
   });
+}
+
+/**
+ * The span of the set's time and its points' own times, when a point has a time of its own; null
+ * when every point is at the set's time (the set's time is then the span, already formatted).
+ */
+function pointSpan(set: DataSetInput): { from: Date; to: Date } | null {
+  let from = set.timestamp;
+  let to = set.timestamp;
+  for (const d of set.datum) {
+    if (!ownTime(d, set)) continue;
+    if (d.timestamp! < from) from = d.timestamp!;
+    if (d.timestamp! > to) to = d.timestamp!;
+  }
+  return from === set.timestamp && to === set.timestamp ? null : { from, to };
 }
 
 // A datum's own time, when it differs from its set's (devices usually stamp both alike): the

@@ -25,6 +25,9 @@ import { ownedByCaller } from "./read";
  */
 export type NewDataSet = {
   recordedAt: string;
+  /** The span of the set's time and its points' times (data_sets.points_from, points_to). */
+  pointsFrom: string;
+  pointsTo: string;
   ignitionStatus: string;
   tripId: number | null;
   tripStart: string | null;
@@ -70,6 +73,8 @@ export type Written = {
 };
 
 const iso = (d: Date) => d.toISOString();
+/** The first day of a time's calendar month (UTC), of an ISO time: "2026-11-26T08:00:00.000Z" → "2026-11-01". */
+const monthOf = (time: string) => `${time.slice(0, 7)}-01`;
 const tripColumns = (t: OpenTrip) => [
   iso(t.startTime),
   t.endTime ? iso(t.endTime) : null,
@@ -170,17 +175,18 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     createdTrips.length > 0
       ? sql`when s.trip_start is not null then (select id from tn where tn.vehicle_id = s.vehicle and tn.start_time = s.trip_start)`
       : sql``;
-  ctes.push(sql`ds as (insert into data_sets (environment, vehicle_id, recorded_at, ignition_status, trip_id, device_id, vin)
-                select ${environment}, s.vehicle, s.at, s.ignition,
+  ctes.push(sql`ds as (insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id, device_id, vin)
+                select ${environment}, s.vehicle, s.at, s.points_from, s.points_to, s.ignition,
                        case when s.late then (select id from trips where vehicle_id = s.vehicle and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
                                                order by start_time desc limit 1)
                             ${ofCreatedTrip}
                             else s.trip end,
                        s.device, s.vin
-                  from unnest(${sql.array(sets.map((x) => x.vehicleId))}::int[], ${sql.array(sets.map((x) => x.set.recordedAt))}::timestamptz[], ${sql.array(sets.map((x) => x.set.ignitionStatus))}::text[],
+                  from unnest(${sql.array(sets.map((x) => x.vehicleId))}::int[], ${sql.array(sets.map((x) => x.set.recordedAt))}::timestamptz[],
+                              ${sql.array(sets.map((x) => x.set.pointsFrom))}::timestamptz[], ${sql.array(sets.map((x) => x.set.pointsTo))}::timestamptz[], ${sql.array(sets.map((x) => x.set.ignitionStatus))}::text[],
                               ${sql.array(sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId))))}::bigint[], ${sql.array(sets.map((x) => x.set.tripStart))}::timestamptz[],
                               ${sql.array(sets.map((x) => x.set.late))}::boolean[], ${sql.array(sets.map((x) => x.set.deviceId))}::text[], ${sql.array(sets.map((x) => x.set.vin))}::text[])
-                    with ordinality as s(vehicle, at, ignition, trip, trip_start, late, device, vin, ord)
+                    with ordinality as s(vehicle, at, points_from, points_to, ignition, trip, trip_start, late, device, vin, ord)
                  where s.vehicle in (select id from cas)
                  order by s.ord
                returning id, vehicle_id, recorded_at, trip_id)`);
@@ -196,11 +202,17 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                    order by u.ord
                  returning id, data_set_id, position)`);
   }
-  // The per-vehicle and per-key counts that list totals read.
+  // The per-vehicle and per-key counts that list totals read; a key's by the calendar month (UTC) of its
+  // points' times, the month of their partition (retention drops a month by its counters).
   const keyCounts = writes.flatMap((w) => {
-    const counts = new Map<string, number>();
-    for (const x of w.points) counts.set(x.key, (counts.get(x.key) ?? 0) + 1);
-    return [...counts].map(([key, n]) => ({ vehicleId: w.vehicleId, key, n }));
+    const counts = new Map<string, { key: string; month: string; n: number }>();
+    for (const x of w.points) {
+      const month = monthOf(x.recordedAt);
+      const count = counts.get(`${x.key} ${month}`);
+      if (count) count.n++;
+      else counts.set(`${x.key} ${month}`, { key: x.key, month, n: 1 });
+    }
+    return [...counts.values()].map((c) => ({ vehicleId: w.vehicleId, ...c }));
   });
   ctes.push(sql`vs as (insert into vehicle_data_stats (vehicle_id, data_sets, data_points)
                 select u.vehicle, u.sets, u.points
@@ -210,12 +222,12 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                 on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets,
                   data_points = vehicle_data_stats.data_points + excluded.data_points)`);
   if (keyCounts.length > 0) {
-    ctes.push(sql`ks as (insert into vehicle_key_stats (vehicle_id, key, data_points)
-                  select k.vehicle, k.key, k.n
+    ctes.push(sql`ks as (insert into vehicle_key_stats (vehicle_id, key, month, data_points)
+                  select k.vehicle, k.key, k.month, k.n
                     from unnest(${sql.array(keyCounts.map((k) => k.vehicleId))}::int[], ${sql.array(keyCounts.map((k) => k.key))}::text[],
-                                ${sql.array(keyCounts.map((k) => String(k.n)))}::bigint[]) as k(vehicle, key, n)
+                                ${sql.array(keyCounts.map((k) => k.month))}::date[], ${sql.array(keyCounts.map((k) => String(k.n)))}::bigint[]) as k(vehicle, key, month, n)
                    where k.vehicle in (select id from cas)
-                  on conflict (vehicle_id, key) do update set data_points = vehicle_key_stats.data_points + excluded.data_points)`);
+                  on conflict (vehicle_id, key, month) do update set data_points = vehicle_key_stats.data_points + excluded.data_points)`);
   }
   ctes.push(
     ...notificationWrites(
