@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { Unzip, UnzipInflate } from "fflate";
 import postgres from "postgres";
 import { launchService, type RunningService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, driverSession } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:export`: "Download my data" for a driver with BENCH_POINTS data points (default
@@ -57,38 +57,6 @@ async function seed(sql: postgres.Sql, vehicleId: number, points: number) {
     insert into vehicle_data_stats (vehicle_id, data_sets, data_points) values (${vehicleId}, ${sets}, ${points})
     on conflict (vehicle_id) do update set data_sets = excluded.data_sets, data_points = excluded.data_points`;
   await sql`analyze data_points`;
-}
-
-/** The driver site's sign-in, as next-auth's credentials flow: the session cookie. */
-async function signIn(base: string, username: string, password: string): Promise<string> {
-  const cookies = new Map<string, string>();
-  const remember = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-  };
-  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  remember(csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${base}/api/auth/callback/password`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie() },
-    body: new URLSearchParams({
-      environment: "production",
-      username,
-      password,
-      csrfToken,
-      callbackUrl: "/",
-      json: "true",
-    }),
-  });
-  remember(res);
-  if (![...cookies.keys()].some((k) => k.includes("session-token"))) throw new Error(`sign-in failed: ${res.status}`);
-  return cookie();
 }
 
 /** Old space for the second measurement (NODE_OPTIONS), in MB. */
@@ -187,8 +155,7 @@ async function main() {
   try {
     const driver = await benchDriver(service.baseUrl, service.env, "bench-export");
     const vehicleId = await driver.newVehicle("Export car");
-    const [account] = await sql<{ username: string }[]>`select username from accounts where id = ${driver.accountId}`;
-    const cookie = await signIn(service.baseUrl, account!.username, "bench-password");
+    const cookie = await driverSession(service.baseUrl, driver.username, driver.password);
     // A first export while the account holds no points: the route's code loads and its statements are
     // prepared, so the figure below is what a million points cost, not what the first request of a route does.
     const cold = rssOf(service.pid);

@@ -23,6 +23,9 @@ export type BenchDriver = {
   accountId: number;
   /** Authorization header of the driver's user token. */
   auth: Record<string, string>;
+  /** The driver's sign-in to the driver site (production). */
+  username: string;
+  password: string;
   newVehicle(label: string): Promise<number>;
 };
 
@@ -56,16 +59,13 @@ export async function benchDriver(
     await token("grant_type=client_credentials"),
     "client_credentials",
   );
+  const username = `${name}.${Date.now()}`;
+  const password = "bench-password";
   const { account } = await json<{ account: { id: number; accessToken: { code: string } } }>(
     await fetch(`${base}/v1/api/account/`, {
       method: "POST",
       headers: { Authorization: `Bearer ${clientToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify({
-        firstName: "Bench",
-        lastName: "Driver",
-        username: `${name}.${Date.now()}`,
-        password: "bench-password",
-      }),
+      body: JSON.stringify({ firstName: "Bench", lastName: "Driver", username, password }),
     }),
     "account create",
   );
@@ -85,7 +85,39 @@ export async function benchDriver(
         "vehicle create",
       )
     ).vehicle.vehicleId;
-  return { form, clientToken, accountId: account.id, auth, newVehicle };
+  return { form, clientToken, accountId: account.id, auth, username, password, newVehicle };
+}
+
+/** The driver site's sign-in (production), as next-auth's credentials flow: the session's Cookie header. */
+export async function driverSession(base: string, username: string, password: string): Promise<string> {
+  const cookies = new Map<string, string>();
+  const remember = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+  };
+  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  remember(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${base}/api/auth/callback/password`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie() },
+    body: new URLSearchParams({
+      environment: "production",
+      username,
+      password,
+      csrfToken,
+      callbackUrl: "/",
+      json: "true",
+    }),
+  });
+  remember(res);
+  if (![...cookies.keys()].some((k) => k.includes("session-token"))) throw new Error(`sign-in failed: ${res.status}`);
+  return cookie();
 }
 
 /** The machine's load averages, printed around each run: these machines are shared. */
