@@ -49,7 +49,7 @@ export async function deleteOldDataPoints({
     }
     const emptied = performance.now();
     const dropped = await dropPartition(partition);
-    // How long the month's transaction (count, counters, TRUNCATE) and the drop took: what bench:scale reports.
+    // How long the month's transaction (counters, TRUNCATE) and the drop took: what bench:scale reports.
     logger.info(
       {
         partition: partition.name,
