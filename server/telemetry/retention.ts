@@ -43,19 +43,23 @@ export async function deleteOldDataPoints({
   for (const partition of partitions) {
     const began = performance.now();
     let points = 0;
-    for (const { vehicle_id, n } of await emptyPartition(partition, pause)) {
+    const emptied = await emptyPartition(partition, pause);
+    for (const { vehicle_id, n } of emptied.perVehicle) {
       vehicles.add(vehicle_id);
       points += n;
     }
-    const emptied = performance.now();
+    const emptiedAt = performance.now();
     const dropped = await dropPartition(partition);
-    // How long the month's transaction (counters, TRUNCATE) and the drop took: what bench:scale reports.
+    // How long the month's transaction (counters, TRUNCATE, commit) and the drop took: what bench:scale reports.
     logger.info(
       {
         partition: partition.name,
         points,
-        emptyMs: Math.round(emptied - began),
-        dropMs: Math.round(performance.now() - emptied),
+        emptyMs: Math.round(emptiedAt - began),
+        countersMs: emptied.countersMs,
+        truncateMs: emptied.truncateMs,
+        commitMs: emptied.commitMs,
+        dropMs: Math.round(performance.now() - emptiedAt),
         dropped,
       },
       "data retention emptied a month of data points",
@@ -80,10 +84,7 @@ export async function deleteOldDataPoints({
  * write group (which locks its vehicles' counter rows in its own order) cannot deadlock with it: it is
  * the one that gives up, before PostgreSQL's deadlock check (1 s) would pick either.
  */
-async function emptyPartition(
-  partition: MonthPartition,
-  pause: () => Promise<void>,
-): Promise<{ vehicle_id: number; n: number }[]> {
+async function emptyPartition(partition: MonthPartition, pause: () => Promise<void>): Promise<Emptied> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await emptyPartitionOnce(partition);
@@ -97,14 +98,25 @@ async function emptyPartition(
 const LOCK_WAIT = "200ms";
 const TRIES = 20;
 
-async function emptyPartitionOnce(partition: MonthPartition): Promise<{ vehicle_id: number; n: number }[]> {
+/** A month emptied: its points per vehicle, and how long its steps took (milliseconds). */
+type Emptied = {
+  perVehicle: { vehicle_id: number; n: number }[];
+  countersMs: number;
+  truncateMs: number;
+  commitMs: number;
+};
+
+async function emptyPartitionOnce(partition: MonthPartition): Promise<Emptied> {
   const table = sql.identifier(partition.name);
   // The month's counter rows (vehicle_key_stats by month, the partition's month): its points per vehicle and key.
   const month = partition.from.toISOString().slice(0, 10);
-  return db().transaction(async (tx) => {
+  const ms = (from: number) => Math.round(performance.now() - from);
+  let done = 0;
+  const emptied = await db().transaction(async (tx) => {
     await tx.execute(sql`select set_config('lock_timeout', ${LOCK_WAIT}, true)`);
     // No point of the month is written while it is held, so the month's counters are final until the commit.
     await tx.execute(sql`lock table ${table} in share mode`);
+    const countersFrom = performance.now();
     // The counter rows are locked in ingest's order (the vehicle's, then its keys'), each in vehicle and
     // key order: two workers' runs wait for each other rather than deadlock.
     await tx.execute(
@@ -119,9 +131,12 @@ async function emptyPartitionOnce(partition: MonthPartition): Promise<{ vehicle_
       vehicle_id: number;
       n: number;
     }[];
+    const truncateFrom = performance.now();
     await tx.execute(sql`truncate ${table}`);
-    return gone;
+    done = performance.now();
+    return { perVehicle: gone, countersMs: Math.round(truncateFrom - countersFrom), truncateMs: ms(truncateFrom) };
   });
+  return { ...emptied, commitMs: ms(done) };
 }
 
 /** Way 2: the points older than the cutoff that no dropped month held. */
