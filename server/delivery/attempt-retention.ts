@@ -34,7 +34,7 @@ export async function deleteOldDeliveryAttempts({
     const [row] = (await db().execute(
       sql`select count(*)::int as n from ${sql.identifier(partition.name)}`,
     )) as unknown as { n: number }[];
-    if (await dropPartition(partition)) {
+    if (await dropPartition("delivery_attempts", partition)) {
       deleted += row?.n ?? 0;
       partitions++;
     }

@@ -1,21 +1,22 @@
 import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { lockNotAvailable } from "@/db/errors";
-import { dropPartition, partitionsBefore, type MonthPartition } from "@/db/partitions";
+import { detachPartition, dropDetached, partitionsBefore, type MonthPartition } from "@/db/partitions";
 import { logger } from "@/server/platform/log";
 
 // Data retention (DATA_POINT_RETENTION_DAYS): data points recorded more than N days ago are deleted, and the
 // totals the API reports (vehicle_data_stats, vehicle_key_stats) stay exact. Two ways, oldest first:
 //
 // 1. A month partition of data_points whose every point is older than the cutoff goes whole
-//    (docs/partitions.md#retention): one transaction takes its rows off the counters and empties it
-//    (TRUNCATE), so the counters and the rows change together at its commit, then the empty table is dropped.
-//    The counters hold each key's points by month (vehicle_key_stats.month): the transaction takes the month's
-//    counter rows off the totals under a SHARE lock on that month only, without counting its points, so it
-//    takes the same time however many the month holds: late points for that month wait, every other read
-//    and write goes on. Hourly, the month is already empty by then
-//    (way 2 took its points an hour at a time): the drop gives the disk back at once, with no vacuum. It is
-//    the way of a first run, or after the worker was down: a month's points without a delete each.
+//    (docs/partitions.md#retention): one transaction takes its rows off the counters and detaches it from
+//    data_points, so the counters and the rows change together at its commit; then the detached table is
+//    dropped, which removes its files while no request waits for it. The counters hold each key's points by
+//    month (vehicle_key_stats.month): the transaction takes the month's counter rows off the totals under a
+//    SHARE lock on that month (late points for that month wait), without counting its points, so it takes the
+//    same time however many the month holds; the detach then takes the whole table's lock for a moment.
+//    Hourly, the month is already empty by then (way 2 took its points an hour at a time): the drop gives the
+//    disk back at once, with no vacuum. It is the way of a first run, or after the worker was down: a month's
+//    points without a delete each.
 // 2. The rest (the month the cutoff falls in, and the default partition), vehicle by vehicle, in batches of
 //    BATCH rows, each batch one short statement (its own transaction) that also takes the deleted points
 //    off the vehicle's counters. No long lock: ingest for the vehicle waits at most one batch on its counter
@@ -49,18 +50,18 @@ export async function deleteOldDataPoints({
       points += n;
     }
     const emptiedAt = performance.now();
-    const dropped = await dropPartition(partition);
-    // How long the month's transaction (counters, TRUNCATE, commit) and the drop took: what bench:scale reports.
+    await dropDetached("data_points");
+    // How long the month's transaction (counters, detach, commit: what requests may wait for) and the drop of
+    // the detached month (what none waits for) took: what bench:scale reports.
     logger.info(
       {
         partition: partition.name,
         points,
         emptyMs: Math.round(emptiedAt - began),
         countersMs: emptied.countersMs,
-        truncateMs: emptied.truncateMs,
+        detachMs: emptied.detachMs,
         commitMs: emptied.commitMs,
         dropMs: Math.round(performance.now() - emptiedAt),
-        dropped,
       },
       "data retention emptied a month of data points",
     );
@@ -77,9 +78,9 @@ export async function deleteOldDataPoints({
 }
 
 /**
- * Takes a month's points off the counters and empties it, in one transaction: how many points of each vehicle
+ * Takes a month's points off the counters and detaches it, in one transaction: how many points of each vehicle
  * went. It gives way rather than wait: a lock it waits for more than LOCK_WAIT (a late write into that
- * month, a counter row an ingest holds, a read of the month before the TRUNCATE) ends it, to be tried again
+ * month, a counter row an ingest holds, a read of data_points before the detach) ends it, to be tried again
  * after a pause. So the requests queued behind a lock it waits for wait no longer than that, and an ingest
  * write group (which locks its vehicles' counter rows in its own order) cannot deadlock with it: it is
  * the one that gives up, before PostgreSQL's deadlock check (1 s) would pick either.
@@ -102,7 +103,7 @@ const TRIES = 20;
 type Emptied = {
   perVehicle: { vehicle_id: number; n: number }[];
   countersMs: number;
-  truncateMs: number;
+  detachMs: number;
   commitMs: number;
 };
 
@@ -131,10 +132,10 @@ async function emptyPartitionOnce(partition: MonthPartition): Promise<Emptied> {
       vehicle_id: number;
       n: number;
     }[];
-    const truncateFrom = performance.now();
-    await tx.execute(sql`truncate ${table}`);
+    const detachFrom = performance.now();
+    await detachPartition(tx, "data_points", partition);
     done = performance.now();
-    return { perVehicle: gone, countersMs: Math.round(truncateFrom - countersFrom), truncateMs: ms(truncateFrom) };
+    return { perVehicle: gone, countersMs: Math.round(detachFrom - countersFrom), detachMs: ms(detachFrom) };
   });
   return { ...emptied, commitMs: ms(done) };
 }

@@ -141,10 +141,18 @@ describe("data points by month", () => {
       expect(await total("data/?key=gen_speed")).toBe(30);
       expect(await pointsIn(noonDaysAgo(45))).toEqual([{ part: "data_points_default", n: 34 }]);
 
+      // A month an interrupted run detached and did not drop: this run drops it too.
+      await db`create table data_points_p201901_detached (like data_points)`;
       // A batch of 16 rows, so that the 45-day-old trip's 34 points take several statements.
       const { stdout } = await runScript("retention.ts", ["--days", "40", "--batch", "16"], own.service.env);
       expect(lastLine(stdout)).toEqual({ days: 40, vehicles: 1, deleted: 2 * 34, partitions: 1, partitionsMade: 0 });
       expect(await partitionsOf("data_points")).not.toContain(monthName("data_points", old));
+      // The month was detached, then dropped (db/partitions.ts): no table of it is left, attached or not.
+      const left = await db<
+        { name: string }[]
+      >`select relname as name from pg_class where relname like 'data_points_p%' and relkind in ('r', 'p')`;
+      expect(left.map((r) => r.name)).not.toContain(monthName("data_points", old));
+      expect(left.map((r) => r.name).filter((name) => name.endsWith("_detached"))).toEqual([]);
       // Data sets stay (DATA_POINT_RETENTION_DAYS is about points), and so does their month.
       expect(await partitionsOf("data_sets")).toContain(monthName("data_sets", old));
 
