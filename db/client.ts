@@ -48,8 +48,8 @@ export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10)
     onnotice: () => {},
     // JIT off (docs/decisions.md#no-jit): our statements are short, and once a table holds months of
     // data a generic plan's estimated cost passes jit_above_cost, so PostgreSQL compiled the trip
-    // read's 97 expressions on every execution (45 ms of a 13 ms query at 3 million points, bench:scale)
-    // and kept nothing for the next. The embedded database has no JIT.
+    // read's 97 expressions on every execution (45 ms added to a query that takes 13 ms without, at 3
+    // million points, bench:scale) and kept nothing for the next. The embedded database has no JIT.
     connection: embedded ? { application_name: "wayline" } : { application_name: "wayline", jit: "off" },
     // After a lost connection (a database restart: docs/operations.md#a-database-restart) a pool
     // slot waits this long before connecting again. postgres.js's default grows to 20 s with every

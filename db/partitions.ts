@@ -64,8 +64,9 @@ export async function partitionsBefore(table: PartitionedTable, cutoff: Date): P
  * Takes a month partition out of its table within `tx`, which holds what must change with its rows (the
  * counters: server/telemetry/retention.ts): `DETACH PARTITION`, under the whole table's lock, and a rename to
  * `<name>_detached`. At the commit the month's rows leave the table at once, and no file is removed: removing a
- * month's files took 2.6 s at the commit of a `TRUNCATE` or `DROP` of 12.6 million points (bench:scale), and every
- * request on the table (a drop) or on the counters (a truncate beside them) waited for it. The detached table is
+ * month's files took 2.6 s at the commit of a `TRUNCATE` of 12.6 million points (bench:scale), and every request
+ * on the counters beside it waited for it; a `DROP` of the attached partition removes them the same way, holding
+ * the whole table's lock. The detached table is
  * dropped after (dropDetached), where no request waits for it. The table's lock is waited for at most as long as
  * `tx`'s lock_timeout allows: every read and write of the table queues behind a lock request.
  */
