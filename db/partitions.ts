@@ -66,9 +66,9 @@ export async function partitionsBefore(table: PartitionedTable, cutoff: Date): P
  * `<name>_detached`. At the commit the month's rows leave the table at once, and no file is removed: removing a
  * month's files took 2.6 s at the commit of a `TRUNCATE` of 12.6 million points (bench:scale), and every request
  * on the counters beside it waited for it; a `DROP` of the attached partition removes them the same way, holding
- * the whole table's lock. The detached table is
- * dropped after (dropDetached), where no request waits for it. The table's lock is waited for at most as long as
- * `tx`'s lock_timeout allows: every read and write of the table queues behind a lock request.
+ * the whole table's lock. The detached table is dropped after (dropDetached), where no request waits for it. The
+ * table's lock is waited for at most as long as `tx`'s lock_timeout allows: every read and write of the table
+ * queues behind a lock request.
  */
 export async function detachPartition(tx: Tx, table: PartitionedTable, partition: MonthPartition): Promise<void> {
   await tx.execute(sql`alter table ${sql.identifier(table)} detach partition ${sql.identifier(partition.name)}`);

@@ -208,9 +208,10 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     const counts = new Map<string, { key: string; month: string; n: number }>();
     for (const x of w.points) {
       const month = monthOf(x.recordedAt);
-      const count = counts.get(`${x.key} ${month}`);
+      const keyMonth = `${x.key} ${month}`;
+      const count = counts.get(keyMonth);
       if (count) count.n++;
-      else counts.set(`${x.key} ${month}`, { key: x.key, month, n: 1 });
+      else counts.set(keyMonth, { key: x.key, month, n: 1 });
     }
     return [...counts.values()].map((c) => ({ vehicleId: w.vehicleId, ...c }));
   });
