@@ -4,7 +4,7 @@ import https from "node:https";
 import type net from "node:net";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
-import { reportWebhookProblem, webhookBodyProblem } from "./webhook-schemas";
+import { reportWebhookProblem } from "./webhook-problems";
 
 // A real HTTPS webhook receiver on loopback, with a certificate from a CA made for the test run
 // by the openssl CLI (the service trusts that CA through DELIVERY_CA_FILE). Every request is
@@ -149,6 +149,9 @@ export async function startHttpsReceiver({
   host?: string;
   tlsOverride?: { key: string; cert: string };
 }): Promise<HttpsReceiver> {
+  // Loaded here rather than imported at the top: ajv and the catalog's schemas cost about 0.2 s a
+  // file, and many files import this module (through own-service.ts) without starting a receiver.
+  const { webhookBodyProblem } = await import("./webhook-schemas");
   const requests: ReceivedRequest[] = [];
   const schemaProblems: string[] = [];
   const routes = new Map<string, Handler>();

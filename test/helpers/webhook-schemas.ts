@@ -5,7 +5,9 @@ import { webhookEntries } from "@/server/openapi/webhooks";
 // (docs/sdk.md#the-event-catalog): the HTTPS receiver hands each signed body here, this validates it with
 // ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1) against the schema of its `_type` taken from the
 // documents' `webhooks`, and a mismatch fails the test that caused it (webhook-check-setup.ts) and the
-// receiver's close().
+// receiver's close(). The record of problems is webhook-problems.ts: the setup file that reads it
+// runs in every integration file, and this module (ajv and the catalog's schemas) is loaded only
+// where a receiver starts.
 
 type Entry = { post: { requestBody: { content: { "application/json": { schema: object } } } } };
 
@@ -41,16 +43,4 @@ export function webhookBodyProblem(body: string): string | null {
     (e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`,
   );
   return `${type} body does not match its schema: ${errors.join("; ")}\n${body.slice(0, 1000)}`;
-}
-
-const pending: string[] = [];
-
-/** Records a problem for the running test to fail on. */
-export function reportWebhookProblem(problem: string): void {
-  pending.push(problem);
-}
-
-/** The problems recorded since the last call. */
-export function takeWebhookProblems(): string[] {
-  return pending.splice(0);
 }
