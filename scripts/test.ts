@@ -5,18 +5,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIsCurrent } from "./lib/build";
 
-// `npm test`: type check and lint (side by side: each keeps one core busy), production build,
-// unit tests, integration tests (on PostgreSQL when DATABASE_URL is given: every file; on the
-// embedded default: the files tagged `embedded`), and the Playwright end-to-end tests. The
-// integration passes: the files on the shared service (in parallel), then the files that start
-// processes of their own (a few at a time), each on PostgreSQL side by side with the same project
-// on the embedded database (two Vitest runs at once: each mostly waits on its own service and
-// processes); then the few files that need the machine alone (`integration-alone`), one at a time
-// with nothing beside them. Ends with a table of the stages' times against their budgets
-// (docs/testing.md#time-budget) and one line "N passed, N failed" over all of them; the checks
-// (type check, lint, build) count as one test each. TEST_TIMINGS_FILE, when set, also receives
-// the stages' times (one "label<TAB>seconds<TAB>budget<TAB>ok|failed" line each) for CI's table.
-// TEST_SIDE_BY_SIDE=0 runs the two databases' passes one after the other (to measure each alone).
+// `npm test`: type check and lint (side by side: each keeps one core busy) with the unit tests
+// beside them, production build, integration tests (on PostgreSQL when DATABASE_URL is given: every
+// file; on the embedded default: the files tagged `embedded`), and the Playwright end-to-end tests.
+// The integration tests: one Vitest run a database, the PostgreSQL one side by side with the
+// embedded one, each running its files on the shared service (in parallel) and then its files that
+// start processes of their own (a few at a time); then the few files that need the machine alone
+// (`integration-alone`), one at a time with nothing beside them. Ends with a table of the stages'
+// times against their budgets (docs/testing.md#time-budget) and one line "N passed, N failed" over
+// all of them; the checks (type check, lint, build) count as one test each. TEST_TIMINGS_FILE, when
+// set, also receives the stages' times (one "label<TAB>seconds<TAB>budget<TAB>ok|failed" line
+// each) for CI's table. TEST_SIDE_BY_SIDE=0 runs everything one after the other (to measure each
+// part alone).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-test-"));
@@ -93,46 +93,46 @@ function vitest(run: VitestRun) {
 }
 
 /**
- * Vitest runs at once, their lines streamed as they come, each prefixed with its tag; each run's
- * time is its own (they overlap). With TEST_SIDE_BY_SIDE=0, one after the other.
+ * One Vitest run in the background, its lines streamed as they come, each prefixed with its tag;
+ * its time is its own (other work may overlap it).
  */
+function vitestInBackground(run: VitestRun & { tag: string }): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const out = path.join(reports, `${run.tag}-${stages.length}-${Math.random().toString(36).slice(2)}.json`);
+    const started = Date.now();
+    const child = spawn(bin("vitest"), vitestArgs(run, out), {
+      cwd: root,
+      // Piped, Vitest would drop its colours; keep them when this run prints to a terminal.
+      env: process.stdout.isTTY ? { ...run.env, FORCE_COLOR: "1" } : run.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const prefix = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
+      let rest = "";
+      stream.on("data", (d: Buffer) => {
+        const lines = (rest + d.toString()).split("\n");
+        rest = lines.pop()!;
+        for (const line of lines) to.write(`[${run.tag}] ${line}\n`);
+      });
+      stream.on("end", () => rest && to.write(`[${run.tag}] ${rest}\n`));
+    };
+    prefix(child.stdout, process.stdout);
+    prefix(child.stderr, process.stderr);
+    child.on("close", (code) => {
+      record(run.label, started, run.budget, code === 0);
+      countVitest(out, code === 0);
+      resolve();
+    });
+  });
+}
+
+/** Vitest runs at once (each as vitestInBackground); with TEST_SIDE_BY_SIDE=0, one after the other. */
 async function vitestSideBySide(runs: (VitestRun & { tag: string })[]) {
   if (process.env.TEST_SIDE_BY_SIDE === "0" || runs.length === 1) {
     for (const r of runs) vitest(r);
     return;
   }
   console.log(`\n=== ${runs.map((r) => r.label).join(" ∥ ")} (side by side) ===`);
-  await Promise.all(
-    runs.map(
-      (run, i) =>
-        new Promise<void>((resolve) => {
-          const out = path.join(reports, `side-${stages.length}-${i}.json`);
-          const started = Date.now();
-          const child = spawn(bin("vitest"), vitestArgs(run, out), {
-            cwd: root,
-            // Piped, Vitest would drop its colours; keep them when this run prints to a terminal.
-            env: process.stdout.isTTY ? { ...run.env, FORCE_COLOR: "1" } : run.env,
-            stdio: ["ignore", "pipe", "pipe"],
-          });
-          const prefix = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
-            let rest = "";
-            stream.on("data", (d: Buffer) => {
-              const lines = (rest + d.toString()).split("\n");
-              rest = lines.pop()!;
-              for (const line of lines) to.write(`[${run.tag}] ${line}\n`);
-            });
-            stream.on("end", () => rest && to.write(`[${run.tag}] ${rest}\n`));
-          };
-          prefix(child.stdout, process.stdout);
-          prefix(child.stderr, process.stderr);
-          child.on("close", (code) => {
-            record(run.label, started, run.budget, code === 0);
-            countVitest(out, code === 0);
-            resolve();
-          });
-        }),
-    ),
-  );
+  await Promise.all(runs.map(vitestInBackground));
 }
 
 function countFrom<T>(file: string, ok: boolean, read: (report: T) => [number, number]) {
@@ -150,9 +150,11 @@ function countFrom<T>(file: string, ok: boolean, read: (report: T) => [number, n
 // Budgets in seconds on a quiet 2-core machine (docs/testing.md#time-budget): a stage over its
 // budget is marked in the table, so the test that pushed it there is found while it is new.
 // Route types first (before both: knip reads them too): tsc checks route handlers against them. npm run lint: eslint, the arrows
-// between folders (.dependency-cruiser.mjs) and knip.
+// between folders (.dependency-cruiser.mjs) and knip. The unit tests need neither the build nor a
+// service, and keep about half a core busy (measured in a CI run: the machine 45 % idle while they
+// ran alone), so they run beside the two checks rather than after them.
 const typegen = spawnSync(bin("next"), ["typegen"], { cwd: root, env: baseEnv, stdio: "inherit" });
-await checksSideBySide([
+const checks = checksSideBySide([
   {
     label: "type check",
     budget: 60,
@@ -161,6 +163,17 @@ await checksSideBySide([
   },
   { label: "lint", budget: 60, command: "npm", args: ["run", "--silent", "lint"] },
 ]);
+const unit = {
+  tag: "unit",
+  label: "unit tests (beside the type check and lint)",
+  budget: 40,
+  args: ["--project", "unit"],
+  env: baseEnv,
+};
+if (process.env.TEST_SIDE_BY_SIDE === "0") {
+  await checks;
+  vitest(unit);
+} else await Promise.all([checks, vitestInBackground(unit)]);
 // The one build of the run: every service the tests start finds it current (scripts/lib/build.ts).
 // In CI the front door's `npm start` built this commit and handed its .next over: not again.
 const buildStarted = Date.now();
@@ -169,46 +182,32 @@ if (await buildIsCurrent(root)) {
   passed += 1;
 } else check("production build", 90, bin("next"), ["build"]);
 
-// Unit and integration together: 300 s (20 + 100 + 130 + 50; the embedded passes run beside the
-// PostgreSQL ones, their budgets inside those).
-vitest({ label: "unit tests", budget: 20, args: ["--project", "unit"], env: baseEnv });
+// Integration: one Vitest run a database, side by side, each holding the shared-service files
+// (in parallel) and then the files with processes of their own (a few at a time:
+// sequence.groupOrder in vitest.config.ts), on one shared service started once. Neither waits for
+// the other between the two parts, so the one that finishes its shared files first goes on to its
+// process files while the other is still busy (when each part was a stage of its own, the
+// machine sat a third idle at each part's end). Then the files that need the machine alone.
 const embeddedEnv = { ...baseEnv };
 delete embeddedEnv.DATABASE_URL;
 const onPostgres = Boolean(process.env.DATABASE_URL);
-const embeddedShared = {
+const embeddedPass = {
   tag: "embedded",
-  label: "integration on embedded (tag embedded): shared service",
-  budget: 60,
-  args: ["--project", "integration", "--tags-filter=embedded"],
-  env: embeddedEnv,
-};
-const embeddedProcesses = {
-  tag: "embedded",
-  label: "integration on embedded (tag embedded): own processes, a few at a time",
-  budget: 120,
-  args: ["--project", "integration-processes", "--tags-filter=embedded"],
+  label: "integration on embedded (tag embedded): shared service, then own processes",
+  budget: 180,
+  args: ["--project", "integration", "--project", "integration-processes", "--tags-filter=embedded"],
   env: embeddedEnv,
 };
 if (onPostgres) {
   await vitestSideBySide([
     {
       tag: "postgres",
-      label: "integration on PostgreSQL: shared service, in parallel",
-      budget: 100,
-      args: ["--project", "integration"],
+      label: "integration on PostgreSQL: shared service, then own processes",
+      budget: 230,
+      args: ["--project", "integration", "--project", "integration-processes"],
       env: baseEnv,
     },
-    embeddedShared,
-  ]);
-  await vitestSideBySide([
-    {
-      tag: "postgres",
-      label: "integration on PostgreSQL: own processes, a few at a time",
-      budget: 130,
-      args: ["--project", "integration-processes"],
-      env: baseEnv,
-    },
-    embeddedProcesses,
+    embeddedPass,
   ]);
   vitest({
     label: "integration on PostgreSQL: the machine alone, one at a time",
@@ -216,10 +215,7 @@ if (onPostgres) {
     args: ["--project", "integration-alone"],
     env: baseEnv,
   });
-} else {
-  await vitestSideBySide([embeddedShared]);
-  await vitestSideBySide([embeddedProcesses]);
-}
+} else await vitestSideBySide([embeddedPass]);
 
 const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
 fs.rmSync(e2eReport, { force: true });
