@@ -29,10 +29,10 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: "e2e/.artifacts/report.json" }]],
   use: {
     baseURL,
-    screenshot: "on",
-    // A failed test leaves its trace (DOM snapshots of every step, network, console); without the
-    // screencast's frames, which cost every passing test time on 2 cores. The test's own
-    // screenshots and the one taken at its end are in the results folder.
+    // A failed test leaves its screenshot and its trace (DOM snapshots of every step, network,
+    // console); without the screencast's frames, which cost every passing test time on 2 cores.
+    // A passing test leaves the screenshots it takes itself (`shot`) in the results folder.
+    screenshot: "only-on-failure",
     trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: chromium,
   },
