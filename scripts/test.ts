@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freshDatabase } from "../test/helpers/fresh-database";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
 import { buildIsCurrent } from "./lib/build";
 
 // `npm test`: type check and lint (side by side: each keeps one core busy) with the unit tests
@@ -218,8 +219,29 @@ const countE2e = (ok: boolean) =>
     r.stats.unexpected,
   ]);
 
+/**
+ * A database of its own for the browser tests, on the server of DATABASE_URL (named after it, so two
+ * runs on one server keep apart); drop() removes it.
+ */
+async function e2eDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = new URL(process.env.DATABASE_URL!);
+  const name = `${url.pathname.slice(1)}_e2e`;
+  const admin = drizzle({ connection: { url: url.toString(), max: 1, onnotice: () => {} } });
+  const drop = () => admin.execute(sql`drop database if exists ${sql.identifier(name)} with (force)`);
+  await drop();
+  await admin.execute(sql`create database ${sql.identifier(name)}`);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await drop();
+      await admin.$client.end();
+    },
+  };
+}
+
 if (onPostgres && sideBySide) {
-  const e2eDatabase = await freshDatabase(process.env.DATABASE_URL!, "e2e");
+  const e2eDb = await e2eDatabase();
   console.log(`\n=== ${postgresPass.label} ∥ ${embeddedPass.label}, then ${e2eLabel} (side by side) ===`);
   await Promise.all([
     vitestInBackground(postgresPass),
@@ -228,13 +250,13 @@ if (onPostgres && sideBySide) {
       const started = Date.now();
       const code = await spawnPrefixed("e2e", bin("playwright"), ["test"], {
         ...baseEnv,
-        DATABASE_URL: e2eDatabase.url,
+        DATABASE_URL: e2eDb.url,
       });
       record(e2eLabel, started, 150, code === 0);
       countE2e(code === 0);
     }),
   ]);
-  await e2eDatabase.drop();
+  await e2eDb.drop();
   vitest(alonePass);
 } else {
   // One after the other (TEST_SIDE_BY_SIDE=0, to time each alone), or the embedded pass alone.
