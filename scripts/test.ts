@@ -3,8 +3,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
 import { buildIsCurrent } from "./lib/build";
 
 // `npm test`: type check and lint (side by side: each keeps one core busy) with the unit tests
@@ -12,8 +10,7 @@ import { buildIsCurrent } from "./lib/build";
 // file; on the embedded default: the files tagged `embedded`), and the Playwright end-to-end tests.
 // The integration tests: one Vitest run a database, the PostgreSQL one side by side with the
 // embedded one, each running its files on the shared service (in parallel) and then its files that
-// start processes of their own (a few at a time); the browser tests start when the embedded run
-// ends, beside the rest of the PostgreSQL one; then the few files that need the machine alone
+// start processes of their own (a few at a time); then the few files that need the machine alone
 // (`integration-alone`), one at a time with nothing beside them. Ends with a table of the stages'
 // times against their budgets (docs/testing.md#time-budget) and one line "N passed, N failed" over
 // all of them; the checks (type check, lint, build) count as one test each. TEST_TIMINGS_FILE, when
@@ -96,15 +93,17 @@ function vitest(run: VitestRun) {
 }
 
 /**
- * A command in the background, its lines streamed as they come, each prefixed with its tag; the
- * promise is its exit code.
+ * One Vitest run in the background, its lines streamed as they come, each prefixed with its tag;
+ * its time is its own (other work may overlap it).
  */
-function spawnPrefixed(tag: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
+function vitestInBackground(run: VitestRun & { tag: string }): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const out = path.join(reports, `${run.tag}-${stages.length}-${Math.random().toString(36).slice(2)}.json`);
+    const started = Date.now();
+    const child = spawn(bin("vitest"), vitestArgs(run, out), {
       cwd: root,
-      // Piped, Vitest and Playwright would drop their colours; keep them when this run prints to a terminal.
-      env: process.stdout.isTTY ? { ...env, FORCE_COLOR: "1" } : env,
+      // Piped, Vitest would drop its colours; keep them when this run prints to a terminal.
+      env: process.stdout.isTTY ? { ...run.env, FORCE_COLOR: "1" } : run.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     const prefix = (stream: NodeJS.ReadableStream, to: NodeJS.WriteStream) => {
@@ -112,23 +111,28 @@ function spawnPrefixed(tag: string, command: string, args: string[], env: NodeJS
       stream.on("data", (d: Buffer) => {
         const lines = (rest + d.toString()).split("\n");
         rest = lines.pop()!;
-        for (const line of lines) to.write(`[${tag}] ${line}\n`);
+        for (const line of lines) to.write(`[${run.tag}] ${line}\n`);
       });
-      stream.on("end", () => rest && to.write(`[${tag}] ${rest}\n`));
+      stream.on("end", () => rest && to.write(`[${run.tag}] ${rest}\n`));
     };
     prefix(child.stdout, process.stdout);
     prefix(child.stderr, process.stderr);
-    child.on("close", resolve);
+    child.on("close", (code) => {
+      record(run.label, started, run.budget, code === 0);
+      countVitest(out, code === 0);
+      resolve();
+    });
   });
 }
 
-/** One Vitest run in the background (spawnPrefixed); its time is its own (other work may overlap it). */
-async function vitestInBackground(run: VitestRun & { tag: string }): Promise<void> {
-  const out = path.join(reports, `${run.tag}-${stages.length}-${Math.random().toString(36).slice(2)}.json`);
-  const started = Date.now();
-  const code = await spawnPrefixed(run.tag, bin("vitest"), vitestArgs(run, out), run.env);
-  record(run.label, started, run.budget, code === 0);
-  countVitest(out, code === 0);
+/** Vitest runs at once (each as vitestInBackground); with TEST_SIDE_BY_SIDE=0, one after the other. */
+async function vitestSideBySide(runs: (VitestRun & { tag: string })[]) {
+  if (process.env.TEST_SIDE_BY_SIDE === "0" || runs.length === 1) {
+    for (const r of runs) vitest(r);
+    return;
+  }
+  console.log(`\n=== ${runs.map((r) => r.label).join(" ∥ ")} (side by side) ===`);
+  await Promise.all(runs.map(vitestInBackground));
 }
 
 function countFrom<T>(file: string, ok: boolean, read: (report: T) => [number, number]) {
@@ -183,21 +187,10 @@ if (await buildIsCurrent(root)) {
 // sequence.groupOrder in vitest.config.ts), on one shared service started once. Neither waits for
 // the other between the two parts, so the one that finishes its shared files first goes on to its
 // process files while the other is still busy (when each part was a stage of its own, the
-// machine sat a third idle at each part's end). The embedded pass ends first (it runs the tagged
-// files only); the browser tests start then, beside the rest of the PostgreSQL pass, whose last
-// process files left the machine about half idle (sampled from /proc in a CI run), on a database
-// of their own on the same server. Then the files that need the machine alone.
+// machine sat a third idle at each part's end). Then the files that need the machine alone.
 const embeddedEnv = { ...baseEnv };
 delete embeddedEnv.DATABASE_URL;
 const onPostgres = Boolean(process.env.DATABASE_URL);
-const sideBySide = process.env.TEST_SIDE_BY_SIDE !== "0";
-const postgresPass = {
-  tag: "postgres",
-  label: "integration on PostgreSQL: shared service, then own processes",
-  budget: 230,
-  args: ["--project", "integration", "--project", "integration-processes"],
-  env: baseEnv,
-};
 const embeddedPass = {
   tag: "embedded",
   label: "integration on embedded (tag embedded): shared service, then own processes",
@@ -205,67 +198,38 @@ const embeddedPass = {
   args: ["--project", "integration", "--project", "integration-processes", "--tags-filter=embedded"],
   env: embeddedEnv,
 };
-const alonePass = {
-  label: "integration on PostgreSQL: the machine alone, one at a time",
-  budget: 50,
-  args: ["--project", "integration-alone"],
-  env: baseEnv,
-};
-const e2eLabel = "end-to-end tests (Playwright, Chromium, two workers)";
-const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
-const countE2e = (ok: boolean) =>
-  countFrom(e2eReport, ok, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [
-    r.stats.expected + r.stats.flaky,
-    r.stats.unexpected,
-  ]);
-
-/**
- * A database of its own for the browser tests, on the server of DATABASE_URL (named after it, so two
- * runs on one server keep apart); drop() removes it.
- */
-async function e2eDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const url = new URL(process.env.DATABASE_URL!);
-  const name = `${url.pathname.slice(1)}_e2e`;
-  const admin = drizzle({ connection: { url: url.toString(), max: 1, onnotice: () => {} } });
-  const drop = () => admin.execute(sql`drop database if exists ${sql.identifier(name)} with (force)`);
-  await drop();
-  await admin.execute(sql`create database ${sql.identifier(name)}`);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await drop();
-      await admin.$client.end();
+if (onPostgres) {
+  await vitestSideBySide([
+    {
+      tag: "postgres",
+      label: "integration on PostgreSQL: shared service, then own processes",
+      budget: 230,
+      args: ["--project", "integration", "--project", "integration-processes"],
+      env: baseEnv,
     },
-  };
-}
-
-if (onPostgres && sideBySide) {
-  const e2eDb = await e2eDatabase();
-  console.log(`\n=== ${postgresPass.label} ∥ ${embeddedPass.label}, then ${e2eLabel} (side by side) ===`);
-  await Promise.all([
-    vitestInBackground(postgresPass),
-    vitestInBackground(embeddedPass).then(async () => {
-      fs.rmSync(e2eReport, { force: true });
-      const started = Date.now();
-      const code = await spawnPrefixed("e2e", bin("playwright"), ["test"], {
-        ...baseEnv,
-        DATABASE_URL: e2eDb.url,
-      });
-      record(e2eLabel, started, 150, code === 0);
-      countE2e(code === 0);
-    }),
+    embeddedPass,
   ]);
-  await e2eDb.drop();
-  vitest(alonePass);
-} else {
-  // One after the other (TEST_SIDE_BY_SIDE=0, to time each alone), or the embedded pass alone.
-  if (onPostgres) vitest(postgresPass);
-  vitest(embeddedPass);
-  if (onPostgres) vitest(alonePass);
-  fs.rmSync(e2eReport, { force: true });
-  countE2e(runCommand(e2eLabel, 150, bin("playwright"), ["test"], baseEnv));
-}
+  vitest({
+    label: "integration on PostgreSQL: the machine alone, one at a time",
+    budget: 50,
+    args: ["--project", "integration-alone"],
+    env: baseEnv,
+  });
+} else await vitestSideBySide([embeddedPass]);
+
+const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
+fs.rmSync(e2eReport, { force: true });
+const e2eOk = runCommand(
+  "end-to-end tests (Playwright, Chromium, two workers)",
+  150,
+  bin("playwright"),
+  ["test"],
+  baseEnv,
+);
+countFrom(e2eReport, e2eOk, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [
+  r.stats.expected + r.stats.flaky,
+  r.stats.unexpected,
+]);
 
 fs.rmSync(reports, { recursive: true, force: true });
 if (process.env.TEST_TIMINGS_FILE)
