@@ -51,7 +51,8 @@ const BATCH_CONNECTIONS = 4;
 const TARGET_RATIO = 0.7;
 const TARGET_POINTS = 20_000;
 const TARGET_BATCH_P99 = 250;
-const TARGET_SUBSCRIBED_RATIO = 0.7;
+// Batches with subscriptions against batches without: the issue "Data at scale" (point 5) asks for 0.8.
+const TARGET_SUBSCRIBED_RATIO = 0.8;
 
 // Ten subscriptions of mixed types and periods per vehicle (the bench's sets are RUNNING, along a
 // line from 39.5,-83, with GEN_SPEED 20–69 and GEN_HEADING).
