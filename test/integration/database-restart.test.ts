@@ -1,7 +1,7 @@
 // @module-tag alone
 import path from "node:path";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, onTestFailed, test } from "vitest";
 import { request } from "../helpers/api";
 import { waitFor } from "../helpers/delivery-fixture";
 import { startHttpsReceiver, verifyWebhook, type HttpsReceiver } from "../helpers/https-receiver";
@@ -90,6 +90,13 @@ describe.skipIf(inject("embedded"))(
       "fails fast while the database is away (500 INTERNAL with Retry-After on the API), serves everything within 10 s of its return, loses nothing, delivers again",
       { timeout: 300_000 },
       async () => {
+        // A failure here has once come from a service that never served again after the return (CI,
+        // a slow machine, not reproduced): what the service and PostgreSQL logged says why.
+        const tail = (text: string) => text.split("\n").slice(-60).join("\n");
+        onTestFailed(() => {
+          console.log(`service output (last lines):\n${tail(service.output())}`);
+          console.log(`PostgreSQL log (last lines):\n${tail(pg.log())}`);
+        });
         const base = service.baseUrl;
         const api = `${base}/sandbox/api`;
         const { token } = await partnerAccount(own);
@@ -124,7 +131,10 @@ describe.skipIf(inject("embedded"))(
               retryAfter: res.headers.get("retry-after"),
             };
           } catch (error) {
-            answer = { what, startedAt, endedAt: Date.now(), status: 0, text: String(error), retryAfter: null };
+            // fetch's own message is only "fetch failed": the socket's error (refused, reset) is its cause.
+            const cause = (error as { cause?: unknown }).cause;
+            const text = cause ? `${String(error)} (${String(cause)})` : String(error);
+            answer = { what, startedAt, endedAt: Date.now(), status: 0, text, retryAfter: null };
           }
           answers.push(answer);
           return answer;
