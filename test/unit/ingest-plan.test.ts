@@ -215,4 +215,42 @@ describe("after the write", () => {
     expect(plan.write!.events!.states.has(12)).toBe(true);
     expect(after.subscriptions.map((s) => s.state)).toEqual([null, plan.write!.events!.states.get(12)]);
   });
+
+  it("gives each point of a set the id the write gave its position, whatever order the ids come back in", () => {
+    const plan = planWrite(
+      read(),
+      [
+        set(0, "RUNNING", [
+          { key: "GEN_SPEED", value: "30" },
+          { key: "GEN_HEADING", value: "90" },
+          { key: "GEN_RPM", value: "2000" },
+        ]),
+        set(1, "RUNNING", [{ key: "GEN_SPEED", value: "31" }]),
+      ],
+      { environment: "sandbox" },
+    );
+    const written = {
+      version: "1002",
+      sets: [
+        { id: 901, at: t(1).getTime(), tripId: 77 },
+        { id: 900, at: t(0).getTime(), tripId: 77 },
+      ],
+      points: [
+        { id: 5003, dataSetId: 901, position: 0 },
+        { id: 5002, dataSetId: 900, position: 2 },
+        { id: 5000, dataSetId: 900, position: 0 },
+        { id: 5001, dataSetId: 900, position: 1 },
+      ],
+      createdTrips: new Map([[t(0).getTime(), 77]]),
+    };
+    const answer = answerOf(7, plan.fresh, written);
+    expect(answer.map((s) => s.datum.map((d) => [d.id, d.dataSetId, d.key]))).toEqual([
+      [
+        [5000, 900, "GEN_SPEED"],
+        [5001, 900, "GEN_HEADING"],
+        [5002, 900, "GEN_RPM"],
+      ],
+      [[5003, 901, "GEN_SPEED"]],
+    ]);
+  });
 });

@@ -135,9 +135,17 @@ export function readAfter(
 /** The stored data sets as the API answers them, built from what was posted and the ids the write gave. */
 export function answerOf(vehicleId: number, fresh: DataSetInput[], written: Written): DataSetOut[] {
   const setByTime = new Map(written.sets.map((r) => [r.at, r]));
-  const pointId = new Map(written.points.map((p) => [`${p.dataSetId}:${p.position}`, p.id]));
+  // Each set's point ids by position: a batch answers 1,500 points, and a map keyed by "set:position"
+  // strings made this function 9.4 % of node's CPU profile under batches, 7.0 % with these (docs/benchmarks.md).
+  const pointIds = new Map<number, number[]>();
+  for (const p of written.points) {
+    let ids = pointIds.get(p.dataSetId);
+    if (!ids) pointIds.set(p.dataSetId, (ids = []));
+    ids[p.position] = p.id;
+  }
   return fresh.map((set): DataSetOut => {
     const stored = setByTime.get(set.timestamp.getTime())!;
+    const ids = pointIds.get(stored.id) ?? [];
     const timestamp = formatDateTime(set.timestamp);
     return {
       id: stored.id,
@@ -148,7 +156,7 @@ export function answerOf(vehicleId: number, fresh: DataSetInput[], written: Writ
       deviceId: set.deviceId ?? null,
       vin: set.vin ?? null,
       datum: set.datum.map((d, position) => ({
-        id: pointId.get(`${stored.id}:${position}`)!,
+        id: ids[position]!,
         dataSetId: stored.id,
         timestamp: ownTime(d, set) ? formatDateTime(d.timestamp!) : timestamp,
         key: d.key,
