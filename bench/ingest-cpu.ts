@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
@@ -11,15 +12,45 @@ import { reportLoad } from "./lib/load";
 // BENCH_SECONDS (default 15) of bench:ingest (a)'s load (32 connections over 32 vehicles, each
 // posting in order) after 10 s of warm-up. Throughput on a shared machine moves with its other
 // load; CPU per request moves much less, so this tells two versions of ingest apart where
-// bench:ingest (a) cannot.
+// bench:ingest (a) cannot. BENCH_BATCH=500: bench:ingest (b)'s load instead (batches of 500 data
+// sets, 4 connections over 4 vehicles), its CPU given per 1,000 data points, to say which side
+// of a batch (node or PostgreSQL) costs what. BENCH_PROCESSES=2: `npm start` with that many HTTP
+// processes (WEB_CONCURRENCY), node's CPU summed over them. Beside node and PostgreSQL it prints
+// the load generator's own CPU and how busy the whole machine was: where every core-second went,
+// so a run says whether a second process had a free core to use (docs/benchmarks.md#one-process-and-all-cores).
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
-const CONNECTIONS = 32;
+const BATCH = Number(process.env.BENCH_BATCH ?? 1);
+const CONNECTIONS = BATCH > 1 ? 4 : 32;
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
+const POINTS_PER_SET = 3;
 
 /** utime + stime of a process, in clock ticks (10 ms). */
 const ticks = (pid: number) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return Number(fields[11]) + Number(fields[12]);
+};
+/** A process and its children (the HTTP processes node:cluster forks), by pid. */
+const processTree = (pid: number): number[] => {
+  const children = fs
+    .readdirSync(`/proc/${pid}/task`)
+    .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean))
+    .map(Number);
+  return [pid, ...children.flatMap(processTree)];
+};
+/** The machine's busy and total CPU time so far, in clock ticks summed over every core (/proc/stat). */
+const machineTicks = () => {
+  const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number) as number[];
+  return {
+    busy: user! + nice! + system! + irq! + softirq! + steal!,
+    total: user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!,
+  };
+};
+/** This process's CPU (the load generator: autocannon and the bodies it sends), in ms. */
+const ownMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 };
 
 const start = Math.floor((Date.now() - 60 * 86_400_000) / 1000) * 1000;
@@ -27,14 +58,15 @@ const clock = new Map<number, number>();
 const nextSet = (vehicle: number) => {
   const n = clock.get(vehicle) ?? 0;
   clock.set(vehicle, n + 1);
-  return JSON.stringify(
-    dataSet(new Date(start + n * 1000), "RUNNING", [
-      waypoint(39.5 + n * 1e-5, -83),
-      { key: "GEN_SPEED", value: 20 + (n % 50) },
-      { key: "GEN_HEADING", value: n % 360 },
-    ]),
-  );
+  return dataSet(new Date(start + n * 1000), "RUNNING", [
+    waypoint(39.5 + n * 1e-5, -83),
+    { key: "GEN_SPEED", value: 20 + (n % 50) },
+    { key: "GEN_HEADING", value: n % 360 },
+  ]);
 };
+/** One data set, or a batch of BATCH of them, for the vehicle's next seconds. */
+const nextBody = (vehicle: number) =>
+  JSON.stringify(BATCH > 1 ? Array.from({ length: BATCH }, () => nextSet(vehicle)) : nextSet(vehicle));
 
 /** Posts for `seconds`, each connection leasing a vehicle no other request is using (as bench/ingest.ts); the 2xx count. */
 async function post(base: string, auth: Record<string, string>, vehicles: number[], seconds: number): Promise<number> {
@@ -52,7 +84,7 @@ async function post(base: string, auth: Record<string, string>, vehicles: number
         setupRequest: (req, context: Ctx) => {
           const vehicle = free.pop()!;
           context.vehicle = vehicle;
-          return { ...req, path: `/v1/api/vehicle/${vehicle}/dataSet/`, body: nextSet(vehicle) };
+          return { ...req, path: `/v1/api/vehicle/${vehicle}/dataSet/`, body: nextBody(vehicle) };
         },
         onResponse: (_status, _body, context: Ctx) => {
           free.push(context.vehicle!);
@@ -77,7 +109,7 @@ async function main() {
   const service = await launchService({
     name: "bench-ingest-cpu",
     databaseUrl: database.url,
-    extraEnv: benchRateLimits(),
+    extraEnv: { ...benchRateLimits(), WEB_CONCURRENCY: String(PROCESSES) },
   });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
@@ -88,13 +120,37 @@ async function main() {
     const backends = (await sql`select pid from pg_stat_activity where application_name = 'wayline'`).map((r) =>
       Number(r.pid),
     );
-    const before = { node: ticks(service.pid), postgres: backends.map(ticks) };
+    const nodePids = processTree(service.pid);
+    const before = {
+      node: nodePids.map(ticks),
+      postgres: backends.map(ticks),
+      machine: machineTicks(),
+      own: ownMs(),
+    };
     const posts = await post(service.baseUrl, driver.auth, vehicles, DURATION);
-    const nodeMs = (ticks(service.pid) - before.node) * 10;
+    const machine = machineTicks();
+    const nodeMs = nodePids.reduce((sum, pid, i) => sum + ticks(pid) - before.node[i]!, 0) * 10;
     const postgresMs = backends.reduce((sum, pid, i) => sum + ticks(pid) - before.postgres[i]!, 0) * 10;
-    console.log(`single data-set POSTs: ${posts} in ${DURATION} s`);
+    const loadMs = ownMs() - before.own;
+    const busyMs = (machine.busy - before.machine.busy) * 10;
+    const busyShare = (machine.busy - before.machine.busy) / (machine.total - before.machine.total);
+    const processes = `${PROCESSES} HTTP process${PROCESSES > 1 ? "es" : ""}`;
+    // Per unit of work: 1,000 points for batches, one post for single posts.
+    const [units, unit, digits] =
+      BATCH > 1 ? [(posts * BATCH * POINTS_PER_SET) / 1000, "1,000 points", 2] : [posts, "post", 3];
+    const per = (ms: number) => `${(ms / units).toFixed(digits)} ms`;
     console.log(
-      `CPU per post: node ${(nodeMs / posts).toFixed(3)} ms, PostgreSQL ${(postgresMs / posts).toFixed(3)} ms (${backends.length} backends)`,
+      BATCH > 1
+        ? `batches of ${BATCH} data sets x ${POINTS_PER_SET} points, ${processes}: ${posts} in ${DURATION} s (${((units * 1000) / DURATION).toFixed(0)} points/s)`
+        : `single data-set POSTs, ${processes}: ${posts} in ${DURATION} s`,
+    );
+    console.log(
+      `CPU per ${unit}: node ${per(nodeMs)}, PostgreSQL ${per(postgresMs)} (${backends.length} backends), ` +
+        `load generator ${per(loadMs)}, everything else ${per(busyMs - nodeMs - postgresMs - loadMs)}`,
+    );
+    console.log(
+      `the machine ${(busyShare * 100).toFixed(0)} % busy over its ${os.cpus().length} cores (a core-second of ${os.cpus().length} each second): ` +
+        `node ${((nodeMs / busyMs) * 100).toFixed(0)} %, PostgreSQL ${((postgresMs / busyMs) * 100).toFixed(0)} %, load generator ${((loadMs / busyMs) * 100).toFixed(0)} % of the busy time`,
     );
   } finally {
     await sql.end();
