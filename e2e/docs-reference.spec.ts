@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible } from "./support/accessible";
+import { axeOf, expectAccessible, runAxe } from "./support/accessible";
 import { baseUrl, keepOnLoopback, shot } from "./support/driver";
 import { createPartnerApp } from "./support/partner-app";
 import { PHONE } from "./support/phone";
@@ -55,9 +54,9 @@ async function expectReferenceAccessible(page: Page) {
       .slice(0, 4)
       .map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`)
       .join(" | ")}`;
-  const around = await new AxeBuilder({ page }).exclude(".scalar-app").analyze();
+  const around = await runAxe(axeOf(page).exclude(".scalar-app"));
   expect(around.violations.filter(serious).map(describe)).toEqual([]);
-  const inside = await new AxeBuilder({ page }).include(".scalar-app").analyze();
+  const inside = await runAxe(axeOf(page).include(".scalar-app"));
   expect(
     inside.violations
       .filter(serious)

@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { axeOf, runAxe } from "./support/accessible";
 import { expect, test, type Page } from "@playwright/test";
 import { dataSet, keepOnLoopback, newDriver, pageErrors, shot, signIn, type Driver } from "./support/driver";
 import { PHONE } from "./support/phone";
@@ -9,7 +9,7 @@ import { PHONE } from "./support/phone";
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
 async function expectNoSeriousViolations(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await runAxe(axeOf(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]));
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({
