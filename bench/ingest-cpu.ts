@@ -149,7 +149,7 @@ async function main() {
         `load generator ${per(loadMs)}, everything else ${per(busyMs - nodeMs - postgresMs - loadMs)}`,
     );
     console.log(
-      `the machine ${(busyShare * 100).toFixed(0)} % busy over its ${os.cpus().length} cores (a core-second of ${os.cpus().length} each second): ` +
+      `the machine ${(busyShare * 100).toFixed(0)} % busy (all ${os.cpus().length} cores together): ` +
         `node ${((nodeMs / busyMs) * 100).toFixed(0)} %, PostgreSQL ${((postgresMs / busyMs) * 100).toFixed(0)} %, load generator ${((loadMs / busyMs) * 100).toFixed(0)} % of the busy time`,
     );
   } finally {
