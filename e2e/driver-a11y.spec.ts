@@ -1,5 +1,5 @@
-import { axeOf, runAxe } from "./support/accessible";
 import { expect, test, type Page } from "@playwright/test";
+import { axeOf, runAxe } from "./support/accessible";
 import { dataSet, keepOnLoopback, newDriver, pageErrors, shot, signIn, type Driver } from "./support/driver";
 import { PHONE } from "./support/phone";
 
