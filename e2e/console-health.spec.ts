@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
 import { startDeliveryService, type DeliveryService } from "./support/delivery-service";
-import { keepOnLoopback, pageErrors, shot } from "./support/driver";
+import { hydrated, keepOnLoopback, pageErrors, shot } from "./support/driver";
 
 // The console's delivery health page in Chromium, at desktop and phone width, on the run's service
 // with the delivery worker on and a real HTTPS receiver of its own (e2e/support/delivery-service.ts): a
@@ -41,8 +41,8 @@ test("the Delivery health tab charts an app's attempts, latency and failures, wi
   await page.getByLabel("Password").fill("e2e-partner-password");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Your apps" })).toBeVisible();
-  // A form clicked before the page is hydrated posts without JavaScript (303, no reveal): let it settle.
-  await page.waitForLoadState("networkidle");
+  // A form clicked before the page is hydrated posts without JavaScript (a plain page, no reveal).
+  await hydrated(page.getByRole("button", { name: "Create app" }));
   await page.getByLabel("App name").fill("Health Fleet");
   await page.getByRole("button", { name: "Create app" }).click();
   await expect(page.getByText("Copy the sandbox client secret now")).toBeVisible();

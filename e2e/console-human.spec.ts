@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
-import { keepOnLoopback } from "./support/driver";
+import { hydrated, keepOnLoopback } from "./support/driver";
 
 // A console that speaks human (issue 20, point 2), in Chromium at desktop and phone width: the app
 // just created is listed while its one-time secret is on screen; the simulator is a tab of the app;
@@ -19,8 +19,8 @@ async function signUpWithApp(page: Page, who: string, appName: string) {
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("No apps yet")).toBeVisible();
   await page.getByLabel("App name").fill(appName);
-  // Hydrated first: posted without JavaScript, the form gets a 303 and no one-time reveal.
-  await page.waitForLoadState("networkidle");
+  // Hydrated first: posted without JavaScript, the form gets a plain page and no one-time reveal.
+  await hydrated(page.getByRole("button", { name: "Create app" }));
   await page.getByRole("button", { name: "Create app" }).click();
 }
 

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
 import { verifyWebhook } from "../test/helpers/https-receiver";
 import { startDeliveryService, type Answered, type DeliveryService } from "./support/delivery-service";
-import { keepOnLoopback, pageErrors, shot } from "./support/driver";
+import { hydrated, keepOnLoopback, pageErrors, shot } from "./support/driver";
 
 // Issue 9's whole partner journey in Chromium, on the run's service with the delivery worker on
 // and a real HTTPS receiver of its own on loopback (e2e/support/delivery-service.ts): sign up, create an app, copy its credentials (and get
@@ -96,6 +96,7 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
 
   // Create an app and copy its shown-once sandbox credentials; what the clipboard holds gets a token.
   await page.getByLabel("App name").fill("Journey Fleet");
+  await hydrated(page.getByRole("button", { name: "Create app" }));
   await page.getByRole("button", { name: "Create app" }).click();
   await expect(page.getByText("Copy the sandbox client secret now")).toBeVisible();
   const clientId = await copied(page, "clientId");

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
+import { hydrated } from "./support/driver";
 
 // The partner console in Chromium, the whole sandbox integration as a new partner meets it:
 // sign up, create an app, copy its credentials (and use them for a real token), confirm the
@@ -83,6 +84,7 @@ test("a partner signs up and creates an app whose copied sandbox credentials get
 
   await page.getByLabel("App name").fill("E2E Fleet");
   await page.getByLabel("Redirect URIs (one per line)").fill("https://fleet.example/callback");
+  await hydrated(page.getByRole("button", { name: "Create app" }));
   await page.getByRole("button", { name: "Create app" }).click();
   await expect(page.getByText("Copy the sandbox client secret now")).toBeVisible();
   sandbox = { clientId: await revealed(page, "clientId"), clientSecret: await revealed(page, "clientSecret") };

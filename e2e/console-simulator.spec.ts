@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
-import { keepOnLoopback, pageErrors, shot } from "./support/driver";
+import { hydrated, keepOnLoopback, pageErrors, shot } from "./support/driver";
 
 // The console's sandbox simulator in Chromium: a new partner makes an app, a test account and a
 // vehicle in the console, opens the simulator from the app page, clicks a start and an end on the
@@ -28,6 +28,7 @@ test("a partner clicks start and end on the simulator map, runs a sandbox vehicl
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Your apps" })).toBeVisible();
   await page.getByLabel("App name").fill("E2E Simulator");
+  await hydrated(page.getByRole("button", { name: "Create app" }));
   await page.getByRole("button", { name: "Create app" }).click();
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "E2E Simulator" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { createPartnerApp, type Credentials } from "./partner-app";
 
 // The driver-site specs' arrangements: a sandbox driver made the partner way (a real app, account
@@ -181,4 +181,17 @@ export function pageErrors(page: Page): string[] {
       errors.push(`console: ${message.text()}`);
   });
   return errors;
+}
+
+/**
+ * Waits until React has hydrated `locator`'s element, so that a click meets its handler. Before
+ * that, a console form posts without JavaScript (the server's plain reveal page, not the form's),
+ * and a link loads a whole page whose forms are the server's HTML again for a moment. react-dom
+ * marks every element it has hydrated with a `__reactProps$…` property (its own, not an API:
+ * this is a test's probe). Surer than waiting for the network to go idle, which guesses.
+ */
+export async function hydrated(locator: Locator) {
+  await expect
+    .poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"))))
+    .toBe(true);
 }
