@@ -29,11 +29,12 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: "e2e/.artifacts/report.json" }]],
   use: {
     baseURL,
-    // A failed test leaves its screenshot and its trace (DOM snapshots of every step, network,
-    // console); without the screencast's frames, which cost every passing test time on 2 cores.
-    // A passing test leaves the screenshots it takes itself (`shot`) in the results folder.
+    // A failed test leaves its screenshot and its page's accessibility snapshot (error-context.md).
+    // No trace by default: recording one for every test, to keep only the failures', cost a run
+    // about a tenth of its time (docs/testing.md#end-to-end); `--trace retain-on-failure` records
+    // them when chasing a failure. A passing test leaves the screenshots it takes itself (`shot`).
     screenshot: "only-on-failure",
-    trace: { mode: "retain-on-failure", screenshots: false },
+    trace: "off",
     launchOptions: chromium,
   },
   projects: [
