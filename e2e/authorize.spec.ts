@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { shot } from "./support/driver";
 import { createPartnerApp, startCallbackServer, type Credentials } from "./support/partner-app";
 
 // The authorization page in Chromium, as a driver meets it: registering there, allowing the app,
@@ -26,10 +27,6 @@ test.afterAll(async () => {
 
 const authorizePath = (state: string, path = "/OAuth/authorize") =>
   `${path}?${new URLSearchParams({ client_id: app.clientId, redirect_uri: callback.redirectUri, response_type: "code", state })}`;
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
 
 async function waitForCallback(page: Page) {
   await page.waitForURL((url) => url.href.startsWith(callback.redirectUri));

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { expectAccessible } from "./support/accessible";
-import { keepOnLoopback } from "./support/driver";
+import { keepOnLoopback, shot } from "./support/driver";
 
 // The sandbox inbox in Chromium: a new partner's app shows its inbox URL with a Copy button, and
 // the inbox page shows a request arrive while it is open (no reload), with its headers, body and
@@ -76,7 +76,7 @@ test("a request posted to the inbox URL appears on the open inbox page, its sign
   await expect(first).toContainText("webhook-signature");
   expect(await page.evaluate(() => (window as unknown as { inboxMark?: string }).inboxMark)).toBe("same page");
   await expectAccessible(page);
-  await page.screenshot({ path: testInfo.outputPath("inbox.png"), fullPage: true });
+  await shot(page, "inbox");
 
   // Told to answer 500: the next request is answered so, and shows it.
   await page.getByRole("combobox", { name: "The inbox answers" }).selectOption("500");

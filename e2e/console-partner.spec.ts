@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
-import { hydrated } from "./support/driver";
+import { hydrated, shot } from "./support/driver";
 
 // The partner console in Chromium, the whole sandbox integration as a new partner meets it:
 // sign up, create an app, copy its credentials (and use them for a real token), confirm the
@@ -18,10 +18,6 @@ const partner = {
 let appUrl = "";
 let sandbox = { clientId: "", clientSecret: "" };
 let vehicleId = "";
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
 
 // Each test has a fresh browser context. The first after the sign-up signs in through the form, as a
 // returning partner does (sent to the page asked for); the later ones bring that session's cookies

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { shot } from "./support/driver";
 import { PHONE } from "./support/phone";
 
 test("the home page loads and links to both OpenAPI documents", PHONE, async ({ page }) => {
@@ -7,7 +8,7 @@ test("the home page loads and links to both OpenAPI documents", PHONE, async ({ 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your vehicles, where they are.");
   const sandboxDoc = page.getByRole("link", { name: "sandbox" });
   await expect(sandboxDoc).toHaveAttribute("href", "/sandbox/api/openapi.json");
-  await page.screenshot({ path: test.info().outputPath("home.png"), fullPage: true });
+  await shot(page, "home");
 
   const doc = await page.request.get("/sandbox/api/openapi.json");
   expect(doc.status()).toBe(200);
