@@ -1,4 +1,3 @@
-// @module-tag embedded
 import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,6 +14,8 @@ import { freshApp, postWaypointSets, subscribedVehicle, type FeedApp } from "../
 // client tokens, cursors of other apps and environments, expiry, since, and exactly-once reading
 // while many transactions commit at once, by a poller and by a stream (GET /eventFeed/stream)
 // side by side.
+// On the embedded database too: the tests tagged `embedded`, those of the feed's commit order and
+// paging (the filters' and cursors' checks answer the same there).
 
 const feed = (env: Env, query: string, token: string) => api(env).get(`/eventFeed/${query}`, token);
 
@@ -67,33 +68,37 @@ describe("GET /eventFeed/", () => {
     car = await subscribedVehicle(a);
   }, 60_000);
 
-  test("pages by nextCursor: every event once, in order, with eventId and cursor; an empty page still has nextCursor", async () => {
-    const empty = await feed("sandbox", "", a.client);
-    expect(empty.status, empty.text).toBe(200);
-    expect(empty.body).toMatchObject({ events: [], totalRecords: 0, actions: [] });
-    expect(typeof empty.body.nextCursor).toBe("string");
+  test(
+    "pages by nextCursor: every event once, in order, with eventId and cursor; an empty page still has nextCursor",
+    { tags: ["embedded"] },
+    async () => {
+      const empty = await feed("sandbox", "", a.client);
+      expect(empty.status, empty.text).toBe(200);
+      expect(empty.body).toMatchObject({ events: [], totalRecords: 0, actions: [] });
+      expect(typeof empty.body.nextCursor).toBe("string");
 
-    const sets = await post("sandbox", car.token, car.vehicleId, 7);
-    const { events, cursor } = await readAll("sandbox", a.client, "", empty.body.nextCursor, 3, atLeast(sets.length));
-    expect(events.map((e) => e.dataSetId)).toEqual(sets.map((s) => s.id));
-    for (const e of events) {
-      expect(e.eventId).toBe(String(e.id));
-      expect(typeof e.cursor).toBe("string");
-      expect(e).toMatchObject({ _type: "WAYPOINT", vehicleId: car.vehicleId, httpStatusCode: 0 });
-    }
-    // The same event as the notification read shows it, with the same eventId.
-    const read = await api("sandbox").get(`/vehicle/${car.vehicleId}/eventNotification/${events[0].id}`, a.client);
-    expect(read.status, read.text).toBe(200);
-    expect(read.body.notification.eventId).toBe(events[0].eventId);
+      const sets = await post("sandbox", car.token, car.vehicleId, 7);
+      const { events, cursor } = await readAll("sandbox", a.client, "", empty.body.nextCursor, 3, atLeast(sets.length));
+      expect(events.map((e) => e.dataSetId)).toEqual(sets.map((s) => s.id));
+      for (const e of events) {
+        expect(e.eventId).toBe(String(e.id));
+        expect(typeof e.cursor).toBe("string");
+        expect(e).toMatchObject({ _type: "WAYPOINT", vehicleId: car.vehicleId, httpStatusCode: 0 });
+      }
+      // The same event as the notification read shows it, with the same eventId.
+      const read = await api("sandbox").get(`/vehicle/${car.vehicleId}/eventNotification/${events[0].id}`, a.client);
+      expect(read.status, read.text).toBe(200);
+      expect(read.body.notification.eventId).toBe(events[0].eventId);
 
-    // Caught up: nothing more, and the next events come after the last cursor only.
-    const later = await post("sandbox", car.token, car.vehicleId, 2);
-    const more = await readAll("sandbox", a.client, "", cursor, 3, atLeast(later.length));
-    expect(more.events.map((e) => e.dataSetId)).toEqual(later.map((s) => s.id));
-    // An event's own cursor reads on from that event.
-    const fromFirst = await readAll("sandbox", a.client, "", events[4].cursor, 100);
-    expect(fromFirst.events.map((e) => e.dataSetId)).toEqual([...sets.slice(5), ...later].map((s) => s.id));
-  });
+      // Caught up: nothing more, and the next events come after the last cursor only.
+      const later = await post("sandbox", car.token, car.vehicleId, 2);
+      const more = await readAll("sandbox", a.client, "", cursor, 3, atLeast(later.length));
+      expect(more.events.map((e) => e.dataSetId)).toEqual(later.map((s) => s.id));
+      // An event's own cursor reads on from that event.
+      const fromFirst = await readAll("sandbox", a.client, "", events[4].cursor, 100);
+      expect(fromFirst.events.map((e) => e.dataSetId)).toEqual([...sets.slice(5), ...later].map((s) => s.id));
+    },
+  );
 
   test("filters by eventType and vehicleId; an unknown event type is 400", async () => {
     const other = await subscribedVehicle(a);
@@ -108,18 +113,22 @@ describe("GET /eventFeed/", () => {
     expectApiError(await feed("sandbox", "?eventType=NOPE", a.client), 400, "VALIDATION");
   });
 
-  test("a user token sees only its own account's events; a client token sees them all", async () => {
-    const second = await subscribedVehicle(a);
-    await post("sandbox", second.token, second.vehicleId, 1);
-    const asUser = await readAll("sandbox", second.token, "", undefined, 100, atLeast(1));
-    expect(asUser.events.length).toBe(1);
-    expect(asUser.events[0].vehicleId).toBe(second.vehicleId);
-    const asClient = await readAll("sandbox", a.client, "", undefined, 1000, (events) =>
-      events.some((e) => e.vehicleId === second.vehicleId),
-    );
-    expect(asClient.events.some((e) => e.vehicleId === second.vehicleId)).toBe(true);
-    expect(asClient.events.some((e) => e.vehicleId === car.vehicleId)).toBe(true);
-  });
+  test(
+    "a user token sees only its own account's events; a client token sees them all",
+    { tags: ["embedded"] },
+    async () => {
+      const second = await subscribedVehicle(a);
+      await post("sandbox", second.token, second.vehicleId, 1);
+      const asUser = await readAll("sandbox", second.token, "", undefined, 100, atLeast(1));
+      expect(asUser.events.length).toBe(1);
+      expect(asUser.events[0].vehicleId).toBe(second.vehicleId);
+      const asClient = await readAll("sandbox", a.client, "", undefined, 1000, (events) =>
+        events.some((e) => e.vehicleId === second.vehicleId),
+      );
+      expect(asClient.events.some((e) => e.vehicleId === second.vehicleId)).toBe(true);
+      expect(asClient.events.some((e) => e.vehicleId === car.vehicleId)).toBe(true);
+    },
+  );
 
   test("a cursor of another app, of the other environment, or malformed → 400 VALIDATION field after INVALID, revealing nothing", async () => {
     const { cursor } = await readAll("sandbox", a.client);
@@ -172,7 +181,7 @@ describe("GET /eventFeed/", () => {
   });
 });
 
-describe("GET /eventFeed/ while many transactions commit", () => {
+describe("GET /eventFeed/ while many transactions commit", { tags: ["embedded"] }, () => {
   test(
     "8 writers for ~10 s, a reader every 20 ms and a stream held open: each sees every committed event exactly once, each vehicle's in data-set order",
     { timeout: 120_000 },

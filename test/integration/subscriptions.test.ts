@@ -1,4 +1,3 @@
-// @module-tag embedded
 import { describe, expect, it } from "vitest";
 import { api, clientToken, createDriver, testSql, type Env } from "../helpers/api";
 import { hiddenFields } from "../helpers/browser";
@@ -7,6 +6,8 @@ import { authorizeCode, codeRequest, exchangeCode, newDriver, webApp } from "../
 import { dataSet, driverWithVehicle, waypoint, wireTime } from "../helpers/telemetry";
 
 // Event subscriptions and the notifications they produce (docs/subscriptions.md), over real HTTP.
+// On the embedded database too: the tests tagged `embedded`, those of ingest and delivery (the
+// subscription API's own checks answer the same there: docs/testing.md#which-tests-run-on-the-embedded-database).
 
 const sandbox = api("sandbox");
 const RECEIVER = "https://hooks.partner.example/wayline";
@@ -361,7 +362,7 @@ describe("subscription API", () => {
   });
 });
 
-describe("notifications from data sets", () => {
+describe("notifications from data sets", { tags: ["embedded"] }, () => {
   it("a trip produces exactly the WAYPOINT, IGNITIONSTATUS and GEOFENCE notifications asked for, with the documented fields", async () => {
     const { accessToken: token, vehicleId, account } = await driverWithVehicle();
     const base = `/vehicle/${vehicleId}/eventSubscription`;

@@ -1,12 +1,16 @@
-// @module-tag embedded
 import { describe, expect, it } from "vitest";
 import { api, clientToken, testSql, type Env } from "../helpers/api";
 import { apps, expectApiError, DATE_TIME } from "../helpers/fixtures";
 import { dataSet, driverWithVehicle, simulatedTrip, waypoint, wireTime } from "../helpers/telemetry";
 
+// Data-set ingest over real HTTP: trips, state, mileage, validation, who may post, VIN decoding.
+// On the embedded database too: the tests tagged `embedded`, those of ingest's writes and reads
+// (validation, permissions and decoding answer the same there:
+// docs/testing.md#which-tests-run-on-the-embedded-database).
+
 const minutesAgo = (m: number) => new Date(Math.floor(Date.now() / 1000) * 1000 - m * 60_000);
 
-describe("a whole trip posted as the sandbox simulator posts it", () => {
+describe("a whole trip posted as the sandbox simulator posts it", { tags: ["embedded"] }, () => {
   it("ON, RUNNING a minute apart, OFF with GEN_TRIP_MILEAGE → one trip, vehicle state, data sets and points", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const start = minutesAgo(60);
@@ -110,7 +114,7 @@ describe("a whole trip posted as the sandbox simulator posts it", () => {
   });
 });
 
-describe("trip segmentation", () => {
+describe("trip segmentation", { tags: ["embedded"] }, () => {
   it("an ON while a trip is open closes the old trip at its last data set first", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const t0 = minutesAgo(30);
@@ -391,7 +395,7 @@ describe("who may post data sets", () => {
   });
 });
 
-describe("GET /account/data/?sinceLastCall=true", () => {
+describe("GET /account/data/?sinceLastCall=true", { tags: ["embedded"] }, () => {
   // Points are handed out once every older transaction on the server has ended (so a slow ingest
   // committing late is never skipped); other tests' transactions may hold them back a moment.
   // Collects what successive calls return until `count` points came, or 5 s passed.
@@ -472,7 +476,7 @@ describe("VIN decoding", () => {
     });
   });
 
-  it("a VIN in a data set fills the vehicle's year, make and model", async () => {
+  it("a VIN in a data set fills the vehicle's year, make and model", { tags: ["embedded"] }, async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const res = await api("sandbox").post(
       `/vehicle/${vehicleId}/dataSet/`,
@@ -508,55 +512,59 @@ describe("VIN decoding", () => {
   });
 });
 
-describe("points with a time of their own (docs/partitions.md#pruning-the-hot-reads-plans)", () => {
-  // Reads that reach points through their set bound them by the set's span (data_sets.points_from,
-  // points_to): a point stamped 40 days before its set lies in another month's partition, and a span
-  // that left it out would drop it from every one of these reads.
-  const DAYS_40 = 40 * 86_400_000;
+describe(
+  "points with a time of their own (docs/partitions.md#pruning-the-hot-reads-plans)",
+  { tags: ["embedded"] },
+  () => {
+    // Reads that reach points through their set bound them by the set's span (data_sets.points_from,
+    // points_to): a point stamped 40 days before its set lies in another month's partition, and a span
+    // that left it out would drop it from every one of these reads.
+    const DAYS_40 = 40 * 86_400_000;
 
-  it("a trip, a data set and the data set list answer them, and so they do when the span is not known", async () => {
-    const { accessToken: token, vehicleId } = await driverWithVehicle();
-    const start = minutesAgo(30);
-    const sets = simulatedTrip(start, { points: 3 }).map((set) =>
-      set.ignitionStatus === "RUNNING"
-        ? {
-            ...set,
-            datum: set.datum.map((d) =>
-              d.key === "GEN_SPEED" ? { ...d, timestamp: wireTime(new Date(start.getTime() - DAYS_40)) } : d,
-            ),
-          }
-        : set,
-    );
-    const posted = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, sets, token);
-    expect(posted.status, posted.text).toBe(200);
-    const early = wireTime(new Date(start.getTime() - DAYS_40));
-    const ownTimes = (data: { datum: { key: string; timestamp: string }[] }[]) =>
-      data.flatMap((set) => set.datum.filter((d) => d.key === "GEN_SPEED").map((d) => d.timestamp));
-    const read = async () => {
-      const trips = await api("sandbox").get(`/vehicle/${vehicleId}/trip/`, token);
-      const trip = await api("sandbox").get(`/vehicle/${vehicleId}/trip/${trips.body.trip[0].id}`, token);
-      const listed = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/?searchLimit=50`, token);
-      const running = listed.body.dataSet.find((set: { ignitionStatus: string }) => set.ignitionStatus === "RUNNING");
-      const one = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/${running.id}`, token);
-      return {
-        trip: ownTimes(trip.body.trip.data),
-        listed: ownTimes(listed.body.dataSet),
-        one: ownTimes([one.body.dataSet]),
+    it("a trip, a data set and the data set list answer them, and so they do when the span is not known", async () => {
+      const { accessToken: token, vehicleId } = await driverWithVehicle();
+      const start = minutesAgo(30);
+      const sets = simulatedTrip(start, { points: 3 }).map((set) =>
+        set.ignitionStatus === "RUNNING"
+          ? {
+              ...set,
+              datum: set.datum.map((d) =>
+                d.key === "GEN_SPEED" ? { ...d, timestamp: wireTime(new Date(start.getTime() - DAYS_40)) } : d,
+              ),
+            }
+          : set,
+      );
+      const posted = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, sets, token);
+      expect(posted.status, posted.text).toBe(200);
+      const early = wireTime(new Date(start.getTime() - DAYS_40));
+      const ownTimes = (data: { datum: { key: string; timestamp: string }[] }[]) =>
+        data.flatMap((set) => set.datum.filter((d) => d.key === "GEN_SPEED").map((d) => d.timestamp));
+      const read = async () => {
+        const trips = await api("sandbox").get(`/vehicle/${vehicleId}/trip/`, token);
+        const trip = await api("sandbox").get(`/vehicle/${vehicleId}/trip/${trips.body.trip[0].id}`, token);
+        const listed = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/?searchLimit=50`, token);
+        const running = listed.body.dataSet.find((set: { ignitionStatus: string }) => set.ignitionStatus === "RUNNING");
+        const one = await api("sandbox").get(`/vehicle/${vehicleId}/dataSet/${running.id}`, token);
+        return {
+          trip: ownTimes(trip.body.trip.data),
+          listed: ownTimes(listed.body.dataSet),
+          one: ownTimes([one.body.dataSet]),
+        };
       };
-    };
-    const expected = { trip: [early, early, early], listed: [early, early, early], one: [early] };
-    expect(await read()).toEqual(expected);
-    const [span] = await testSql()<{ from: Date; to: Date }[]>`
+      const expected = { trip: [early, early, early], listed: [early, early, early], one: [early] };
+      expect(await read()).toEqual(expected);
+      const [span] = await testSql()<{ from: Date; to: Date }[]>`
       select points_from as from, points_to as to from data_sets where vehicle_id = ${vehicleId} and ignition_status = 'RUNNING' limit 1`;
-    expect(span!.to.getTime() - span!.from.getTime()).toBeGreaterThanOrEqual(DAYS_40);
+      expect(span!.to.getTime() - span!.from.getTime()).toBeGreaterThanOrEqual(DAYS_40);
 
-    // A set written before migration 0029, or by another writer, has no span: its points come from every month.
-    await testSql()`update data_sets set points_from = null, points_to = null where vehicle_id = ${vehicleId}`;
-    expect(await read()).toEqual(expected);
-  });
-});
+      // A set written before migration 0029, or by another writer, has no span: its points come from every month.
+      await testSql()`update data_sets set points_from = null, points_to = null where vehicle_id = ${vehicleId}`;
+      expect(await read()).toEqual(expected);
+    });
+  },
+);
 
-describe("deleting a vehicle", () => {
+describe("deleting a vehicle", { tags: ["embedded"] }, () => {
   it("deletes its trips, data sets and data points with it", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const posted = await api("sandbox").post(
