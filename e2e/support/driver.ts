@@ -156,7 +156,7 @@ export async function signIn(page: Page, driver: Pick<Driver, "username" | "pass
 /**
  * A screenshot for the run's artifacts: the whole page, or only what the window shows where the
  * page is very long (the API reference: measured 2–6.5 s a whole-page shot, about 0.1 s the window's).
- * JPEG: a whole-page shot of a guide took 310 ms as PNG and 160 ms as JPEG, and a run takes 70.
+ * JPEG: a whole-page shot of a guide took 310 ms as PNG and 160 ms as JPEG (about 70 shots a run).
  */
 export async function shot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
   await page.screenshot({ path: test.info().outputPath(`${name}.jpeg`), fullPage, quality: 85 });
