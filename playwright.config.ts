@@ -1,8 +1,10 @@
 import { defineConfig, devices } from "@playwright/test";
 
 // One port for the whole run: the config is evaluated in the runner and in every worker, which
-// inherit this variable from the runner.
-process.env.E2E_PORT ??= String(41000 + (process.pid % 9000));
+// inherit this variable from the runner. Below Linux's ephemeral range (32768-60999): a port in it
+// may be held at that moment by an outgoing connection (a database client's), and the service's
+// listen then fails with EADDRINUSE, as it did once in CI on 45430.
+process.env.E2E_PORT ??= String(20000 + (process.pid % 9000));
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 // Debian's Chromium: browsers cannot be downloaded on these machines.

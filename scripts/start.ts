@@ -157,7 +157,16 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
     if (answer) socket.end(answer);
     else socket.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  // A port taken (EADDRINUSE) or not ours to take (EACCES) ends the start with the reason: unheard,
+  // the error would reach Next.js's uncaught-exception handler, which logs it and keeps a process
+  // that serves nothing running.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   setProcessPhase("serving");
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
