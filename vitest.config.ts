@@ -62,8 +62,9 @@ const processes = { ...integration, testTimeout: 120_000, hookTimeout: 240_000 }
 // integration-processes: the files that start processes of their own, a few at a time; then
 // integration-alone: those of them that need the machine to themselves, one at a time (run in
 // the same Vitest run, after the others: sequence.groupOrder).
-// On the embedded database CI runs the files tagged `embedded` (`--tags-filter=embedded`): those
-// that exercise what differs there (docs/testing.md#which-tests-run-on-the-embedded-database).
+// On the embedded database CI runs the tests tagged `embedded` (`--tags-filter=embedded`), a whole
+// file's or single tests': those that exercise what differs there
+// (docs/testing.md#which-tests-run-on-the-embedded-database).
 export default defineConfig({
   resolve: { alias },
   test: {

@@ -157,16 +157,16 @@ const typegen = spawnSync(bin("next"), ["typegen"], { cwd: root, env: baseEnv, s
 const checks = checksSideBySide([
   {
     label: "type check",
-    budget: 60,
+    budget: 70,
     command: "sh",
     args: ["-c", typegen.status === 0 ? `"${bin("tsc")}" --noEmit` : "echo 'next typegen failed'; exit 1"],
   },
-  { label: "lint", budget: 60, command: "npm", args: ["run", "--silent", "lint"] },
+  { label: "lint", budget: 70, command: "npm", args: ["run", "--silent", "lint"] },
 ]);
 const unit = {
   tag: "unit",
   label: "unit tests (beside the type check and lint)",
-  budget: 40,
+  budget: 70,
   args: ["--project", "unit"],
   env: baseEnv,
 };
@@ -194,7 +194,7 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 const embeddedPass = {
   tag: "embedded",
   label: "integration on embedded (tag embedded): shared service, then own processes",
-  budget: 180,
+  budget: 200,
   args: ["--project", "integration", "--project", "integration-processes", "--tags-filter=embedded"],
   env: embeddedEnv,
 };
@@ -203,7 +203,7 @@ if (onPostgres) {
     {
       tag: "postgres",
       label: "integration on PostgreSQL: shared service, then own processes",
-      budget: 230,
+      budget: 270,
       args: ["--project", "integration", "--project", "integration-processes"],
       env: baseEnv,
     },
@@ -211,7 +211,7 @@ if (onPostgres) {
   ]);
   vitest({
     label: "integration on PostgreSQL: the machine alone, one at a time",
-    budget: 50,
+    budget: 70,
     args: ["--project", "integration-alone"],
     env: baseEnv,
   });
@@ -221,7 +221,7 @@ const e2eReport = path.join(root, "e2e", ".artifacts", "report.json");
 fs.rmSync(e2eReport, { force: true });
 const e2eOk = runCommand(
   "end-to-end tests (Playwright, Chromium, two workers)",
-  150,
+  190,
   bin("playwright"),
   ["test"],
   baseEnv,
