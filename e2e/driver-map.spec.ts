@@ -57,23 +57,31 @@ test(
   },
 );
 
-test("a vehicle's marker moves within 5 seconds of its device posting a data set, without a reload, and Follow keeps it centred", async ({
+test("a vehicle's marker moves within 5 seconds of its device posting a data set, without a reload or redrawing the others, and Follow keeps it centred", async ({
   page,
 }) => {
   const driver = await newDriver("live");
   const car = await driver.addVehicle("Moving car");
+  const parked = await driver.addVehicle("Parked car");
   const t0 = Date.now() - 600_000;
   await driver.post(car, [dataSet(new Date(t0), "ON", 39.96, -83.0)]);
+  await driver.post(parked, [dataSet(new Date(t0), "OFF", 39.95, -83.01)]);
   await signIn(page, driver);
   const marker = page.locator(`[data-vehicle-id="${car}"][data-latitude]`);
   await expect(marker).toHaveAttribute("data-latitude", "39.96");
   await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
   const before = await markerCentre(page, car);
+  // The other car's marker is left as it is while this one moves: marked here, still marked after.
+  // (Leaflet rewrites a marker's HTML whenever it is handed a new icon, and the map once handed
+  // every marker one on each update.)
+  const parkedDot = page.locator(`[data-vehicle-id="${parked}"][data-latitude]`);
+  await parkedDot.evaluate((element) => element.setAttribute("data-kept", ""));
 
   await driver.post(car, [dataSet(new Date(t0 + 60_000), "RUNNING", 39.961, -82.999, 25)]);
   const posted = Date.now();
   await expect(marker).toHaveAttribute("data-latitude", "39.961", { timeout: 5_000 });
   expect(Date.now() - posted).toBeLessThan(5_000);
+  await expect(parkedDot).toHaveAttribute("data-kept", "");
   const after = await markerCentre(page, car);
   expect(after.x).toBeGreaterThan(before.x); // east
   expect(after.y).toBeLessThan(before.y); // north

@@ -5,24 +5,40 @@ import L from "leaflet";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+// Each function hands out the same icon object while the look is the same. react-leaflet calls
+// setIcon whenever the icon prop is a new object, and Leaflet then rewrites the marker's HTML: a
+// map that re-rendered for anything (one car's position, the live status, a tile failure) rebuilt
+// every marker's elements. One entry per vehicle (its latest look).
+const vehicleIcons = new Map<number, { look: string; icon: L.DivIcon }>();
+const fixedIcons = new Map<string, L.DivIcon>();
+const once = (name: string, make: () => L.DivIcon) => {
+  let icon = fixedIcons.get(name);
+  if (!icon) fixedIcons.set(name, (icon = make()));
+  return icon;
+};
+
 // The vehicle's label is written beside its dot, so a driver with several cars tells them apart
 // at a glance (the tooltip adds the details). It sits outside the dot's element, whose box the
 // tests take for the marker's position.
-export function vehicleIcon({
-  vehicleId,
-  title,
-  running,
-  selected,
-  latitude,
-  longitude,
-}: {
+type VehicleLook = {
   vehicleId: number;
   title: string;
   running: boolean;
   selected: boolean;
   latitude: number;
   longitude: number;
-}) {
+};
+
+export function vehicleIcon(look: VehicleLook) {
+  const key = JSON.stringify(look);
+  const kept = vehicleIcons.get(look.vehicleId);
+  if (kept?.look === key) return kept.icon;
+  const icon = makeVehicleIcon(look);
+  vehicleIcons.set(look.vehicleId, { look: key, icon });
+  return icon;
+}
+
+function makeVehicleIcon({ vehicleId, title, running, selected, latitude, longitude }: VehicleLook) {
   const ring = selected ? "outline: 3px solid #1d4ed8; outline-offset: 2px;" : "";
   return L.divIcon({
     className: "wl-vehicle-marker",
@@ -41,6 +57,10 @@ export function vehicleIcon({
 }
 
 export function pinIcon(kind: "start" | "end") {
+  return once(`pin-${kind}`, () => makePinIcon(kind));
+}
+
+function makePinIcon(kind: "start" | "end") {
   const color = kind === "start" ? "#047857" : "#b91c1c";
   return L.divIcon({
     className: `wl-trip-${kind}`,
@@ -51,6 +71,10 @@ export function pinIcon(kind: "start" | "end") {
 }
 
 export function replayIcon() {
+  return once("replay", makeReplayIcon);
+}
+
+function makeReplayIcon() {
   return L.divIcon({
     className: "wl-replay-marker",
     iconSize: [20, 20],

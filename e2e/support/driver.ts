@@ -165,9 +165,12 @@ export async function shot(page: Page, name: string, { fullPage = true }: { full
 /** The centre of a vehicle's marker on the screen. */
 export async function markerCentre(page: Page, vehicleId: number) {
   const marker = page.locator(`[data-vehicle-id="${vehicleId}"][data-latitude]`);
-  await expect(marker).toBeVisible();
-  const box = (await marker.boundingBox())!;
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  // Read in one retried step: a live update replaces the marker's element (its icon changed), and
+  // a box asked for just after the visibility check would then find none.
+  let box: { x: number; y: number; width: number; height: number } | null = null;
+  await expect.poll(async () => (box = await marker.boundingBox())).not.toBeNull();
+  const { x, y, width, height } = box!;
+  return { x: x + width / 2, y: y + height / 2 };
 }
 
 /**
