@@ -94,6 +94,15 @@ async function main() {
   });
   cluster.on("exit", (child: Worker, code, signal) => {
     if (stopping) return;
+    if (listening < processes) {
+      // Before the fleet ever served, a process that ends is the start failing (a port taken, a
+      // build missing), and each one forked again would fail the same way, once a second, for
+      // ever. The start ends instead, as one process's does; the child logged its reason.
+      logger.fatal({ childPid: child.process.pid, code, signal }, "the service could not start: an HTTP process ended");
+      stopping = true;
+      void stopFleet().finally(() => process.exit(1));
+      return;
+    }
     // A crashed HTTP process is replaced (its requests are lost; the others go on serving).
     logger.error({ childPid: child.process.pid, code, signal }, "HTTP process exited; starting another");
     setTimeout(fork, 1000).unref();
@@ -101,6 +110,10 @@ async function main() {
   for (let i = 0; i < processes; i++) fork();
   onStopSignal(async () => {
     stopping = true;
+    await stopFleet();
+  });
+
+  async function stopFleet() {
     const children = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     const exited = Promise.all(
       children.map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once("exit", () => resolve())))),
@@ -115,7 +128,7 @@ async function main() {
     clearTimeout(kill);
     await flushAccessLogOnStop();
     await database.stop();
-  });
+  }
 }
 
 /** A forked HTTP process: Next.js only, on the database the primary prepared. */
