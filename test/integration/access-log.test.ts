@@ -263,9 +263,11 @@ describe("the driver's access log and export", () => {
     for (const [i, value] of awkward.entries())
       await testSql()`insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
         values (${d.vehicleId}, ${set!.id}::bigint, ${100 + i}, ${set!.at}::timestamptz, 'GEN_NOTE', ${value})`;
+    // Ordered by the table's id: a bare `id` in ORDER BY names the output column, id::text, which put
+    // point 10000 before 9985 once the suite's ids passed ten thousand (a CI failure).
     const rows = await testSql()<{ id: string; set: string; at: string; key: string; value: string }[]>`
       select id::text, data_set_id::text as set, to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
-             key, value from data_points where vehicle_id = ${d.vehicleId} order by recorded_at, id`;
+             key, value from data_points where vehicle_id = ${d.vehicleId} order by recorded_at, data_points.id`;
     const expected =
       csvLine(["vehicle_id", "data_set_id", "point_id", "timestamp_utc", "key", "value"]) +
       rows.map((r) => csvLine([d.vehicleId, r.set, r.id, r.at, r.key, r.value])).join("");
