@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, clientToken, testSql, type Env } from "../helpers/api";
-import { apps, expectApiError, DATE_TIME } from "../helpers/fixtures";
+import { addVehicle, apps, expectApiError, DATE_TIME } from "../helpers/fixtures";
 import { dataSet, driverWithVehicle, simulatedTrip, waypoint, wireTime } from "../helpers/telemetry";
 
 // Data-set ingest over real HTTP: trips, state, mileage, validation, who may post, VIN decoding.
@@ -451,6 +451,52 @@ describe("GET /account/data/?sinceLastCall=true", { tags: ["embedded"] }, () => 
     expect(viaClient.map((d: { translatedValue: string }) => d.translatedValue)).toEqual(["12.6V"]);
     const all = await api("sandbox").get(`/account/data/`, token);
     expect(all.body.totalRecords).toBe(1);
+  });
+});
+
+describe("GET /account/data/ (paged)", () => {
+  it("pages the points of all the account's vehicles newest first (by time, then id), and no other account's", async () => {
+    const { accessToken: token, vehicleId: first } = await driverWithVehicle();
+    const { vehicleId: second } = await addVehicle("sandbox", token);
+    const other = await driverWithVehicle();
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const post = async (vehicleId: number, body: unknown, as = token) =>
+      expect((await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, body, as)).status).toBe(200);
+    // The two vehicles' times interleave, one time is on both (the id breaks that tie), and the second
+    // vehicle's older set is posted last, so the ids' order is not the times'.
+    await post(
+      first,
+      dataSet(at(10), "ON", [
+        { key: "GEN_VOLTAGE", value: 12.1 },
+        { key: "GEN_SPEED", value: 1 },
+      ]),
+    );
+    await post(first, dataSet(at(8), "RUNNING", [{ key: "GEN_SPEED", value: 2 }]));
+    await post(
+      second,
+      dataSet(at(8), "RUNNING", [
+        { key: "GEN_SPEED", value: 3 },
+        { key: "GEN_VOLTAGE", value: 12.3 },
+      ]),
+    );
+    await post(second, dataSet(at(9), "ON", [{ key: "GEN_VOLTAGE", value: 12.2 }]));
+    await post(other.vehicleId, dataSet(at(7), "ON", [{ key: "GEN_VOLTAGE", value: 9.9 }]), other.accessToken);
+    const expected = (
+      await testSql()<{ id: string }[]>`
+        select id::text from data_points where vehicle_id in (${first}, ${second}) order by recorded_at desc, data_points.id desc`
+    ).map((r) => Number(r.id));
+    expect(expected.length).toBeGreaterThanOrEqual(6);
+
+    const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((d) => d.id);
+    const all = await api("sandbox").get(`/account/data/?searchLimit=50`, token);
+    expect(all.status, all.text).toBe(200);
+    expect(ids(all)).toEqual(expected);
+    expect(all.body.totalRecords).toBe(expected.length);
+    const paged: number[] = [];
+    for (let offset = 0; offset < expected.length; offset += 2)
+      paged.push(...ids(await api("sandbox").get(`/account/data/?searchLimit=2&searchOffset=${offset}`, token)));
+    expect(paged).toEqual(expected);
+    expect(ids(await api("sandbox").get(`/account/data/?searchOffset=${expected.length}`, token))).toEqual([]);
   });
 });
 
