@@ -76,7 +76,7 @@ export async function pointsSinceLastCall({
   });
 }
 
-/** A row of the statements below as the API answers it, with its vehicle's id. */
+/** A row of this file's hand-written statements as the API answers it, with its vehicle's id. */
 const pointOut = (r: Omit<PointRow, "tx_id">, precision: LocationPrecision) => ({
   vehicleId: r.vehicle_id,
   ...serializePoint(
@@ -91,7 +91,7 @@ const pointOut = (r: Omit<PointRow, "tx_id">, precision: LocationPrecision) => (
   ),
 });
 
-// Statements on xid8 and the snapshot horizon, which the builder has no words for; the rows come
+// Statements the builder has no words for (xid8 and the snapshot horizon, a LATERAL join); the rows come
 // back as postgres.js returns them (int8 and xid8 cast to text, times as epoch ms).
 const rows = async <T>(tx: Pick<Tx, "execute">, statement: SQL): Promise<T[]> =>
   (await tx.execute(statement)) as unknown as T[];
