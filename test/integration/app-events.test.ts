@@ -129,13 +129,19 @@ async function expectSilenceAndEvent(t: { accountId: number; hook: string }, at:
   // Give the worker time for further retries (5 ms, 300 ms, 1.8 s at this retry scale) before looking.
   await new Promise((r) => setTimeout(r, 2500));
   expect(own.receiver.on(t.hook).filter((r) => r.receivedAt > at)).toEqual([]);
-  // In the app's feed too, with the webhook's id and body.
+  // In the app's feed too, with the webhook's id and body. Read until it is there: the feed hands out an
+  // event once every older transaction on the PostgreSQL server has ended (server/notifications/feed.ts),
+  // and another file's write can still be running.
   const client = await oauth("/sandbox/oauth/token", { grant_type: "client_credentials" });
-  const feed = await request("GET", `${api()}/eventFeed/?searchLimit=1000`, { token: client.body.access_token });
-  expect(feed.status, feed.text).toBe(200);
-  const event = (feed.body.events as Record<string, unknown>[]).find((e) => e.eventId === req.headers["webhook-id"]);
-  expect(event).toBeDefined();
-  const { eventId, cursor, ...rest } = event!;
+  const event = await waitFor(
+    async () => {
+      const feed = await request("GET", `${api()}/eventFeed/?searchLimit=1000`, { token: client.body.access_token });
+      expect(feed.status, feed.text).toBe(200);
+      return (feed.body.events as Record<string, unknown>[]).find((e) => e.eventId === req.headers["webhook-id"]);
+    },
+    { what: `the ${type} event in the app's feed`, timeoutMs: 15_000, intervalMs: 50 },
+  );
+  const { eventId, cursor, ...rest } = event;
   expect(typeof cursor).toBe("string");
   expect(typeof eventId).toBe("string");
   expect(rest).toEqual(body);

@@ -43,8 +43,17 @@ describe("event feed and webhooks", () => {
     const hook = await waitFor(async () => receiver.on("/feed/hook")[0], { what: "the webhook", timeoutMs: 30_000 });
     const body = verifyWebhook(app.signingSecret, hook) as Record<string, unknown>;
 
-    const feed = await request("GET", `${api}/eventFeed/?vehicleId=${vehicleId}`, { token });
-    expect(feed.status, feed.text).toBe(200);
+    // The feed hands out an event once every transaction older than it has ended on the whole PostgreSQL
+    // server (server/notifications/feed.ts): another file's write still running can hold it back a moment
+    // after the webhook went out (a CI run read an empty feed here). Read until it is there.
+    const feed = await waitFor(
+      async () => {
+        const res = await request("GET", `${api}/eventFeed/?vehicleId=${vehicleId}`, { token });
+        expect(res.status, res.text).toBe(200);
+        return res.body.events.length > 0 && res;
+      },
+      { what: "the event in the feed", timeoutMs: 15_000, intervalMs: 50 },
+    );
     expect(feed.body.events).toHaveLength(1);
     const event = feed.body.events[0];
     expect(hook.headers["webhook-id"]).toBe(event.eventId);
