@@ -1,33 +1,74 @@
 import { execFileSync } from "node:child_process";
+import os from "node:os";
 import postgres from "postgres";
-import { launchService, runScript, type ServiceEnv } from "../test/helpers/processes";
+import { startOwnPostgres, type OwnPostgres } from "../test/helpers/own-postgres";
+import { launchService, runScript, type RunningService, type ServiceEnv } from "../test/helpers/processes";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
-import { benchDatabase, benchDriver, benchRateLimits, driverSession, loadAverage } from "./lib/setup";
+import { benchDriver, benchRateLimits, driverSession, loadAverage } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:scale` (issue 32, point 2): the same figures on an empty database and on one holding
 // BENCH_POINTS data points (default 50,000,000) of BENCH_VEHICLES vehicles (default 1,000) over BENCH_MONTHS
 // months (default 4), in one run, against the production build on PostgreSQL: single and batched ingest
-// rates, every device-data read's p99 (BENCH_SAMPLES sequential requests, default 200, after a warm-up),
-// the event feed's read, the live map's read (a driver-site session), and the bytes on disk per million points;
-// then the time retention takes to drop the oldest month. Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
+// rates, every device-data read's p50 and p99, the event feed's read, the live map's read (a driver-site
+// session), and the bytes on disk per million points; then the time retention takes to drop the oldest month.
+// Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
+//
+// The two databases are measured in alternating rounds (BENCH_ROUNDS, default 4; empty first in the even
+// rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each figure
+// a side (default 200) split across the rounds. This host's speed moves by up to 30 % within minutes, and a
+// run that measured the empty database once, ten minutes before the full one, compared the host's two
+// speeds as much as the databases (docs/benchmarks.md).
+//
+// The server: a PostgreSQL cluster of the benchmark's own (initdb in a temporary directory, fsync on, every
+// other setting PostgreSQL's default but shared_buffers: BENCH_SHARED_BUFFERS, default a quarter of the
+// machine's memory, as docs/operations.md advises), or, with DATABASE_URL, the server it names (two databases
+// of the benchmark's own are made there and dropped).
 //
 // The bulk is written at the database level, as a year of ingest would have left it (data sets every few
 // minutes, 3 points each, the counters), with INSERT … SELECT generate_series per chunk of vehicles, into
-// the month partitions made first (docs/partitions.md); the measured vehicle's own data goes through the API.
+// the month partitions made first (docs/partitions.md); the measured vehicles' own data goes through the API.
 // A small run to check it works:
-// BENCH_POINTS=300000 BENCH_VEHICLES=20 BENCH_SAMPLES=20 npm run bench:scale
+// BENCH_POINTS=300000 BENCH_VEHICLES=20 BENCH_SAMPLES=20 BENCH_ROUNDS=2 npm run bench:scale
 
 const POINTS = Number(process.env.BENCH_POINTS ?? 50_000_000);
 const VEHICLES = Number(process.env.BENCH_VEHICLES ?? 1_000);
 const MONTHS = Number(process.env.BENCH_MONTHS ?? 4);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const WARMUP = Math.min(20, SAMPLES);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS ?? `${Math.floor(os.totalmem() / 4 / 2 ** 20)}MB`;
+/** Samples of each figure in one round, and the requests before them that are not counted. */
+const PER_ROUND = Math.max(1, Math.ceil(SAMPLES / ROUNDS));
+const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 20 / ROUNDS));
+const WARMUP = Math.min(5, PER_ROUND);
 const POINTS_PER_SET = 3;
 const VEHICLES_PER_CHUNK = 10;
 const DAY = 86_400_000;
 
 type Figure = { name: string; unit: string; value: number; higherIsBetter: boolean };
+
+/** Every sample one side's rounds took, pooled. */
+type Samples = {
+  singles: number[];
+  singleSeconds: number;
+  batches: number[];
+  batchSeconds: number;
+  reads: Map<string, number[]>;
+};
+
+/** One database, its own service, and the driver whose vehicle is measured. */
+type Side = {
+  name: string;
+  sql: postgres.Sql;
+  service: RunningService;
+  vehicleId: number;
+  auth: Record<string, string>;
+  clientToken: string;
+  site: Record<string, string>;
+  /** The measured vehicle's next data set's time: the last two days, in order. */
+  clock: number;
+  samples: Samples;
+};
 
 /** The wire's DateTime (docs/api.md#datetime). */
 const wireTime = (d: Date) =>
@@ -37,138 +78,55 @@ const wireTime = (d: Date) =>
     .replace(/\.\d{3}Z$/, "+0000");
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 
 async function main() {
   reportLoad("bench:scale");
-  const database = benchDatabase("wl_bench_scale");
-  const sql = postgres(database.url, { max: 2, onnotice: () => {} });
-  const service = await launchService({ name: "bench-scale", databaseUrl: database.url, extraEnv: benchRateLimits() });
+  const server = await benchServer();
+  const made: Side[] = [];
   try {
-    const base = service.baseUrl;
-    const driver = await benchDriver(base, service.env, "bench-scale", { dataProvider: true });
-    const vehicleId = await driver.newVehicle("Measured");
-    // The driver site's session, for the live map's read.
-    const site = { Cookie: await driverSession(base, driver.username, driver.password) };
-    const json = { ...driver.auth, "Content-Type": "application/json" };
-    let clock = Date.now() - 2 * DAY; // the measured vehicle's data: the last two days, in order
-    const nextSets = (n: number) =>
-      Array.from({ length: n }, () => {
-        clock += 1_000;
-        return dataSet(new Date(clock), "RUNNING", [waypoint(40.1, -83.1), { key: "GEN_SPEED", value: 42 }]);
-      });
-    const post = async (body: unknown) => {
-      const began = performance.now();
-      const res = await fetch(`${base}/v1/api/vehicle/${vehicleId}/dataSet/`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify(body),
-      });
-      const ms = performance.now() - began;
-      if (res.status !== 200) throw new Error(`ingest: ${res.status} ${(await res.text()).slice(0, 300)}`);
-      await res.arrayBuffer();
-      return ms;
-    };
+    const [settings] = await server.admin<{ shared_buffers: string; fsync: string; autovacuum: string }[]>`
+      select current_setting('shared_buffers') as shared_buffers, current_setting('fsync') as fsync,
+             current_setting('autovacuum') as autovacuum`;
+    console.log(
+      `bench:scale: PostgreSQL ${server.description}: shared_buffers ${settings!.shared_buffers}, fsync ${settings!.fsync}, autovacuum ${settings!.autovacuum}`,
+    );
+    const empty = await side(server, "empty", "empty");
+    made.push(empty);
+    const full = await side(server, "full", `${POINTS.toLocaleString("en")} points`);
+    made.push(full);
+    await fill(full.sql);
 
-    const measure = async (label: string): Promise<Figure[]> => {
-      console.log(`bench:scale: measuring ${label} (load ${loadAverage()})`);
-      const figures: Figure[] = [];
-      // An ON opens a trip of this phase's own: the trip read below then reads the same number of data
-      // sets on either side (the sets below extend it), not the whole run's.
-      clock += 1_000;
-      await post([dataSet(new Date(clock), "ON", [waypoint(40.1, -83.1)])]);
-      // Single data sets, one request each.
-      for (let i = 0; i < WARMUP; i++) await post(nextSets(1));
-      const singles: number[] = [];
-      const singleStart = performance.now();
-      for (let i = 0; i < SAMPLES; i++) singles.push(await post(nextSets(1)));
-      const singleSeconds = (performance.now() - singleStart) / 1000;
-      singles.sort((a, b) => a - b);
-      figures.push({ name: "single posts", unit: "posts/s", value: SAMPLES / singleSeconds, higherIsBetter: true });
-      figures.push({ name: "single post p99", unit: "ms", value: pct(singles, 99), higherIsBetter: false });
-      // Batches of 500 data sets.
-      const batches: number[] = [];
-      const batchCount = Math.max(5, Math.round(SAMPLES / 20));
-      const batchStart = performance.now();
-      for (let i = 0; i < batchCount; i++) batches.push(await post(nextSets(500)));
-      const batchSeconds = (performance.now() - batchStart) / 1000;
-      batches.sort((a, b) => a - b);
-      figures.push({
-        name: "batches of 500",
-        unit: "points/s",
-        value: (batchCount * 500 * 2) / batchSeconds,
-        higherIsBetter: true,
-      });
-      figures.push({ name: "batch p99", unit: "ms", value: pct(batches, 99), higherIsBetter: false });
-      // Every device-data read, and the feed's.
-      const [trip] = await sql<
-        { id: string }[]
-      >`select id::text from trips where vehicle_id = ${vehicleId} order by start_time desc limit 1`;
-      const [set] = await sql<
-        { id: string }[]
-      >`select id::text from data_sets where vehicle_id = ${vehicleId} order by recorded_at desc limit 1`;
-      const v = `${base}/v1/api/vehicle/${vehicleId}`;
-      const reads: [string, string, Record<string, string>][] = [
-        ["data/", `${v}/data/`, driver.auth],
-        ["data/?key=GEN_SPEED", `${v}/data/?key=GEN_SPEED`, driver.auth],
-        ["data/?mostRecentOnly=true", `${v}/data/?mostRecentOnly=true`, driver.auth],
-        ["dataSet/", `${v}/dataSet/`, driver.auth],
-        ["dataSet/{id}", `${v}/dataSet/${set?.id ?? 0}`, driver.auth],
-        ["trip/", `${v}/trip/`, driver.auth],
-        ["account/data/", `${base}/v1/api/account/data/`, driver.auth],
-        [
-          "eventFeed/",
-          `${base}/v1/api/eventFeed/?since=${encodeURIComponent(wireTime(new Date(Date.now() - DAY)))}`,
-          { Authorization: `Bearer ${driver.clientToken}` },
-        ],
-      ];
-      if (trip) reads.push(["trip/{id}", `${v}/trip/${trip.id}`, driver.auth]);
-      // The live map's poll (and what its stream reads on each change): the driver's vehicles where they are.
-      reads.push(["/me/positions (the map)", `${base}/me/positions`, site]);
-      for (const [name, url, headers] of reads) {
-        const once = async () => {
-          const began = performance.now();
-          const res = await fetch(url, { headers });
-          await res.arrayBuffer();
-          if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
-          return performance.now() - began;
-        };
-        for (let i = 0; i < WARMUP; i++) await once();
-        const samples: number[] = [];
-        for (let i = 0; i < SAMPLES; i++) samples.push(await once());
-        samples.sort((a, b) => a - b);
-        figures.push({ name: `GET ${name} p50`, unit: "ms", value: pct(samples, 50), higherIsBetter: false });
-        figures.push({ name: `GET ${name} p99`, unit: "ms", value: pct(samples, 99), higherIsBetter: false });
-      }
-      // Bytes on disk per million points: data_points with its indexes, every partition.
-      const [size] = await sql<{ bytes: string; n: string }[]>`
-        select (select sum(pg_total_relation_size(inhrelid))::text from pg_inherits where inhparent = 'data_points'::regclass) as bytes,
-               (select count(*)::text from data_points) as n`;
-      figures.push({
-        // Bytes a point are megabytes a million points.
-        name: "disk per million points",
-        unit: "MB",
-        value: Number(size!.bytes) / Math.max(1, Number(size!.n)),
-        higherIsBetter: false,
-      });
-      return figures;
-    };
+    // A first round on each side, not counted: the services' code and PostgreSQL's caches warm up on it (in
+    // runs without it, the empty database measured slower than the full one: single posts 90 against 129 per
+    // second).
+    console.log(`bench:scale: a warm-up round on each side (not counted; load ${loadAverage()})`);
+    await round(empty, false);
+    await round(full, false);
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? [empty, full] : [full, empty];
+      const taken: string[] = [];
+      for (const s of order) taken.push(await round(s, true));
+      const [a, b] = order.map((s, i) => `${s.name}: ${taken[i]}`);
+      console.log(`bench:scale: round ${r + 1} of ${ROUNDS} (load ${loadAverage()}): ${a}; ${b}`);
+    }
 
-    // A first pass, not counted: the service's code and PostgreSQL's caches warm up on it (in runs without it, the
-    // empty database measured slower than the full one: single posts 90 against 129 per second).
-    await measure("a warm-up (not counted)");
-    const empty = await measure("an empty database");
-    await fill(sql);
-    const full = await measure(`${POINTS.toLocaleString("en")} points`);
-
+    const emptyFigures = [...figures(empty.samples), await diskPerMillion(empty.sql)];
+    const fullFigures = [...figures(full.samples), await diskPerMillion(full.sql)];
     // Retention dropping the oldest month, twice: the fill's first month (partial), then its second (whole). Each
     // run's cutoff is the end of the oldest month left.
-    const drops = [await dropOldestMonth(sql, service.env), await dropOldestMonth(sql, service.env)];
+    const drops = [
+      await dropOldestMonth(full.sql, full.service.env),
+      await dropOldestMonth(full.sql, full.service.env),
+    ];
 
-    console.log(`\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, load ${loadAverage()}`);
+    console.log(
+      `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ${PER_ROUND * ROUNDS} samples of each read a side, load ${loadAverage()}`,
+    );
     console.log(`| figure | empty | ${POINTS.toLocaleString("en")} points | at size / empty | within 20 % |`);
     console.log("| --- | --- | --- | --- | --- |");
-    for (const e of empty) {
-      const f = full.find((x) => x.name === e.name)!;
+    for (const e of emptyFigures) {
+      const f = fullFigures.find((x) => x.name === e.name)!;
       const ratio = f.value / e.value;
       const ok = e.higherIsBetter ? ratio >= 0.8 : ratio <= 1.2;
       console.log(
@@ -185,10 +143,186 @@ async function main() {
         );
     }
   } finally {
-    await sql.end();
-    await service.stop();
-    database.drop();
+    for (const s of made) {
+      await s.sql.end();
+      await s.service.stop();
+    }
+    await server.remove();
   }
+}
+
+/**
+ * Where the two databases live: a cluster of the benchmark's own, or DATABASE_URL's server. `database(name)`
+ * makes one there and gives its URL; remove() drops them (and the cluster).
+ */
+async function benchServer(): Promise<{
+  description: string;
+  admin: postgres.Sql;
+  database(name: string): Promise<string>;
+  remove(): Promise<void>;
+}> {
+  let cluster: OwnPostgres | undefined;
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    cluster = await startOwnPostgres("bench-scale", { durable: true, settings: `-c shared_buffers=${SHARED_BUFFERS}` });
+    url = cluster.url;
+  }
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  const names: string[] = [];
+  const at = new URL(url);
+  return {
+    description: cluster ? `a cluster of the benchmark's own on port ${at.port}` : `at ${at.host}`,
+    admin,
+    async database(name) {
+      const db = `wl_bench_scale_${name}_${Date.now()}`;
+      await admin`create database ${admin(db)}`;
+      names.push(db);
+      at.pathname = `/${db}`;
+      return at.toString();
+    },
+    async remove() {
+      for (const db of names) await admin`drop database if exists ${admin(db)} with (force)`;
+      await admin.end();
+      await cluster?.remove();
+    },
+  };
+}
+
+/** A database of its own, its service, a driver with the vehicle to measure, and the driver site's session. */
+async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string, name: string): Promise<Side> {
+  const url = await server.database(tag);
+  const service = await launchService({ name: "bench-scale", databaseUrl: url, extraEnv: benchRateLimits() });
+  const base = service.baseUrl;
+  const driver = await benchDriver(base, service.env, "bench-scale", { dataProvider: true });
+  return {
+    name,
+    sql: postgres(url, { max: 2, onnotice: () => {} }),
+    service,
+    vehicleId: await driver.newVehicle("Measured"),
+    auth: driver.auth,
+    clientToken: driver.clientToken,
+    site: { Cookie: await driverSession(base, driver.username, driver.password) },
+    clock: Date.now() - 2 * DAY,
+    samples: { singles: [], singleSeconds: 0, batches: [], batchSeconds: 0, reads: new Map() },
+  };
+}
+
+/**
+ * One round on one side: single posts, batches of 500 data sets, then every read, PER_ROUND samples each
+ * (WARMUP requests of each before, not counted); added to the side's samples when `counted`. Returns a
+ * line of the round's own rates, to show how far the rounds agree.
+ */
+async function round(s: Side, counted: boolean): Promise<string> {
+  const base = s.service.baseUrl;
+  const json = { ...s.auth, "Content-Type": "application/json" };
+  const nextSets = (n: number) =>
+    Array.from({ length: n }, () => {
+      s.clock += 1_000;
+      return dataSet(new Date(s.clock), "RUNNING", [waypoint(40.1, -83.1), { key: "GEN_SPEED", value: 42 }]);
+    });
+  const post = async (body: unknown) => {
+    const began = performance.now();
+    const res = await fetch(`${base}/v1/api/vehicle/${s.vehicleId}/dataSet/`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(body),
+    });
+    const ms = performance.now() - began;
+    if (res.status !== 200) throw new Error(`ingest: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    await res.arrayBuffer();
+    return ms;
+  };
+  const into: Samples = counted
+    ? s.samples
+    : { singles: [], singleSeconds: 0, batches: [], batchSeconds: 0, reads: new Map() };
+
+  // An ON opens a trip of this round's own: the trip read below then reads the same number of data sets on
+  // either side and in every round (the sets below extend it).
+  s.clock += 1_000;
+  await post([dataSet(new Date(s.clock), "ON", [waypoint(40.1, -83.1)])]);
+  for (let i = 0; i < WARMUP; i++) await post(nextSets(1));
+  const singleStart = performance.now();
+  for (let i = 0; i < PER_ROUND; i++) into.singles.push(await post(nextSets(1)));
+  const singleSeconds = (performance.now() - singleStart) / 1000;
+  into.singleSeconds += singleSeconds;
+  const batchStart = performance.now();
+  for (let i = 0; i < BATCHES_PER_ROUND; i++) into.batches.push(await post(nextSets(500)));
+  const batchSeconds = (performance.now() - batchStart) / 1000;
+  into.batchSeconds += batchSeconds;
+
+  const [trip] = await s.sql<{ id: string }[]>`
+    select id::text from trips where vehicle_id = ${s.vehicleId} order by start_time desc limit 1`;
+  const [set] = await s.sql<{ id: string }[]>`
+    select id::text from data_sets where vehicle_id = ${s.vehicleId} order by recorded_at desc limit 1`;
+  const v = `${base}/v1/api/vehicle/${s.vehicleId}`;
+  const reads: [string, string, Record<string, string>][] = [
+    ["data/", `${v}/data/`, s.auth],
+    ["data/?key=GEN_SPEED", `${v}/data/?key=GEN_SPEED`, s.auth],
+    ["data/?mostRecentOnly=true", `${v}/data/?mostRecentOnly=true`, s.auth],
+    ["dataSet/", `${v}/dataSet/`, s.auth],
+    ["dataSet/{id}", `${v}/dataSet/${set!.id}`, s.auth],
+    ["trip/", `${v}/trip/`, s.auth],
+    ["account/data/", `${base}/v1/api/account/data/`, s.auth],
+    [
+      "eventFeed/",
+      `${base}/v1/api/eventFeed/?since=${encodeURIComponent(wireTime(new Date(Date.now() - DAY)))}`,
+      { Authorization: `Bearer ${s.clientToken}` },
+    ],
+    ["trip/{id}", `${v}/trip/${trip!.id}`, s.auth],
+    // The live map's poll (and what its stream reads on each change): the driver's vehicles where they are.
+    ["/me/positions (the map)", `${base}/me/positions`, s.site],
+  ];
+  for (const [name, url, headers] of reads) {
+    const once = async () => {
+      const began = performance.now();
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
+      return performance.now() - began;
+    };
+    for (let i = 0; i < WARMUP; i++) await once();
+    const samples = into.reads.get(name) ?? [];
+    for (let i = 0; i < PER_ROUND; i++) samples.push(await once());
+    into.reads.set(name, samples);
+  }
+  const dataP50 = pct(sorted(into.reads.get("data/")!.slice(-PER_ROUND)), 50);
+  return `single posts ${(PER_ROUND / singleSeconds).toFixed(1)}/s, batches ${((BATCHES_PER_ROUND * 1000) / batchSeconds).toFixed(0)} points/s, GET data/ p50 ${dataP50.toFixed(1)} ms`;
+}
+
+/** A side's figures from its pooled samples. */
+function figures(s: Samples): Figure[] {
+  const out: Figure[] = [
+    { name: "single posts", unit: "posts/s", value: s.singles.length / s.singleSeconds, higherIsBetter: true },
+    { name: "single post p99", unit: "ms", value: pct(sorted(s.singles), 99), higherIsBetter: false },
+    // Each data set of a batch carries two points.
+    {
+      name: "batches of 500",
+      unit: "points/s",
+      value: (s.batches.length * 1000) / s.batchSeconds,
+      higherIsBetter: true,
+    },
+    { name: "batch p99", unit: "ms", value: pct(sorted(s.batches), 99), higherIsBetter: false },
+  ];
+  for (const [name, samples] of s.reads) {
+    const ordered = sorted(samples);
+    out.push({ name: `GET ${name} p50`, unit: "ms", value: pct(ordered, 50), higherIsBetter: false });
+    out.push({ name: `GET ${name} p99`, unit: "ms", value: pct(ordered, 99), higherIsBetter: false });
+  }
+  return out;
+}
+
+/** Bytes on disk per million points: data_points with its indexes, every partition. */
+async function diskPerMillion(sql: postgres.Sql): Promise<Figure> {
+  const [size] = await sql<{ bytes: string; n: string }[]>`
+    select (select sum(pg_total_relation_size(inhrelid))::text from pg_inherits where inhparent = 'data_points'::regclass) as bytes,
+           (select count(*)::text from data_points) as n`;
+  // Bytes a point are megabytes a million points.
+  return {
+    name: "disk per million points",
+    unit: "MB",
+    value: Number(size!.bytes) / Math.max(1, Number(size!.n)),
+    higherIsBetter: false,
+  };
 }
 
 /** `npm run retention` with its cutoff at the end of the oldest month of data_points: that month dropped, and its figures. */

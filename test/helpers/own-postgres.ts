@@ -29,9 +29,18 @@ export type OwnPostgres = {
 const asPostgres = (tool: string, args: string[]) =>
   run("runuser", ["-u", "postgres", "--", path.join(BIN, tool), ...args]);
 
-export async function startOwnPostgres(name: string): Promise<OwnPostgres> {
+/**
+ * `settings`: more `-c name=value` options for the postmaster. `durable`: fsync on, as a production
+ * server runs (a benchmark's cluster); the tests' clusters run without it (below).
+ */
+export async function startOwnPostgres(
+  name: string,
+  { settings = "", durable = false }: { settings?: string; durable?: boolean } = {},
+): Promise<OwnPostgres> {
   return startCluster(name, {
     fill: (data) => asPostgres("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]),
+    settings,
+    durable,
   });
 }
 
@@ -73,7 +82,11 @@ export async function startOwnReplica(name: string, primary: OwnPostgres): Promi
 /** A cluster in a temporary directory owned by postgres, its data made by `fill`, started. */
 async function startCluster(
   name: string,
-  { fill, settings = "" }: { fill: (data: string) => Promise<unknown>; settings?: string },
+  {
+    fill,
+    settings = "",
+    durable = false,
+  }: { fill: (data: string) => Promise<unknown>; settings?: string; durable?: boolean },
 ): Promise<OwnPostgres> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-pg-${name}-`));
   const { uid, gid } = await postgresIds();
@@ -85,7 +98,8 @@ async function startCluster(
   // The socket in the test's own directory, TCP on loopback only. fsync off: a killed server (the
   // tests' stop -m immediate) still keeps every commit written to the kernel; only a machine crash
   // would lose them.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ${settings}`.trim();
+  const options =
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durable ? "" : " -c fsync=off"} ${settings}`.trim();
   const cluster: OwnPostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : ""),
