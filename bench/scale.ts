@@ -14,7 +14,7 @@ import { reportLoad } from "./lib/load";
 // session), and the bytes on disk per million points; then the time retention takes to drop the oldest month.
 // Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
 //
-// The two databases are measured in alternating rounds (BENCH_ROUNDS, default 4; empty first in the even
+// The two databases are measured in alternating rounds (BENCH_ROUNDS, default 8; empty first in the even
 // rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each figure
 // a side (default 200) split across the rounds. This host's speed moves by up to 30 % within minutes, and a
 // run that measured the empty database once, ten minutes before the full one, compared the host's two
@@ -35,7 +35,7 @@ const POINTS = Number(process.env.BENCH_POINTS ?? 50_000_000);
 const VEHICLES = Number(process.env.BENCH_VEHICLES ?? 1_000);
 const MONTHS = Number(process.env.BENCH_MONTHS ?? 4);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 8));
 const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS ?? `${Math.floor(os.totalmem() / 4 / 2 ** 20)}MB`;
 /** Samples of each figure in one round, and the requests before them that are not counted. */
 const PER_ROUND = Math.max(1, Math.ceil(SAMPLES / ROUNDS));
