@@ -81,6 +81,16 @@ describe("a whole trip posted as the sandbox simulator posts it", { tags: ["embe
       GEN_VOLTAGE: "13.9",
       GEN_WAYPOINT: "39.9712,-82.9888",
     });
+    // One point a key, by key, each whole: the same fields as the paged list's.
+    expect(latest.body.data.map((d: { key: string }) => d.key)).toEqual([
+      "GEN_HEADING",
+      "GEN_SPEED",
+      "GEN_TRIP_MILEAGE",
+      "GEN_VOLTAGE",
+      "GEN_WAYPOINT",
+    ]);
+    const all = await api("sandbox").get(`/vehicle/${vehicleId}/data/?searchLimit=100`, token);
+    for (const point of latest.body.data) expect(all.body.data).toContainEqual(point);
   });
 
   it("the same trip as one shuffled batch → the same trip, answered in timestamp order", async () => {
