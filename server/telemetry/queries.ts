@@ -218,9 +218,9 @@ export async function latestPerKey({ vehicleId, key }: { vehicleId: number; key?
     .from(vehicleKeyStats)
     .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), key ? eq(vehicleKeyStats.key, key) : undefined))
     .as("keys");
-  // Each key's newest point, whole, in the same statement. (It used to take the ids and read the rows again by
-  // id, which names no time: one probe of every month's partition per key, at 50 million points 1.2–1.6× the
-  // empty database's time: docs/benchmarks.md.)
+  // Each key's newest point, whole, in the same statement. It used to take the ids and read the rows again in a
+  // second statement, by id, which names no time: a second probe of every month's partition per key. The read
+  // below still probes every month once per key (docs/benchmarks.md#benchscale-with-both-databases-side-by-side-2026-11-27-eleventh-session).
   const newest = db()
     .select()
     .from(dataPoints)
