@@ -210,7 +210,7 @@ export async function listDataPoints({
   });
 }
 
-/** The newest point of each key (or of one key). One index probe per key, via the key counters. */
+/** The newest point of each key (or of one key), by key; the vehicle's keys from the key counters. */
 export async function latestPerKey({ vehicleId, key }: { vehicleId: number; key?: string }) {
   // The vehicle's keys: the counters hold a row per key and month.
   const keys = db()
