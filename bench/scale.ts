@@ -57,6 +57,8 @@ type Samples = {
   reads: Map<string, number[]>;
 };
 
+const noSamples = (): Samples => ({ singles: [], singleSeconds: 0, batches: [], batchSeconds: 0, reads: new Map() });
+
 /** One database, its own service, and the driver whose vehicle is measured. */
 type Side = {
   name: string;
@@ -204,7 +206,7 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
     clientToken: driver.clientToken,
     site: { Cookie: await driverSession(base, driver.username, driver.password) },
     clock: Date.now() - 2 * DAY,
-    samples: { singles: [], singleSeconds: 0, batches: [], batchSeconds: 0, reads: new Map() },
+    samples: noSamples(),
   };
 }
 
@@ -233,9 +235,7 @@ async function round(s: Side, counted: boolean): Promise<string> {
     await res.arrayBuffer();
     return ms;
   };
-  const into: Samples = counted
-    ? s.samples
-    : { singles: [], singleSeconds: 0, batches: [], batchSeconds: 0, reads: new Map() };
+  const into: Samples = counted ? s.samples : noSamples();
 
   // An ON opens a trip of this round's own: the trip read below then reads the same number of data sets on
   // either side and in every round (the sets below extend it).
