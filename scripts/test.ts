@@ -25,6 +25,8 @@ const baseEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1
 
 let passed = 0;
 let failed = 0;
+/** "file › test: first line of the error" for each failed test, printed again at the very end. */
+const failures: string[] = [];
 const stages: { label: string; seconds: number; budget: number; ok: boolean }[] = [];
 const runStarted = Date.now();
 
@@ -84,8 +86,30 @@ function vitestArgs(run: VitestRun, out: string): string[] {
   return ["run", ...run.args, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`];
 }
 
+type VitestReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
+};
+
+const firstLine = (text = "") => text.trim().split("\n")[0]!.slice(0, 200);
+
 const countVitest = (out: string, ok: boolean) =>
-  countFrom(out, ok, (r: { numPassedTests: number; numFailedTests: number }) => [r.numPassedTests, r.numFailedTests]);
+  countFrom(out, ok, (r: VitestReport) => {
+    for (const file of r.testResults) {
+      const where = path.relative(root, file.name);
+      const failedTests = file.assertionResults.filter((a) => a.status === "failed");
+      for (const a of failedTests) failures.push(`${where} › ${a.fullName}: ${firstLine(a.failureMessages[0])}`);
+      // A file that failed outside any test (its setup, an import) names itself.
+      if (file.status === "failed" && failedTests.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
+    }
+    return [r.numPassedTests, r.numFailedTests];
+  });
 
 function vitest(run: VitestRun) {
   const out = path.join(reports, `${stages.length}.json`);
@@ -226,10 +250,32 @@ const e2eOk = runCommand(
   ["test"],
   baseEnv,
 );
-countFrom(e2eReport, e2eOk, (r: { stats: { expected: number; unexpected: number; flaky: number } }) => [
-  r.stats.expected + r.stats.flaky,
-  r.stats.unexpected,
-]);
+type PlaywrightSuite = {
+  file: string;
+  specs?: {
+    title: string;
+    ok: boolean;
+    tests: { projectName: string; results: { error?: { message?: string } }[] }[];
+  }[];
+  suites?: PlaywrightSuite[];
+};
+function playwrightFailures(suite: PlaywrightSuite) {
+  for (const spec of suite.specs ?? [])
+    if (!spec.ok)
+      for (const t of spec.tests)
+        failures.push(
+          `${suite.file} › [${t.projectName}] ${spec.title}: ${firstLine(t.results.at(-1)?.error?.message)}`,
+        );
+  for (const inner of suite.suites ?? []) playwrightFailures(inner);
+}
+countFrom(
+  e2eReport,
+  e2eOk,
+  (r: { stats: { expected: number; unexpected: number; flaky: number }; suites: PlaywrightSuite[] }) => {
+    r.suites.forEach(playwrightFailures);
+    return [r.stats.expected + r.stats.flaky, r.stats.unexpected];
+  },
+);
 
 fs.rmSync(reports, { recursive: true, force: true });
 if (process.env.TEST_TIMINGS_FILE)
@@ -238,6 +284,8 @@ if (process.env.TEST_TIMINGS_FILE)
     stages.map((s) => `${s.label}\t${s.seconds.toFixed(1)}\t${s.budget}\t${s.ok ? "ok" : "failed"}\n`).join(""),
   );
 else printTable(stages);
+// Named again last, so the tail of a long log says which tests failed (CI prints these lines again).
+if (failures.length) console.log(`\n${failures.map((f) => `FAILED TEST ${f}`).join("\n")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
 
