@@ -2,6 +2,7 @@ import postgres from "postgres";
 import { launchService } from "../test/helpers/processes";
 import { benchDatabase, benchDriver } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
+import { copyLatestPoints } from "./lib/latest-points";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:reads`: every device-data read endpoint (docs/device-data.md#reading) over HTTP, against the
@@ -151,6 +152,7 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
         tx.array([...keyCounts.values()].map(String)),
       ] as never[],
     );
+    await copyLatestPoints(tx, [vehicleId]);
   });
   return { sets, points, mileage };
 }
@@ -229,9 +231,7 @@ async function explainFor(
     "data/?key=GEN_SPEED": async () => [
       `select * from data_points where vehicle_id = ${v} and key = 'GEN_SPEED' order by recorded_at desc, id desc limit 50 offset 0`,
     ],
-    "data/?mostRecentOnly=true": async () => [
-      `select p.id from (select distinct vehicle_id, key from vehicle_key_stats where vehicle_id = ${v}) k cross join lateral (select id from data_points where vehicle_id = k.vehicle_id and key = k.key order by recorded_at desc, id desc limit 1) p`,
-    ],
+    "data/?mostRecentOnly=true": async () => [`select * from latest_data_points where vehicle_id = ${v} order by key`],
     "account/data/?sinceLastCall=true": async () => {
       const [c] = await sql`select tx_id::text, point_id::text from data_cursors where account_id = ${accountId}`;
       return [

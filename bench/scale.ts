@@ -5,6 +5,7 @@ import { startOwnPostgres, type OwnPostgres } from "../test/helpers/own-postgres
 import { launchService, runScript, type RunningService, type ServiceEnv } from "../test/helpers/processes";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDriver, benchRateLimits, driverSession, loadAverage } from "./lib/setup";
+import { copyLatestPoints } from "./lib/latest-points";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:scale` (issue 32, point 2): the same figures on an empty database and on one holding
@@ -400,6 +401,7 @@ async function fill(sql: postgres.Sql) {
         select v, k, m.month, m.n from unnest(${chunk}::int[]) v cross join unnest(array['GEN_WAYPOINT', 'GEN_SPEED', 'GEN_VOLTAGE']) k
           cross join (select date_trunc('month', (${new Date(start)}::timestamptz + make_interval(secs => g * ${stepSeconds})) at time zone 'UTC')::date as month, count(*) as n
                         from generate_series(0, ${setsPerVehicle - 1}) g group by 1) m`;
+      await copyLatestPoints(tx, chunk);
     });
   }
   await sql`vacuum analyze`;

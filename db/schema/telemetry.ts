@@ -147,6 +147,26 @@ export const vehicleKeyStats = pgTable(
   (t) => [primaryKey({ columns: [t.vehicleId, t.key, t.month] }), index("vehicle_key_stats_month_idx").on(t.month)],
 );
 
+// Each vehicle's newest point of each key, a copy of the point kept by ingest in the statement that writes it:
+// GET …/data/?mostRecentOnly=true reads these rows and no partition of data_points (reading each key's newest
+// point there probes every month's partition per key: docs/partitions.md#the-newest-point-of-each-key).
+export const latestDataPoints = pgTable(
+  "latest_data_points",
+  {
+    vehicleId: integer("vehicle_id")
+      .notNull()
+      .references(() => vehicles.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** The point's id in data_points. */
+    pointId: bigint("point_id", { mode: "number" }).notNull(),
+    dataSetId: bigint("data_set_id", { mode: "number" }).notNull(),
+    position: smallint("position").notNull(),
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
+    value: text("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.vehicleId, t.key] })],
+);
+
 // Where GET /account/data/?sinceLastCall=true left off, per app and account.
 export const dataCursors = pgTable(
   "data_cursors",

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql } from "drizzle-orm";
 import { db, type Database } from "@/db/client";
 import { onReplica } from "@/db/replica";
-import { dataPoints, dataSets, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
+import { dataPoints, dataSets, latestDataPoints, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
 import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import { serializeDataSet } from "./serialize";
@@ -210,24 +210,15 @@ export async function listDataPoints({
   });
 }
 
-/** The newest point of each key (or of one key), by key; the vehicle's keys from the key counters. */
+/**
+ * The newest point of each key (or of one key), by key: the copies ingest keeps (latest_data_points), one row
+ * a key, with no read of data_points (docs/partitions.md#the-newest-point-of-each-key).
+ */
 export async function latestPerKey({ vehicleId, key }: { vehicleId: number; key?: string }) {
-  // The vehicle's keys: the counters hold a row per key and month.
-  const keys = db()
-    .selectDistinct({ vehicleId: vehicleKeyStats.vehicleId, key: vehicleKeyStats.key })
-    .from(vehicleKeyStats)
-    .where(and(eq(vehicleKeyStats.vehicleId, vehicleId), key ? eq(vehicleKeyStats.key, key) : undefined))
-    .as("keys");
-  // Each key's newest point, whole, in the same statement. It used to take the ids and read the rows again in a
-  // second statement, by id, which names no time: a second probe of every month's partition per key. The read
-  // below still probes every month once per key (docs/benchmarks.md#benchscale-with-both-databases-side-by-side-2026-11-27-eleventh-session).
-  const newest = db()
+  const rows = await db()
     .select()
-    .from(dataPoints)
-    .where(and(eq(dataPoints.vehicleId, keys.vehicleId), eq(dataPoints.key, keys.key)))
-    .orderBy(desc(dataPoints.recordedAt), desc(dataPoints.id))
-    .limit(1)
-    .as("newest");
-  const rows = await db().select().from(keys).crossJoinLateral(newest).orderBy(asc(keys.key));
-  return rows.map((r) => r.newest);
+    .from(latestDataPoints)
+    .where(and(eq(latestDataPoints.vehicleId, vehicleId), key ? eq(latestDataPoints.key, key) : undefined))
+    .orderBy(asc(latestDataPoints.key));
+  return rows.map(({ pointId, ...point }) => ({ id: pointId, ...point }));
 }

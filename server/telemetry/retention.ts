@@ -22,7 +22,9 @@ import { logger } from "@/server/platform/log";
 //    off the vehicle's counters. No long lock: ingest for the vehicle waits at most one batch on its counter
 //    row, and rows another deleter holds are skipped (two workers may run the job at once).
 //
-// Data sets, trips and notifications stay: a data set then reads with fewer (or no) data points.
+// Each key's newest point (latest_data_points) goes with the point it copies, so the newest a read reports is
+// one the vehicle still has. Data sets, trips and notifications stay: a data set then reads with fewer (or no)
+// data points.
 
 const BATCH = 2000;
 
@@ -132,6 +134,10 @@ async function emptyPartitionOnce(partition: MonthPartition): Promise<Emptied> {
       vehicle_id: number;
       n: number;
     }[];
+    // A key whose newest point is in this month has no point after it: its copy goes with the month.
+    await tx.execute(
+      sql`delete from latest_data_points where recorded_at >= ${partition.from.toISOString()}::timestamptz and recorded_at < ${partition.to.toISOString()}::timestamptz`,
+    );
     const detachFrom = performance.now();
     await detachPartition(tx, "data_points", partition);
     done = performance.now();
@@ -181,6 +187,12 @@ async function deleteInBatches({
         if (n < batch) break;
         await pause();
       }
+      // A key whose newest point was older than the cutoff has none left: its copy goes too. A statement of its
+      // own, after the vehicle's batches: it locks only these rows, so it cannot deadlock with an ingest write,
+      // and one that wrote a newer point meanwhile keeps its copy (the row is checked again after the wait).
+      await db().execute(
+        sql`delete from latest_data_points where vehicle_id = ${id} and recorded_at < ${before}::timestamptz`,
+      );
     }
     after = page[page.length - 1]!.id;
   }

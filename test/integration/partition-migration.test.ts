@@ -15,7 +15,7 @@ import { freshDatabase, type FreshDatabase } from "../helpers/fresh-database";
 import { request } from "../helpers/api";
 import { launchService, root, runScript } from "../helpers/processes";
 
-// Migration 0028 (docs/partitions.md#the-migrations), and 0029 and 0030 after it: a database made by the
+// Migration 0028 (docs/partitions.md#the-migrations), and 0029–0031 after it: a database made by the
 // migrations up to 0027 and filled through that schema (data sets and points over three months and one from 2019, a trip, the
 // counters, delivery attempts) is migrated on, and every row, every counter and the sequences come
 // through: on the suite's PostgreSQL (a database of its own; there a service started on it answers the same
@@ -114,7 +114,7 @@ const tables = {
   delivery_attempt_rollups: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.delivery_id, t.bucket_seconds, t.bucket_start)) as digest from delivery_attempt_rollups t`,
 };
 
-describe("migrations 0028–0030 on a database filled through the old schema", () => {
+describe("migrations 0028–0031 on a database filled through the old schema", () => {
   let target: Target;
   let fresh: FreshDatabase | null;
   let folder: string;
@@ -173,6 +173,21 @@ describe("migrations 0028–0030 on a database filled through the old schema", (
           expect(await total(`vehicle/${id}/data/`)).toBe(287 * 4);
           expect(await total(`vehicle/${id}/data/?key=KEY_2`)).toBe(287);
           expect(await total(`vehicle/${id}/trip/`)).toBe(1);
+          // Each key's newest point: those of the newest data set.
+          const [newestSet] = await target.run(
+            sql`select id::text from data_sets where vehicle_id = ${id} order by recorded_at desc limit 1`,
+          );
+          const latest = await request(
+            "GET",
+            `${service.baseUrl}/sandbox/api/vehicle/${id}/data/?mostRecentOnly=true`,
+            {
+              token: token.body.access_token,
+            },
+          );
+          expect(latest.status, latest.text).toBe(200);
+          expect(latest.body.data.map((p: { key: string; dataSetId: number }) => [p.key, String(p.dataSetId)])).toEqual(
+            [0, 1, 2, 3].map((k) => [`KEY_${k}`, newestSet!.id]),
+          );
         }
       } finally {
         await service.stop();
@@ -189,6 +204,16 @@ describe("migrations 0028–0030 on a database filled through the old schema", (
     // 2 vehicles × 4 keys × (the 3–4 months of the last 83 days and 2019's): at least 32 rows.
     expect(row).toMatchObject({ missing: 0, extra: 0 });
     expect(row!.rows).toBeGreaterThanOrEqual(32);
+  });
+
+  test("0031 copies each vehicle's newest point of each key, as the newest by time then id", async () => {
+    const newest = sql`(select distinct on (vehicle_id, key) vehicle_id, key, id as point_id, data_set_id, position, recorded_at, value
+      from data_points order by vehicle_id, key, recorded_at desc, id desc)`;
+    const kept = sql`select vehicle_id, key, point_id, data_set_id, position, recorded_at, value from latest_data_points`;
+    const [row] = await target.run(sql`select (select count(*) from (${newest} except ${kept}) d)::int as missing,
+      (select count(*) from (${kept} except ${newest}) d)::int as extra, (select count(*) from latest_data_points)::int as rows`);
+    // 2 vehicles × 4 keys, each the point of the newest data set (an hour ago).
+    expect(row).toEqual({ missing: 0, extra: 0, rows: 8 });
   });
 
   test("the tables are partitioned by month, the months of the rows made, the 2019 rows in the default partition", async () => {

@@ -140,12 +140,34 @@ describe("data points by month", () => {
       expect(await total("data/")).toBe(3 * 34);
       expect(await total("data/?key=gen_speed")).toBe(30);
       expect(await pointsIn(noonDaysAgo(45))).toEqual([{ part: "data_points_default", n: 34 }]);
+      // A second vehicle whose only trip is in the month that goes (its partition made above): each key's
+      // newest point is in that month.
+      const oldOnly = await request("POST", `${api()}/vehicle/`, { token, json: { label: "Old month only" } });
+      expect(oldOnly.status, oldOnly.text).toBe(200);
+      const oldOnlyId = oldOnly.body.vehicle.vehicleId as number;
+      const posted = await request("POST", `${api()}/vehicle/${oldOnlyId}/dataSet/`, {
+        token,
+        json: simulatedTrip(new Date(old.getTime() + 3_600_000)),
+      });
+      expect(posted.status, posted.text).toBe(200);
+      const newestOfEachKey = async (id: number) => {
+        const r = await request("GET", `${api()}/vehicle/${id}/data/?mostRecentOnly=true`, { token });
+        expect(r.status, r.text).toBe(200);
+        return r.body.data as { key: string; timestamp: string }[];
+      };
+      const newestBefore = await newestOfEachKey(vehicleId);
+      expect(newestBefore).toHaveLength(5);
+      expect(await newestOfEachKey(oldOnlyId)).toHaveLength(5);
 
       // A month an interrupted run detached and did not drop: this run drops it too.
       await db`create table data_points_p201901_detached (like data_points)`;
       // A batch of 16 rows, so that the 45-day-old trip's 34 points take several statements.
       const { stdout } = await runScript("retention.ts", ["--days", "40", "--batch", "16"], own.service.env);
-      expect(lastLine(stdout)).toEqual({ days: 40, vehicles: 1, deleted: 2 * 34, partitions: 1, partitionsMade: 0 });
+      expect(lastLine(stdout)).toEqual({ days: 40, vehicles: 2, deleted: 3 * 34, partitions: 1, partitionsMade: 0 });
+      // Each key's newest point is one the vehicle still has: yesterday's for the first, none for the second
+      // (its month went whole).
+      expect(await newestOfEachKey(vehicleId)).toEqual(newestBefore);
+      expect(await newestOfEachKey(oldOnlyId)).toEqual([]);
       expect(await partitionsOf("data_points")).not.toContain(monthName("data_points", old));
       // The month was detached, then dropped (db/partitions.ts): no table of it is left, attached or not.
       const left = await db<

@@ -45,12 +45,38 @@ describe("npm run retention", () => {
       };
       expect(await count("data/")).toBe(3 * 34);
       expect(await count("data/?key=gen_speed")).toBe(30);
+      // A second vehicle whose only trip is 40 days old: each key's newest point is older than the cutoff.
+      const oldOnly = await request("POST", `${api}/vehicle/`, { token, json: { label: "Old only" } });
+      expect(oldOnly.status, oldOnly.text).toBe(200);
+      const oldOnlyId = oldOnly.body.vehicle.vehicleId as number;
+      const posted = await request("POST", `${api}/vehicle/${oldOnlyId}/dataSet/`, {
+        token,
+        json: simulatedTrip(new Date(Date.now() - 40 * 86_400_000)),
+      });
+      expect(posted.status, posted.text).toBe(200);
+      const newestOfEachKey = async (id: number) => {
+        const r = await request("GET", `${api}/vehicle/${id}/data/?mostRecentOnly=true`, { token });
+        expect(r.status, r.text).toBe(200);
+        return r.body.data as { key: string; timestamp: string }[];
+      };
+      const newestBefore = await newestOfEachKey(vehicleId);
+      expect(newestBefore.map((p) => p.key)).toEqual([
+        "GEN_HEADING",
+        "GEN_SPEED",
+        "GEN_TRIP_MILEAGE",
+        "GEN_VOLTAGE",
+        "GEN_WAYPOINT",
+      ]);
+      expect(await newestOfEachKey(oldOnlyId)).toHaveLength(5);
 
       // A batch of 16 rows, so that a trip's 34 points take several statements.
       const { stdout } = await runScript("retention.ts", ["--days", "30", "--batch", "16"], own.service.env);
       // No month partition is older than the cutoff on a fresh database (the migration made this month and
       // the next 3): the old points are the default partition's, deleted in batches (partitions.test.ts drops months).
-      expect(lastLine(stdout)).toEqual({ days: 30, vehicles: 1, deleted: 2 * 34, partitions: 0, partitionsMade: 0 });
+      expect(lastLine(stdout)).toEqual({ days: 30, vehicles: 2, deleted: 3 * 34, partitions: 0, partitionsMade: 0 });
+      // Each key's newest point is one the vehicle still has: yesterday's for the first, none for the second.
+      expect(await newestOfEachKey(vehicleId)).toEqual(newestBefore);
+      expect(await newestOfEachKey(oldOnlyId)).toEqual([]);
 
       expect(await count("data/")).toBe(34);
       expect(await count("data/?key=gen_speed")).toBe(10);

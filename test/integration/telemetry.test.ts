@@ -274,6 +274,97 @@ describe("trip segmentation", { tags: ["embedded"] }, () => {
   });
 });
 
+// Each key's newest point is a copy ingest keeps (latest_data_points): these would fail if a late, an
+// equal-time or a concurrent write left it naming any but the newest point the list holds.
+describe("GET …/data/?mostRecentOnly=true", { tags: ["embedded"] }, () => {
+  const newestOfEachKey = async (vehicleId: number, token: string) => {
+    const latest = await api("sandbox").get(`/vehicle/${vehicleId}/data/?mostRecentOnly=true`, token);
+    expect(latest.status, latest.text).toBe(200);
+    return latest.body.data as { id: number; key: string; value: string; timestamp: string }[];
+  };
+  /** The paged list's first point of each key, newest first (by time, then id): what the copies must equal. */
+  const firstOfEachKeyInList = async (vehicleId: number, token: string) => {
+    const all = await api("sandbox").get(`/vehicle/${vehicleId}/data/?searchLimit=200`, token);
+    expect(all.status, all.text).toBe(200);
+    const first = new Map<string, unknown>();
+    for (const point of all.body.data as { key: string }[]) if (!first.has(point.key)) first.set(point.key, point);
+    return [...first.keys()].sort().map((key) => first.get(key));
+  };
+
+  it("a late data set's older points leave each key's newest point as it was; a newer one replaces it", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const t0 = minutesAgo(30);
+    const at = (m: number) => new Date(t0.getTime() + m * 60_000);
+    const post = async (body: unknown) => {
+      const res = await api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, body, token);
+      expect(res.status, res.text).toBe(200);
+    };
+    await post(dataSet(at(10), "RUNNING", [{ key: "GEN_SPEED", value: 30 }, waypoint(40, -83)]));
+    await post(
+      dataSet(at(5), "RUNNING", [
+        { key: "GEN_SPEED", value: 99 },
+        { key: "GEN_VOLTAGE", value: 12.1 },
+      ]),
+    );
+    const valueOf = async () =>
+      Object.fromEntries((await newestOfEachKey(vehicleId, token)).map((p) => [p.key, p.value]));
+    // GEN_VOLTAGE's only point is the late one: it is that key's newest.
+    expect(await valueOf()).toEqual({ GEN_SPEED: "30", GEN_VOLTAGE: "12.1", GEN_WAYPOINT: "40,-83" });
+    await post(dataSet(at(11), "RUNNING", [{ key: "GEN_SPEED", value: 31 }]));
+    expect(await valueOf()).toEqual({ GEN_SPEED: "31", GEN_VOLTAGE: "12.1", GEN_WAYPOINT: "40,-83" });
+    expect(await newestOfEachKey(vehicleId, token)).toEqual(await firstOfEachKeyInList(vehicleId, token));
+    // One key asked for: its newest alone.
+    const speed = await api("sandbox").get(`/vehicle/${vehicleId}/data/?mostRecentOnly=true&key=gen_speed`, token);
+    expect(speed.body.data.map((p: { value: string }) => p.value)).toEqual(["31"]);
+  });
+
+  it("two points of a key at one time: the later written is the newest, as in the list", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const at = minutesAgo(20);
+    const res = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      dataSet(at, "RUNNING", [
+        { key: "GEN_SPEED", value: 40 },
+        { key: "GEN_SPEED", value: 41 },
+      ]),
+      token,
+    );
+    expect(res.status, res.text).toBe(200);
+    const newest = await newestOfEachKey(vehicleId, token);
+    expect(newest).toEqual(await firstOfEachKeyInList(vehicleId, token));
+    expect(newest.map((p) => p.value)).toEqual(["41"]);
+  });
+
+  it("concurrent posts in any order: each key's newest is the newest posted", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const t0 = minutesAgo(15);
+    // Twelve data sets a minute apart, posted at once in a shuffled order, singly and in pairs.
+    const sets = Array.from({ length: 12 }, (_, i) =>
+      dataSet(new Date(t0.getTime() + i * 60_000), "RUNNING", [
+        { key: "GEN_SPEED", value: 10 + i },
+        waypoint(40 + i * 0.001, -83),
+      ]),
+    );
+    const order = [7, 2, 11, 0, 5, 9, 3, 10, 1, 8, 4, 6];
+    const bodies = [
+      ...order.slice(0, 6).map((i) => sets[i]),
+      [sets[order[6]!], sets[order[7]!]],
+      [sets[order[8]!], sets[order[9]!]],
+      [sets[order[10]!], sets[order[11]!]],
+    ];
+    const replies = await Promise.all(
+      bodies.map((b) => api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, b, token)),
+    );
+    for (const r of replies) expect(r.status, r.text).toBe(200);
+    const newest = await newestOfEachKey(vehicleId, token);
+    expect(Object.fromEntries(newest.map((p) => [p.key, p.value]))).toEqual({
+      GEN_SPEED: "21",
+      GEN_WAYPOINT: "40.011,-83",
+    });
+    expect(newest).toEqual(await firstOfEachKeyInList(vehicleId, token));
+  });
+});
+
 describe("translatedValue (docs/device-data.md)", () => {
   it("formats each key as docs/device-data.md's table says", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();

@@ -200,7 +200,16 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                       with ordinality as u(vehicle, set_at, pos, at, key, value, ord)
                     join ds on ds.vehicle_id = u.vehicle and ds.recorded_at = u.set_at
                    order by u.ord
-                 returning id, data_set_id, position)`);
+                 returning id, data_set_id, position, vehicle_id, key, recorded_at, value)`);
+    // Each key's newest point, copied for GET …/data/?mostRecentOnly=true (db/schema/telemetry.ts): this write's
+    // newest of each (vehicle, key) replaces the kept one when it is newer (a late set's points are not); of two at
+    // the same time, the later written (its id is larger), as data_points' own order has it.
+    ctes.push(sql`lp as (insert into latest_data_points (vehicle_id, key, point_id, data_set_id, position, recorded_at, value)
+                  select distinct on (vehicle_id, key) vehicle_id, key, id, data_set_id, position, recorded_at, value
+                    from dp order by vehicle_id, key, recorded_at desc, id desc
+                  on conflict (vehicle_id, key) do update set point_id = excluded.point_id, data_set_id = excluded.data_set_id,
+                    position = excluded.position, recorded_at = excluded.recorded_at, value = excluded.value
+                   where (excluded.recorded_at, excluded.point_id) > (latest_data_points.recorded_at, latest_data_points.point_id))`);
   }
   // The per-vehicle and per-key counts that list totals read; a key's by the calendar month (UTC) of its
   // points' times, the month of their partition (retention drops a month by its counters).
