@@ -499,10 +499,11 @@ describe("who may post data sets", () => {
 describe("GET /account/data/?sinceLastCall=true", { tags: ["embedded"] }, () => {
   // Points are handed out once every older transaction on the server has ended (so a slow ingest
   // committing late is never skipped); other tests' transactions may hold them back a moment.
-  // Collects what successive calls return until `count` points came, or 5 s passed.
+  // Collects what successive calls return until `count` points came, or 15 s passed (as the event feed's tests
+  // wait: on a busy machine another file's migration may hold its transaction open for seconds).
   async function collect(path: string, token: string, count: number) {
     const got: any[] = [];
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 15_000;
     while (got.length < count && Date.now() < deadline) {
       const res = await api("sandbox").get(path, token);
       expect(res.status, res.text).toBe(200);
