@@ -29,7 +29,11 @@ interface Marker {
 const LOCK_TIMEOUT_MS = 60_000;
 // A lock file with no readable pid yet is assumed to be mid-creation until then.
 const UNREADABLE_LOCK_GRACE_MS = 10_000;
-const PROBE_TIMEOUT_MS = 2_000;
+// How long a server that accepts connections may stay silent before this process gives up (and fails, rather
+// than open the same files a second time; it used to give up after 2 s and open them). PGlite runs on its process's one thread: while it runs a long
+// statement (a migration, a large read on a busy machine), its wire server accepts the connection but cannot
+// answer for a while. Shorter than the lock's wait, so the processes queued behind this one still get their turn.
+const BUSY_SERVER_PATIENCE_MS = 30_000;
 
 export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -37,7 +41,7 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   const unlock = await acquireLock(path.join(dataDir, "embedded-db.lock"));
   try {
     const running = readMarker(markerPath);
-    if (running && isAlive(running.pid) && (await answersPostgres(running.url))) {
+    if (running && isAlive(running.pid) && (await serverAnswers(running))) {
       return { url: running.url, owned: false, stop: async () => {} };
     }
 
@@ -104,25 +108,42 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether the marker's server is there to share. Nothing listening, or a program that is not Postgres: no (a stale
+ * marker whose pid was reused). A connection accepted but not answered: its process is busy (see
+ * BUSY_SERVER_PATIENCE_MS), so wait for the answer; taking a slow answer for "gone" once let a CLI script open the
+ * same PGlite files beside the service's, and write where the service never looked.
+ */
+async function serverAnswers(marker: Marker): Promise<boolean> {
+  const answer = await probe(marker.url, BUSY_SERVER_PATIENCE_MS);
+  if (answer === "silent")
+    throw new Error(
+      `the embedded database's server (process ${marker.pid}, ${marker.url}) accepts connections but has not answered for ${BUSY_SERVER_PATIENCE_MS / 1000} s; ` +
+        `not opening its files a second time (if that process is not Wayline's, delete embedded-db.json in the data directory)`,
+    );
+  return answer === "postgres";
+}
+
 // A bare TCP connect could hit an unrelated program that reused the pid and port,
 // so ask for SSL like a Postgres client would: any Postgres server answers 'N' or 'S'.
-function answersPostgres(url: string): Promise<boolean> {
+function probe(url: string, timeoutMs: number): Promise<"postgres" | "other" | "silent"> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port) });
-    const done = (ok: boolean) => {
+    const done = (answer: "postgres" | "other" | "silent") => {
       socket.destroy();
-      resolve(ok);
+      resolve(answer);
     };
-    socket.setTimeout(PROBE_TIMEOUT_MS, () => done(false));
-    socket.once("error", () => done(false));
+    // Nothing listening is refused at once (an error); a timeout means something is there, not answering yet.
+    socket.setTimeout(timeoutMs, () => done("silent"));
+    socket.once("error", () => done("other"));
     socket.once("connect", () => {
       const req = Buffer.alloc(8);
       req.writeInt32BE(8, 0);
       req.writeInt32BE(80877103, 4);
       socket.write(req);
     });
-    socket.once("data", (data) => done(data[0] === 0x4e || data[0] === 0x53));
+    socket.once("data", (data) => done(data[0] === 0x4e || data[0] === 0x53 ? "postgres" : "other"));
   });
 }
 

@@ -245,6 +245,36 @@ describe("embedded wire server", () => {
   }, 30_000);
 });
 
+describe("a second process finding the embedded database's server", () => {
+  it("shares a server that is busy for 3 s (accepts, answers late) rather than open the files again", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-pglite-busy-"));
+    // As the service's wire server is while its PGlite runs a long statement on the same thread: connections
+    // are accepted at once, and answered (the SSL request's 'N') only once the statement is done, 3 s from now.
+    const sockets = new Set<net.Socket>();
+    const busyUntil = Date.now() + 3000;
+    const busy = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.once("data", () =>
+        setTimeout(() => socket.writable && socket.write("N"), Math.max(0, busyUntil - Date.now())),
+      );
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const url = `postgres://postgres@127.0.0.1:${(busy.address() as net.AddressInfo).port}/postgres`;
+    try {
+      fs.writeFileSync(path.join(dir, "embedded-db.json"), JSON.stringify({ url, pid: process.pid }));
+      const opened = await openEmbeddedDatabase(dir);
+      expect(opened).toMatchObject({ url, owned: false });
+      // It opened no PGlite of its own over the directory.
+      expect(fs.existsSync(path.join(dir, "pglite"))).toBe(false);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => busy.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
 // Minimal raw protocol client, for sequences postgres.js never sends.
 async function rawConnect(port: number) {
   const socket = net.connect(port, "127.0.0.1");
