@@ -1,4 +1,5 @@
-import { api, createDriver, type Env } from "./api";
+import { expect } from "vitest";
+import { api, createDriver, request, type Env } from "./api";
 import { apps } from "./fixtures";
 
 // Building blocks for the device-data tests: wire DateTimes and data sets as a device (or the
@@ -63,4 +64,14 @@ export async function driverWithVehicle(env: Env = "sandbox", appName: "main" | 
   const created = await api(env).post("/vehicle/", { label: "Telemetry car" }, driver.accessToken);
   if (created.status !== 200) throw new Error(`vehicle create failed: ${created.status} ${created.text}`);
   return { ...driver, vehicleId: created.body.vehicle.vehicleId as number };
+}
+
+/**
+ * GET …/data/?mostRecentOnly=true on any service (`apiBase`: its base URL and `/sandbox/api` or
+ * `/v1/api`): the vehicle's newest point of each key, as answered.
+ */
+export async function newestOfEachKey(apiBase: string, vehicleId: number, token: string) {
+  const r = await request("GET", `${apiBase}/vehicle/${vehicleId}/data/?mostRecentOnly=true`, { token });
+  expect(r.status, r.text).toBe(200);
+  return r.body.data as { id: number; key: string; value: string; timestamp: string }[];
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { request } from "../helpers/api";
 import { partnerAccount, startOwnService, type OwnService } from "../helpers/own-service";
 import { runScript } from "../helpers/processes";
-import { simulatedTrip } from "../helpers/telemetry";
+import { newestOfEachKey, simulatedTrip } from "../helpers/telemetry";
 
 // Time partitions (docs/partitions.md) on a service of its own (its retention drops whole months, which
 // no other test's data may share), with its worker on: the worker makes the months ahead; a row of a
@@ -150,14 +150,10 @@ describe("data points by month", () => {
         json: simulatedTrip(new Date(old.getTime() + 3_600_000)),
       });
       expect(posted.status, posted.text).toBe(200);
-      const newestOfEachKey = async (id: number) => {
-        const r = await request("GET", `${api()}/vehicle/${id}/data/?mostRecentOnly=true`, { token });
-        expect(r.status, r.text).toBe(200);
-        return r.body.data as { key: string; timestamp: string }[];
-      };
-      const newestBefore = await newestOfEachKey(vehicleId);
+      const newestOf = (id: number) => newestOfEachKey(api(), id, token);
+      const newestBefore = await newestOf(vehicleId);
       expect(newestBefore).toHaveLength(5);
-      expect(await newestOfEachKey(oldOnlyId)).toHaveLength(5);
+      expect(await newestOf(oldOnlyId)).toHaveLength(5);
 
       // A month an interrupted run detached and did not drop: this run drops it too.
       await db`create table data_points_p201901_detached (like data_points)`;
@@ -166,8 +162,8 @@ describe("data points by month", () => {
       expect(lastLine(stdout)).toEqual({ days: 40, vehicles: 2, deleted: 3 * 34, partitions: 1, partitionsMade: 0 });
       // Each key's newest point is one the vehicle still has: yesterday's for the first, none for the second
       // (its month went whole).
-      expect(await newestOfEachKey(vehicleId)).toEqual(newestBefore);
-      expect(await newestOfEachKey(oldOnlyId)).toEqual([]);
+      expect(await newestOf(vehicleId)).toEqual(newestBefore);
+      expect(await newestOf(oldOnlyId)).toEqual([]);
       expect(await partitionsOf("data_points")).not.toContain(monthName("data_points", old));
       // The month was detached, then dropped (db/partitions.ts): no table of it is left, attached or not.
       const left = await db<

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { request } from "../helpers/api";
 import { partnerAccount, startOwnService, type OwnService } from "../helpers/own-service";
 import { runScript } from "../helpers/processes";
-import { simulatedTrip } from "../helpers/telemetry";
+import { newestOfEachKey, simulatedTrip } from "../helpers/telemetry";
 
 // Data retention (docs/operations.md#data-growth-and-retention): data points older than N days
 // are deleted in batches, and the totals the API reports stay exact; data sets and trips stay.
@@ -54,12 +54,8 @@ describe("npm run retention", () => {
         json: simulatedTrip(new Date(Date.now() - 40 * 86_400_000)),
       });
       expect(posted.status, posted.text).toBe(200);
-      const newestOfEachKey = async (id: number) => {
-        const r = await request("GET", `${api}/vehicle/${id}/data/?mostRecentOnly=true`, { token });
-        expect(r.status, r.text).toBe(200);
-        return r.body.data as { key: string; timestamp: string }[];
-      };
-      const newestBefore = await newestOfEachKey(vehicleId);
+      const newestOf = (id: number) => newestOfEachKey(api, id, token);
+      const newestBefore = await newestOf(vehicleId);
       expect(newestBefore.map((p) => p.key)).toEqual([
         "GEN_HEADING",
         "GEN_SPEED",
@@ -67,7 +63,7 @@ describe("npm run retention", () => {
         "GEN_VOLTAGE",
         "GEN_WAYPOINT",
       ]);
-      expect(await newestOfEachKey(oldOnlyId)).toHaveLength(5);
+      expect(await newestOf(oldOnlyId)).toHaveLength(5);
 
       // A batch of 16 rows, so that a trip's 34 points take several statements.
       const { stdout } = await runScript("retention.ts", ["--days", "30", "--batch", "16"], own.service.env);
@@ -75,8 +71,8 @@ describe("npm run retention", () => {
       // the next 3): the old points are the default partition's, deleted in batches (partitions.test.ts drops months).
       expect(lastLine(stdout)).toEqual({ days: 30, vehicles: 2, deleted: 3 * 34, partitions: 0, partitionsMade: 0 });
       // Each key's newest point is one the vehicle still has: yesterday's for the first, none for the second.
-      expect(await newestOfEachKey(vehicleId)).toEqual(newestBefore);
-      expect(await newestOfEachKey(oldOnlyId)).toEqual([]);
+      expect(await newestOf(vehicleId)).toEqual(newestBefore);
+      expect(await newestOf(oldOnlyId)).toEqual([]);
 
       expect(await count("data/")).toBe(34);
       expect(await count("data/?key=gen_speed")).toBe(10);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { api, clientToken, testSql, type Env } from "../helpers/api";
+import { api, apiBase, clientToken, testSql, type Env } from "../helpers/api";
 import { addVehicle, apps, expectApiError, DATE_TIME } from "../helpers/fixtures";
-import { dataSet, driverWithVehicle, simulatedTrip, waypoint, wireTime } from "../helpers/telemetry";
+import { dataSet, driverWithVehicle, newestOfEachKey, simulatedTrip, waypoint, wireTime } from "../helpers/telemetry";
 
 // Data-set ingest over real HTTP: trips, state, mileage, validation, who may post, VIN decoding.
 // On the embedded database too: the tests tagged `embedded`, those of ingest's writes and reads
@@ -277,11 +277,7 @@ describe("trip segmentation", { tags: ["embedded"] }, () => {
 // Each key's newest point is a copy ingest keeps (latest_data_points): these would fail if a late, an
 // equal-time or a concurrent write left it naming any but the newest point the list holds.
 describe("GET …/data/?mostRecentOnly=true", { tags: ["embedded"] }, () => {
-  const newestOfEachKey = async (vehicleId: number, token: string) => {
-    const latest = await api("sandbox").get(`/vehicle/${vehicleId}/data/?mostRecentOnly=true`, token);
-    expect(latest.status, latest.text).toBe(200);
-    return latest.body.data as { id: number; key: string; value: string; timestamp: string }[];
-  };
+  const newestOf = (vehicleId: number, token: string) => newestOfEachKey(apiBase("sandbox"), vehicleId, token);
   /** The paged list's first point of each key, newest first (by time, then id): what the copies must equal. */
   const firstOfEachKeyInList = async (vehicleId: number, token: string) => {
     const all = await api("sandbox").get(`/vehicle/${vehicleId}/data/?searchLimit=200`, token);
@@ -306,13 +302,12 @@ describe("GET …/data/?mostRecentOnly=true", { tags: ["embedded"] }, () => {
         { key: "GEN_VOLTAGE", value: 12.1 },
       ]),
     );
-    const valueOf = async () =>
-      Object.fromEntries((await newestOfEachKey(vehicleId, token)).map((p) => [p.key, p.value]));
+    const valueOf = async () => Object.fromEntries((await newestOf(vehicleId, token)).map((p) => [p.key, p.value]));
     // GEN_VOLTAGE's only point is the late one: it is that key's newest.
     expect(await valueOf()).toEqual({ GEN_SPEED: "30", GEN_VOLTAGE: "12.1", GEN_WAYPOINT: "40,-83" });
     await post(dataSet(at(11), "RUNNING", [{ key: "GEN_SPEED", value: 31 }]));
     expect(await valueOf()).toEqual({ GEN_SPEED: "31", GEN_VOLTAGE: "12.1", GEN_WAYPOINT: "40,-83" });
-    expect(await newestOfEachKey(vehicleId, token)).toEqual(await firstOfEachKeyInList(vehicleId, token));
+    expect(await newestOf(vehicleId, token)).toEqual(await firstOfEachKeyInList(vehicleId, token));
     // One key asked for: its newest alone.
     const speed = await api("sandbox").get(`/vehicle/${vehicleId}/data/?mostRecentOnly=true&key=gen_speed`, token);
     expect(speed.body.data.map((p: { value: string }) => p.value)).toEqual(["31"]);
@@ -330,7 +325,7 @@ describe("GET …/data/?mostRecentOnly=true", { tags: ["embedded"] }, () => {
       token,
     );
     expect(res.status, res.text).toBe(200);
-    const newest = await newestOfEachKey(vehicleId, token);
+    const newest = await newestOf(vehicleId, token);
     expect(newest).toEqual(await firstOfEachKeyInList(vehicleId, token));
     expect(newest.map((p) => p.value)).toEqual(["41"]);
   });
@@ -356,7 +351,7 @@ describe("GET …/data/?mostRecentOnly=true", { tags: ["embedded"] }, () => {
       bodies.map((b) => api("sandbox").post(`/vehicle/${vehicleId}/dataSet/`, b, token)),
     );
     for (const r of replies) expect(r.status, r.text).toBe(200);
-    const newest = await newestOfEachKey(vehicleId, token);
+    const newest = await newestOf(vehicleId, token);
     expect(Object.fromEntries(newest.map((p) => [p.key, p.value]))).toEqual({
       GEN_SPEED: "21",
       GEN_WAYPOINT: "40.011,-83",
