@@ -16,8 +16,9 @@ import { reportLoad } from "./lib/load";
 // Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
 //
 // The two databases are measured in alternating rounds (BENCH_ROUNDS, default 8; empty first in the even
-// rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each figure
-// a side (default 200) split across the rounds. This host's speed moves by up to 30 % within minutes, and a
+// rounds, at size first in the odd ones; the reads of a round take turns request by request), each by a
+// service of its own, BENCH_SAMPLES samples of each figure a side (default 600; a p99 of 200 is their
+// second slowest, and one read's moved 1.05 → 1.24 between two runs of one commit) split across the rounds. This host's speed moves by up to 30 % within minutes, and a
 // run that measured the empty database once, ten minutes before the full one, compared the host's two
 // speeds as much as the databases (docs/benchmarks.md).
 //
@@ -35,12 +36,12 @@ import { reportLoad } from "./lib/load";
 const POINTS = Number(process.env.BENCH_POINTS ?? 50_000_000);
 const VEHICLES = Number(process.env.BENCH_VEHICLES ?? 1_000);
 const MONTHS = Number(process.env.BENCH_MONTHS ?? 4);
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 600);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 8));
 const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS ?? `${Math.floor(os.totalmem() / 4 / 2 ** 20)}MB`;
 /** Samples of each figure in one round, and the requests before them that are not counted. */
 const PER_ROUND = Math.max(1, Math.ceil(SAMPLES / ROUNDS));
-/** Half as many batches (about 100 a side): a p99 of fewer is their slowest one (16 a side gave 1.45 at size, one batch). */
+/** Half as many batches (about 300 a side): a p99 of few is their slowest one (16 a side gave 1.45 at size, one batch). */
 const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 2 / ROUNDS));
 const WARMUP = Math.min(5, PER_ROUND);
 const POINTS_PER_SET = 3;
@@ -105,13 +106,15 @@ async function main() {
     // runs without it, the empty database measured slower than the full one: single posts 90 against 129 per
     // second).
     console.log(`bench:scale: a warm-up round on each side (not counted; load ${loadAverage()})`);
-    await round(empty, false);
-    await round(full, false);
+    await writeRound(empty, false);
+    await writeRound(full, false);
+    await readRound([empty, full], false);
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? [empty, full] : [full, empty];
       const taken: string[] = [];
-      for (const s of order) taken.push(await round(s, true));
-      const [a, b] = order.map((s, i) => `${s.name}: ${taken[i]}`);
+      for (const s of order) taken.push(await writeRound(s, true));
+      await readRound(order, true);
+      const [a, b] = order.map((s, i) => `${s.name}: ${taken[i]}, GET data/ p50 ${roundP50(s, "data/").toFixed(1)} ms`);
       console.log(`bench:scale: round ${r + 1} of ${ROUNDS} (load ${loadAverage()}): ${a}; ${b}`);
     }
 
@@ -212,11 +215,11 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
 }
 
 /**
- * One round on one side: single posts, batches of 500 data sets, then every read, PER_ROUND samples each
- * (WARMUP requests of each before, not counted); added to the side's samples when `counted`. Returns a
- * line of the round's own rates, to show how far the rounds agree.
+ * One round's writes on one side: single posts, then batches of 500 data sets, PER_ROUND and
+ * BATCHES_PER_ROUND of them (WARMUP single posts before, not counted); added to the side's samples when
+ * `counted`. Returns a line of the round's own rates, to show how far the rounds agree.
  */
-async function round(s: Side, counted: boolean): Promise<string> {
+async function writeRound(s: Side, counted: boolean): Promise<string> {
   const base = s.service.baseUrl;
   const json = { ...s.auth, "Content-Type": "application/json" };
   const nextSets = (n: number) =>
@@ -238,8 +241,8 @@ async function round(s: Side, counted: boolean): Promise<string> {
   };
   const into: Samples = counted ? s.samples : noSamples();
 
-  // An ON opens a trip of this round's own: the trip read below then reads the same number of data sets on
-  // either side and in every round (the sets below extend it).
+  // An ON opens a trip of this round's own: the trip read (readRound) then reads the same number of data sets
+  // on either side and in every round (the sets below extend it).
   s.clock += 1_000;
   await post([dataSet(new Date(s.clock), "ON", [waypoint(40.1, -83.1)])]);
   for (let i = 0; i < WARMUP; i++) await post(nextSets(1));
@@ -252,6 +255,12 @@ async function round(s: Side, counted: boolean): Promise<string> {
   const batchSeconds = (performance.now() - batchStart) / 1000;
   into.batchSeconds += batchSeconds;
 
+  return `single posts ${(PER_ROUND / singleSeconds).toFixed(1)}/s, batches ${((BATCHES_PER_ROUND * 1000) / batchSeconds).toFixed(0)} points/s`;
+}
+
+/** Every read of a side, each a request that answers its time in ms. */
+async function readsOf(s: Side): Promise<{ name: string; once: () => Promise<number> }[]> {
+  const base = s.service.baseUrl;
   const [trip] = await s.sql<{ id: string }[]>`
     select id::text from trips where vehicle_id = ${s.vehicleId} order by start_time desc limit 1`;
   const [set] = await s.sql<{ id: string }[]>`
@@ -274,22 +283,45 @@ async function round(s: Side, counted: boolean): Promise<string> {
     // The live map's poll (and what its stream reads on each change): the driver's vehicles where they are.
     ["/me/positions (the map)", `${base}/me/positions`, s.site],
   ];
-  for (const [name, url, headers] of reads) {
-    const once = async () => {
+  return reads.map(([name, url, headers]) => ({
+    name,
+    async once() {
       const began = performance.now();
       const res = await fetch(url, { headers });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`${name}: ${res.status}`);
       return performance.now() - began;
-    };
-    for (let i = 0; i < WARMUP; i++) await once();
-    const samples = into.reads.get(name) ?? [];
-    for (let i = 0; i < PER_ROUND; i++) samples.push(await once());
-    into.reads.set(name, samples);
-  }
-  const dataP50 = pct(sorted(into.reads.get("data/")!.slice(-PER_ROUND)), 50);
-  return `single posts ${(PER_ROUND / singleSeconds).toFixed(1)}/s, batches ${((BATCHES_PER_ROUND * 1000) / batchSeconds).toFixed(0)} points/s, GET data/ p50 ${dataP50.toFixed(1)} ms`;
+    },
+  }));
 }
+
+/**
+ * Every read, PER_ROUND samples a side (WARMUP of each before, not counted), the sides taking turns request
+ * by request, the one going first alternating too; added to each side's samples when `counted`. A moment
+ * the host is slow then falls on both sides alike: measured a side at a time (a minute each), two nearly
+ * empty databases gave a `GET data/` p99 of 1.24 to each other with 600 samples (docs/benchmarks.md).
+ */
+async function readRound(sides: Side[], counted: boolean): Promise<void> {
+  const plans = await Promise.all(sides.map(readsOf));
+  for (let r = 0; r < plans[0]!.length; r++) {
+    const name = plans[0]![r]!.name;
+    for (let i = 0; i < WARMUP; i++) for (const plan of plans) await plan[r]!.once();
+    for (let i = 0; i < PER_ROUND; i++) {
+      for (let k = 0; k < plans.length; k++) {
+        const side = (i + k) % plans.length;
+        const ms = await plans[side]![r]!.once();
+        if (!counted) continue;
+        const reads = sides[side]!.samples.reads;
+        const samples = reads.get(name) ?? [];
+        samples.push(ms);
+        reads.set(name, samples);
+      }
+    }
+  }
+}
+
+/** A read's p50 over the last round's samples of a side. */
+const roundP50 = (s: Side, name: string) => pct(sorted(s.samples.reads.get(name)!.slice(-PER_ROUND)), 50);
 
 /** A side's figures from its pooled samples. */
 function figures(s: Samples): Figure[] {
