@@ -72,6 +72,8 @@ type Side = {
   site: Record<string, string>;
   /** The measured vehicle's next data set's time: the last two days, in order. */
   clock: number;
+  /** The side's next post is its round's first: an ON, which opens the round's trip. */
+  opening: boolean;
   samples: Samples;
 };
 
@@ -106,13 +108,11 @@ async function main() {
     // runs without it, the empty database measured slower than the full one: single posts 90 against 129 per
     // second).
     console.log(`bench:scale: a warm-up round on each side (not counted; load ${loadAverage()})`);
-    await writeRound(empty, false);
-    await writeRound(full, false);
+    await writeRound([empty, full], false);
     await readRound([empty, full], false);
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? [empty, full] : [full, empty];
-      const taken: string[] = [];
-      for (const s of order) taken.push(await writeRound(s, true));
+      const taken = await writeRound(order, true);
       await readRound(order, true);
       const [a, b] = order.map((s, i) => `${s.name}: ${taken[i]}, GET data/ p50 ${roundP50(s, "data/").toFixed(1)} ms`);
       console.log(`bench:scale: round ${r + 1} of ${ROUNDS} (load ${loadAverage()}): ${a}; ${b}`);
@@ -210,28 +210,31 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
     clientToken: driver.clientToken,
     site: { Cookie: await driverSession(base, driver.username, driver.password) },
     clock: Date.now() - 2 * DAY,
+    opening: false,
     samples: noSamples(),
   };
 }
 
 /**
- * One round's writes on one side: single posts, then batches of 500 data sets, PER_ROUND and
- * BATCHES_PER_ROUND of them (WARMUP single posts before, not counted); added to the side's samples when
- * `counted`. Returns a line of the round's own rates, to show how far the rounds agree.
+ * One round's writes: single posts, then batches of 500 data sets, PER_ROUND and BATCHES_PER_ROUND of them a
+ * side (WARMUP single posts before, not counted), the sides taking turns request by request as the reads do
+ * (readRound); added to each side's samples when `counted`. The posts are one at a time, so a side's rate is
+ * its requests over their summed times. Returns a line of each side's rates in this round, in `sides` order,
+ * to show how far the rounds agree.
  */
-async function writeRound(s: Side, counted: boolean): Promise<string> {
-  const base = s.service.baseUrl;
-  const json = { ...s.auth, "Content-Type": "application/json" };
-  const nextSets = (n: number) =>
-    Array.from({ length: n }, () => {
-      s.clock += 1_000;
-      return dataSet(new Date(s.clock), "RUNNING", [waypoint(40.1, -83.1), { key: "GEN_SPEED", value: 42 }]);
-    });
-  const post = async (body: unknown) => {
+async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
+  const post = async (s: Side, sets: number) => {
+    const next = () => new Date((s.clock += 1_000));
+    const body = s.opening
+      ? [dataSet(next(), "ON", [waypoint(40.1, -83.1)])]
+      : Array.from({ length: sets }, () =>
+          dataSet(next(), "RUNNING", [waypoint(40.1, -83.1), { key: "GEN_SPEED", value: 42 }]),
+        );
+    s.opening = false;
     const began = performance.now();
-    const res = await fetch(`${base}/v1/api/vehicle/${s.vehicleId}/dataSet/`, {
+    const res = await fetch(`${s.service.baseUrl}/v1/api/vehicle/${s.vehicleId}/dataSet/`, {
       method: "POST",
-      headers: json,
+      headers: { ...s.auth, "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
     const ms = performance.now() - began;
@@ -239,23 +242,33 @@ async function writeRound(s: Side, counted: boolean): Promise<string> {
     await res.arrayBuffer();
     return ms;
   };
-  const into: Samples = counted ? s.samples : noSamples();
+  const round = sides.map(() => ({ singles: [] as number[], batches: [] as number[] }));
+  const inTurns = async (times: number, sets: number, into: "singles" | "batches" | null) => {
+    for (let i = 0; i < times; i++)
+      for (let k = 0; k < sides.length; k++) {
+        const side = (i + k) % sides.length;
+        const ms = await post(sides[side]!, sets);
+        if (into) round[side]![into].push(ms);
+      }
+  };
+  // An ON opens a trip of this round's own on each side: the trip read (readRound) then reads the same number of
+  // data sets on either side and in every round (the sets below extend it).
+  for (const s of sides) s.opening = true;
+  await inTurns(1 + WARMUP, 1, null);
+  await inTurns(PER_ROUND, 1, "singles");
+  await inTurns(BATCHES_PER_ROUND, 500, "batches");
 
-  // An ON opens a trip of this round's own: the trip read (readRound) then reads the same number of data sets
-  // on either side and in every round (the sets below extend it).
-  s.clock += 1_000;
-  await post([dataSet(new Date(s.clock), "ON", [waypoint(40.1, -83.1)])]);
-  for (let i = 0; i < WARMUP; i++) await post(nextSets(1));
-  const singleStart = performance.now();
-  for (let i = 0; i < PER_ROUND; i++) into.singles.push(await post(nextSets(1)));
-  const singleSeconds = (performance.now() - singleStart) / 1000;
-  into.singleSeconds += singleSeconds;
-  const batchStart = performance.now();
-  for (let i = 0; i < BATCHES_PER_ROUND; i++) into.batches.push(await post(nextSets(500)));
-  const batchSeconds = (performance.now() - batchStart) / 1000;
-  into.batchSeconds += batchSeconds;
-
-  return `single posts ${(PER_ROUND / singleSeconds).toFixed(1)}/s, batches ${((BATCHES_PER_ROUND * 1000) / batchSeconds).toFixed(0)} points/s`;
+  const seconds = (samples: number[]) => samples.reduce((sum, ms) => sum + ms, 0) / 1000;
+  return sides.map((s, k) => {
+    const { singles, batches } = round[k]!;
+    if (counted) {
+      s.samples.singles.push(...singles);
+      s.samples.singleSeconds += seconds(singles);
+      s.samples.batches.push(...batches);
+      s.samples.batchSeconds += seconds(batches);
+    }
+    return `single posts ${(singles.length / seconds(singles)).toFixed(1)}/s, batches ${((batches.length * 1000) / seconds(batches)).toFixed(0)} points/s`;
+  });
 }
 
 /** Every read of a side, each a request that answers its time in ms. */
