@@ -16,11 +16,13 @@ import { reportLoad } from "./lib/load";
 // Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
 //
 // The two databases are measured in alternating rounds (BENCH_ROUNDS, default 8; empty first in the even
-// rounds, at size first in the odd ones; the reads of a round take turns request by request), each by a
-// service of its own, BENCH_SAMPLES samples of each figure a side (default 600; a p99 of 200 is their
-// second slowest, and one read's moved 1.05 → 1.24 between two runs of one commit) split across the rounds. This host's speed moves by up to 30 % within minutes, and a
-// run that measured the empty database once, ten minutes before the full one, compared the host's two
-// speeds as much as the databases (docs/benchmarks.md).
+// rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each figure
+// a side (default 600; a p99 of 200 is their second slowest, and one read's moved 1.05 → 1.24 between two
+// runs of one commit) split across the rounds; within a round the two take turns request by request. This
+// host's speed moves by up to 30 % within minutes: a run that measured the empty database once, ten minutes
+// before the full one, compared the host's two speeds as much as the databases, and one that measured a side
+// for a minute and then the other gave two all but empty databases a p99 of 1.24 against each other
+// (docs/benchmarks.md).
 //
 // The server: a PostgreSQL cluster of the benchmark's own (initdb in a temporary directory, fsync on, every
 // other setting PostgreSQL's default but shared_buffers: BENCH_SHARED_BUFFERS, default a quarter of the
@@ -72,8 +74,6 @@ type Side = {
   site: Record<string, string>;
   /** The measured vehicle's next data set's time: the last two days, in order. */
   clock: number;
-  /** The side's next post is its round's first: an ON, which opens the round's trip. */
-  opening: boolean;
   samples: Samples;
 };
 
@@ -210,7 +210,6 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
     clientToken: driver.clientToken,
     site: { Cookie: await driverSession(base, driver.username, driver.password) },
     clock: Date.now() - 2 * DAY,
-    opening: false,
     samples: noSamples(),
   };
 }
@@ -223,14 +222,12 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
  * to show how far the rounds agree.
  */
 async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
-  const post = async (s: Side, sets: number) => {
-    const next = () => new Date((s.clock += 1_000));
-    const body = s.opening
-      ? [dataSet(next(), "ON", [waypoint(40.1, -83.1)])]
-      : Array.from({ length: sets }, () =>
-          dataSet(next(), "RUNNING", [waypoint(40.1, -83.1), { key: "GEN_SPEED", value: 42 }]),
-        );
-    s.opening = false;
+  const post = async (s: Side, sets: number, ignition: "ON" | "RUNNING") => {
+    const body = Array.from({ length: sets }, () => {
+      s.clock += 1_000;
+      const speed = ignition === "RUNNING" ? [{ key: "GEN_SPEED", value: 42 }] : [];
+      return dataSet(new Date(s.clock), ignition, [waypoint(40.1, -83.1), ...speed]);
+    });
     const began = performance.now();
     const res = await fetch(`${s.service.baseUrl}/v1/api/vehicle/${s.vehicleId}/dataSet/`, {
       method: "POST",
@@ -243,18 +240,23 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
     return ms;
   };
   const round = sides.map(() => ({ singles: [] as number[], batches: [] as number[] }));
-  const inTurns = async (times: number, sets: number, into: "singles" | "batches" | null) => {
+  const inTurns = async (
+    times: number,
+    sets: number,
+    into: "singles" | "batches" | null,
+    ignition: "ON" | "RUNNING" = "RUNNING",
+  ) => {
     for (let i = 0; i < times; i++)
       for (let k = 0; k < sides.length; k++) {
         const side = (i + k) % sides.length;
-        const ms = await post(sides[side]!, sets);
+        const ms = await post(sides[side]!, sets, ignition);
         if (into) round[side]![into].push(ms);
       }
   };
   // An ON opens a trip of this round's own on each side: the trip read (readRound) then reads the same number of
   // data sets on either side and in every round (the sets below extend it).
-  for (const s of sides) s.opening = true;
-  await inTurns(1 + WARMUP, 1, null);
+  await inTurns(1, 1, null, "ON");
+  await inTurns(WARMUP, 1, null);
   await inTurns(PER_ROUND, 1, "singles");
   await inTurns(BATCHES_PER_ROUND, 500, "batches");
 
