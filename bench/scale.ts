@@ -215,6 +215,14 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
 }
 
 /**
+ * `times` turns of every side, one request at a time, the side going first moving on by one each turn: side 0
+ * then 1, then 1 then 0, and so on. A moment the host is slow then falls on the sides alike.
+ */
+async function takeTurns(times: number, sides: number, turn: (side: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < times; i++) for (let k = 0; k < sides; k++) await turn((i + k) % sides);
+}
+
+/**
  * One round's writes: single posts, then batches of 500 data sets, PER_ROUND and BATCHES_PER_ROUND of them a
  * side (WARMUP single posts before, not counted), the sides taking turns request by request as the reads do
  * (readRound); added to each side's samples when `counted`. The posts are one at a time, so a side's rate is
@@ -246,12 +254,10 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
     into: "singles" | "batches" | null,
     ignition: "ON" | "RUNNING" = "RUNNING",
   ) => {
-    for (let i = 0; i < times; i++)
-      for (let k = 0; k < sides.length; k++) {
-        const side = (i + k) % sides.length;
-        const ms = await post(sides[side]!, sets, ignition);
-        if (into) round[side]![into].push(ms);
-      }
+    await takeTurns(times, sides.length, async (side) => {
+      const ms = await post(sides[side]!, sets, ignition);
+      if (into) round[side]![into].push(ms);
+    });
   };
   // An ON opens a trip of this round's own on each side: the trip read (readRound) then reads the same number of
   // data sets on either side and in every round (the sets below extend it).
@@ -321,17 +327,14 @@ async function readRound(sides: Side[], counted: boolean): Promise<void> {
   for (let r = 0; r < plans[0]!.length; r++) {
     const name = plans[0]![r]!.name;
     for (let i = 0; i < WARMUP; i++) for (const plan of plans) await plan[r]!.once();
-    for (let i = 0; i < PER_ROUND; i++) {
-      for (let k = 0; k < plans.length; k++) {
-        const side = (i + k) % plans.length;
-        const ms = await plans[side]![r]!.once();
-        if (!counted) continue;
-        const reads = sides[side]!.samples.reads;
-        const samples = reads.get(name) ?? [];
-        samples.push(ms);
-        reads.set(name, samples);
-      }
-    }
+    await takeTurns(PER_ROUND, plans.length, async (side) => {
+      const ms = await plans[side]![r]!.once();
+      if (!counted) return;
+      const reads = sides[side]!.samples.reads;
+      const samples = reads.get(name) ?? [];
+      samples.push(ms);
+      reads.set(name, samples);
+    });
   }
 }
 
