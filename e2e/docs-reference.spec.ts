@@ -147,11 +147,15 @@ test("the reference shows the event catalog: a webhook per event type, with its 
   await entry.click();
   const section = page.getByRole("region", { name: "GEOFENCE event" });
   await expect(section.getByText("Unix seconds when this attempt was signed").first()).toBeVisible();
-  // The body's fields: the renderer folds those after the first dozen.
-  await section.getByRole("button", { name: "Show additional properties for Request Body" }).click();
-  await expect(section.getByRole("button", { name: "Copy link to recordedBoundaryCondition" })).toBeAttached({
-    timeout: 30_000,
-  });
+  // The body's fields: the renderer folds those after the first dozen. A click while the section is still being
+  // rendered (it is mounted as it scrolls into view) can be lost: one CI run found the fold still closed 30 s
+  // after it, the button unchanged. So unfold until the last field is there.
+  const unfold = section.getByRole("button", { name: "Show additional properties for Request Body" });
+  const lastField = section.getByRole("button", { name: "Copy link to recordedBoundaryCondition" });
+  await expect(async () => {
+    if (await unfold.isVisible()) await unfold.click();
+    await expect(lastField).toBeAttached({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await shot(page, "docs-webhook", { fullPage: false });
   expect(offsite).toEqual([]);
 });
