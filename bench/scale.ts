@@ -16,9 +16,11 @@ import { reportLoad } from "./lib/load";
 // Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
 //
 // The two databases are measured in alternating rounds (BENCH_ROUNDS, default 8; empty first in the even
-// rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each figure
-// a side (default 600; a p99 of 200 is their second slowest, and one read's moved 1.05 → 1.24 between two
-// runs of one commit) split across the rounds; within a round the two take turns request by request. This
+// rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each quick
+// figure a side (the single posts and every read but the trip replay; default 2,400: a p99 of 600 is their
+// sixth slowest, and a read that touches no table the fill writes still gave 1.29–1.39 at 600), a quarter as
+// many of the trip replay (300 ms a read) and an eighth as many batches, split across the rounds; within a
+// round the two take turns request by request. This
 // host's speed moves by up to 30 % within minutes: a run that measured the empty database once, ten minutes
 // before the full one, compared the host's two speeds as much as the databases, and one that measured a side
 // for a minute and then the other gave two all but empty databases a p99 of 1.24 against each other
@@ -38,14 +40,16 @@ import { reportLoad } from "./lib/load";
 const POINTS = Number(process.env.BENCH_POINTS ?? 50_000_000);
 const VEHICLES = Number(process.env.BENCH_VEHICLES ?? 1_000);
 const MONTHS = Number(process.env.BENCH_MONTHS ?? 4);
-const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 600);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2_400);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 8));
 const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS ?? `${Math.floor(os.totalmem() / 4 / 2 ** 20)}MB`;
-/** Samples of each figure in one round, and the requests before them that are not counted. */
+/** Samples of each quick figure in one round, and the requests before them that are not counted. */
 const PER_ROUND = Math.max(1, Math.ceil(SAMPLES / ROUNDS));
-/** Half as many batches (about 300 a side): a p99 of few is their slowest one (16 a side gave 1.45 at size, one batch). */
-const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 2 / ROUNDS));
-const WARMUP = Math.min(5, PER_ROUND);
+/** The trip replay's, a quarter as many (600 a side at the default): it takes about 300 ms a read. */
+const SLOW_PER_ROUND = Math.max(1, Math.ceil(SAMPLES / 4 / ROUNDS));
+/** An eighth as many batches (about 300 a side): a p99 of few is their slowest one (16 a side gave 1.45 at size, one batch). */
+const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 8 / ROUNDS));
+const WARMUP = Math.min(5, SLOW_PER_ROUND);
 const POINTS_PER_SET = 3;
 const VEHICLES_PER_CHUNK = 10;
 const DAY = 86_400_000;
@@ -103,6 +107,9 @@ async function main() {
     const full = await side(server, "full", `${POINTS.toLocaleString("en")} points`);
     made.push(full);
     await fill(full.sql);
+    // The empty database analysed as well (the fill ends with the filled one's VACUUM ANALYZE), so that the
+    // planner has statistics of both taken alike.
+    await empty.sql`vacuum analyze`;
 
     // A first round on each side, not counted: the services' code and PostgreSQL's caches warm up on it (in
     // runs without it, the empty database measured slower than the full one: single posts 90 against 129 per
@@ -128,7 +135,7 @@ async function main() {
     ];
 
     console.log(
-      `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ${PER_ROUND * ROUNDS} samples of each read a side, load ${loadAverage()}`,
+      `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ${PER_ROUND * ROUNDS} samples of each quick figure a side (${SLOW_PER_ROUND * ROUNDS} of the trip replay, ${BATCHES_PER_ROUND * ROUNDS} batches), load ${loadAverage()}`,
     );
     console.log(`| figure | empty | ${POINTS.toLocaleString("en")} points | at size / empty | within 20 % |`);
     console.log("| --- | --- | --- | --- | --- |");
@@ -280,7 +287,7 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
 }
 
 /** Every read of a side, each a request that answers its time in ms. */
-async function readsOf(s: Side): Promise<{ name: string; once: () => Promise<number> }[]> {
+async function readsOf(s: Side): Promise<{ name: string; slow: boolean; once: () => Promise<number> }[]> {
   const base = s.service.baseUrl;
   const [trip] = await s.sql<{ id: string }[]>`
     select id::text from trips where vehicle_id = ${s.vehicleId} order by start_time desc limit 1`;
@@ -306,6 +313,7 @@ async function readsOf(s: Side): Promise<{ name: string; once: () => Promise<num
   ];
   return reads.map(([name, url, headers]) => ({
     name,
+    slow: name === "trip/{id}",
     async once() {
       const began = performance.now();
       const res = await fetch(url, { headers });
@@ -317,7 +325,8 @@ async function readsOf(s: Side): Promise<{ name: string; once: () => Promise<num
 }
 
 /**
- * Every read, PER_ROUND samples a side (WARMUP of each before, not counted), the sides taking turns request
+ * Every read, PER_ROUND samples a side (SLOW_PER_ROUND of the trip replay; WARMUP of each before, not
+ * counted), the sides taking turns request
  * by request, the one going first alternating too; added to each side's samples when `counted`. A moment
  * the host is slow then falls on both sides alike: measured a side at a time (a minute each), two nearly
  * empty databases gave a `GET data/` p99 of 1.24 to each other with 600 samples (docs/benchmarks.md).
@@ -325,9 +334,9 @@ async function readsOf(s: Side): Promise<{ name: string; once: () => Promise<num
 async function readRound(sides: Side[], counted: boolean): Promise<void> {
   const plans = await Promise.all(sides.map(readsOf));
   for (let r = 0; r < plans[0]!.length; r++) {
-    const name = plans[0]![r]!.name;
+    const { name, slow } = plans[0]![r]!;
     for (let i = 0; i < WARMUP; i++) for (const plan of plans) await plan[r]!.once();
-    await takeTurns(PER_ROUND, plans.length, async (side) => {
+    await takeTurns(slow ? SLOW_PER_ROUND : PER_ROUND, plans.length, async (side) => {
       const ms = await plans[side]![r]!.once();
       if (!counted) return;
       const reads = sides[side]!.samples.reads;
