@@ -20,11 +20,10 @@ import { reportLoad } from "./lib/load";
 // figure a side (the single posts and every read but the trip replay; default 2,400: a p99 of 600 is their
 // sixth slowest, and a read that touches no table the fill writes still gave 1.29–1.39 at 600), a quarter as
 // many of the trip replay (300 ms a read) and an eighth as many batches, split across the rounds; within a
-// round the two take turns request by request. This
-// host's speed moves by up to 30 % within minutes: a run that measured the empty database once, ten minutes
-// before the full one, compared the host's two speeds as much as the databases, and one that measured a side
-// for a minute and then the other gave two all but empty databases a p99 of 1.24 against each other
-// (docs/benchmarks.md).
+// round the two take turns request by request. This host's speed moves by up to 30 % within minutes: a run
+// that measured the empty database once, ten minutes before the full one, compared the host's two speeds as
+// much as the databases, and one that measured a side for a minute and then the other gave two all but empty
+// databases a p99 of 1.24 against each other (docs/benchmarks.md).
 //
 // The server: a PostgreSQL cluster of the benchmark's own (initdb in a temporary directory, fsync on, every
 // other setting PostgreSQL's default but shared_buffers: BENCH_SHARED_BUFFERS, default a quarter of the
@@ -326,10 +325,10 @@ async function readsOf(s: Side): Promise<{ name: string; slow: boolean; once: ()
 
 /**
  * Every read, PER_ROUND samples a side (SLOW_PER_ROUND of the trip replay; WARMUP of each before, not
- * counted), the sides taking turns request
- * by request, the one going first alternating too; added to each side's samples when `counted`. A moment
- * the host is slow then falls on both sides alike: measured a side at a time (a minute each), two nearly
- * empty databases gave a `GET data/` p99 of 1.24 to each other with 600 samples (docs/benchmarks.md).
+ * counted), the sides taking turns request by request, the one going first alternating too; added to each
+ * side's samples when `counted`. A moment the host is slow then falls on both sides alike: measured a side at
+ * a time (a minute each), two nearly empty databases gave a `GET data/` p99 of 1.24 to each other with 600
+ * samples (docs/benchmarks.md).
  */
 async function readRound(sides: Side[], counted: boolean): Promise<void> {
   const plans = await Promise.all(sides.map(readsOf));
