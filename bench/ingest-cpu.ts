@@ -6,6 +6,7 @@ import { launchService } from "../test/helpers/processes";
 import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
+import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
 
 // `npm run bench:ingest-cpu`: the CPU one single data-set POST costs, in node (the service's
 // process) and in PostgreSQL (the service pool's backends), read from /proc (Linux) around
@@ -18,12 +19,18 @@ import { reportLoad } from "./lib/load";
 // processes (WEB_CONCURRENCY), node's CPU summed over them. Beside node and PostgreSQL it prints
 // the load generator's own CPU and how busy the whole machine was: where every core-second went,
 // so a run says whether a second process had a free core to use (docs/benchmarks.md#one-process-and-all-cores).
+// BENCH_SUBSCRIBED=1: every vehicle first gets bench:ingest (c)'s ten subscriptions (lib/subscriptions.ts),
+// so the figures are a subscribed post's, its notifications and their pending deliveries included.
+// BENCH_CPU_PROF=<dir>: the service's node processes also write V8 CPU profiles there (node
+// --cpu-prof, written when the service stops; they cover its start and warm-up too), to see
+// where node's share goes.
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1);
 const CONNECTIONS = BATCH > 1 ? 4 : 32;
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const POINTS_PER_SET = 3;
+const SUBSCRIBED = process.env.BENCH_SUBSCRIBED === "1";
 
 /** utime + stime of a process, in clock ticks (10 ms). */
 const ticks = (pid: number) => {
@@ -109,14 +116,23 @@ async function main() {
   const service = await launchService({
     name: "bench-ingest-cpu",
     databaseUrl: database.url,
-    extraEnv: { ...benchRateLimits(), WEB_CONCURRENCY: String(PROCESSES) },
+    extraEnv: {
+      ...benchRateLimits(),
+      WEB_CONCURRENCY: String(PROCESSES),
+      ...(process.env.BENCH_CPU_PROF
+        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
+        : {}),
+    },
   });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
     const driver = await benchDriver(service.baseUrl, service.env, "bench-ingest-cpu", { dataProvider: true });
     const vehicles: number[] = [];
     for (let i = 0; i < CONNECTIONS; i++) vehicles.push(await driver.newVehicle(`Bench ${i}`));
+    if (SUBSCRIBED) for (const vehicle of vehicles) await subscribeMixed(service.baseUrl, driver.auth, vehicle);
     await post(service.baseUrl, driver.auth, vehicles, 10);
+    const notifications = async () => (await sql<{ n: number }[]>`select count(*)::int as n from notifications`)[0]!.n;
+    const notesBefore = await notifications();
     const backends = (await sql`select pid from pg_stat_activity where application_name = 'wayline'`).map((r) =>
       Number(r.pid),
     );
@@ -132,9 +148,14 @@ async function main() {
     const nodeMs = nodePids.reduce((sum, pid, i) => sum + ticks(pid) - before.node[i]!, 0) * 10;
     const postgresMs = backends.reduce((sum, pid, i) => sum + ticks(pid) - before.postgres[i]!, 0) * 10;
     const loadMs = ownMs() - before.own;
+    const notes = await notifications();
     const busyMs = (machine.busy - before.machine.busy) * 10;
     const busyShare = (machine.busy - before.machine.busy) / (machine.total - before.machine.total);
-    const processes = `${PROCESSES} HTTP process${PROCESSES > 1 ? "es" : ""}`;
+    const processes =
+      `${PROCESSES} HTTP process${PROCESSES > 1 ? "es" : ""}` +
+      (SUBSCRIBED
+        ? `, ${MIXED_SUBSCRIPTIONS.length} subscriptions a vehicle (${notes - notesBefore} notifications)`
+        : "");
     // Per unit of work: 1,000 points for batches, one post for single posts.
     const [units, unit, digits] =
       BATCH > 1 ? [(posts * BATCH * POINTS_PER_SET) / 1000, "1,000 points", 2] : [posts, "post", 3];
