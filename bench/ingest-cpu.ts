@@ -119,10 +119,8 @@ async function main() {
     extraEnv: {
       ...benchRateLimits(),
       WEB_CONCURRENCY: String(PROCESSES),
-      ...(process.env.BENCH_CPU_PROF
-        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` }
-        : {}),
     },
+    nodeFlags: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {

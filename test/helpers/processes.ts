@@ -64,10 +64,14 @@ export function serviceEnv({
   return env;
 }
 
-/** Starts `npm start`'s entry point (without npm, so the pid is the server's own). */
-export function startService(env: ServiceEnv): { child: ChildProcess; output: () => string } {
+/**
+ * Starts `npm start`'s entry point (without npm, so the pid is the server's own). nodeFlags go to
+ * node before the script (e.g. --cpu-prof, which NODE_OPTIONS may not carry); the HTTP processes
+ * it forks inherit them.
+ */
+export function startService(env: ServiceEnv, nodeFlags: string[] = []): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, scriptArgs("start.ts", tsNodeFlags), {
+  const child = spawn(process.execPath, [...nodeFlags, ...scriptArgs("start.ts", tsNodeFlags)], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -174,6 +178,7 @@ export async function launchService(opts: {
   seedDemo?: boolean;
   port?: number;
   extraEnv?: Record<string, string>;
+  nodeFlags?: string[];
 }): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
   if (!opts.databaseUrl) seedEmbeddedDataDir(dataDir);
@@ -184,7 +189,7 @@ export async function launchService(opts: {
     ...opts.extraEnv,
   };
   const baseUrl = `http://127.0.0.1:${port}`;
-  let service = startService(env);
+  let service = startService(env, opts.nodeFlags);
   const stop = async () => {
     await stopProcess(service.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -206,7 +211,7 @@ export async function launchService(opts: {
     async restart(extraEnv = {}) {
       await stopProcess(service.child);
       Object.assign(env, extraEnv);
-      service = startService(env);
+      service = startService(env, opts.nodeFlags);
       running.pid = service.child.pid!;
       await waitForHealth(baseUrl, service.child, service.output);
     },
