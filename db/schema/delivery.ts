@@ -36,9 +36,11 @@ export const appSigningSecrets = pgTable(
 // and how long it has been failing. Made by the enqueue trigger in the row's own transaction (and
 // by a resend); removed when the row reaches DELIVERED or FAILED.
 export const deliveryJobs = pgTable("delivery_jobs", {
-  notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" })
-    .primaryKey()
-    .references(() => notificationDeliveries.id, { onDelete: "cascade" }),
+  // Not a foreign key (migration 0032): the enqueue trigger makes entries only for the rows its
+  // statement inserted, a resend only for rows it holds FOR UPDATE (server/delivery/resend.ts), and
+  // a statement trigger (notification_deliveries_delete_jobs) deletes the entries of deleted rows,
+  // as the key's cascade did.
+  notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" }).primaryKey(),
   attempts: integer("attempts").notNull().default(0),
   nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
   /** Start of the current run of failures (24 h of them deactivate the delivery). */

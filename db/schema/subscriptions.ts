@@ -178,9 +178,11 @@ export const notificationDeliveries = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     // Deleted with its notification by a trigger (see notifications).
     notificationId: bigint("notification_id", { mode: "number" }).notNull(),
-    deliveryId: integer("delivery_id")
-      .notNull()
-      .references(() => subscriptionDeliveries.id, { onDelete: "cascade" }),
+    // Not a foreign key either (migration 0032): a statement trigger
+    // (subscription_deliveries_delete_pending) deletes the rows of a removed delivery, and
+    // enqueueDeliveries (server/notifications/pending-deliveries.ts), the one writer, reads the
+    // deliveries it names FOR KEY SHARE, the lock the key's check took.
+    deliveryId: integer("delivery_id").notNull(),
     status: text("status", { enum: ["PENDING", "DELIVERED", "FAILED"] })
       .notNull()
       .default("PENDING"),

@@ -11,14 +11,14 @@
 // NOTIFY per statement, in the same transaction, so a committed notification always has its
 // entry and a rolled-back one never sends (docs/delivery.md).
 //
-// The deliveries are read FOR KEY SHARE, the lock the foreign key's own check takes, so that a
-// delivery removed meanwhile (a subscription update replacing its `deliveries`) cannot fail the
-// insert: one whose removal committed after this statement's snapshot is skipped (READ COMMITTED
-// re-checks a locked row's newest version), and one not yet removed stays until this transaction
-// commits, when its removal takes the new rows along (ON DELETE CASCADE). A delivery deactivated
-// meanwhile is skipped the same way. The lock does not wait for edits of a delivery (those take
-// FOR NO KEY UPDATE), only for its removal; rows are locked in id order, as
-// server/subscriptions/queries.ts removes them, so two removals cannot deadlock with it
+// The deliveries are read FOR KEY SHARE, the lock a foreign key's check would take (the rows have
+// no key to their delivery: migration 0032), so that no row is written for a delivery that is gone:
+// one whose removal committed after this statement's snapshot is skipped (READ COMMITTED re-checks
+// a locked row's newest version), and one not yet removed stays until this transaction commits,
+// when its removal's statement trigger (subscription_deliveries_delete_pending) takes the new rows
+// along. A delivery deactivated meanwhile is skipped the same way. The lock does not wait for edits
+// of a delivery (those take FOR NO KEY UPDATE), only for its removal; rows are locked in id order,
+// as server/subscriptions/queries.ts removes them, so two removals cannot deadlock with it
 // (docs/delivery.md#deliveries-changed-while-notifications-are-written).
 
 /** A tagged-template function: postgres.js's `sql` or drizzle's `sql`. */
