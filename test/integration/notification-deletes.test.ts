@@ -33,6 +33,9 @@ async function notifiedDriver() {
   return { ...driver, client, vehicleId: vehicle.vehicleId };
 }
 
+/** No pending delivery without its notification, no queue entry without its pending delivery: in every count below. */
+const noOrphans = { orphans: 0, orphanJobs: 0 };
+
 // The app events an account's deletion makes (ACCOUNTDELETED: the bare account id, for the apps that
 // could reach it; docs/delivery.md#app-events) are not the account's notifications, and stay.
 async function left(accountId: number) {
@@ -60,30 +63,12 @@ describe("deleting what notifications hang on", () => {
     expect(system.status, system.text).toBe(200);
     await testSql()`insert into notifications (environment, subscription_id, app_id, account_id, type, event_at, body)
       select 'sandbox', id, app_id, ${gone.account.id}, 'AUTHORIZATIONSTATUS', now(), '{}'::jsonb from subscriptions where id = ${system.body.subscription.id}`;
-    expect(await left(gone.account.id)).toEqual({
-      notifications: 3,
-      deliveries: 2,
-      jobs: 2,
-      orphans: 0,
-      orphanJobs: 0,
-    });
+    expect(await left(gone.account.id)).toEqual({ notifications: 3, deliveries: 2, jobs: 2, ...noOrphans });
 
     const res = await sandbox.del(`/account/${gone.account.id}`, gone.client);
     expect(res.status, res.text).toBe(200);
-    expect(await left(gone.account.id)).toEqual({
-      notifications: 0,
-      deliveries: 0,
-      jobs: 0,
-      orphans: 0,
-      orphanJobs: 0,
-    });
-    expect(await left(kept.account.id)).toEqual({
-      notifications: 2,
-      deliveries: 2,
-      jobs: 2,
-      orphans: 0,
-      orphanJobs: 0,
-    });
+    expect(await left(gone.account.id)).toEqual({ notifications: 0, deliveries: 0, jobs: 0, ...noOrphans });
+    expect(await left(kept.account.id)).toEqual({ notifications: 2, deliveries: 2, jobs: 2, ...noOrphans });
   });
 
   it("a vehicle takes its own subscriptions' notifications and their deliveries along; the account subscriptions' (WAYPOINT, VEHICLEDELETED) stay with theirs", async () => {
@@ -102,34 +87,16 @@ describe("deleting what notifications hang on", () => {
       ["WAYPOINT", "ACCOUNT"],
       ["VEHICLEDELETED", "ACCOUNT"],
     ]);
-    expect(await left(driver.account.id)).toEqual({
-      notifications: 2,
-      deliveries: 2,
-      jobs: 2,
-      orphans: 0,
-      orphanJobs: 0,
-    });
+    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 2, jobs: 2, ...noOrphans });
   });
 
   it("a delivery removed takes its pending rows and their queue entries along; the other subscription's stay", async () => {
     const driver = await notifiedDriver();
     const [sub] = await testSql()`select id from subscriptions where vehicle_id = ${driver.vehicleId}`;
-    expect(await left(driver.account.id)).toEqual({
-      notifications: 2,
-      deliveries: 2,
-      jobs: 2,
-      orphans: 0,
-      orphanJobs: 0,
-    });
+    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 2, jobs: 2, ...noOrphans });
     // As replaceDeliveries removes a delivery the subscription's new list does not name.
     await testSql()`delete from subscription_deliveries where subscription_id = ${sub!.id}`;
-    expect(await left(driver.account.id)).toEqual({
-      notifications: 2,
-      deliveries: 1,
-      jobs: 1,
-      orphans: 0,
-      orphanJobs: 0,
-    });
+    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 1, jobs: 1, ...noOrphans });
   });
 
   it("a subscription deleted outright (as its vehicle's deletion cascades) takes its notifications and their deliveries along", async () => {
@@ -138,12 +105,6 @@ describe("deleting what notifications hang on", () => {
     await testSql()`delete from subscriptions where id = ${sub!.id}`;
     const notes = await testSql()`select subscription_id from notifications where account_id = ${driver.account.id}`;
     expect(notes.map((n) => Number(n.subscription_id))).not.toContain(Number(sub!.id));
-    expect(await left(driver.account.id)).toEqual({
-      notifications: 1,
-      deliveries: 1,
-      jobs: 1,
-      orphans: 0,
-      orphanJobs: 0,
-    });
+    expect(await left(driver.account.id)).toEqual({ notifications: 1, deliveries: 1, jobs: 1, ...noOrphans });
   });
 });
