@@ -116,10 +116,7 @@ async function main() {
   const service = await launchService({
     name: "bench-ingest-cpu",
     databaseUrl: database.url,
-    extraEnv: {
-      ...benchRateLimits(),
-      WEB_CONCURRENCY: String(PROCESSES),
-    },
+    extraEnv: { ...benchRateLimits(), WEB_CONCURRENCY: String(PROCESSES) },
     nodeFlags: process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
   });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });

@@ -3,7 +3,7 @@ import { nestsDeeperThan } from "@/server/http/json-nesting";
 
 // The raw-text depth check that runs before JSON.parse on every request body (server/http/body.ts).
 describe("nestsDeeperThan", () => {
-  const nested = (depth: number, open = "[", close = "]") => open.repeat(depth) + close.repeat(depth);
+  const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 
   it("counts arrays and objects alike, up to and past the limit", () => {
     expect(nestsDeeperThan(nested(3), 3)).toBe(false);
