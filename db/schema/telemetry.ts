@@ -61,7 +61,9 @@ export const trips = pgTable(
 
 // data_sets, data_points: partitioned by recorded_at, a calendar month each (migration 0028, db/partitions.ts,
 // docs/partitions.md), which drizzle has no word for: the keys carry the partition key, and a point's data
-// set is not a foreign key (the trigger data_sets_delete_points deletes a deleted set's points).
+// set is not a foreign key (the trigger data_sets_delete_points deletes a deleted set's points). Nor is a
+// set's trip, since migration 0033 (its check cost every inserted set; the trigger trips_unset_data_sets
+// unsets a deleted trip, and the migration says why every trip a set names exists).
 export const dataSets = pgTable(
   "data_sets",
   {
@@ -70,7 +72,7 @@ export const dataSets = pgTable(
     vehicleId: integer("vehicle_id")
       .notNull()
       .references(() => vehicles.id, { onDelete: "cascade" }),
-    tripId: bigint("trip_id", { mode: "number" }).references(() => trips.id, { onDelete: "set null" }),
+    tripId: bigint("trip_id", { mode: "number" }),
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull(),
     ignitionStatus: text("ignition_status", { enum: ["ON", "RUNNING", "OFF"] }).notNull(),
     deviceId: text("device_id"),
