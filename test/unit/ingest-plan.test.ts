@@ -92,7 +92,7 @@ describe("planWrite", () => {
     expect(plan.open).toMatchObject({ startTime: t(8) });
   });
 
-  it("gives each point its set's time unless it has its own, and its position in the set", () => {
+  it("gives each point its own time only where it differs from its set's, and its position in the set", () => {
     const plan = planWrite(
       read(),
       [
@@ -104,12 +104,12 @@ describe("planWrite", () => {
       { environment: "sandbox" },
     );
     expect(plan.write!.points).toEqual([
-      { setAt: t(0).toISOString(), position: 0, recordedAt: t(0).toISOString(), key: "GEN_SPEED", value: "0" },
+      { setAt: t(0).toISOString(), position: 0, recordedAt: null, key: "GEN_SPEED", value: "0" },
       { setAt: t(0).toISOString(), position: 1, recordedAt: t(1).toISOString(), key: "GEN_VOLTAGE", value: "13.9" },
     ]);
   });
 
-  it("spans each set's time and its points' own times, for the reads that prune by it", () => {
+  it("spans each set's time and its points' own times, for the reads that prune by it (none: the set's time)", () => {
     const plan = planWrite(
       read(),
       [
@@ -124,8 +124,8 @@ describe("planWrite", () => {
     );
     expect(plan.write!.sets.map((s) => [s.pointsFrom, s.pointsTo])).toEqual([
       [t(2).toISOString(), t(9).toISOString()],
-      [t(6).toISOString(), t(6).toISOString()],
-      [t(7).toISOString(), t(7).toISOString()],
+      [null, null],
+      [null, null],
     ]);
   });
 

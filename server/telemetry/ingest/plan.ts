@@ -57,8 +57,8 @@ export function planWrite(
     const span = pointSpan(set);
     return {
       recordedAt: times[i]!,
-      pointsFrom: span ? span.from.toISOString() : times[i]!,
-      pointsTo: span ? span.to.toISOString() : times[i]!,
+      pointsFrom: span ? span.from.toISOString() : null,
+      pointsTo: span ? span.to.toISOString() : null,
       ignitionStatus: set.ignitionStatus,
       tripId: typeof trip === "number" && trip > 0 ? trip : null,
       tripStart: typeof trip === "number" && trip < 0 ? startOf.get(trip)! : null,
@@ -71,7 +71,7 @@ export function planWrite(
     set.datum.map((d, position) => ({
       setAt: times[i]!,
       position,
-      recordedAt: ownTime(d, set) ? d.timestamp!.toISOString() : times[i]!,
+      recordedAt: ownTime(d, set) ? d.timestamp!.toISOString() : null,
       key: d.key,
       value: d.value,
     })),
@@ -169,7 +169,7 @@ export function answerOf(vehicleId: number, fresh: DataSetInput[], written: Writ
 
 /**
  * The span of the set's time and its points' own times, when a point has a time of its own; null
- * when every point is at the set's time (the set's time is then the span, already formatted).
+ * when every point is at the set's time (the set's time is then the span, and the write sends none).
  */
 function pointSpan(set: DataSetInput): { from: Date; to: Date } | null {
   let from = set.timestamp;

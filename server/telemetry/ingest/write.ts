@@ -25,9 +25,13 @@ import { ownedByCaller } from "./read";
  */
 export type NewDataSet = {
   recordedAt: string;
-  /** The span of the set's time and its points' times (data_sets.points_from, points_to). */
-  pointsFrom: string;
-  pointsTo: string;
+  /**
+   * The span of the set's time and its points' times (data_sets.points_from, points_to); null when
+   * every point is at the set's time, as devices usually stamp them. Times are most of a batch's
+   * parameters, so only those that differ from the set's are sent (docs/benchmarks.md).
+   */
+  pointsFrom: string | null;
+  pointsTo: string | null;
   ignitionStatus: string;
   tripId: number | null;
   tripStart: string | null;
@@ -36,8 +40,8 @@ export type NewDataSet = {
   vin: string | null;
 };
 
-/** A point names its data set by the set's timestamp. */
-export type NewDataPoint = { setAt: string; position: number; recordedAt: string; key: string; value: string };
+/** A point names its data set by the set's timestamp; its own time is null when it is the set's. */
+export type NewDataPoint = { setAt: string; position: number; recordedAt: string | null; key: string; value: string };
 
 export type IngestWrite = {
   environment: Environment;
@@ -176,7 +180,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
       ? sql`when s.trip_start is not null then (select id from tn where tn.vehicle_id = s.vehicle and tn.start_time = s.trip_start)`
       : sql``;
   ctes.push(sql`ds as (insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id, device_id, vin)
-                select ${environment}, s.vehicle, s.at, s.points_from, s.points_to, s.ignition,
+                select ${environment}, s.vehicle, s.at, coalesce(s.points_from, s.at), coalesce(s.points_to, s.at), s.ignition,
                        case when s.late then (select id from trips where vehicle_id = s.vehicle and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
                                                order by start_time desc limit 1)
                             ${ofCreatedTrip}
@@ -193,7 +197,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   const points = writes.flatMap((w) => w.points.map((point) => ({ vehicleId: w.vehicleId, point })));
   if (points.length > 0) {
     ctes.push(sql`dp as (insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
-                  select u.vehicle, ds.id, u.pos, u.at, u.key, u.value
+                  select u.vehicle, ds.id, u.pos, coalesce(u.at, u.set_at), u.key, u.value
                     from unnest(${sql.array(points.map((x) => x.vehicleId))}::int[], ${sql.array(points.map((x) => x.point.setAt))}::timestamptz[],
                                 ${sql.array(points.map((x) => String(x.point.position)))}::smallint[], ${sql.array(points.map((x) => x.point.recordedAt))}::timestamptz[],
                                 ${sql.array(points.map((x) => x.point.key))}::text[], ${sql.array(points.map((x) => x.point.value))}::text[])
@@ -216,7 +220,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   const keyCounts = writes.flatMap((w) => {
     const counts = new Map<string, { key: string; month: string; n: number }>();
     for (const x of w.points) {
-      const month = monthOf(x.recordedAt);
+      const month = monthOf(x.recordedAt ?? x.setAt);
       const keyMonth = `${x.key} ${month}`;
       const count = counts.get(keyMonth);
       if (count) count.n++;
