@@ -8,9 +8,11 @@ import type {
 import type { EventType } from "@/common/subscriptions/event-types";
 import { METERS_PER_MILE, distanceMiles, localClock, type SetFacts } from "./facts";
 
-// Whether one data set meets one subscription's criteria (docs/subscriptions.md), and the values the
-// notification records (docs/subscriptions.md#notifications). `met: null` means the set cannot say (a GEOFENCE set
-// without a position): it neither fires nor changes the recorded state.
+// Whether one data set meets one subscription's criteria (docs/subscriptions.md), and, for a set that
+// notifies, the values its notification records (docs/subscriptions.md#notifications). `met: null` means
+// the set cannot say (a GEOFENCE set without a position): it neither fires nor changes the recorded state.
+// The two are separate because a batch evaluates each of its 500 sets for every subscription and few of
+// them notify: building the recorded values for every set was most of evaluation's cost (docs/benchmarks.md).
 
 export const LOW_BATTERY_VOLTS = 12.0;
 /** VEHICLETOWED: moved this far with the ignition off. */
@@ -31,7 +33,6 @@ export type Anchor = { latitude: number; longitude: number } | null;
 
 export type Outcome = {
   met: boolean | null;
-  recorded: Record<string, unknown>;
   /** VEHICLETOWED only: the parking position to keep for the next set. */
   anchor?: Anchor;
 };
@@ -64,12 +65,74 @@ function compare(relationship: NumericCriteria["relationship"], value: number, t
   return Math.abs(value - threshold) < 1e-9;
 }
 
+const boundaryCondition = (c: GeofenceCriteria, at: { latitude: number; longitude: number }) =>
+  distanceMiles(c.origin, at) <= c.radius ? "INSIDE" : "OUTSIDE";
+
 export function evaluateCondition(
   type: EventType,
   criteria: StoredCriteria,
   facts: SetFacts,
   context: { timeZone: string | null; anchor: Anchor },
 ): Outcome {
+  switch (type) {
+    case "WAYPOINT":
+      return { met: facts.waypoint !== null };
+    case "GEOFENCE": {
+      const c = criteria as GeofenceCriteria;
+      if (!facts.waypoint || !ignitionMatches(c.ignitionStatus, facts)) return { met: null };
+      return { met: boundaryCondition(c, facts.waypoint) === c.boundaryCondition };
+    }
+    case "IGNITIONSTATUS":
+      return { met: facts.ignitionOn };
+    case "LOWBATTERY": {
+      const volts = facts.numbers.get("GEN_VOLTAGE");
+      return { met: volts === undefined ? null : volts < LOW_BATTERY_VOLTS };
+    }
+    case "NUMERICDATAKEY": {
+      const c = criteria as NumericCriteria;
+      const value = facts.numbers.get(c.dataKey);
+      return { met: value === undefined ? null : compare(c.relationship, value, c.thresholdValue) };
+    }
+    case "TIMEOFDAY": {
+      const c = criteria as TimeOfDayCriteria;
+      // Driven (per the ignition filter) outside the allowed window.
+      return { met: ignitionMatches(c.ignitionStatus, facts) && !insideWindow(c, facts.at, context.timeZone) };
+    }
+    case "TROUBLECODE":
+      return { met: facts.troubleCodes.length > 0 };
+    case "VEHICLETOWED": {
+      const here: Anchor = facts.waypoint
+        ? { latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude }
+        : null;
+      // Reported by the device, or seen: moved about 1,500 m since the ignition went off. A set
+      // with the ignition on, or parked within 1,500 m of the last position, says it stopped.
+      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!))
+        return { met: true, anchor: facts.ignitionOn ? null : (here ?? context.anchor) };
+      if (facts.ignitionOn) return { met: false, anchor: null };
+      if (!here) return { met: null, anchor: context.anchor };
+      if (!context.anchor) return { met: false, anchor: here };
+      const moved = distanceMiles(context.anchor, here) * METERS_PER_MILE >= TOWED_METERS;
+      // After a tow is reported, the new position is where the next one is measured from.
+      return { met: moved, anchor: moved ? here : context.anchor };
+    }
+    default: {
+      // A momentary event: every set either carries it or not.
+      const key = EVENT_KEYS[type];
+      return { met: key ? facts.events.has(key) : null };
+    }
+  }
+}
+
+/**
+ * What the notification of a set records, the set having met the criteria (`met`) or, under
+ * STATECHANGE, stopped meeting them: the set's position, and the values its type names.
+ */
+export function recordedValues(
+  type: EventType,
+  criteria: StoredCriteria,
+  facts: SetFacts,
+  met: boolean,
+): Record<string, unknown> {
   const recordedWaypoint = facts.waypoint
     ? { timestamp: facts.waypoint.timestamp, latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude }
     : null;
@@ -77,75 +140,30 @@ export function evaluateCondition(
 
   switch (type) {
     case "WAYPOINT":
-      return { met: facts.waypoint !== null, recorded: base };
-    case "GEOFENCE": {
-      const c = criteria as GeofenceCriteria;
-      if (!facts.waypoint || !ignitionMatches(c.ignitionStatus, facts)) return { met: null, recorded: base };
-      const inside = distanceMiles(c.origin, facts.waypoint) <= c.radius;
-      const recordedBoundaryCondition = inside ? "INSIDE" : "OUTSIDE";
-      return {
-        met: recordedBoundaryCondition === c.boundaryCondition,
-        recorded: { ...base, recordedBoundaryCondition },
-      };
-    }
+    case "TIMEOFDAY":
+      return base;
+    case "GEOFENCE":
+      // A set without a position says nothing of a geofence (met: null), so it never notifies.
+      return { ...base, recordedBoundaryCondition: boundaryCondition(criteria as GeofenceCriteria, facts.waypoint!) };
     case "IGNITIONSTATUS":
-      return { met: facts.ignitionOn, recorded: { ...base, ignitionStatus: facts.ignitionOn ? "ON" : "OFF" } };
-    case "LOWBATTERY": {
-      const volts = facts.numbers.get("GEN_VOLTAGE");
-      if (volts === undefined) return { met: null, recorded: base };
-      return {
-        met: volts < LOW_BATTERY_VOLTS,
-        recorded: { ...base, thresholdVoltage: LOW_BATTERY_VOLTS, recordedVoltage: volts },
-      };
-    }
+      return { ...base, ignitionStatus: facts.ignitionOn ? "ON" : "OFF" };
+    case "LOWBATTERY":
+      return { ...base, thresholdVoltage: LOW_BATTERY_VOLTS, recordedVoltage: facts.numbers.get("GEN_VOLTAGE") };
     case "NUMERICDATAKEY": {
       const c = criteria as NumericCriteria;
-      const value = facts.numbers.get(c.dataKey);
-      if (value === undefined) return { met: null, recorded: base };
       return {
-        met: compare(c.relationship, value, c.thresholdValue),
-        recorded: {
-          ...base,
-          dataKey: c.dataKey,
-          thresholdValue: c.thresholdValue,
-          relationship: c.relationship,
-          recordedValue: value,
-        },
-      };
-    }
-    case "TIMEOFDAY": {
-      const c = criteria as TimeOfDayCriteria;
-      // Driven (per the ignition filter) outside the allowed window.
-      return {
-        met: ignitionMatches(c.ignitionStatus, facts) && !insideWindow(c, facts.at, context.timeZone),
-        recorded: base,
+        ...base,
+        dataKey: c.dataKey,
+        thresholdValue: c.thresholdValue,
+        relationship: c.relationship,
+        recordedValue: facts.numbers.get(c.dataKey),
       };
     }
     case "TROUBLECODE":
-      return { met: facts.troubleCodes.length > 0, recorded: { ...base, troubleCodes: facts.troubleCodes } };
-    case "VEHICLETOWED": {
-      const here: Anchor = facts.waypoint
-        ? { latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude }
-        : null;
-      const towed = (met: boolean) => ({ ...base, recordedEvent: met });
-      // Reported by the device, or seen: moved about 1,500 m since the ignition went off. A set
-      // with the ignition on, or parked within 1,500 m of the last position, says it stopped.
-      if (facts.events.has(EVENT_KEYS.VEHICLETOWED!))
-        return { met: true, recorded: towed(true), anchor: facts.ignitionOn ? null : (here ?? context.anchor) };
-      if (facts.ignitionOn) return { met: false, recorded: towed(false), anchor: null };
-      if (!here) return { met: null, recorded: base, anchor: context.anchor };
-      if (!context.anchor) return { met: false, recorded: towed(false), anchor: here };
-      const moved = distanceMiles(context.anchor, here) * METERS_PER_MILE >= TOWED_METERS;
-      // After a tow is reported, the new position is where the next one is measured from.
-      return { met: moved, recorded: towed(moved), anchor: moved ? here : context.anchor };
-    }
-    default: {
-      // A momentary event: every set either carries it or not. recordedEvent is false only in
-      // STATECHANGE's notification that it stopped arriving.
-      const key = EVENT_KEYS[type];
-      if (!key) return { met: null, recorded: base };
-      const met = facts.events.has(key);
-      return { met, recorded: { ...base, recordedEvent: met } };
-    }
+      return { ...base, troubleCodes: facts.troubleCodes };
+    default:
+      // VEHICLETOWED and the momentary events: recordedEvent is false only in STATECHANGE's
+      // notification that the event stopped arriving.
+      return { ...base, recordedEvent: met };
   }
 }

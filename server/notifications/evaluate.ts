@@ -1,7 +1,7 @@
 import { formatDateTime } from "@/common/http/datetime";
 import type { StoredCriteria } from "@/server/subscriptions/criteria";
 import { typeInfo, type EventType, type NotificationPeriod } from "@/common/subscriptions/event-types";
-import { evaluateCondition, type Anchor } from "./conditions";
+import { evaluateCondition, recordedValues, type Anchor } from "./conditions";
 import type { SetFacts } from "./facts";
 
 // Which notifications a vehicle's new data sets produce, as a pure function of the live
@@ -134,7 +134,7 @@ export function evaluateSubscriptions(
             minimumTime: sub.minimumTime,
             notificationPeriod: sub.period,
             creatorClientId: sub.clientId,
-            ...wire(outcome.recorded),
+            ...wire(recordedValues(sub.type, sub.criteria, facts, met)),
           },
         });
         if (sub.period === "ONETIME") break;
