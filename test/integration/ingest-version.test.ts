@@ -44,7 +44,7 @@ describe("ingest's write checks the vehicle's version", () => {
               vin: null,
             },
           ],
-          points: [{ setAt: at, position: 0, recordedAt: at, key: "GEN_SPEED", value: "42" }],
+          points: [{ set: 0, position: 0, recordedAt: null, key: "GEN_SPEED", value: "42" }],
           events: null,
         },
       ]).then(([written]) => written);

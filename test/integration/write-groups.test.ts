@@ -50,7 +50,7 @@ async function writesFor(count: number, at: Date) {
               vin: null,
             },
           ],
-          points: [{ setAt: iso, position: 0, recordedAt: iso, key: "GEN_SPEED", value: String(40 + i) }],
+          points: [{ set: 0, position: 0, recordedAt: null, key: "GEN_SPEED", value: String(40 + i) }],
           events: null,
           unread: { scope, subscriptionsVersion: read.subscriptionsVersion },
         },

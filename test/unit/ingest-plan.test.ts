@@ -104,8 +104,8 @@ describe("planWrite", () => {
       { environment: "sandbox" },
     );
     expect(plan.write!.points).toEqual([
-      { setAt: t(0).toISOString(), position: 0, recordedAt: null, key: "GEN_SPEED", value: "0" },
-      { setAt: t(0).toISOString(), position: 1, recordedAt: t(1).toISOString(), key: "GEN_VOLTAGE", value: "13.9" },
+      { set: 0, position: 0, recordedAt: null, key: "GEN_SPEED", value: "0" },
+      { set: 0, position: 1, recordedAt: t(1).toISOString(), key: "GEN_VOLTAGE", value: "13.9" },
     ]);
   });
 

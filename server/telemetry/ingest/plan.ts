@@ -69,7 +69,7 @@ export function planWrite(
   });
   const points: NewDataPoint[] = fresh.flatMap((set, i) =>
     set.datum.map((d, position) => ({
-      setAt: times[i]!,
+      set: i,
       position,
       recordedAt: ownTime(d, set) ? d.timestamp!.toISOString() : null,
       key: d.key,

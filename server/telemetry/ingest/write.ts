@@ -40,8 +40,11 @@ export type NewDataSet = {
   vin: string | null;
 };
 
-/** A point names its data set by the set's timestamp; its own time is null when it is the set's. */
-export type NewDataPoint = { setAt: string; position: number; recordedAt: string | null; key: string; value: string };
+/**
+ * A point names its data set by the set's index in its write's `sets` (a number is a fifth of a
+ * time's bytes in the statement's parameters); its own time is null when it is the set's.
+ */
+export type NewDataPoint = { set: number; position: number; recordedAt: string | null; key: string; value: string };
 
 export type IngestWrite = {
   environment: Environment;
@@ -179,6 +182,12 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     createdTrips.length > 0
       ? sql`when s.trip_start is not null then (select id from tn where tn.vehicle_id = s.vehicle and tn.start_time = s.trip_start)`
       : sql``;
+  // The sets as sent, numbered (ord) in the statement's order: points name theirs by that number.
+  ctes.push(sql`sets_in as (select * from unnest(${sql.array(sets.map((x) => x.vehicleId))}::int[], ${sql.array(sets.map((x) => x.set.recordedAt))}::timestamptz[],
+                              ${sql.array(sets.map((x) => x.set.pointsFrom))}::timestamptz[], ${sql.array(sets.map((x) => x.set.pointsTo))}::timestamptz[], ${sql.array(sets.map((x) => x.set.ignitionStatus))}::text[],
+                              ${sql.array(sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId))))}::bigint[], ${sql.array(sets.map((x) => x.set.tripStart))}::timestamptz[],
+                              ${sql.array(sets.map((x) => x.set.late))}::boolean[], ${sql.array(sets.map((x) => x.set.deviceId))}::text[], ${sql.array(sets.map((x) => x.set.vin))}::text[])
+                    with ordinality as s(vehicle, at, points_from, points_to, ignition, trip, trip_start, late, device, vin, ord))`);
   ctes.push(sql`ds as (insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id, device_id, vin)
                 select ${environment}, s.vehicle, s.at, coalesce(s.points_from, s.at), coalesce(s.points_to, s.at), s.ignition,
                        case when s.late then (select id from trips where vehicle_id = s.vehicle and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
@@ -186,23 +195,26 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                             ${ofCreatedTrip}
                             else s.trip end,
                        s.device, s.vin
-                  from unnest(${sql.array(sets.map((x) => x.vehicleId))}::int[], ${sql.array(sets.map((x) => x.set.recordedAt))}::timestamptz[],
-                              ${sql.array(sets.map((x) => x.set.pointsFrom))}::timestamptz[], ${sql.array(sets.map((x) => x.set.pointsTo))}::timestamptz[], ${sql.array(sets.map((x) => x.set.ignitionStatus))}::text[],
-                              ${sql.array(sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId))))}::bigint[], ${sql.array(sets.map((x) => x.set.tripStart))}::timestamptz[],
-                              ${sql.array(sets.map((x) => x.set.late))}::boolean[], ${sql.array(sets.map((x) => x.set.deviceId))}::text[], ${sql.array(sets.map((x) => x.set.vin))}::text[])
-                    with ordinality as s(vehicle, at, points_from, points_to, ignition, trip, trip_start, late, device, vin, ord)
+                  from sets_in s
                  where s.vehicle in (select id from cas)
                  order by s.ord
                returning id, vehicle_id, recorded_at, trip_id)`);
-  const points = writes.flatMap((w) => w.points.map((point) => ({ vehicleId: w.vehicleId, point })));
+  // Each point with its set's number in sets_in (1-based, over all the writes' sets).
+  const points: { point: NewDataPoint; setOrd: number }[] = [];
+  let setsBefore = 0;
+  for (const w of writes) {
+    for (const point of w.points) points.push({ point, setOrd: setsBefore + point.set + 1 });
+    setsBefore += w.sets.length;
+  }
   if (points.length > 0) {
     ctes.push(sql`dp as (insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
-                  select u.vehicle, ds.id, u.pos, coalesce(u.at, u.set_at), u.key, u.value
-                    from unnest(${sql.array(points.map((x) => x.vehicleId))}::int[], ${sql.array(points.map((x) => x.point.setAt))}::timestamptz[],
+                  select s.vehicle, ds.id, u.pos, coalesce(u.at, s.at), u.key, u.value
+                    from unnest(${sql.array(points.map((x) => x.setOrd))}::int[],
                                 ${sql.array(points.map((x) => String(x.point.position)))}::smallint[], ${sql.array(points.map((x) => x.point.recordedAt))}::timestamptz[],
                                 ${sql.array(points.map((x) => x.point.key))}::text[], ${sql.array(points.map((x) => x.point.value))}::text[])
-                      with ordinality as u(vehicle, set_at, pos, at, key, value, ord)
-                    join ds on ds.vehicle_id = u.vehicle and ds.recorded_at = u.set_at
+                      with ordinality as u(set_ord, pos, at, key, value, ord)
+                    join sets_in s on s.ord = u.set_ord
+                    join ds on ds.vehicle_id = s.vehicle and ds.recorded_at = s.at
                    order by u.ord
                  returning id, data_set_id, position, vehicle_id, key, recorded_at, value)`);
     // Each key's newest point, copied for GET …/data/?mostRecentOnly=true (db/schema/telemetry.ts): this write's
@@ -220,7 +232,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   const keyCounts = writes.flatMap((w) => {
     const counts = new Map<string, { key: string; month: string; n: number }>();
     for (const x of w.points) {
-      const month = monthOf(x.recordedAt ?? x.setAt);
+      const month = monthOf(x.recordedAt ?? w.sets[x.set]!.recordedAt);
       const keyMonth = `${x.key} ${month}`;
       const count = counts.get(keyMonth);
       if (count) count.n++;
