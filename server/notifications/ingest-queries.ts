@@ -111,15 +111,16 @@ export type NotificationWrite = {
   vehicleId: number;
   accountId: number;
   notifications: PendingNotification[];
-  /** The data sets' timestamps (ISO), by the index a notification names. */
-  setTimes: string[];
+  /** The number (sets_in.ord) of the vehicle's first data set in the statement: a notification's set is this plus the index it names. */
+  firstSet: number;
   states: Map<number, SubscriptionState>;
 };
 
 /**
- * CTEs of the write statement, for one or more vehicles. They take the data sets from the CTE
- * `ds` (id, vehicle_id, recorded_at, trip_id) and write nothing for a vehicle unless the CTE
- * `cas` (the vehicles whose version check matched, by id) holds it:
+ * CTEs of the write statement, for one or more vehicles. They take the data sets from the CTEs
+ * `sets_in` (the sets as sent, numbered by ord) and `ds` (as written: id, vehicle_id, recorded_at,
+ * trip_id), and write nothing for a vehicle unless the CTE `cas` (the vehicles whose version check
+ * matched, by id) holds it:
  * - the notifications, each with one pending delivery per active delivery of its subscription.
  *   A ONETIME subscription is claimed by marking it deleted in the same statement: of two
  *   statements that both saw it fire (two vehicles of one account), only the one whose update
@@ -130,7 +131,7 @@ export type NotificationWrite = {
  */
 export function notificationWrites(sql: Sql, environment: Environment, writes: NotificationWrite[]): Fragment[] {
   const ctes: Fragment[] = [];
-  const list = writes.flatMap((w) => w.notifications.map((n) => ({ n, w, setAt: w.setTimes[n.set]! })));
+  const list = writes.flatMap((w) => w.notifications.map((n) => ({ n, w, setOrd: w.firstSet + n.set })));
   if (list.length > 0) {
     // The claim only when a ONETIME subscription fired: without one, PostgreSQL still searched the
     // subscriptions for a claim, in bench:ingest-cpu's subscribed batches by scanning the statement's
@@ -141,8 +142,8 @@ export function notificationWrites(sql: Sql, environment: Environment, writes: N
       // of every body, a twentieth of a subscribed batch's node CPU.
       sql`nu as (select u.*, b.body from unnest(${sql.array(list.map((x) => x.w.vehicleId))}::int[], ${sql.array(list.map((x) => x.w.accountId))}::int[],
                                          ${sql.array(list.map((x) => x.n.subscriptionId))}::int[], ${sql.array(list.map((x) => x.n.appId))}::int[], ${sql.array(list.map((x) => x.n.type))}::text[],
-                                         ${sql.array(list.map((x) => x.setAt))}::timestamptz[], ${sql.array(list.map((x) => x.n.onetime))}::boolean[])
-                with ordinality as u(vehicle, account, sub, app, type, set_at, onetime, ord)
+                                         ${sql.array(list.map((x) => x.setOrd))}::int[], ${sql.array(list.map((x) => x.n.onetime))}::boolean[])
+                with ordinality as u(vehicle, account, sub, app, type, set_ord, onetime, ord)
                 join jsonb_array_elements(${JSON.stringify(list.map((x) => x.n.body))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
       ...(claims
         ? [
@@ -153,7 +154,7 @@ export function notificationWrites(sql: Sql, environment: Environment, writes: N
         : []),
       sql`n as (insert into notifications (environment, subscription_id, app_id, account_id, vehicle_id, data_set_id, trip_id, type, event_at, body)
              select ${environment}, nu.sub, nu.app, nu.account, nu.vehicle, ds.id, ds.trip_id, nu.type, ds.recorded_at, nu.body
-               from nu join ds on ds.vehicle_id = nu.vehicle and ds.recorded_at = nu.set_at
+               from nu join sets_in s on s.ord = nu.set_ord join ds on ds.vehicle_id = s.vehicle and ds.recorded_at = s.at
               ${claims ? sql`where not nu.onetime or nu.sub in (select id from claimed)` : sql``}
               order by nu.ord
              returning id, subscription_id)`,

@@ -145,7 +145,6 @@ describe("planWrite", () => {
     expect(plan.write!.events).toMatchObject({
       accountId: 3,
       notifications: [{ subscriptionId: 11, set: 0, type: "WAYPOINT", onetime: false }],
-      setTimes: [t(0).toISOString()],
     });
     expect(
       planWrite(

@@ -104,7 +104,6 @@ export function planWrite(
       events: evaluation && {
         accountId: vehicle.accountId,
         notifications: evaluation.notifications,
-        setTimes: times,
         states: evaluation.states,
       },
       unread: context.unread && { scope: context.unread.scope, subscriptionsVersion: read.subscriptionsVersion },

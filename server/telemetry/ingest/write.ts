@@ -57,7 +57,7 @@ export type IngestWrite = {
   sets: NewDataSet[];
   points: NewDataPoint[];
   /** The notifications and subscription states evaluation made (server/notifications/ingest-queries.ts). */
-  events: Omit<NotificationWrite, "vehicleId"> | null;
+  events: Omit<NotificationWrite, "vehicleId" | "firstSet"> | null;
   /**
    * Set when the write goes on what an earlier ingest read (recent-reads.ts) rather than on a
    * read of its own: the write then also checks what the read would have, that the caller still
@@ -199,13 +199,14 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                  where s.vehicle in (select id from cas)
                  order by s.ord
                returning id, vehicle_id, recorded_at, trip_id)`);
-  // Each point with its set's number in sets_in (1-based, over all the writes' sets).
-  const points: { point: NewDataPoint; setOrd: number }[] = [];
-  let setsBefore = 0;
+  // The number (sets_in.ord) of each write's first set: its points and notifications name their set by it.
+  const firstSets: number[] = [];
+  let nextSet = 1;
   for (const w of writes) {
-    for (const point of w.points) points.push({ point, setOrd: setsBefore + point.set + 1 });
-    setsBefore += w.sets.length;
+    firstSets.push(nextSet);
+    nextSet += w.sets.length;
   }
+  const points = writes.flatMap((w, i) => w.points.map((point) => ({ point, setOrd: firstSets[i]! + point.set })));
   if (points.length > 0) {
     ctes.push(sql`dp as (insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
                   select s.vehicle, ds.id, u.pos, coalesce(u.at, s.at), u.key, u.value
@@ -259,7 +260,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     ...notificationWrites(
       sql,
       environment,
-      writes.flatMap((w) => (w.events ? [{ ...w.events, vehicleId: w.vehicleId }] : [])),
+      writes.flatMap((w, i) => (w.events ? [{ ...w.events, vehicleId: w.vehicleId, firstSet: firstSets[i]! }] : [])),
     ),
   );
 
