@@ -125,15 +125,17 @@ export function evaluateCondition(
 
 /**
  * What the notification of a set records, the set having met the criteria (`met`) or, under
- * STATECHANGE, stopped meeting them: the set's position, and the values its type names.
+ * STATECHANGE, stopped meeting them: the set's position, and the values its type names. Without a
+ * set (null: a test notification, server/notifications/service.ts) the same members, each recorded
+ * value null and the criteria's own values as they are: the shape a receiver must parse.
  */
 export function recordedValues(
   type: EventType,
   criteria: StoredCriteria,
-  facts: SetFacts,
-  met: boolean,
+  set: { facts: SetFacts; met: boolean } | null,
 ): Record<string, unknown> {
-  const recordedWaypoint = facts.waypoint
+  const facts = set?.facts;
+  const recordedWaypoint = facts?.waypoint
     ? { timestamp: facts.waypoint.timestamp, latitude: facts.waypoint.latitude, longitude: facts.waypoint.longitude }
     : null;
   const base = { recordedWaypoint };
@@ -144,11 +146,18 @@ export function recordedValues(
       return base;
     case "GEOFENCE":
       // A set without a position says nothing of a geofence (met: null), so it never notifies.
-      return { ...base, recordedBoundaryCondition: boundaryCondition(criteria as GeofenceCriteria, facts.waypoint!) };
+      return {
+        ...base,
+        recordedBoundaryCondition: facts ? boundaryCondition(criteria as GeofenceCriteria, facts.waypoint!) : null,
+      };
     case "IGNITIONSTATUS":
-      return { ...base, ignitionStatus: facts.ignitionOn ? "ON" : "OFF" };
+      return { ...base, ignitionStatus: facts ? (facts.ignitionOn ? "ON" : "OFF") : null };
     case "LOWBATTERY":
-      return { ...base, thresholdVoltage: LOW_BATTERY_VOLTS, recordedVoltage: facts.numbers.get("GEN_VOLTAGE") };
+      return {
+        ...base,
+        thresholdVoltage: LOW_BATTERY_VOLTS,
+        recordedVoltage: facts ? facts.numbers.get("GEN_VOLTAGE") : null,
+      };
     case "NUMERICDATAKEY": {
       const c = criteria as NumericCriteria;
       return {
@@ -156,14 +165,14 @@ export function recordedValues(
         dataKey: c.dataKey,
         thresholdValue: c.thresholdValue,
         relationship: c.relationship,
-        recordedValue: facts.numbers.get(c.dataKey),
+        recordedValue: facts ? facts.numbers.get(c.dataKey) : null,
       };
     }
     case "TROUBLECODE":
-      return { ...base, troubleCodes: facts.troubleCodes };
+      return { ...base, troubleCodes: facts ? facts.troubleCodes : null };
     default:
       // VEHICLETOWED and the momentary events: recordedEvent is false only in STATECHANGE's
       // notification that the event stopped arriving.
-      return { ...base, recordedEvent: met };
+      return { ...base, recordedEvent: set ? set.met : null };
   }
 }

@@ -134,7 +134,7 @@ export function evaluateSubscriptions(
             minimumTime: sub.minimumTime,
             notificationPeriod: sub.period,
             creatorClientId: sub.clientId,
-            ...wire(recordedValues(sub.type, sub.criteria, facts, met)),
+            ...wire(recordedValues(sub.type, sub.criteria, { facts, met })),
           },
         });
         if (sub.period === "ONETIME") break;

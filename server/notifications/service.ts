@@ -2,11 +2,11 @@ import { db } from "@/db/client";
 import { notFound, validationError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
 import type { Principal } from "@/server/oauth/principal";
-import { criteriaOf, type NumericCriteria } from "@/server/subscriptions/criteria";
+import { criteriaOf } from "@/server/subscriptions/criteria";
 import type { EventType } from "@/common/subscriptions/event-types";
 import { findSubscriptionRow, type Target } from "@/server/subscriptions/queries";
 import { resolveTarget, type Prefix } from "@/server/subscriptions/service";
-import { LOW_BATTERY_VOLTS } from "./conditions";
+import { recordedValues } from "./conditions";
 import {
   findNotificationRow,
   insertNotificationRow,
@@ -57,38 +57,16 @@ export async function getNotification(principal: Principal, scope: NotificationS
 }
 
 // The recorded members a type's notification carries, all null: the shape a receiver must parse.
+// The data events' members are those a real notification records (recordedValues, without a set).
 function nullRecorded(type: EventType, criteria: ReturnType<typeof criteriaOf>): Record<string, unknown> {
-  const waypoint = { recordedWaypoint: null };
   switch (type) {
-    case "GEOFENCE":
-      return { ...waypoint, recordedBoundaryCondition: null };
-    case "IGNITIONSTATUS":
-      return { ...waypoint, ignitionStatus: null };
-    case "LOWBATTERY":
-      return { ...waypoint, thresholdVoltage: LOW_BATTERY_VOLTS, recordedVoltage: null };
-    case "NUMERICDATAKEY": {
-      const c = criteria as NumericCriteria;
-      return {
-        ...waypoint,
-        dataKey: c.dataKey,
-        thresholdValue: c.thresholdValue,
-        relationship: c.relationship,
-        recordedValue: null,
-      };
-    }
-    case "TROUBLECODE":
-      return { ...waypoint, troubleCodes: null };
     case "AUTHORIZATIONSTATUS":
       return { authorizationStatus: null };
     case "VEHICLECREATED":
     case "VEHICLEDELETED":
       return {};
-    case "WAYPOINT":
-    case "TIMEOFDAY":
-      return waypoint;
     default:
-      // The momentary events (harsh driving, VEHICLEIMPACT, VEHICLECONNECTED, …).
-      return { ...waypoint, recordedEvent: null };
+      return recordedValues(type, criteria, null);
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { recordedValues } from "@/server/notifications/conditions";
 import { evaluateSubscriptions, type LiveSubscription } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import type { StoredCriteria } from "@/server/subscriptions/criteria";
@@ -508,5 +509,34 @@ describe("the OpenAPI description of notificationPeriod", () => {
       expect(d).toContain("recordedEvent false");
       expect(d).toContain("400");
     }
+  });
+});
+
+describe("a test notification's recorded values", () => {
+  // What criteria carry into the body as they are; every other recorded member is null without a set.
+  const FROM_CRITERIA = ["thresholdVoltage", "dataKey", "thresholdValue", "relationship"];
+  const criteria: StoredCriteria = {
+    dataKey: "GEN_SPEED",
+    thresholdValue: 70,
+    relationship: "ABOVE",
+    origin: { latitude: 40, longitude: -83 },
+    radius: 1,
+  };
+  const facts = factsOf(
+    set(new Date(Date.UTC(2026, 9, 5, 20)), "RUNNING", [
+      wp(40, -83),
+      { key: "GEN_VOLTAGE", value: "11.9" },
+      { key: "GEN_SPEED", value: "75" },
+      { key: "GEN_DTC", value: "P0420" },
+    ]),
+  );
+
+  it.each(DATA_EVENT_TYPES)("%s: the members a real one records, each recorded value null", (type) => {
+    const real = recordedValues(type, criteria, { facts, met: true });
+    const test = recordedValues(type, criteria, null);
+    expect(Object.keys(test).sort()).toEqual(Object.keys(real).sort());
+    for (const [member, value] of Object.entries(test))
+      expect(value, member).toEqual(FROM_CRITERIA.includes(member) ? real[member] : null);
+    expect(test).toHaveProperty("recordedWaypoint", null);
   });
 });
