@@ -14,7 +14,7 @@ import { METERS_PER_MILE, distanceMiles, localClock, type SetFacts } from "./fac
 // The two are separate because a batch evaluates each of its 500 sets for every subscription and few of
 // them notify: building the recorded values for every set was most of evaluation's cost (docs/benchmarks.md).
 
-export const LOW_BATTERY_VOLTS = 12.0;
+const LOW_BATTERY_VOLTS = 12.0;
 /** VEHICLETOWED: moved this far with the ignition off. */
 const TOWED_METERS = 1500;
 
