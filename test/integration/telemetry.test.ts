@@ -330,6 +330,33 @@ describe("GET …/data/?mostRecentOnly=true", { tags: ["embedded"] }, () => {
     expect(newest.map((p) => p.value)).toEqual(["41"]);
   });
 
+  it("a batch: a point's own time decides, not its set's time or its place in the batch", async () => {
+    const { accessToken: token, vehicleId } = await driverWithVehicle();
+    const t0 = minutesAgo(25);
+    const at = (m: number) => new Date(t0.getTime() + m * 60_000);
+    // The first set's GEN_SPEED carries a time after the second set's; the second set's GEN_VOLTAGE
+    // is newer than the first's, though both sets come before a third set without that key.
+    const res = await api("sandbox").post(
+      `/vehicle/${vehicleId}/dataSet/`,
+      [
+        dataSet(at(1), "RUNNING", [
+          { key: "GEN_SPEED", value: 70, timestamp: wireTime(at(4)) },
+          { key: "GEN_VOLTAGE", value: 12.0 },
+        ]),
+        dataSet(at(2), "RUNNING", [
+          { key: "GEN_SPEED", value: 50 },
+          { key: "GEN_VOLTAGE", value: 12.4 },
+        ]),
+        dataSet(at(3), "RUNNING", [{ key: "GEN_SPEED", value: 60 }]),
+      ],
+      token,
+    );
+    expect(res.status, res.text).toBe(200);
+    const newest = await newestOf(vehicleId, token);
+    expect(Object.fromEntries(newest.map((p) => [p.key, p.value]))).toEqual({ GEN_SPEED: "70", GEN_VOLTAGE: "12.4" });
+    expect(newest).toEqual(await firstOfEachKeyInList(vehicleId, token));
+  });
+
   it("concurrent posts in any order: each key's newest is the newest posted", async () => {
     const { accessToken: token, vehicleId } = await driverWithVehicle();
     const t0 = minutesAgo(15);
