@@ -6,6 +6,7 @@ import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
+import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
 
 // `npm run bench:ingest`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the
 // production build plus the bare baseline routes) on PostgreSQL (DATABASE_URL, or a fresh database
@@ -167,6 +168,13 @@ function combine(runs: (Result & { overbooked: number; sent: number })[]): Resul
   };
 }
 
+/** The points of (b)'s data sets, as PostgreSQL alone writes them: a position along a line, a speed, a heading. */
+const BENCH_POINTS: AlonePoint[] = [
+  (i) => ["GEN_WAYPOINT", `${(39.5 + i * 1e-5).toFixed(6)},${(-83 + i * 1e-5).toFixed(6)}`],
+  (i) => ["GEN_SPEED", String(20 + (i % 50))],
+  (i) => ["GEN_HEADING", String(i % 360)],
+];
+
 /**
  * The same rows as a batch, inserted by PostgreSQL alone: the inserts of server/telemetry/ingest/write.ts, into
  * `schema`'s data_sets and data_points. "public" is the tables ingest writes, partitioned by month (the rows routed
@@ -189,44 +197,7 @@ async function postgresUnnestRate(sql: postgres.Sql, schema: string, vehicleIds:
       const sets = Array.from({ length: BATCH }, () => new Date(start + n++ * 1000));
       counters.set(vehicleId, n);
       const began = performance.now();
-      await sql.begin(async (tx) => {
-        const ids = await tx.unsafe(
-          `insert into ${schema}.data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id, device_id, vin)
-           select $1, $2, s.at, s.at, s.at, s.ignition, s.trip, s.device, s.vin
-             from unnest($3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[]) as s(at, ignition, trip, device, vin)
-           returning id, (extract(epoch from recorded_at) * 1000)::float8 as at`,
-          [
-            "production",
-            vehicleId,
-            tx.array(sets.map((d) => d.toISOString())),
-            tx.array(sets.map(() => "RUNNING")),
-            tx.array(sets.map(() => null)),
-            tx.array(sets.map(() => null)),
-            tx.array(sets.map(() => null)),
-          ] as never[],
-          { prepare: true },
-        );
-        const setId = new Map(ids.map((r) => [Number(r.at), String(r.id)]));
-        const rows = sets.flatMap((d, i) => [
-          [
-            setId.get(d.getTime())!,
-            "0",
-            d.toISOString(),
-            "GEN_WAYPOINT",
-            `${(39.5 + i * 1e-5).toFixed(6)},${(-83 + i * 1e-5).toFixed(6)}`,
-          ],
-          [setId.get(d.getTime())!, "1", d.toISOString(), "GEN_SPEED", String(20 + (i % 50))],
-          [setId.get(d.getTime())!, "2", d.toISOString(), "GEN_HEADING", String(i % 360)],
-        ]);
-        await tx.unsafe(
-          `insert into ${schema}.data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
-           select $1, p.set_id, p.pos, p.at, p.key, p.value
-             from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)
-           returning id, data_set_id, position`,
-          [vehicleId, ...[0, 1, 2, 3, 4].map((c) => tx.array(rows.map((r) => r[c]!)))] as never[],
-          { prepare: true },
-        );
-      });
+      await insertAlone(sql, schema, vehicleId, sets, BENCH_POINTS);
       latencies.push(performance.now() - began);
       points += BATCH * POINTS_PER_SET;
       batches++;

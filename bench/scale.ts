@@ -6,12 +6,16 @@ import { launchService, runScript, type RunningService, type ServiceEnv } from "
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDriver, benchRateLimits, driverSession, loadAverage } from "./lib/setup";
 import { copyLatestPoints } from "./lib/latest-points";
+import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
+import { subscribeMixed } from "./lib/subscriptions";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:scale` (issue 32, point 2): the same figures on an empty database and on one holding
 // BENCH_POINTS data points (default 50,000,000) of BENCH_VEHICLES vehicles (default 1,000) over BENCH_MONTHS
 // months (default 4), in one run, against the production build on PostgreSQL: single and batched ingest
-// rates, every device-data read's p50 and p99, the event feed's read, the live map's read (a driver-site
+// rates (batches plain, on a vehicle with ten subscriptions, and PostgreSQL's own insert of such rows, as
+// bench:ingest (b) and (c) compare them: issue 32, point 5 asks its ratios at size as on an empty database),
+// every device-data read's p50 and p99, the event feed's read, the live map's read (a driver-site
 // session), and the bytes on disk per million points; then the time retention takes to drop the oldest month.
 // Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
 //
@@ -50,6 +54,9 @@ const SLOW_PER_ROUND = Math.max(1, Math.ceil(SAMPLES / 4 / ROUNDS));
 const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 8 / ROUNDS));
 const WARMUP = Math.min(5, SLOW_PER_ROUND);
 const POINTS_PER_SET = 3;
+const BATCH_KINDS: BatchKind[] = ["plain", "subscribed", "alone"];
+/** The points of a batch's data sets, as the API's batches here carry them (a position, a speed). */
+const ALONE_POINTS: AlonePoint[] = [() => ["GEN_WAYPOINT", "40.1,-83.1"], () => ["GEN_SPEED", "42"]];
 const VEHICLES_PER_CHUNK = 10;
 const DAY = 86_400_000;
 
@@ -59,12 +66,18 @@ type Figure = { name: string; unit: string; value: number; higherIsBetter: boole
 type Samples = {
   singles: number[];
   singleSeconds: number;
-  batches: number[];
-  batchSeconds: number;
+  /** The batches of 500 (ms each): plain, on the vehicle with ten subscriptions, and PostgreSQL's own insert of such rows. */
+  batches: Record<BatchKind, number[]>;
   reads: Map<string, number[]>;
 };
+type BatchKind = "plain" | "subscribed" | "alone";
 
-const noSamples = (): Samples => ({ singles: [], singleSeconds: 0, batches: [], batchSeconds: 0, reads: new Map() });
+const noSamples = (): Samples => ({
+  singles: [],
+  singleSeconds: 0,
+  batches: { plain: [], subscribed: [], alone: [] },
+  reads: new Map(),
+});
 
 /** One database, its own service, and the driver whose vehicle is measured. */
 type Side = {
@@ -72,11 +85,17 @@ type Side = {
   sql: postgres.Sql;
   service: RunningService;
   vehicleId: number;
+  /**
+   * Batches beside the measured vehicle's, of another driver and app (so the measured reads, the event feed's
+   * among them, see none of their rows): a vehicle with bench:ingest (c)'s ten subscriptions, and one whose
+   * batches PostgreSQL inserts alone (bench/lib/postgres-alone.ts), as bench:ingest (b) compares them.
+   */
+  other: { auth: Record<string, string>; subscribedVehicleId: number; aloneVehicleId: number };
   auth: Record<string, string>;
   clientToken: string;
   site: Record<string, string>;
-  /** The measured vehicle's next data set's time: the last two days, in order. */
-  clock: number;
+  /** Each vehicle's last data set's time (its next is a second later): the last two days, in order. */
+  clock: Record<"measured" | "subscribed" | "alone", number>;
   samples: Samples;
 };
 
@@ -146,6 +165,18 @@ async function main() {
         `| ${e.name} (${e.unit}) | ${e.value.toFixed(1)} | ${f.value.toFixed(1)} | ${ratio.toFixed(2)} | ${ok ? "yes" : "NO"} |`,
       );
     }
+    // Point 5's ratios on each side (the batches go one at a time here; bench:ingest's (b) and (c) at four
+    // connections give them on an empty database).
+    const valueOf = (figures: Figure[], name: string) => figures.find((x) => x.name === name)!.value;
+    for (const [label, figs] of [
+      ["empty", emptyFigures],
+      ["at size", fullFigures],
+    ] as const) {
+      const plain = valueOf(figs, "batches of 500");
+      console.log(
+        `${label}: batches / PostgreSQL alone ${(plain / valueOf(figs, "PostgreSQL alone, batches of 500")).toFixed(2)}, subscribed / batches ${(valueOf(figs, "batches of 500, 10 subscriptions") / plain).toFixed(2)}`,
+      );
+    }
     for (const d of drops) {
       console.log(
         `\nretention --days ${d.days}: ${d.result.partitions} month(s) dropped, ${d.result.deleted.toLocaleString("en")} points, ${d.seconds.toFixed(2)} s for the whole run (a process start, the partitions ahead, the month's counters under its lock, the drop, and the batches' pass over every vehicle)`,
@@ -207,15 +238,19 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
   const service = await launchService({ name: "bench-scale", databaseUrl: url, extraEnv: benchRateLimits() });
   const base = service.baseUrl;
   const driver = await benchDriver(base, service.env, "bench-scale", { dataProvider: true });
+  const other = await benchDriver(base, service.env, "bench-scale-other", { dataProvider: true });
+  const subscribedVehicleId = await other.newVehicle("Subscribed");
+  await subscribeMixed(base, other.auth, subscribedVehicleId);
   return {
     name,
     sql: postgres(url, { max: 2, onnotice: () => {} }),
     service,
     vehicleId: await driver.newVehicle("Measured"),
+    other: { auth: other.auth, subscribedVehicleId, aloneVehicleId: await other.newVehicle("PostgreSQL alone") },
     auth: driver.auth,
     clientToken: driver.clientToken,
     site: { Cookie: await driverSession(base, driver.username, driver.password) },
-    clock: Date.now() - 2 * DAY,
+    clock: { measured: Date.now() - 2 * DAY, subscribed: Date.now() - 2 * DAY, alone: Date.now() - 2 * DAY },
     samples: noSamples(),
   };
 }
@@ -236,16 +271,18 @@ async function takeTurns(times: number, sides: number, turn: (side: number) => P
  * to show how far the rounds agree.
  */
 async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
-  const post = async (s: Side, sets: number, ignition: "ON" | "RUNNING") => {
-    const body = Array.from({ length: sets }, () => {
-      s.clock += 1_000;
+  const times = (s: Side, vehicle: keyof Side["clock"], sets: number) =>
+    Array.from({ length: sets }, () => new Date((s.clock[vehicle] += 1_000)));
+  const post = async (s: Side, sets: number, ignition: "ON" | "RUNNING", subscribed = false) => {
+    const body = times(s, subscribed ? "subscribed" : "measured", sets).map((at) => {
       const speed = ignition === "RUNNING" ? [{ key: "GEN_SPEED", value: 42 }] : [];
-      return dataSet(new Date(s.clock), ignition, [waypoint(40.1, -83.1), ...speed]);
+      return dataSet(at, ignition, [waypoint(40.1, -83.1), ...speed]);
     });
+    const [vehicleId, auth] = subscribed ? [s.other.subscribedVehicleId, s.other.auth] : [s.vehicleId, s.auth];
     const began = performance.now();
-    const res = await fetch(`${s.service.baseUrl}/v1/api/vehicle/${s.vehicleId}/dataSet/`, {
+    const res = await fetch(`${s.service.baseUrl}/v1/api/vehicle/${vehicleId}/dataSet/`, {
       method: "POST",
-      headers: { ...s.auth, "Content-Type": "application/json" },
+      headers: { ...auth, "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
     const ms = performance.now() - began;
@@ -253,15 +290,15 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
     await res.arrayBuffer();
     return ms;
   };
-  const round = sides.map(() => ({ singles: [] as number[], batches: [] as number[] }));
+  const round = sides.map(() => ({ singles: [] as number[], ...noSamples().batches }));
   const inTurns = async (
-    times: number,
+    count: number,
     sets: number,
-    into: "singles" | "batches" | null,
+    into: "singles" | "plain" | "subscribed" | null,
     ignition: "ON" | "RUNNING" = "RUNNING",
   ) => {
-    await takeTurns(times, sides.length, async (side) => {
-      const ms = await post(sides[side]!, sets, ignition);
+    await takeTurns(count, sides.length, async (side) => {
+      const ms = await post(sides[side]!, sets, ignition, into === "subscribed");
       if (into) round[side]![into].push(ms);
     });
   };
@@ -270,18 +307,26 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
   await inTurns(1, 1, null, "ON");
   await inTurns(WARMUP, 1, null);
   await inTurns(PER_ROUND, 1, "singles");
-  await inTurns(BATCHES_PER_ROUND, 500, "batches");
+  await inTurns(BATCHES_PER_ROUND, 500, "plain");
+  await inTurns(BATCHES_PER_ROUND, 500, "subscribed");
+  await takeTurns(BATCHES_PER_ROUND, sides.length, async (side) => {
+    const s = sides[side]!;
+    const sets = times(s, "alone", 500);
+    const began = performance.now();
+    await insertAlone(s.sql, "public", s.other.aloneVehicleId, sets, ALONE_POINTS);
+    round[side]!.alone.push(performance.now() - began);
+  });
 
   const seconds = (samples: number[]) => samples.reduce((sum, ms) => sum + ms, 0) / 1000;
+  const rate = (samples: number[]) => ((samples.length * 1000) / seconds(samples)).toFixed(0);
   return sides.map((s, k) => {
-    const { singles, batches } = round[k]!;
+    const { singles, ...batches } = round[k]!;
     if (counted) {
       s.samples.singles.push(...singles);
       s.samples.singleSeconds += seconds(singles);
-      s.samples.batches.push(...batches);
-      s.samples.batchSeconds += seconds(batches);
+      for (const kind of BATCH_KINDS) s.samples.batches[kind].push(...batches[kind]);
     }
-    return `single posts ${(singles.length / seconds(singles)).toFixed(1)}/s, batches ${((batches.length * 1000) / seconds(batches)).toFixed(0)} points/s`;
+    return `single posts ${(singles.length / seconds(singles)).toFixed(1)}/s, batches ${rate(batches.plain)}, subscribed ${rate(batches.subscribed)}, PostgreSQL alone ${rate(batches.alone)} points/s`;
   });
 }
 
@@ -354,15 +399,24 @@ function figures(s: Samples): Figure[] {
   const out: Figure[] = [
     { name: "single posts", unit: "posts/s", value: s.singles.length / s.singleSeconds, higherIsBetter: true },
     { name: "single post p99", unit: "ms", value: pct(sorted(s.singles), 99), higherIsBetter: false },
-    // Each data set of a batch carries two points.
-    {
-      name: "batches of 500",
-      unit: "points/s",
-      value: (s.batches.length * 1000) / s.batchSeconds,
-      higherIsBetter: true,
-    },
-    { name: "batch p99", unit: "ms", value: pct(sorted(s.batches), 99), higherIsBetter: false },
   ];
+  // Each data set of a batch carries two points: a batch is 1,000 points.
+  const batchNames: Record<BatchKind, string> = {
+    plain: "batches of 500",
+    subscribed: "batches of 500, 10 subscriptions",
+    alone: "PostgreSQL alone, batches of 500",
+  };
+  for (const kind of BATCH_KINDS) {
+    const samples = s.batches[kind];
+    const ms = samples.reduce((sum, x) => sum + x, 0);
+    out.push({
+      name: batchNames[kind],
+      unit: "points/s",
+      value: (samples.length * 1_000_000) / ms,
+      higherIsBetter: true,
+    });
+    out.push({ name: `${batchNames[kind]} p99`, unit: "ms", value: pct(sorted(samples), 99), higherIsBetter: false });
+  }
   for (const [name, samples] of s.reads) {
     const ordered = sorted(samples);
     out.push({ name: `GET ${name} p50`, unit: "ms", value: pct(ordered, 50), higherIsBetter: false });
