@@ -60,12 +60,21 @@ const ALONE_POINTS: AlonePoint[] = [() => ["GEN_WAYPOINT", "40.1,-83.1"], () => 
 const VEHICLES_PER_CHUNK = 10;
 const DAY = 86_400_000;
 
-type Figure = { name: string; unit: string; value: number; higherIsBetter: boolean };
+/**
+ * A figure of a side. Those taken from samples keep them and the statistic (`of`), so that the ratio of the two
+ * sides can be given with its bootstrap interval (`ratioInterval`).
+ */
+type Figure = {
+  name: string;
+  unit: string;
+  value: number;
+  higherIsBetter: boolean;
+  sampled?: { samples: number[]; of: (samples: number[]) => number };
+};
 
 /** Every sample one side's rounds took, pooled. */
 type Samples = {
   singles: number[];
-  singleSeconds: number;
   /** The batches of 500 (ms each): plain, on the vehicle with ten subscriptions, and PostgreSQL's own insert of such rows. */
   batches: Record<BatchKind, number[]>;
   reads: Map<string, number[]>;
@@ -74,7 +83,6 @@ type BatchKind = "plain" | "subscribed" | "alone";
 
 const noSamples = (): Samples => ({
   singles: [],
-  singleSeconds: 0,
   batches: { plain: [], subscribed: [], alone: [] },
   reads: new Map(),
 });
@@ -155,14 +163,17 @@ async function main() {
     console.log(
       `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ${PER_ROUND * ROUNDS} samples of each quick figure a side (${SLOW_PER_ROUND * ROUNDS} of the trip replay, ${BATCHES_PER_ROUND * ROUNDS} batches), load ${loadAverage()}`,
     );
-    console.log(`| figure | empty | ${POINTS.toLocaleString("en")} points | at size / empty | within 20 % |`);
-    console.log("| --- | --- | --- | --- | --- |");
+    console.log(
+      `| figure | empty | ${POINTS.toLocaleString("en")} points | at size / empty | its 95 % interval | within 20 % |`,
+    );
+    console.log("| --- | --- | --- | --- | --- | --- |");
     for (const e of emptyFigures) {
       const f = fullFigures.find((x) => x.name === e.name)!;
       const ratio = f.value / e.value;
       const ok = e.higherIsBetter ? ratio >= 0.8 : ratio <= 1.2;
+      const interval = e.sampled && f.sampled ? ratioInterval(e.sampled, f.sampled.samples) : null;
       console.log(
-        `| ${e.name} (${e.unit}) | ${e.value.toFixed(1)} | ${f.value.toFixed(1)} | ${ratio.toFixed(2)} | ${ok ? "yes" : "NO"} |`,
+        `| ${e.name} (${e.unit}) | ${e.value.toFixed(1)} | ${f.value.toFixed(1)} | ${ratio.toFixed(2)} | ${interval ? interval.map((x) => x.toFixed(2)).join("–") : ""} | ${ok ? "yes" : "NO"} |`,
       );
     }
     // Point 5's ratios on each side (the batches go one at a time here; bench:ingest's (b) and (c) at four
@@ -323,7 +334,6 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
     const { singles, ...batches } = round[k]!;
     if (counted) {
       s.samples.singles.push(...singles);
-      s.samples.singleSeconds += seconds(singles);
       for (const kind of BATCH_KINDS) s.samples.batches[kind].push(...batches[kind]);
     }
     return `single posts ${(singles.length / seconds(singles)).toFixed(1)}/s, batches ${rate(batches.plain)}, subscribed ${rate(batches.subscribed)}, PostgreSQL alone ${rate(batches.alone)} points/s`;
@@ -394,11 +404,36 @@ async function readRound(sides: Side[], counted: boolean): Promise<void> {
 /** A read's p50 over the last round's samples of a side. */
 const roundP50 = (s: Side, name: string) => pct(sorted(s.samples.reads.get(name)!.slice(-PER_ROUND)), 50);
 
+/** A figure of samples: `of` them, kept with them for the interval. */
+const sampledFigure = (
+  name: string,
+  unit: string,
+  higherIsBetter: boolean,
+  samples: number[],
+  of: (samples: number[]) => number,
+): Figure => ({ name, unit, value: of(samples), higherIsBetter, sampled: { samples, of } });
+/** Requests of `each` units taking `samples` ms one after another: units per second. */
+const rateOf = (each: number) => (samples: number[]) =>
+  (samples.length * each * 1000) / samples.reduce((a, b) => a + b, 0);
+const pctOf = (p: number) => (samples: number[]) => pct(sorted(samples), p);
+
+/**
+ * The 95 % interval of the ratio at size / empty of a figure, by the bootstrap: each side's samples drawn again,
+ * with replacement, as many as it has, 400 times, the ratio of the statistic taken each time. A p99 of 2,400
+ * samples is their 24th slowest: where the slowest few hundredths are sparse, which sample that is moves the
+ * figure by tens of per cent from run to run, and the interval says how far.
+ */
+function ratioInterval(empty: NonNullable<Figure["sampled"]>, full: number[]): [number, number] {
+  const draw = (xs: number[]) => Array.from(xs, () => xs[Math.floor(Math.random() * xs.length)]!);
+  const ratios = sorted(Array.from({ length: 400 }, () => empty.of(draw(full)) / empty.of(draw(empty.samples))));
+  return [pct(ratios, 2.5), pct(ratios, 97.5)];
+}
+
 /** A side's figures from its pooled samples. */
 function figures(s: Samples): Figure[] {
   const out: Figure[] = [
-    { name: "single posts", unit: "posts/s", value: s.singles.length / s.singleSeconds, higherIsBetter: true },
-    { name: "single post p99", unit: "ms", value: pct(sorted(s.singles), 99), higherIsBetter: false },
+    sampledFigure("single posts", "posts/s", true, s.singles, rateOf(1)),
+    sampledFigure("single post p99", "ms", false, s.singles, pctOf(99)),
   ];
   // Each data set of a batch carries two points: a batch is 1,000 points.
   const batchNames: Record<BatchKind, string> = {
@@ -407,20 +442,12 @@ function figures(s: Samples): Figure[] {
     alone: "PostgreSQL alone, batches of 500",
   };
   for (const kind of BATCH_KINDS) {
-    const samples = s.batches[kind];
-    const ms = samples.reduce((sum, x) => sum + x, 0);
-    out.push({
-      name: batchNames[kind],
-      unit: "points/s",
-      value: (samples.length * 1_000_000) / ms,
-      higherIsBetter: true,
-    });
-    out.push({ name: `${batchNames[kind]} p99`, unit: "ms", value: pct(sorted(samples), 99), higherIsBetter: false });
+    out.push(sampledFigure(batchNames[kind], "points/s", true, s.batches[kind], rateOf(1_000)));
+    out.push(sampledFigure(`${batchNames[kind]} p99`, "ms", false, s.batches[kind], pctOf(99)));
   }
   for (const [name, samples] of s.reads) {
-    const ordered = sorted(samples);
-    out.push({ name: `GET ${name} p50`, unit: "ms", value: pct(ordered, 50), higherIsBetter: false });
-    out.push({ name: `GET ${name} p99`, unit: "ms", value: pct(ordered, 99), higherIsBetter: false });
+    out.push(sampledFigure(`GET ${name} p50`, "ms", false, samples, pctOf(50)));
+    out.push(sampledFigure(`GET ${name} p99`, "ms", false, samples, pctOf(99)));
   }
   return out;
 }
