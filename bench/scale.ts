@@ -23,7 +23,7 @@ import { reportLoad } from "./lib/load";
 // rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each quick
 // figure a side (the single posts and every read but the trip replay; default 2,400: a p99 of 600 is their
 // sixth slowest, and a read that touches no table the fill writes still gave 1.29–1.39 at 600), a quarter as
-// many of the trip replay (300 ms a read) and an eighth as many batches, split across the rounds; within a
+// many of the trip replay (300 ms a read) and of each kind of batch, split across the rounds; within a
 // round the two take turns request by request. This host's speed moves by up to 30 % within minutes: a run
 // that measured the empty database once, ten minutes before the full one, compared the host's two speeds as
 // much as the databases, and one that measured a side for a minute and then the other gave two all but empty
@@ -50,9 +50,19 @@ const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS ?? `${Math.floor(os.tota
 const PER_ROUND = Math.max(1, Math.ceil(SAMPLES / ROUNDS));
 /** The trip replay's, a quarter as many (600 a side at the default): it takes about 300 ms a read. */
 const SLOW_PER_ROUND = Math.max(1, Math.ceil(SAMPLES / 4 / ROUNDS));
-/** An eighth as many batches (about 300 a side): a p99 of few is their slowest one (16 a side gave 1.45 at size, one batch). */
-const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 8 / ROUNDS));
+/**
+ * A quarter as many batches of each kind (600 a side): a p99 of few is their slowest one (16 a side gave 1.45 at
+ * size, one batch), and of 300, the eighth until the seventeenth session, their fourth slowest (the subscribed
+ * batches' p99 came out at 1.22 in the run that added them).
+ */
+const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 4 / ROUNDS));
 const WARMUP = Math.min(5, SLOW_PER_ROUND);
+/**
+ * Where each measured vehicle's data starts: a data set a second, the most a vehicle gets in the warm-up round
+ * and the counted ones (the measured vehicle's ON, warm-up posts, single posts and batches), ending before now
+ * (ingest takes no data set more than 5 minutes ahead). The fill's data ends three days ago.
+ */
+const CLOCK_START = Date.now() - (ROUNDS + 1) * (2 + WARMUP + PER_ROUND + BATCHES_PER_ROUND * 500) * 1000 - 3_600_000;
 const POINTS_PER_SET = 3;
 const BATCH_KINDS: BatchKind[] = ["plain", "subscribed", "alone"];
 /** The points of a batch's data sets, as the API's batches here carry them (a position, a speed). */
@@ -102,7 +112,7 @@ type Side = {
   auth: Record<string, string>;
   clientToken: string;
   site: Record<string, string>;
-  /** Each vehicle's last data set's time (its next is a second later): the last two days, in order. */
+  /** Each vehicle's last data set's time (its next is a second later), from CLOCK_START on. */
   clock: Record<"measured" | "subscribed" | "alone", number>;
   samples: Samples;
 };
@@ -261,7 +271,7 @@ async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string
     auth: driver.auth,
     clientToken: driver.clientToken,
     site: { Cookie: await driverSession(base, driver.username, driver.password) },
-    clock: { measured: Date.now() - 2 * DAY, subscribed: Date.now() - 2 * DAY, alone: Date.now() - 2 * DAY },
+    clock: { measured: CLOCK_START, subscribed: CLOCK_START, alone: CLOCK_START },
     samples: noSamples(),
   };
 }
