@@ -358,7 +358,8 @@ async function readsOf(s: Side): Promise<{ name: string; slow: boolean; once: ()
   const [set] = await s.sql<{ id: string }[]>`
     select id::text from data_sets where vehicle_id = ${s.vehicleId} order by recorded_at desc limit 1`;
   const v = `${base}/v1/api/vehicle/${s.vehicleId}`;
-  const reads: [string, string, Record<string, string>][] = [
+  // Each read: its name, URL, headers, and whether it is a slow one (SLOW_PER_ROUND samples a round).
+  const reads: [string, string, Record<string, string>, slow?: boolean][] = [
     ["data/", `${v}/data/`, s.auth],
     ["data/?key=GEN_SPEED", `${v}/data/?key=GEN_SPEED`, s.auth],
     ["data/?mostRecentOnly=true", `${v}/data/?mostRecentOnly=true`, s.auth],
@@ -371,13 +372,13 @@ async function readsOf(s: Side): Promise<{ name: string; slow: boolean; once: ()
       `${base}/v1/api/eventFeed/?since=${encodeURIComponent(wireTime(new Date(Date.now() - DAY)))}`,
       { Authorization: `Bearer ${s.clientToken}` },
     ],
-    ["trip/{id}", `${v}/trip/${trip!.id}`, s.auth],
+    ["trip/{id}", `${v}/trip/${trip!.id}`, s.auth, true],
     // The live map's poll (and what its stream reads on each change): the driver's vehicles where they are.
     ["/me/positions (the map)", `${base}/me/positions`, s.site],
   ];
-  return reads.map(([name, url, headers]) => ({
+  return reads.map(([name, url, headers, slow = false]) => ({
     name,
-    slow: name === "trip/{id}",
+    slow,
     async once() {
       const began = performance.now();
       const res = await fetch(url, { headers });
