@@ -105,6 +105,9 @@ function tripArrays(sql: Sql, trips: OpenTrip[]): Fragment {
 const TRIP_NAMES = (sql: Sql) =>
   sql`start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon, start_mileage`;
 
+/** A point's time: its own, or its set's (null in the point when they are the same). */
+const pointTime = (w: IngestWrite, p: NewDataPoint) => p.recordedAt ?? w.sets[p.set]!.recordedAt;
+
 /** Whether ISO time a is later than b; toISOString's 24 characters compare as text (other years by parsing). */
 const laterThan = (a: string, b: string) =>
   a.length === 24 && b.length === 24 ? a > b : Date.parse(a) > Date.parse(b);
@@ -114,7 +117,7 @@ function newestTimes(writes: IngestWrite[]): { vehicleId: number; key: string; a
   return writes.flatMap((w) => {
     const newest = new Map<string, string>();
     for (const p of w.points) {
-      const at = p.recordedAt ?? w.sets[p.set]!.recordedAt;
+      const at = pointTime(w, p);
       const kept = newest.get(p.key);
       if (kept === undefined || laterThan(at, kept)) newest.set(p.key, at);
     }
@@ -256,7 +259,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   const keyCounts = writes.flatMap((w) => {
     const counts = new Map<string, { key: string; month: string; n: number }>();
     for (const x of w.points) {
-      const month = monthOf(x.recordedAt ?? w.sets[x.set]!.recordedAt);
+      const month = monthOf(pointTime(w, x));
       const keyMonth = `${x.key} ${month}`;
       const count = counts.get(keyMonth);
       if (count) count.n++;
