@@ -338,15 +338,14 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
     round[side]!.alone.push(performance.now() - began);
   });
 
-  const seconds = (samples: number[]) => samples.reduce((sum, ms) => sum + ms, 0) / 1000;
-  const rate = (samples: number[]) => ((samples.length * 1000) / seconds(samples)).toFixed(0);
+  const batchRate = (samples: number[]) => rateOf(1_000)(samples).toFixed(0);
   return sides.map((s, k) => {
     const { singles, ...batches } = round[k]!;
     if (counted) {
       s.samples.singles.push(...singles);
       for (const kind of BATCH_KINDS) s.samples.batches[kind].push(...batches[kind]);
     }
-    return `single posts ${(singles.length / seconds(singles)).toFixed(1)}/s, batches ${rate(batches.plain)}, subscribed ${rate(batches.subscribed)}, PostgreSQL alone ${rate(batches.alone)} points/s`;
+    return `single posts ${rateOf(1)(singles).toFixed(1)}/s, batches ${batchRate(batches.plain)}, subscribed ${batchRate(batches.subscribed)}, PostgreSQL alone ${batchRate(batches.alone)} points/s`;
   });
 }
 
