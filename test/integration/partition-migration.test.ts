@@ -1,71 +1,18 @@
 // @module-tag embedded
 // @module-tag processes
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { sql, type SQL } from "drizzle-orm";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { freshDatabase, type FreshDatabase } from "../helpers/fresh-database";
+import type { FreshDatabase } from "../helpers/fresh-database";
 import { request } from "../helpers/api";
-import { launchService, root, runScript } from "../helpers/processes";
+import { migrations, migrationsTo, openMigrationTarget, type MigrationTarget } from "../helpers/migration-target";
+import { launchService, runScript } from "../helpers/processes";
 
 // Migration 0028 (docs/partitions.md#the-migrations), and 0029–0031 after it: a database made by the
 // migrations up to 0027 and filled through that schema (data sets and points over three months and one from 2019, a trip, the
 // counters, delivery attempts) is migrated on, and every row, every counter and the sequences come
 // through: on the suite's PostgreSQL (a database of its own; there a service started on it answers the same
 // totals) and on an embedded PGlite.
-
-const migrations = path.join(root, "db", "migrations");
-
-/** A copy of the migrations folder that ends at 0027, the last before the partitions. */
-function migrationsTo0027(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-migrations-0027-"));
-  fs.cpSync(migrations, dir, { recursive: true });
-  const journalFile = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { idx: number; tag: string }[] };
-  for (const entry of journal.entries.filter((e) => e.idx > 27)) fs.rmSync(path.join(dir, `${entry.tag}.sql`));
-  journal.entries = journal.entries.filter((e) => e.idx <= 27);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-type Target = {
-  run(statement: SQL): Promise<Record<string, unknown>[]>;
-  migrate(folder: string): Promise<void>;
-  close(): Promise<void>;
-};
-
-async function openTarget(): Promise<{ target: Target; fresh: FreshDatabase | null }> {
-  if (inject("embedded")) {
-    const client = new PGlite();
-    const db = drizzlePglite(client);
-    return {
-      fresh: null,
-      target: {
-        run: async (statement) => (await db.execute(statement)).rows as Record<string, unknown>[],
-        migrate: (folder) => migratePglite(db, { migrationsFolder: folder }),
-        close: () => client.close(),
-      },
-    };
-  }
-  const fresh = await freshDatabase(inject("databaseUrl"), "part_migration");
-  const client = postgres(fresh.url, { max: 1, onnotice: () => {} });
-  const db = drizzlePostgres(client);
-  return {
-    fresh,
-    target: {
-      run: async (statement) => (await db.execute(statement)) as unknown as Record<string, unknown>[],
-      migrate: (folder) => migratePostgres(db, { migrationsFolder: folder }),
-      close: () => client.end(),
-    },
-  };
-}
 
 // The old schema's rows, as ingest and the delivery worker left them: two vehicles with a trip each,
 // a data set every 7 hours for about 83 days back and one from 2019 (outside any month made: the
@@ -115,14 +62,14 @@ const tables = {
 };
 
 describe("migrations 0028–0031 on a database filled through the old schema", () => {
-  let target: Target;
+  let target: MigrationTarget;
   let fresh: FreshDatabase | null;
   let folder: string;
   const before: Record<string, unknown> = {};
 
   beforeAll(async () => {
-    ({ target, fresh } = await openTarget());
-    folder = migrationsTo0027();
+    ({ target, fresh } = await openMigrationTarget("part_migration"));
+    folder = migrationsTo(27);
     await target.migrate(folder);
     for (const statement of fill) await target.run(statement);
     for (const [name, query] of Object.entries(tables)) before[name] = (await target.run(query))[0];
