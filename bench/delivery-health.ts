@@ -74,10 +74,10 @@ async function main() {
     const pending = await sql<{ id: number }[]>`
       insert into notification_deliveries (notification_id, delivery_id, status, created_at)
       select ${ATTEMPTS} + g, ${a}, 'PENDING', now() - make_interval(secs => g) from generate_series(1, ${PENDING_ROWS}) g returning id`;
-    // Their queue entries exist (the enqueue trigger); half of them are retrying.
+    // Half of them are retrying.
     await sql`
-      update delivery_jobs set attempts = 1, failing_since = now() - interval '1 hour'
-      where notification_delivery_id in ${sql(pending.slice(0, PENDING_ROWS / 2).map((p) => p.id))}`;
+      update notification_deliveries set attempts = 1, failing_since = now() - interval '1 hour'
+      where id in ${sql(pending.slice(0, PENDING_ROWS / 2).map((p) => p.id))}`;
     await sql`vacuum analyze notification_deliveries`;
     await sql`vacuum analyze delivery_attempts`;
     const sizeOf = async (table: string) =>

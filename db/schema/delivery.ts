@@ -31,24 +31,6 @@ export const appSigningSecrets = pgTable(
   (t) => [index("app_signing_secrets_app_idx").on(t.appId)],
 );
 
-// The delivery queue (server/delivery/queue.ts): one entry per PENDING notification_deliveries
-// row, with when it is due (next_attempt_at), its lease (which worker is sending it, until when)
-// and how long it has been failing. Made by the enqueue trigger in the row's own transaction (and
-// by a resend); removed when the row reaches DELIVERED or FAILED.
-export const deliveryJobs = pgTable("delivery_jobs", {
-  // Not a foreign key (migration 0032): the enqueue trigger makes entries only for the rows its
-  // statement inserted, a resend only for rows it holds FOR UPDATE (server/delivery/resend.ts), and
-  // a statement trigger (notification_deliveries_delete_jobs) deletes the entries of deleted rows,
-  // as the key's cascade did.
-  notificationDeliveryId: bigint("notification_delivery_id", { mode: "number" }).primaryKey(),
-  attempts: integer("attempts").notNull().default(0),
-  nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
-  /** Start of the current run of failures (24 h of them deactivate the delivery). */
-  failingSince: timestamp("failing_since", { withTimezone: true }),
-  leaseOwner: text("lease_owner"),
-  leaseUntil: timestamp("lease_until", { withTimezone: true }),
-});
-
 // Every attempt to hand a notification to its receiver, as the partner console shows it. Partitioned by
 // attempted_at, a calendar month each (migration 0028, docs/partitions.md); the key carries it.
 export const deliveryAttempts = pgTable(

@@ -187,6 +187,15 @@ export const notificationDeliveries = pgTable(
       .notNull()
       .default("PENDING"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // The row's place in the delivery queue (server/delivery/queue.ts, migration 0034): meaningful
+    // only while it is PENDING. How many attempts failed, when it is due (now, or a retry's time),
+    // since when it has been failing (24 h of failures deactivate the delivery), and which worker
+    // holds it until when (set only while a worker has it in hand).
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
   },
   (t) => [
     index("notification_deliveries_notification_idx").on(t.notificationId),
@@ -194,6 +203,10 @@ export const notificationDeliveries = pgTable(
     // The console's backlog per delivery (pending count, oldest pending): only the pending rows.
     index("notification_deliveries_pending_by_delivery_idx")
       .on(t.deliveryId, t.createdAt)
+      .where(sql`${t.status} = 'PENDING'`),
+    // The queue's claim (server/delivery/claims.ts): the pending rows in the order they come due.
+    index("notification_deliveries_due_idx")
+      .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'PENDING'`),
   ],
 );

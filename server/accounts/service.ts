@@ -108,7 +108,7 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
 //
 // A worker recording a failed attempt for one of the account's deliveries can deadlock with the
 // deletion: its new attempt row holds the delivery row FOR KEY SHARE (the foreign key) while it waits
-// to reschedule the queue entry the deletion has removed, and the deletion waits to delete that
+// to reschedule that row, which the deletion has locked to fail it, and the deletion waits to delete that
 // delivery row (server/delivery/attempts.ts). PostgreSQL ends one of the two; when it is the deletion,
 // it is tried again rather than answered 500.
 export async function deleteAccount(principal: Principal, id: number) {

@@ -7,7 +7,8 @@ import type { OutboxEntry } from "./email";
 //
 // Writes a batch's results in one transaction: its attempts (and their delivery health rollup), the
 // rows' new states, deactivated deliveries, the notifications' last HTTP status, and the retries'
-// schedule (their queue entry's next_attempt_at). Either all of a batch is recorded or none is (then
+// schedule (their next_attempt_at). A settled row and a retry both leave the worker's hands (their
+// lease is cleared). Either all of a batch is recorded or none is (then
 // the lease runs out and the batch is sent again: at-least-once).
 
 export type AttemptRecord = {
@@ -31,7 +32,7 @@ export type RowResult =
   | { id: number; kind: "delivered" }
   | { id: number; kind: "retry"; at: Date; attempts: number; failingSince: Date }
   | { id: number; kind: "deactivated"; deliveryId: number; reason: string; at: Date }
-  /** Not sent: the send gate found its entry gone or its app without the account's grant (claims.ts). */
+  /** Not sent: the send gate found the row no longer pending in its hands, or its app without the account's grant (claims.ts). */
   | { id: number; kind: "cancelled" };
 
 export async function recordBatch({
@@ -51,7 +52,6 @@ export async function recordBatch({
   const retries = results.filter((r): r is Extract<RowResult, { kind: "retry" }> => r.kind === "retry");
   const deactivated = results.filter((r): r is Extract<RowResult, { kind: "deactivated" }> => r.kind === "deactivated");
   const cancelled = results.filter((r) => r.kind === "cancelled").map((r) => r.id);
-  const done = [...delivered, ...deactivated.map((r) => r.id), ...cancelled];
   await rawSql().begin(async (sql) => {
     if (attempts.length > 0) {
       await sql`insert into delivery_attempts ${sql(
@@ -78,18 +78,16 @@ export async function recordBatch({
       await sql`insert into email_outbox ${sql(outbox.map((o) => ({ notification_delivery_id: o.notificationDeliveryId, app_id: o.appId, recipient: o.recipient, subject: o.subject, text: o.text })))}`;
     }
     if (delivered.length > 0)
-      await sql`update notification_deliveries set status = 'DELIVERED' where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
+      await sql`update notification_deliveries set status = 'DELIVERED', lease_owner = null, lease_until = null where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
     for (const d of deactivated) {
       await sql`update subscription_deliveries set active = false, deactivation_reason = ${d.reason}, deactivated_at = ${d.at.toISOString()}::timestamptz where id = ${d.deliveryId} and active`;
     }
     if (deactivated.length > 0)
-      await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
+      await sql`update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
     if (cancelled.length > 0)
-      await sql`update notification_deliveries set status = 'FAILED' where id = any(${`{${cancelled.join(",")}}`}::bigint[]) and status = 'PENDING'`;
-    if (done.length > 0)
-      await sql`delete from delivery_jobs where notification_delivery_id = any(${`{${done.join(",")}}`}::bigint[])`;
+      await sql`update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null where id = any(${`{${cancelled.join(",")}}`}::bigint[]) and status = 'PENDING'`;
     for (const r of retries) {
-      await sql`update delivery_jobs set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz, failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null where notification_delivery_id = ${r.id}`;
+      await sql`update notification_deliveries set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz, failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null where id = ${r.id} and status = 'PENDING'`;
     }
     for (const [notificationId, status] of httpStatuses) {
       await sql`update notifications set http_status_code = ${status} where id = ${notificationId}`;

@@ -3,11 +3,12 @@ import { connect, rawSql, type Connection } from "@/db/client";
 import { env } from "@/server/platform/env";
 import { grantAllows } from "./grant-check";
 
-// The delivery queue's claim and leases (delivery_jobs): the worker's hot path, so postgres.js
-// tagged templates (docs/architecture.md#reaching-the-database). What sending a claimed row needs
-// is read in queries.ts; a batch's outcome is recorded by attempts.ts.
+// The delivery queue's claim and leases, kept on the PENDING rows of notification_deliveries
+// themselves (queue.ts): the worker's hot path, so postgres.js tagged templates
+// (docs/architecture.md#reaching-the-database). What sending a claimed row needs is read in
+// queries.ts; a batch's outcome is recorded by attempts.ts.
 
-/** The channel on which the enqueue trigger, a resend and a drain NOTIFY that entries are due. */
+/** The channel on which the enqueue trigger, a resend and a drain NOTIFY that rows are due. */
 export const QUEUE_CHANNEL = "wayline_deliveries";
 
 const bigintArray = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
@@ -21,12 +22,12 @@ export type Claimed = {
 };
 
 /**
- * Takes a lease on up to `limit` due entries of the queue (delivery_jobs): never leased or
- * leased by a worker that vanished (lease_until past), next_attempt_at reached, earliest first.
- * The row locks (SKIP LOCKED) make two workers claiming at once take different rows. Rows of a
- * delivery deactivated meanwhile, and rows whose app lost the account's grant (grant-check.ts: a
+ * Takes a lease on up to `limit` due rows of the queue: PENDING, next_attempt_at reached, never
+ * leased or leased by a worker that vanished (lease_until past), earliest first. The row locks
+ * (SKIP LOCKED) make two workers claiming at once take different rows. Rows of a delivery
+ * deactivated meanwhile, and rows whose app lost the account's grant (grant-check.ts: a
  * notification written by a transaction that committed after the revocation), become FAILED
- * instead, and leave the queue.
+ * instead.
  */
 export async function claimDue({
   owner,
@@ -38,50 +39,36 @@ export async function claimDue({
   limit: number;
 }): Promise<Claimed[]> {
   const sql = rawSql();
-  // Two index ranges (delivery_jobs_next_idx, delivery_jobs_lease_idx), each ordered and limited.
+  // One ordered range of notification_deliveries_due_idx. Rows other workers hold are due too
+  // (their time has come) and are stepped over: at most DELIVERY_CONCURRENCY batches of BATCH
+  // rows a worker (docs/delivery.md#the-queue).
   const rows = await sql<
     {
       id: string;
       notification_id: string;
       delivery_id: number;
-      active: boolean;
       attempts: number;
       failing_since: Date | null;
     }[]
   >`
     with due as (
-      select j.notification_delivery_id as id from delivery_jobs j
-      where j.lease_until is null and j.next_attempt_at <= now()
-      order by j.next_attempt_at limit ${limit}
+      select nd.id, nd.notification_id, nd.delivery_id from notification_deliveries nd
+      where nd.status = 'PENDING' and nd.next_attempt_at <= now() and (nd.lease_until is null or nd.lease_until < now())
+      order by nd.next_attempt_at limit ${limit}
       for update skip locked
-    ), expired as (
-      select j.notification_delivery_id as id from delivery_jobs j
-      where j.lease_until < now() and j.next_attempt_at <= now()
-      order by j.lease_until limit ${limit}
-      for update skip locked
-    ), taken as (
-      select id from due union select id from expired limit ${limit}
     ), picked as (
-      select nd.id, nd.notification_id, nd.delivery_id, sd.active and ${grantAllows(sql)} as active
-      from taken join notification_deliveries nd on nd.id = taken.id
-      join subscription_deliveries sd on sd.id = nd.delivery_id
-      left join notifications n on n.id = nd.notification_id
-      where nd.status = 'PENDING'
-    ), settled as (
-      -- An entry outliving its row's PENDING state would block nothing but would be read forever.
-      delete from delivery_jobs where notification_delivery_id in (select id from taken except select id from picked)
+      select due.id, sd.active and ${grantAllows(sql)} as active
+      from due join subscription_deliveries sd on sd.id = due.delivery_id
+      left join notifications n on n.id = due.notification_id
     ), dropped as (
-      update notification_deliveries set status = 'FAILED' where id in (select id from picked where not active) returning id
-    ), dropped_jobs as (
-      delete from delivery_jobs where notification_delivery_id in (select id from dropped)
+      update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null
+      where id in (select id from picked where not active)
     ), claimed as (
-      update delivery_jobs j set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseSeconds})
-      from picked where j.notification_delivery_id = picked.id and picked.active
-      returning j.notification_delivery_id, j.attempts, j.failing_since
+      update notification_deliveries nd set lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseSeconds})
+      from picked where nd.id = picked.id and picked.active
+      returning nd.id, nd.notification_id, nd.delivery_id, nd.attempts, nd.failing_since
     )
-    select p.id, p.notification_id, p.delivery_id, claimed.attempts, claimed.failing_since
-    from claimed join picked p on p.id = claimed.notification_delivery_id
-    order by p.id`;
+    select id, notification_id, delivery_id, attempts, failing_since from claimed order by id`;
   return rows.map((r) => ({
     id: Number(r.id),
     notificationId: Number(r.notification_id),
@@ -92,14 +79,15 @@ export async function claimDue({
 }
 
 /**
- * The send gate (docs/delivery.md#revocation): just before a claimed batch is sent, the entries this
+ * The send gate (docs/delivery.md#revocation): just before a claimed batch is sent, the rows this
  * worker still holds whose notification may still be sent (grant-check.ts) are read, and `send`
- * gets their ids. On PostgreSQL the read takes FOR KEY SHARE on those entries and the transaction
- * stays open until `send` has finished: a revocation deletes the entries of its account
- * (cancel.ts), which waits for that lock, so every send that passed the gate is over before the
- * revocation commits, and a gate that comes after it finds the entries gone. The lock does not
- * stop the heartbeat (an update of the lease, FOR NO KEY UPDATE), and it is released before the
- * batch is recorded (attempts.ts deletes entries). On the embedded database a transaction holds
+ * gets their ids. On PostgreSQL the read takes FOR KEY SHARE on those rows and the transaction
+ * stays open until `send` has finished: a revocation locks the pending rows of its account FOR
+ * UPDATE before it fails them (cancel.ts), which waits for that lock, so every send that passed
+ * the gate is over before the revocation commits, and a gate that comes after it finds them
+ * FAILED. The lock does not stop the heartbeat (an update of the lease, which takes FOR NO KEY
+ * UPDATE: no key column changes), and it is released before the batch is recorded
+ * (attempts.ts). On the embedded database a transaction holds
  * the one session every connection shares (the sends' own queries, the sandbox inbox's, would
  * wait for it), so there the gate is the read alone.
  */
@@ -109,13 +97,12 @@ export async function withSendGate<T>(
 ): Promise<T> {
   const gate = async (sql: ReturnType<typeof rawSql>) => {
     const rows = await sql<{ id: string }[]>`
-      select j.notification_delivery_id as id from delivery_jobs j
-        join notification_deliveries nd on nd.id = j.notification_delivery_id
+      select nd.id from notification_deliveries nd
         left join notifications n on n.id = nd.notification_id
-       where j.notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and j.lease_owner = ${owner}
+       where nd.id = any(${bigintArray(ids)}::bigint[]) and nd.status = 'PENDING' and nd.lease_owner = ${owner}
          and ${grantAllows(sql)}
-       order by j.notification_delivery_id
-         for key share of j`;
+       order by nd.id
+         for key share of nd`;
     return new Set(rows.map((r) => Number(r.id)));
   };
   const url = databaseConfig().url;
@@ -136,7 +123,7 @@ function gatePool(url: string): Connection {
 }
 
 export async function releaseLeases({ ids, owner }: { ids: number[]; owner: string }): Promise<void> {
-  await rawSql()`update delivery_jobs set lease_owner = null, lease_until = null where notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
+  await rawSql()`update notification_deliveries set lease_owner = null, lease_until = null where id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
 }
 
 /** Heartbeat: a live worker keeps its leases; only a dead or stalled one loses them. */
@@ -149,14 +136,18 @@ export async function extendLeases({
   owner: string;
   leaseSeconds: number;
 }): Promise<void> {
-  await rawSql()`update delivery_jobs set lease_until = now() + make_interval(secs => ${leaseSeconds}) where notification_delivery_id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
+  await rawSql()`update notification_deliveries set lease_until = now() + make_interval(secs => ${leaseSeconds}) where id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
 }
 
-/** A stopping worker's leases, given back at once (a drain), and the other workers woken to take them. */
+/**
+ * A stopping worker's leases, given back at once (a drain), and the other workers woken to take
+ * them. A leased row was due when it was claimed, so they are found in the due index's range
+ * that the claim reads (lease_owner has no index of its own).
+ */
 export async function releaseOwnLeases(owner: string): Promise<number> {
   return rawSql().begin(async (sql) => {
-    const rows =
-      await sql`update delivery_jobs set lease_owner = null, lease_until = null where lease_owner = ${owner} and lease_until is not null returning 1`;
+    const rows = await sql`update notification_deliveries set lease_owner = null, lease_until = null
+        where status = 'PENDING' and next_attempt_at <= now() and lease_owner = ${owner} returning 1`;
     if (rows.length > 0) await sql`select pg_notify(${QUEUE_CHANNEL}, '')`;
     return rows.length;
   });

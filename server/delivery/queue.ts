@@ -7,12 +7,12 @@ import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
 import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./claims";
 
-// The delivery queue is the table delivery_jobs: one entry per PENDING notification_deliveries
-// row, written by the enqueue trigger in the inserting transaction (a committed notification
-// always has its entry), holding when the row is due (next_attempt_at: now, or a retry's time)
-// and who sends it (a lease: lease_owner, lease_until). One model does what a job queue, a lease
-// table and a sweeper did before (docs/decisions.md):
-// - a worker claims up to BATCH due entries at a time (FOR UPDATE SKIP LOCKED: two workers never
+// The delivery queue is the PENDING rows of notification_deliveries themselves (migration 0034):
+// a row is queued by being inserted, in the transaction of its notification (a committed
+// notification is always queued), and carries when it is due (next_attempt_at: now, or a retry's
+// time) and who sends it (a lease: lease_owner, lease_until). One model does what a job queue, a
+// lease table and a sweeper did before (docs/decisions.md):
+// - a worker claims up to BATCH due rows at a time (FOR UPDATE SKIP LOCKED: two workers never
 //   take the same row), as long as fewer than DELIVERY_CONCURRENCY of its batches are in hand;
 // - new rows wake it at once (NOTIFY wayline_deliveries, sent by the trigger, a resend and a
 //   drain); retries coming due and leases of a vanished worker (kill -9) are found by the same

@@ -1,20 +1,13 @@
 import { and, count, eq, gte, inArray, ne, sql } from "drizzle-orm";
 import { db, type Tx } from "@/db/client";
-import {
-  deliveryJobs,
-  notificationDeliveries,
-  notifications,
-  subscriptionDeliveries,
-  type Environment,
-} from "@/db/schema";
+import { notificationDeliveries, notifications, subscriptionDeliveries, type Environment } from "@/db/schema";
 import { QUEUE_CHANNEL } from "./claims";
 
 // Sending finished notification_deliveries rows again (partner console). A row goes back to
-// PENDING with a fresh queue entry (delivery_jobs: due now, no attempts, no failing_since, as
-// the enqueue trigger gives a new row) and the workers are woken; the claim then sends it like a
-// new row. Rows still PENDING are left alone: they are queued already. Rows of a deactivated
-// delivery are not re-queued: the claim would only fail them again.
-// Each call is one transaction: the rows change state and their entries exist, or neither.
+// PENDING with a fresh place in the queue (due now, no attempts, no failing_since, no lease, as a
+// new row has) and the workers are woken; the claim then sends it like a new row. Rows still
+// PENDING are left alone: they are queued already. Rows of a deactivated delivery are not
+// re-queued: the claim would only fail them again. Each call is one transaction.
 
 /** The most rows one "resend all failed" re-queues; the partner clicks again for the rest. */
 const RESEND_LIMIT = 1000;
@@ -80,8 +73,16 @@ export async function resendFailedSince({
 
 async function requeue(tx: Tx, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await tx.update(notificationDeliveries).set({ status: "PENDING" }).where(inArray(notificationDeliveries.id, ids));
-  await tx.delete(deliveryJobs).where(inArray(deliveryJobs.notificationDeliveryId, ids));
-  await tx.insert(deliveryJobs).values(ids.map((notificationDeliveryId) => ({ notificationDeliveryId })));
+  await tx
+    .update(notificationDeliveries)
+    .set({
+      status: "PENDING",
+      attempts: 0,
+      nextAttemptAt: sql`now()`,
+      failingSince: null,
+      leaseOwner: null,
+      leaseUntil: null,
+    })
+    .where(inArray(notificationDeliveries.id, ids));
   await tx.execute(sql`select pg_notify(${QUEUE_CHANNEL}, '')`);
 }

@@ -4,12 +4,12 @@
 // postgres.js's `sql` on ingest's hot path, drizzle's `sql` elsewhere (docs/architecture.md#reaching-the-database).
 //
 // It inserts one PENDING notification_deliveries row per active delivery of each notification's
-// subscription, and that insert is the enqueue: the statement-level trigger
+// subscription, and that insert is the enqueue: a PENDING row is its own place in the queue
+// (due now; server/delivery/queue.ts), and the statement-level trigger
 // notification_deliveries_enqueue (function wayline_enqueue_notification_deliveries, last
-// defined in db/migrations/0019_delivery_queue_in_rows.sql) gives each inserted row its
-// delivery_jobs entry (the queue, server/delivery/queue.ts) and wakes the workers with one
-// NOTIFY per statement, in the same transaction, so a committed notification always has its
-// entry and a rolled-back one never sends (docs/delivery.md).
+// defined in db/migrations/0034_queue_in_pending_rows.sql) wakes the workers with one NOTIFY per
+// statement, sent when the transaction commits: a committed notification is always queued and a
+// rolled-back one never sends (docs/delivery.md).
 //
 // The deliveries are read FOR KEY SHARE, the lock a foreign key's check would take (the rows have
 // no key to their delivery: migration 0032), so that no row is written for a delivery that is gone:

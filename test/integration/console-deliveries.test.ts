@@ -63,7 +63,7 @@ describe("console deliveries on the suite's service (worker off)", () => {
       const rows = await testSql()`select id, status from notification_deliveries where notification_id = ${id}`;
       expect(rows.map((r) => r.status)).toEqual(["PENDING"]);
       const [entry] =
-        await testSql()`select attempts, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${rows[0]!.id}`;
+        await testSql()`select attempts, lease_owner, next_attempt_at <= now() as due from notification_deliveries where id = ${rows[0]!.id}`;
       expect(entry).toEqual({ attempts: 0, lease_owner: null, due: true });
       const detail = visibleText((await partner.get(`/console/apps/${appId}/notifications/${id}`)).text);
       expect(detail).toContain("https://partner.example/hook");
@@ -78,11 +78,11 @@ describe("console deliveries on the suite's service (worker off)", () => {
       const partner = await newPartner();
       const { appId, subscriptionId } = await partner.appWithSubscription(hook);
       const id = await partner.testNotification(appId, subscriptionId);
+      // A finished row left with a failing schedule and a lease: the resend starts it afresh.
       const [row] =
-        await testSql()`update notification_deliveries set status = 'FAILED' where notification_id = ${id} returning id`;
+        await testSql()`update notification_deliveries set status = 'FAILED', attempts = 7, failing_since = now(), next_attempt_at = now() + interval '1 hour',
+                          lease_owner = 'gone:1:abc', lease_until = now() + interval '1 minute' where notification_id = ${id} returning id`;
       const ndId = Number(row!.id);
-      // A finished row whose queue entry was left with a failing schedule: the resend starts it afresh.
-      await testSql()`update delivery_jobs set attempts = 7, failing_since = now(), next_attempt_at = now() + interval '1 hour' where notification_delivery_id = ${ndId}`;
 
       const res = await partner.action("resend-notification", { appId, notificationId: String(id) });
       expect(res.status, res.text).toBe(200);
@@ -90,8 +90,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
       const [after] = await testSql()`select status from notification_deliveries where id = ${ndId}`;
       expect(after!.status).toBe("PENDING");
       const entries =
-        await testSql()`select attempts, failing_since, lease_owner, next_attempt_at <= now() as due from delivery_jobs where notification_delivery_id = ${ndId}`;
-      expect(entries).toEqual([{ attempts: 0, failing_since: null, lease_owner: null, due: true }]);
+        await testSql()`select attempts, failing_since, lease_owner, lease_until, next_attempt_at <= now() as due from notification_deliveries where id = ${ndId}`;
+      expect(entries).toEqual([{ attempts: 0, failing_since: null, lease_owner: null, lease_until: null, due: true }]);
 
       const again = await partner.action("resend-notification", { appId, notificationId: String(id) });
       expect(again.status).toBe(409);

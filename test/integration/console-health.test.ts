@@ -183,7 +183,7 @@ describe("console delivery health", () => {
     ]);
     await testSql()`update notification_deliveries set status = 'DELIVERED' where id = ${otherRow}`;
     // The backlog of the first: its row (failing for an hour, one failed attempt) and a second one, 2 h 30 min old.
-    await testSql()`update delivery_jobs set attempts = 1, failing_since = now() - interval '1 hour' where notification_delivery_id = ${row}`;
+    await testSql()`update notification_deliveries set attempts = 1, failing_since = now() - interval '1 hour' where id = ${row}`;
     const older = await pendingRow(partner, first);
     await testSql()`update notification_deliveries set created_at = now() - interval '2 hours 30 minutes' where id = ${older}`;
 
@@ -347,7 +347,6 @@ describe("console delivery health", () => {
 });
 
 async function failingSince(notificationDeliveryId: number): Promise<string> {
-  const [row] =
-    await testSql()`select failing_since from delivery_jobs where notification_delivery_id = ${notificationDeliveryId}`;
+  const [row] = await testSql()`select failing_since from notification_deliveries where id = ${notificationDeliveryId}`;
   return (row!.failing_since as Date).toISOString();
 }

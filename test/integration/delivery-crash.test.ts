@@ -137,7 +137,9 @@ describe("delivery across worker crashes", () => {
     const leasedBy = async (pid: number) =>
       Number(
         (
-          await db.sql<{ n: string }[]>`select count(*) as n from delivery_jobs where lease_owner like ${`%:${pid}:%`}`
+          await db.sql<
+            { n: string }[]
+          >`select count(*) as n from notification_deliveries where status = 'PENDING' and lease_owner like ${`%:${pid}:%`}`
         )[0]!.n,
       );
     await waitFor(async () => receiver.on("/takeover").length >= 100 && true, { what: "the burst under way" });
@@ -155,7 +157,7 @@ describe("delivery across worker crashes", () => {
     const held = (
       await db.sql<
         { id: string }[]
-      >`select notification_delivery_id as id from delivery_jobs where lease_owner like ${`%:${doomed!.pid}:%`}`
+      >`select id from notification_deliveries where status = 'PENDING' and lease_owner like ${`%:${doomed!.pid}:%`}`
     ).map((r) => Number(r.id));
     expect(held.length).toBeGreaterThan(0);
 

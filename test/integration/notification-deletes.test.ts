@@ -4,7 +4,7 @@ import { api, clientToken, createDriver, testSql } from "../helpers/api";
 import { addVehicle, apps } from "../helpers/fixtures";
 import { dataSet, waypoint } from "../helpers/telemetry";
 
-// Notifications, their pending deliveries and the deliveries' queue entries have no foreign keys to
+// Notifications and their pending deliveries (the queue) have no foreign keys to
 // what they hang on; statement triggers (wayline_delete_dependents, db/migrations/0012 and 0032)
 // delete them with it. What each deletion must take along, and leave.
 
@@ -33,8 +33,8 @@ async function notifiedDriver() {
   return { ...driver, client, vehicleId: vehicle.vehicleId };
 }
 
-/** No pending delivery without its notification, no queue entry without its pending delivery: in every count below. */
-const noOrphans = { orphans: 0, orphanJobs: 0 };
+/** No pending delivery without its notification: in every count below. */
+const noOrphans = { orphans: 0 };
 
 // The app events an account's deletion makes (ACCOUNTDELETED: the bare account id, for the apps that
 // could reach it; docs/delivery.md#app-events) are not the account's notifications, and stay.
@@ -43,9 +43,8 @@ async function left(accountId: number) {
     await testSql()`select (select count(*) from notifications where account_id = ${accountId} and type not in ('ACCESSREVOKED', 'ACCOUNTDELETED'))::int as notifications,
       (select count(*) from notification_deliveries nd where not exists (select 1 from notifications n where n.id = nd.notification_id))::int as orphans,
       (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id where n.account_id = ${accountId})::int as deliveries,
-      (select count(*) from delivery_jobs j join notification_deliveries nd on nd.id = j.notification_delivery_id
-         join notifications n on n.id = nd.notification_id where n.account_id = ${accountId})::int as jobs,
-      (select count(*) from delivery_jobs j where not exists (select 1 from notification_deliveries nd where nd.id = j.notification_delivery_id))::int as "orphanJobs"`;
+      (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id
+        where n.account_id = ${accountId} and nd.status = 'PENDING')::int as queued`;
   return row;
 }
 
@@ -63,12 +62,12 @@ describe("deleting what notifications hang on", () => {
     expect(system.status, system.text).toBe(200);
     await testSql()`insert into notifications (environment, subscription_id, app_id, account_id, type, event_at, body)
       select 'sandbox', id, app_id, ${gone.account.id}, 'AUTHORIZATIONSTATUS', now(), '{}'::jsonb from subscriptions where id = ${system.body.subscription.id}`;
-    expect(await left(gone.account.id)).toEqual({ notifications: 3, deliveries: 2, jobs: 2, ...noOrphans });
+    expect(await left(gone.account.id)).toEqual({ notifications: 3, deliveries: 2, queued: 2, ...noOrphans });
 
     const res = await sandbox.del(`/account/${gone.account.id}`, gone.client);
     expect(res.status, res.text).toBe(200);
-    expect(await left(gone.account.id)).toEqual({ notifications: 0, deliveries: 0, jobs: 0, ...noOrphans });
-    expect(await left(kept.account.id)).toEqual({ notifications: 2, deliveries: 2, jobs: 2, ...noOrphans });
+    expect(await left(gone.account.id)).toEqual({ notifications: 0, deliveries: 0, queued: 0, ...noOrphans });
+    expect(await left(kept.account.id)).toEqual({ notifications: 2, deliveries: 2, queued: 2, ...noOrphans });
   });
 
   it("a vehicle takes its own subscriptions' notifications and their deliveries along; the account subscriptions' (WAYPOINT, VEHICLEDELETED) stay with theirs", async () => {
@@ -87,16 +86,16 @@ describe("deleting what notifications hang on", () => {
       ["WAYPOINT", "ACCOUNT"],
       ["VEHICLEDELETED", "ACCOUNT"],
     ]);
-    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 2, jobs: 2, ...noOrphans });
+    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 2, queued: 2, ...noOrphans });
   });
 
-  it("a delivery removed takes its pending rows and their queue entries along; the other subscription's stay", async () => {
+  it("a delivery removed takes its pending rows along; the other subscription's stay", async () => {
     const driver = await notifiedDriver();
     const [sub] = await testSql()`select id from subscriptions where vehicle_id = ${driver.vehicleId}`;
-    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 2, jobs: 2, ...noOrphans });
+    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 2, queued: 2, ...noOrphans });
     // As replaceDeliveries removes a delivery the subscription's new list does not name.
     await testSql()`delete from subscription_deliveries where subscription_id = ${sub!.id}`;
-    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 1, jobs: 1, ...noOrphans });
+    expect(await left(driver.account.id)).toEqual({ notifications: 2, deliveries: 1, queued: 1, ...noOrphans });
   });
 
   it("a subscription deleted outright (as its vehicle's deletion cascades) takes its notifications and their deliveries along", async () => {
@@ -105,6 +104,6 @@ describe("deleting what notifications hang on", () => {
     await testSql()`delete from subscriptions where id = ${sub!.id}`;
     const notes = await testSql()`select subscription_id from notifications where account_id = ${driver.account.id}`;
     expect(notes.map((n) => Number(n.subscription_id))).not.toContain(Number(sub!.id));
-    expect(await left(driver.account.id)).toEqual({ notifications: 1, deliveries: 1, jobs: 1, ...noOrphans });
+    expect(await left(driver.account.id)).toEqual({ notifications: 1, deliveries: 1, queued: 1, ...noOrphans });
   });
 });

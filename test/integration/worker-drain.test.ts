@@ -72,8 +72,7 @@ describe("a worker's drain", () => {
         deliveryIds: sub.deliveryIds,
       });
       await waitFor(async () => receiver.on("/slow").length === 1, { what: "the first send in flight" });
-      const [lease] =
-        await db.sql`select lease_owner from delivery_jobs where notification_delivery_id in (select id from notification_deliveries where notification_id = ${id!})`;
+      const [lease] = await db.sql`select lease_owner from notification_deliveries where notification_id = ${id!}`;
       expect(lease!.lease_owner).toContain(`:${first.pid}:`);
 
       // The second worker starts as the first is told to stop, not before: a send gets 10 s, and on a

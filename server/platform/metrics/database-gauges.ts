@@ -6,15 +6,15 @@ import { simulationRuns } from "@/db/schema";
 
 // Figures read from the database when /metrics is scraped: the same for every process, so the
 // answering process reads them once (they are not summed over the cluster). Each is a cheap
-// indexed read: pending deliveries use the partial index notification_deliveries_pending_idx,
-// active runs simulation_runs_due_idx.
+// indexed read of few rows: pending deliveries use the partial indexes on the PENDING rows
+// (notification_deliveries_pending_by_delivery_idx, _due_idx), active runs simulation_runs_due_idx.
 
 export async function databaseMetrics(): Promise<string> {
   // Four counts in one round trip: drizzle's builder has no word for scalar subqueries side by side.
   const [queue] = await db().execute<{ pending: number; due: number; leased: number; oldest: number | null }>(sql`
     select (select count(*)::int from notification_deliveries where status = 'PENDING') as pending,
-           (select count(*)::int from delivery_jobs where lease_until is null and next_attempt_at <= now()) as due,
-           (select count(*)::int from delivery_jobs where lease_until >= now()) as leased,
+           (select count(*)::int from notification_deliveries where status = 'PENDING' and next_attempt_at <= now() and lease_until is null) as due,
+           (select count(*)::int from notification_deliveries where status = 'PENDING' and lease_until >= now()) as leased,
            (select extract(epoch from now() - min(created_at))::float8 from notification_deliveries where status = 'PENDING') as oldest`);
   const [runs] = await db()
     .select({ active: count() })

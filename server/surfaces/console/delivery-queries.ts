@@ -1,16 +1,11 @@
-import { asc, desc, eq, inArray } from "drizzle-orm";
+import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
-import {
-  deliveryAttempts,
-  deliveryJobs,
-  emailOutbox,
-  notificationDeliveries,
-  subscriptionDeliveries,
-  vehicles,
-} from "@/db/schema";
+import { deliveryAttempts, emailOutbox, notificationDeliveries, subscriptionDeliveries, vehicles } from "@/db/schema";
 
 // The console's reads of the delivery tables. Callers have checked that the app is the partner's
 // and that the notification belongs to it.
+
+const pending = sql`${notificationDeliveries.status} = 'PENDING'`;
 
 export async function deliveriesOfNotification(db: Executor, { notificationId }: { notificationId: number }) {
   return db
@@ -24,12 +19,14 @@ export async function deliveriesOfNotification(db: Executor, { notificationId }:
       recipient: subscriptionDeliveries.recipient,
       active: subscriptionDeliveries.active,
       deactivationReason: subscriptionDeliveries.deactivationReason,
-      attempts: deliveryJobs.attempts,
-      nextAttemptAt: deliveryJobs.nextAttemptAt,
+      // The queue's columns say something only while the row is pending.
+      attempts: sql<number | null>`case when ${pending} then ${notificationDeliveries.attempts} end`,
+      nextAttemptAt: sql<Date | null>`case when ${pending} then ${notificationDeliveries.nextAttemptAt} end`.mapWith(
+        notificationDeliveries.nextAttemptAt,
+      ),
     })
     .from(notificationDeliveries)
     .innerJoin(subscriptionDeliveries, eq(subscriptionDeliveries.id, notificationDeliveries.deliveryId))
-    .leftJoin(deliveryJobs, eq(deliveryJobs.notificationDeliveryId, notificationDeliveries.id))
     .where(eq(notificationDeliveries.notificationId, notificationId))
     .orderBy(asc(subscriptionDeliveries.position), asc(notificationDeliveries.id));
 }

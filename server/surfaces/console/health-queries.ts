@@ -5,7 +5,6 @@ import { LATENCY_BIN_BOUNDS_MS } from "@/common/delivery/latency-histogram";
 import {
   deliveryAttemptRollups,
   deliveryAttempts,
-  deliveryJobs,
   notificationDeliveries,
   subscriptionDeliveries,
   subscriptions,
@@ -155,13 +154,12 @@ export async function backlogOf(db: Executor, { deliveryIds }: { deliveryIds: nu
       oldestPendingAt: sql<
         number | null
       >`(extract(epoch from date_trunc('milliseconds', min(${notificationDeliveries.createdAt}))) * 1000)::float8`,
-      retrying: sql<number>`(count(*) filter (where ${deliveryJobs.attempts} > 0))::int`,
+      retrying: sql<number>`(count(*) filter (where ${notificationDeliveries.attempts} > 0))::int`,
       failingSince: sql<
         number | null
-      >`(extract(epoch from date_trunc('milliseconds', min(${deliveryJobs.failingSince}))) * 1000)::float8`,
+      >`(extract(epoch from date_trunc('milliseconds', min(${notificationDeliveries.failingSince}))) * 1000)::float8`,
     })
     .from(notificationDeliveries)
-    .leftJoin(deliveryJobs, eq(deliveryJobs.notificationDeliveryId, notificationDeliveries.id))
     .where(and(inArray(notificationDeliveries.deliveryId, deliveryIds), eq(notificationDeliveries.status, "PENDING")));
   return {
     pending: row?.pending ?? 0,
