@@ -8,8 +8,8 @@ import type { OutboxEntry } from "./email";
 // Writes a batch's results in one transaction: its attempts (and their delivery health rollup), the
 // rows' new states, deactivated deliveries, the notifications' last HTTP status, and the retries'
 // schedule (their next_attempt_at). A settled row and a retry both leave the worker's hands (their
-// lease is cleared). Either all of a batch is recorded or none is (then
-// the lease runs out and the batch is sent again: at-least-once).
+// lease is cleared). Either all of a batch is recorded or none is (then the lease runs out and the
+// batch is sent again: at-least-once).
 
 export type AttemptRecord = {
   notificationDeliveryId: number;

@@ -41,7 +41,7 @@ export async function claimDue({
   const sql = rawSql();
   // One ordered range of notification_deliveries_due_idx. Rows other workers hold are due too
   // (their time has come) and are stepped over: at most DELIVERY_CONCURRENCY batches of BATCH
-  // rows a worker (docs/delivery.md#the-queue).
+  // rows a worker (docs/delivery.md#queue).
   const rows = await sql<
     {
       id: string;
