@@ -63,3 +63,14 @@ export async function openMigrationTarget(
     },
   };
 }
+
+/** A migration test's afterAll: the database closed and dropped, the cut migrations folder removed (each if made). */
+export async function releaseMigrationTarget(
+  target: MigrationTarget | undefined,
+  fresh: FreshDatabase | null | undefined,
+  folder: string | undefined,
+): Promise<void> {
+  await target?.close();
+  await fresh?.drop();
+  if (folder) fs.rmSync(folder, { recursive: true, force: true });
+}

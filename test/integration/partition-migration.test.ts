@@ -1,11 +1,16 @@
 // @module-tag embedded
 // @module-tag processes
-import fs from "node:fs";
 import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { FreshDatabase } from "../helpers/fresh-database";
 import { request } from "../helpers/api";
-import { migrations, migrationsTo, openMigrationTarget, type MigrationTarget } from "../helpers/migration-target";
+import {
+  migrations,
+  migrationsTo,
+  openMigrationTarget,
+  releaseMigrationTarget,
+  type MigrationTarget,
+} from "../helpers/migration-target";
 import { launchService, runScript } from "../helpers/processes";
 
 // Migration 0028 (docs/partitions.md#the-migrations), and 0029–0031 after it: a database made by the
@@ -76,11 +81,7 @@ describe("migrations 0028–0031 on a database filled through the old schema", (
     await target.migrate(migrations);
   }, 240_000);
 
-  afterAll(async () => {
-    await target?.close();
-    await fresh?.drop();
-    if (folder) fs.rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => releaseMigrationTarget(target, fresh, folder));
 
   test("every row and every counter comes through unchanged", async () => {
     expect((before.data_points as { n: number }).n).toBe(2 * (286 + 1) * 4);

@@ -1,9 +1,14 @@
 // @module-tag embedded
-import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { FreshDatabase } from "../helpers/fresh-database";
-import { migrations, migrationsTo, openMigrationTarget, type MigrationTarget } from "../helpers/migration-target";
+import {
+  migrations,
+  migrationsTo,
+  openMigrationTarget,
+  releaseMigrationTarget,
+  type MigrationTarget,
+} from "../helpers/migration-target";
 
 // Migration 0034 (server/delivery/queue.ts): the queue's entries (delivery_jobs) move onto the
 // pending rows they stood for. A database made by the migrations up to 0033, with pending rows in
@@ -44,11 +49,7 @@ describe("migration 0034 on a database whose queue is delivery_jobs", () => {
     await target.migrate(migrations);
   }, 240_000);
 
-  afterAll(async () => {
-    await target?.close();
-    await fresh?.drop();
-    if (folder) fs.rmSync(folder, { recursive: true, force: true });
-  });
+  afterAll(() => releaseMigrationTarget(target, fresh, folder));
 
   test("each pending row keeps its entry's schedule and lease; a row without one is due; settled rows stay as they were", async () => {
     const rows = await target.run(sql`
