@@ -20,11 +20,11 @@ import { reportLoad } from "./lib/load";
 // Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.
 //
 // The two databases are measured in alternating rounds (BENCH_ROUNDS, default 8; empty first in the even
-// rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES samples of each quick
-// figure a side (the single posts and every read but the trip replay; default 2,400: a p99 of 600 is their
-// sixth slowest, and a read that touches no table the fill writes still gave 1.29–1.39 at 600), a quarter as
-// many of the trip replay (300 ms a read) and of each kind of batch, split across the rounds; within a
-// round the two take turns request by request. This host's speed moves by up to 30 % within minutes: a run
+// rounds, at size first in the odd ones), each by a service of its own, BENCH_SAMPLES single posts a side
+// (default 2,400: a p99 of 600 is their sixth slowest, and a read that touches no table the fill writes still
+// gave 1.29–1.39 at 600), BENCH_READ_SAMPLES of every read but the trip replay (default four times as many,
+// 9,600), a quarter of BENCH_SAMPLES of the trip replay (300 ms a read) and of each kind of batch, split across
+// the rounds; within a round the two take turns request by request. This host's speed moves by up to 30 % within minutes: a run
 // that measured the empty database once, ten minutes before the full one, compared the host's two speeds as
 // much as the databases, and one that measured a side for a minute and then the other gave two all but empty
 // databases a p99 of 1.24 against each other (docs/benchmarks.md).
@@ -46,7 +46,7 @@ const MONTHS = Number(process.env.BENCH_MONTHS ?? 4);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2_400);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 8));
 const SHARED_BUFFERS = process.env.BENCH_SHARED_BUFFERS ?? `${Math.floor(os.totalmem() / 4 / 2 ** 20)}MB`;
-/** Samples of each quick figure in one round, and the requests before them that are not counted. */
+/** Single posts in one round (the reads' count is READS_PER_ROUND, below). */
 const PER_ROUND = Math.max(1, Math.ceil(SAMPLES / ROUNDS));
 /** The trip replay's, a quarter as many (600 a side at the default): it takes about 300 ms a read. */
 const SLOW_PER_ROUND = Math.max(1, Math.ceil(SAMPLES / 4 / ROUNDS));
@@ -56,6 +56,13 @@ const SLOW_PER_ROUND = Math.max(1, Math.ceil(SAMPLES / 4 / ROUNDS));
  * batches' p99 came out at 1.22 in the run that added them).
  */
 const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 4 / ROUNDS));
+/**
+ * Samples of each quick read (every read but the trip replay) in one round: BENCH_READ_SAMPLES a side, default four
+ * times BENCH_SAMPLES (9,600). With 2,400 a read's p99 ratio still had a 95 % interval 0.3–0.57 wide, so one run
+ * in a few put one of the ten reads past 1.2 with nothing at size to cause it (docs/benchmarks.md); four times
+ * the samples halve the interval, for about eight minutes more on a 2-core machine.
+ */
+const READS_PER_ROUND = Math.max(1, Math.ceil(Number(process.env.BENCH_READ_SAMPLES ?? 4 * SAMPLES) / ROUNDS));
 const WARMUP = Math.min(5, SLOW_PER_ROUND);
 /**
  * Where each measured vehicle's data starts: a data set a second, the most a vehicle gets in the warm-up round
@@ -171,7 +178,7 @@ async function main() {
     ];
 
     console.log(
-      `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ${PER_ROUND * ROUNDS} samples of each quick figure a side (${SLOW_PER_ROUND * ROUNDS} of the trip replay, ${BATCHES_PER_ROUND * ROUNDS} batches), load ${loadAverage()}`,
+      `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ${PER_ROUND * ROUNDS} single posts a side, ${READS_PER_ROUND * ROUNDS} samples of each quick read (${SLOW_PER_ROUND * ROUNDS} of the trip replay), ${BATCHES_PER_ROUND * ROUNDS} batches of each kind, load ${loadAverage()}`,
     );
     console.log(
       `| figure | empty | ${POINTS.toLocaleString("en")} points | at size / empty | its 95 % interval | within 20 % |`,
@@ -389,7 +396,7 @@ async function readsOf(s: Side): Promise<{ name: string; slow: boolean; once: ()
 }
 
 /**
- * Every read, PER_ROUND samples a side (SLOW_PER_ROUND of the trip replay; WARMUP of each before, not
+ * Every read, READS_PER_ROUND samples a side (SLOW_PER_ROUND of the trip replay; WARMUP of each before, not
  * counted), the sides taking turns request by request, the one going first alternating too; added to each
  * side's samples when `counted`. A moment the host is slow then falls on both sides alike: measured a side at
  * a time (a minute each), two nearly empty databases gave a `GET data/` p99 of 1.24 to each other with 600
@@ -400,7 +407,7 @@ async function readRound(sides: Side[], counted: boolean): Promise<void> {
   for (let r = 0; r < plans[0]!.length; r++) {
     const { name, slow } = plans[0]![r]!;
     for (let i = 0; i < WARMUP; i++) for (const plan of plans) await plan[r]!.once();
-    await takeTurns(slow ? SLOW_PER_ROUND : PER_ROUND, plans.length, async (side) => {
+    await takeTurns(slow ? SLOW_PER_ROUND : READS_PER_ROUND, plans.length, async (side) => {
       const ms = await plans[side]![r]!.once();
       if (!counted) return;
       const reads = sides[side]!.samples.reads;
@@ -412,7 +419,7 @@ async function readRound(sides: Side[], counted: boolean): Promise<void> {
 }
 
 /** A read's p50 over the last round's samples of a side. */
-const roundP50 = (s: Side, name: string) => pct(sorted(s.samples.reads.get(name)!.slice(-PER_ROUND)), 50);
+const roundP50 = (s: Side, name: string) => pct(sorted(s.samples.reads.get(name)!.slice(-READS_PER_ROUND)), 50);
 
 /** A figure of samples: `of` them, kept with them for the interval. */
 const sampledFigure = (
