@@ -24,10 +24,10 @@ import { reportLoad } from "./lib/load";
 // (default 2,400: a p99 of 600 is their sixth slowest, and a read that touches no table the fill writes still
 // gave 1.29–1.39 at 600), BENCH_READ_SAMPLES of every read but the trip replay (default four times as many,
 // 9,600), a quarter of BENCH_SAMPLES of the trip replay (300 ms a read) and of each kind of batch, split across
-// the rounds; within a round the two take turns request by request. This host's speed moves by up to 30 % within minutes: a run
-// that measured the empty database once, ten minutes before the full one, compared the host's two speeds as
-// much as the databases, and one that measured a side for a minute and then the other gave two all but empty
-// databases a p99 of 1.24 against each other (docs/benchmarks.md).
+// the rounds; within a round the two take turns request by request. This host's speed moves by up to 30 %
+// within minutes: a run that measured the empty database once, ten minutes before the full one, compared the
+// host's two speeds as much as the databases, and one that measured a side for a minute and then the other
+// gave two all but empty databases a p99 of 1.24 against each other (docs/benchmarks.md).
 //
 // The server: a PostgreSQL cluster of the benchmark's own (initdb in a temporary directory, fsync on, every
 // other setting PostgreSQL's default but shared_buffers: BENCH_SHARED_BUFFERS, default a quarter of the
@@ -60,7 +60,7 @@ const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 4 / ROUNDS));
  * Samples of each quick read (every read but the trip replay) in one round: BENCH_READ_SAMPLES a side, default four
  * times BENCH_SAMPLES (9,600). With 2,400 a read's p99 ratio still had a 95 % interval 0.3–0.57 wide, so one run
  * in a few put one of the ten reads past 1.2 with nothing at size to cause it (docs/benchmarks.md); four times
- * the samples halve the interval, for about eight minutes more on a 2-core machine.
+ * the samples about halve the interval (the nineteenth session's two runs), for about a quarter hour more a run.
  */
 const READS_PER_ROUND = Math.max(1, Math.ceil(Number(process.env.BENCH_READ_SAMPLES ?? 4 * SAMPLES) / ROUNDS));
 const WARMUP = Math.min(5, SLOW_PER_ROUND);
