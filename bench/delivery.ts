@@ -10,6 +10,7 @@ import { startWorkerProcess, stopWorkerProcess } from "../test/helpers/delivery-
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
 import { reportLoad } from "./lib/load";
+import { percentile } from "./lib/percentile";
 
 // `npm run bench:delivery`: notification delivery on PostgreSQL (DATABASE_URL, or a fresh
 // database created here and dropped at the end). The service runs with WORKER=off and one
@@ -34,8 +35,6 @@ const VEHICLES = 200;
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 30_000);
 const BATCH = 500;
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {

@@ -7,6 +7,7 @@ import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
 import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
+import { percentile } from "./lib/percentile";
 
 // `npm run bench:ingest`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the
 // production build plus the bare baseline routes) on PostgreSQL (DATABASE_URL, or a fresh database
@@ -171,22 +172,21 @@ type Slice = { side: "ours" | "bare"; result: Leased };
 const pointsPerSecond = (runs: Result[]) =>
   (runs.reduce((n, r) => n + r.ok, 0) * BATCH * POINTS_PER_SET) / runs.reduce((n, r) => n + r.seconds, 0);
 
-/** The p-th percentile of samples, ms, rounded. */
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+/** p50 and p99 of latencies (ms, rounded; 0 when there are none). */
+function p50p99(latencies: number[]): { p50: number; p99: number } {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (p: number) => (sorted.length ? Math.round(percentile(sorted, p)) : 0);
+  return { p50: at(50), p99: at(99) };
 }
 
 /** Runs of one path as one: requests over their total time; p50 and p99 over all their requests. */
 function combine(runs: Leased[]): Result {
   const seconds = runs.reduce((n, r) => n + r.seconds, 0);
   const ok = runs.reduce((n, r) => n + r.ok, 0);
-  const latencies = runs.flatMap((r) => r.latencies);
   return {
     rps: runs.reduce((n, r) => n + r.rps * r.seconds, 0) / seconds,
     minRps: Math.min(...runs.map((r) => r.minRps)),
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
+    ...p50p99(runs.flatMap((r) => r.latencies)),
     ok,
     errors: runs.reduce((n, r) => n + r.errors, 0),
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
@@ -200,6 +200,11 @@ const BENCH_POINTS: AlonePoint[] = [
   (i) => ["GEN_SPEED", String(20 + (i % 50))],
   (i) => ["GEN_HEADING", String(i % 360)],
 ];
+
+/** A run of PostgreSQL alone: the data points it wrote, over how long, and each batch's time (ms). */
+type Alone = { points: number; seconds: number; latencies: number[] };
+/** Each vehicle's next set for PostgreSQL alone, across its slices. */
+const aloneClock = new Map<number, number>();
 
 /**
  * The same rows as a batch, inserted by PostgreSQL alone: the inserts of server/telemetry/ingest/write.ts, into
@@ -231,17 +236,12 @@ async function postgresUnnest(
   await Promise.all(vehicleIds.map((v) => worker(v, Date.now() + seconds * 1000)));
   return { points, seconds: (performance.now() - began) / 1000, latencies };
 }
-/** Each vehicle's next set for PostgreSQL alone, across its slices. */
-const aloneClock = new Map<number, number>();
-type Alone = { points: number; seconds: number; latencies: number[] };
+/** PostgreSQL alone's data points per second over runs of it. */
+const alonePointsPerSecond = (runs: Alone[]) =>
+  runs.reduce((n, r) => n + r.points, 0) / runs.reduce((n, r) => n + r.seconds, 0);
 const aloneRate = (runs: Alone[]) => {
   const latencies = runs.flatMap((r) => r.latencies);
-  return {
-    pointsPerSecond: runs.reduce((n, r) => n + r.points, 0) / runs.reduce((n, r) => n + r.seconds, 0),
-    batches: latencies.length,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-  };
+  return { pointsPerSecond: alonePointsPerSecond(runs), batches: latencies.length, ...p50p99(latencies) };
 };
 
 async function plainCopies(sql: postgres.Sql, schema: string) {
@@ -378,7 +378,7 @@ async function main() {
         if (side === "alone") {
           const alone = await postgresUnnest(sql, "public", baseliners, DURATION / 2);
           round.alone.push(alone);
-          round.rates.push(`alone ${(alone.points / alone.seconds).toFixed(0)}`);
+          round.rates.push(`alone ${alonePointsPerSecond([alone]).toFixed(0)}`);
         } else {
           const result = await leased({ ...(side === "b" ? batch : subscribedBatch), duration: DURATION / 2 });
           round[side].push(result);
@@ -395,7 +395,7 @@ async function main() {
     const subscribedPoints = pointsPerSecond(rounds.flatMap((r) => r.c));
     const pgPartitioned = aloneRate(rounds.flatMap((r) => r.alone));
     const roundRatios = rounds.map((r) => ({
-      alone: pointsPerSecond(r.b) / aloneRate(r.alone).pointsPerSecond,
+      alone: pointsPerSecond(r.b) / alonePointsPerSecond(r.alone),
       subscribed: pointsPerSecond(r.c) / pointsPerSecond(r.b),
     }));
 

@@ -5,6 +5,7 @@ import { openSse, type SseStream } from "../test/helpers/sse";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
 import { reportLoad } from "./lib/load";
+import { percentile } from "./lib/percentile";
 
 // `npm run bench:live`: the event feed and its stream (docs/event-feed.md) on PostgreSQL
 // (DATABASE_URL, or a fresh database made here and dropped at the end), one HTTP process.
@@ -28,8 +29,6 @@ const BEHIND = Math.min(EVENTS, Number(process.env.BENCH_BEHIND ?? 720_000));
 const RATE = 200;
 const POLLS = 200;
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const now = () => performance.now() + performance.timeOrigin;

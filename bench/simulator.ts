@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { launchService, runScript } from "../test/helpers/processes";
 import { benchDatabase, loadAverage } from "./lib/setup";
 import { reportLoad } from "./lib/load";
+import { percentile } from "./lib/percentile";
 
 // `npm run bench:simulator`: the sandbox simulator's real-time loop at fleet scale, on PostgreSQL
 // (DATABASE_URL, or a fresh database created here and dropped at the end).
@@ -60,8 +61,6 @@ function machineBusy(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
