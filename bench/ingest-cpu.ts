@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
@@ -7,9 +6,11 @@ import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
+import { cpuLine, cpuMeter, postmasterPid } from "./lib/cpu";
 
 // `npm run bench:ingest-cpu`: the CPU one single data-set POST costs, in node (the service's
-// process) and in PostgreSQL (the service pool's backends), read from /proc (Linux) around
+// process) and in PostgreSQL (the whole server: the pool's backends, and the autovacuum and WAL
+// writing their writes cause), read from /proc (Linux, lib/cpu.ts) around
 // BENCH_SECONDS (default 15) of bench:ingest (a)'s load (32 connections over 32 vehicles, each
 // posting in order) after 10 s of warm-up. Throughput on a shared machine moves with its other
 // load; CPU per request moves much less, so this tells two versions of ingest apart where
@@ -31,34 +32,6 @@ const CONNECTIONS = BATCH > 1 ? 4 : 32;
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const POINTS_PER_SET = 3;
 const SUBSCRIBED = process.env.BENCH_SUBSCRIBED === "1";
-
-/** utime + stime of a process, in clock ticks (10 ms). */
-const ticks = (pid: number) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-};
-/** A process and its children (the HTTP processes node:cluster forks), by pid. */
-const processTree = (pid: number): number[] => {
-  const children = fs
-    .readdirSync(`/proc/${pid}/task`)
-    .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean))
-    .map(Number);
-  return [pid, ...children.flatMap(processTree)];
-};
-/** The machine's busy and total CPU time so far, in clock ticks summed over every core (/proc/stat). */
-const machineTicks = () => {
-  const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number) as number[];
-  return {
-    busy: user! + nice! + system! + irq! + softirq! + steal!,
-    total: user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!,
-  };
-};
-/** This process's CPU (the load generator: autocannon and the bodies it sends), in ms. */
-const ownMs = () => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-};
 
 const start = Math.floor((Date.now() - 60 * 86_400_000) / 1000) * 1000;
 const clock = new Map<number, number>();
@@ -128,24 +101,9 @@ async function main() {
     await post(service.baseUrl, driver.auth, vehicles, 10);
     const notifications = async () => (await sql<{ n: number }[]>`select count(*)::int as n from notifications`)[0]!.n;
     const notesBefore = await notifications();
-    const backends = (await sql`select pid from pg_stat_activity where application_name = 'wayline'`).map((r) =>
-      Number(r.pid),
-    );
-    const nodePids = processTree(service.pid);
-    const before = {
-      node: nodePids.map(ticks),
-      postgres: backends.map(ticks),
-      machine: machineTicks(),
-      own: ownMs(),
-    };
-    const posts = await post(service.baseUrl, driver.auth, vehicles, DURATION);
-    const machine = machineTicks();
-    const nodeMs = nodePids.reduce((sum, pid, i) => sum + ticks(pid) - before.node[i]!, 0) * 10;
-    const postgresMs = backends.reduce((sum, pid, i) => sum + ticks(pid) - before.postgres[i]!, 0) * 10;
-    const loadMs = ownMs() - before.own;
+    const measure = cpuMeter(service.pid, await postmasterPid(sql));
+    const { result: posts, cpu } = await measure(() => post(service.baseUrl, driver.auth, vehicles, DURATION));
     const notes = await notifications();
-    const busyMs = (machine.busy - before.machine.busy) * 10;
-    const busyShare = (machine.busy - before.machine.busy) / (machine.total - before.machine.total);
     const processes =
       `${PROCESSES} HTTP process${PROCESSES > 1 ? "es" : ""}` +
       (SUBSCRIBED
@@ -154,19 +112,15 @@ async function main() {
     // Per unit of work: 1,000 points for batches, one post for single posts.
     const [units, unit, digits] =
       BATCH > 1 ? [(posts * BATCH * POINTS_PER_SET) / 1000, "1,000 points", 2] : [posts, "post", 3];
-    const per = (ms: number) => `${(ms / units).toFixed(digits)} ms`;
     console.log(
       BATCH > 1
         ? `batches of ${BATCH} data sets x ${POINTS_PER_SET} points, ${processes}: ${posts} in ${DURATION} s (${((units * 1000) / DURATION).toFixed(0)} points/s)`
         : `single data-set POSTs, ${processes}: ${posts} in ${DURATION} s`,
     );
+    console.log(`CPU: ${cpuLine(cpu, units, unit, digits)} (${os.cpus().length} cores)`);
+    const share = (ms: number) => `${((ms / cpu.busyMs) * 100).toFixed(0)} %`;
     console.log(
-      `CPU per ${unit}: node ${per(nodeMs)}, PostgreSQL ${per(postgresMs)} (${backends.length} backends), ` +
-        `load generator ${per(loadMs)}, everything else ${per(busyMs - nodeMs - postgresMs - loadMs)}`,
-    );
-    console.log(
-      `the machine ${(busyShare * 100).toFixed(0)} % busy (all ${os.cpus().length} cores together): ` +
-        `node ${((nodeMs / busyMs) * 100).toFixed(0)} %, PostgreSQL ${((postgresMs / busyMs) * 100).toFixed(0)} %, load generator ${((loadMs / busyMs) * 100).toFixed(0)} % of the busy time`,
+      `of the busy time: node ${share(cpu.nodeMs)}, PostgreSQL ${share(cpu.postgresMs)}, load generator ${share(cpu.ownMs)}`,
     );
   } finally {
     await sql.end();

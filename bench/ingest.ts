@@ -8,6 +8,7 @@ import { reportLoad } from "./lib/load";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
 import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
 import { percentile } from "./lib/percentile";
+import { addCpu, cpuLine, cpuMeter, postmasterPid, type CpuSpent } from "./lib/cpu";
 
 // `npm run bench:ingest`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the
 // production build plus the bare baseline routes) on PostgreSQL (DATABASE_URL, or a fresh database
@@ -370,18 +371,31 @@ async function main() {
     // order a steady drift weighs on all three alike. BENCH_ROUNDS repeats the six slices, for
     // figures over more time and each round's ratios beside them.
     const batchOrder = ["b", "c", "alone", "alone", "c", "b"] as const;
-    type Round = { b: Leased[]; c: Leased[]; alone: Alone[]; rates: string[] };
+    // Each slice's CPU too (bench/lib/cpu.ts): what a data point costs node and PostgreSQL in each
+    // figure, and whether the machine was busy throughout, so a ratio's reason is in the run itself.
+    const measure = cpuMeter(service.pid, await postmasterPid(sql));
+    type Round = {
+      b: Leased[];
+      c: Leased[];
+      alone: Alone[];
+      rates: string[];
+      cpu: Record<"b" | "c" | "alone", CpuSpent[]>;
+    };
     const rounds: Round[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const round: Round = { b: [], c: [], alone: [], rates: [] };
+      const round: Round = { b: [], c: [], alone: [], rates: [], cpu: { b: [], c: [], alone: [] } };
       for (const side of batchOrder) {
         if (side === "alone") {
-          const alone = await postgresUnnest(sql, "public", baseliners, DURATION / 2);
+          const { result: alone, cpu } = await measure(() => postgresUnnest(sql, "public", baseliners, DURATION / 2));
           round.alone.push(alone);
+          round.cpu.alone.push(cpu);
           round.rates.push(`alone ${alonePointsPerSecond([alone]).toFixed(0)}`);
         } else {
-          const result = await leased({ ...(side === "b" ? batch : subscribedBatch), duration: DURATION / 2 });
+          const { result, cpu } = await measure(() =>
+            leased({ ...(side === "b" ? batch : subscribedBatch), duration: DURATION / 2 }),
+          );
           round[side].push(result);
+          round.cpu[side].push(cpu);
           round.rates.push(`(${side}) ${pointsPerSecond([result]).toFixed(0)}`);
         }
         await settle(sql);
@@ -493,6 +507,17 @@ async function main() {
     console.log(
       `data points/s: ${subscribedPoints.toFixed(0)}; notifications written: ${stored!.notes} (${stored!.waypoint_notes} WAYPOINT), pending deliveries: ${stored!.pending}\n` +
         `ratio with/without subscriptions: ${subscribedRatio.toFixed(2)} (target >= ${TARGET_SUBSCRIBED_RATIO.toFixed(2)}): ${met(subscribedRatio >= TARGET_SUBSCRIBED_RATIO)}`,
+    );
+    // Where each figure's core-seconds went, over all its slices. The points are those answered; a request
+    // still in flight when a slice ended costs CPU without counting (about one in a hundred).
+    const cpuOf = (side: "b" | "c" | "alone") => addCpu(rounds.flatMap((r) => r.cpu[side]));
+    const thousands = (side: "b" | "c") =>
+      (rounds.flatMap((r) => r[side]).reduce((n, x) => n + x.ok, 0) * BATCH * POINTS_PER_SET) / 1000;
+    const alonePoints = rounds.flatMap((r) => r.alone).reduce((n, x) => n + x.points, 0) / 1000;
+    console.log(
+      `CPU in the slices:\n  (b)   ${cpuLine(cpuOf("b"), thousands("b"), "1,000 points")}\n` +
+        `  (c)   ${cpuLine(cpuOf("c"), thousands("c"), "1,000 points")}\n` +
+        `  alone ${cpuLine(cpuOf("alone"), alonePoints, "1,000 points")}`,
     );
 
     const overbooked = [
