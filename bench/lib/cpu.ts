@@ -30,7 +30,11 @@ function processTree(pid: number): number[] {
   return [pid, ...children(pid).flatMap(processTree)];
 }
 
-/** Ticks of pids that may have exited since they were listed (a process gone counts nothing more). */
+/**
+ * Ticks of pids listed before a measurement. One that has exited reads as none: a process exiting
+ * mid-measurement would take its CPU before with it (none does in these benchmarks: the service's
+ * processes live as long as it does).
+ */
 const liveTicks = (pids: number[]) =>
   pids.reduce((sum, pid) => {
     try {
