@@ -169,9 +169,10 @@ type Leased = Result & { overbooked: number; sent: number; latencies: number[] }
 
 type Slice = { side: "ours" | "bare"; result: Leased };
 
+/** The data points that runs of batches stored (their answered requests). */
+const batchPoints = (runs: Result[]) => runs.reduce((n, r) => n + r.ok, 0) * BATCH * POINTS_PER_SET;
 /** Batches' data points per second over runs of them. */
-const pointsPerSecond = (runs: Result[]) =>
-  (runs.reduce((n, r) => n + r.ok, 0) * BATCH * POINTS_PER_SET) / runs.reduce((n, r) => n + r.seconds, 0);
+const pointsPerSecond = (runs: Result[]) => batchPoints(runs) / runs.reduce((n, r) => n + r.seconds, 0);
 
 /** p50 and p99 of latencies (ms, rounded; 0 when there are none). */
 function p50p99(latencies: number[]): { p50: number; p99: number } {
@@ -511,8 +512,7 @@ async function main() {
     // Where each figure's core-seconds went, over all its slices. The points are those answered; a request
     // still in flight when a slice ended costs CPU without counting (about one in a hundred).
     const cpuOf = (side: "b" | "c" | "alone") => addCpu(rounds.flatMap((r) => r.cpu[side]));
-    const thousands = (side: "b" | "c") =>
-      (rounds.flatMap((r) => r[side]).reduce((n, x) => n + x.ok, 0) * BATCH * POINTS_PER_SET) / 1000;
+    const thousands = (side: "b" | "c") => batchPoints(rounds.flatMap((r) => r[side])) / 1000;
     const alonePoints = rounds.flatMap((r) => r.alone).reduce((n, x) => n + x.points, 0) / 1000;
     console.log(
       `CPU in the slices:\n  (b)   ${cpuLine(cpuOf("b"), thousands("b"), "1,000 points")}\n` +

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { launchService, runScript } from "../test/helpers/processes";
 import { benchDatabase, loadAverage } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { percentile } from "./lib/percentile";
+import { machineTicks } from "./lib/cpu";
 
 // `npm run bench:simulator`: the sandbox simulator's real-time loop at fleet scale, on PostgreSQL
 // (DATABASE_URL, or a fresh database created here and dropped at the end).
@@ -51,14 +51,6 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T, i: number)
       }
     }),
   );
-}
-
-function machineBusy(): { busy: number; total: number } {
-  const [line] = fs.readFileSync("/proc/stat", "utf8").split("\n");
-  const values = line!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = values[3]! + (values[4] ?? 0);
-  const total = values.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
 }
 
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
@@ -156,14 +148,14 @@ async function main() {
     await new Promise((r) => setTimeout(r, WARMUP * 1000));
 
     const cpu0 = process.cpuUsage();
-    const machine0 = machineBusy();
+    const machine0 = machineTicks();
     const start = Date.now();
     measuring = true;
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     measuring = false;
     const seconds = (Date.now() - start) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const machine1 = machineBusy();
+    const machine1 = machineTicks();
 
     lags.sort((a, b) => a - b);
     ingestTimes.sort((a, b) => a - b);

@@ -44,8 +44,11 @@ const liveTicks = (pids: number[]) =>
     }
   }, 0);
 
-/** The machine's busy and total CPU time so far, in ticks summed over every core (/proc/stat). */
-function machineTicks(): { busy: number; total: number } {
+/**
+ * The machine's busy and total CPU time so far, in ticks summed over every core (/proc/stat; guest time is
+ * already in user and nice, so it is not added again).
+ */
+export function machineTicks(): { busy: number; total: number } {
   const [, ...fields] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/);
   const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number) as number[];
   const busy = user! + nice! + system! + irq! + softirq! + steal!;
