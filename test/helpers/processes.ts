@@ -10,6 +10,16 @@ import { ensureTestCa } from "./https-receiver";
 export const root = path.resolve(import.meta.dirname, "..", "..");
 /** Node flags of the npm scripts that run TypeScript (package.json): tsx, and the hook that lets `server-only` load. */
 export const tsNodeFlags = ["--import", "tsx", "--import", path.join(root, "scripts", "lib", "server-only.mjs")];
+/**
+ * The V8 flags `npm start` gives node (package.json's start script, the words between tsx and its
+ * first --import): the services that tests and benchmarks start run on the heap the product runs on
+ * (docs/operations.md#memory).
+ */
+export const serviceV8Flags: string[] = (() => {
+  const start: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+  const words = start.split(/\s+/);
+  return words.slice(words.indexOf("tsx") + 1, words.indexOf("--import"));
+})();
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,13 +75,13 @@ export function serviceEnv({
 }
 
 /**
- * Starts `npm start`'s entry point (without npm, so the pid is the server's own). nodeFlags go to
- * node before the script (e.g. --cpu-prof, which NODE_OPTIONS may not carry); the HTTP processes
- * it forks inherit them.
+ * Starts `npm start`'s entry point (without npm, so the pid is the server's own) with npm start's
+ * V8 flags. nodeFlags go to node before the script too (e.g. --cpu-prof, which NODE_OPTIONS may
+ * not carry); the HTTP processes it forks inherit them all.
  */
 export function startService(env: ServiceEnv, nodeFlags: string[] = []): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, [...nodeFlags, ...scriptArgs("start.ts", tsNodeFlags)], {
+  const child = spawn(process.execPath, [...serviceV8Flags, ...nodeFlags, ...scriptArgs("start.ts", tsNodeFlags)], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,9 +1,11 @@
 // @module-tag embedded
 // @module-tag processes
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { request } from "../helpers/api";
 import { idleSockets, keepAliveAgent, send } from "../helpers/keep-alive";
 import { partnerAccount, startOwnService, type OwnService } from "../helpers/own-service";
+import { serviceV8Flags } from "../helpers/processes";
 import { simulatedTrip } from "../helpers/telemetry";
 
 // The graceful drain (docs/operations.md#stopping-a-process): SIGTERM during a burst of data-set
@@ -26,6 +28,23 @@ describe.each([1, 2])("SIGTERM drains `npm start` with WEB_CONCURRENCY=%i", (pro
 
   afterAll(async () => {
     await own?.stop();
+  });
+
+  // Before the drain, which ends them: every process that serves HTTP runs with the V8 flags of
+  // `npm start` (package.json), the young generation that keeps a batch's garbage out of the old one
+  // (docs/operations.md#memory); the forked HTTP processes inherit them from the primary.
+  test("every HTTP process runs with npm start's V8 flags", () => {
+    expect(serviceV8Flags).toContainEqual(expect.stringMatching(/^--max-semi-space-size=\d+$/));
+    const pid = own.service.pid;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    // One process serves HTTP itself; a cluster's primary forks that many (and no other child: the
+    // worker and the simulator run inside the primary).
+    const http = processes === 1 ? [String(pid)] : children;
+    expect(http).toHaveLength(processes);
+    for (const p of http) {
+      const argv = fs.readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0");
+      for (const flag of serviceV8Flags) expect(argv).toContain(flag);
+    }
   });
 
   test(
