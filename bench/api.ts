@@ -1,7 +1,6 @@
 import os from "node:os";
 import autocannon from "autocannon";
-import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
+import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:api`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the production
@@ -35,7 +34,7 @@ const fmt = (name: string, r: Result) =>
 async function main() {
   reportLoad("bench:api");
   const database = benchDatabase("wayline_bench");
-  const service = await launchService({
+  const service = await launchBenchService({
     name: "bench",
     databaseUrl: database.url,
     extraEnv: { BENCH_BUILD: "1", ...benchRateLimits() },
@@ -76,7 +75,7 @@ async function main() {
     // served every phase above, the log-off one measured 0.82 in two runs: a fresh process against
     // a worn one.) Target: on/off >= 0.95.
     const launchSide = (name: string, accessLog: "on" | "off") =>
-      launchService({
+      launchBenchService({
         name,
         databaseUrl: database.url,
         extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), ACCESS_LOG: accessLog },
@@ -114,7 +113,7 @@ async function main() {
     // database (a driver and 50 vehicles of its own), measured in slices one, all, all, one (a
     // steady drift of the machine then weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({
+    const cluster = await launchBenchService({
       name: "bench-cores",
       databaseUrl: database.url,
       extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },

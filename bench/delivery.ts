@@ -5,10 +5,10 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ensureTestCa } from "../test/helpers/https-receiver";
-import { launchService, loggedErrors } from "../test/helpers/processes";
+import { loggedErrors } from "../test/helpers/processes";
 import { startWorkerProcess, stopWorkerProcess } from "../test/helpers/delivery-fixture";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
-import { benchDatabase, benchDriver, loadAverage } from "./lib/setup";
+import { benchDatabase, benchDriver, loadAverage, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { percentile } from "./lib/percentile";
 
@@ -72,7 +72,7 @@ async function main() {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const receiverUrl = `https://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
 
-  const service = await launchService({
+  const service = await launchBenchService({
     name: "bench-delivery",
     databaseUrl: database.url,
     extraEnv: { WORKER: "off", DELIVERY_CA_FILE: ca.certFile, DELIVERY_RETRY_SCALE: "1", RATE_LIMITS: "off" },

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { Unzip, UnzipInflate } from "fflate";
 import postgres from "postgres";
-import { launchService, type RunningService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver, driverSession } from "./lib/setup";
+import { type RunningService } from "../test/helpers/processes";
+import { benchDatabase, benchDriver, driverSession, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:export`: "Download my data" for a driver with BENCH_POINTS data points (default
@@ -150,7 +150,7 @@ function report(label: string, m: Measured) {
 async function main() {
   reportLoad("bench:export");
   const database = benchDatabase("wayline_bench_export");
-  const service = await launchService({ name: "bench-export", databaseUrl: database.url });
+  const service = await launchBenchService({ name: "bench-export", databaseUrl: database.url });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
     const driver = await benchDriver(service.baseUrl, service.env, "bench-export");

@@ -1,8 +1,7 @@
 import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
+import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
@@ -86,7 +85,7 @@ async function post(base: string, auth: Record<string, string>, vehicles: number
 async function main() {
   reportLoad("bench:ingest-cpu");
   const database = benchDatabase("wayline_bench_cpu");
-  const service = await launchService({
+  const service = await launchBenchService({
     name: "bench-ingest-cpu",
     databaseUrl: database.url,
     extraEnv: { ...benchRateLimits(), WEB_CONCURRENCY: String(PROCESSES) },

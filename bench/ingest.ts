@@ -1,8 +1,7 @@
 import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
-import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
+import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
@@ -274,7 +273,7 @@ async function main() {
   reportLoad("bench:ingest");
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
-  const service = await launchService({
+  const service = await launchBenchService({
     name: "bench-ingest",
     databaseUrl,
     extraEnv: { BENCH_BUILD: "1", ...benchRateLimits() },
@@ -554,7 +553,7 @@ async function main() {
     // same database, with vehicles of its own; (a) and (b) again, in slices one, all, all, one
     // (these machines drift within a minute: in this order a steady drift weighs on both alike).
     const cores = os.availableParallelism();
-    const cluster = await launchService({
+    const cluster = await launchBenchService({
       name: "bench-ingest-cores",
       databaseUrl,
       extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },

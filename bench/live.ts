@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import postgres from "postgres";
-import { launchService, loggedErrors } from "../test/helpers/processes";
+import { loggedErrors } from "../test/helpers/processes";
 import { openSse, type SseStream } from "../test/helpers/sse";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
-import { benchDatabase, benchDriver, benchRateLimits } from "./lib/setup";
+import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { percentile } from "./lib/percentile";
 
@@ -53,7 +53,7 @@ async function inParallel<T>(n: number, width: number, make: (i: number) => Prom
 async function main() {
   reportLoad("bench:live");
   const database = benchDatabase("wl_bench_live");
-  const service = await launchService({
+  const service = await launchBenchService({
     name: "bench-live",
     databaseUrl: database.url,
     extraEnv: { WORKER: "off", SIMULATOR: "0", ...benchRateLimits() },

@@ -1,6 +1,5 @@
 import postgres from "postgres";
-import { launchService } from "../test/helpers/processes";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, launchBenchService } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { copyLatestPoints } from "./lib/latest-points";
 import { reportLoad } from "./lib/load";
@@ -269,7 +268,7 @@ async function main() {
   reportLoad("bench:reads");
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
-  const service = await launchService({ name: "bench-reads", databaseUrl, extraEnv: { RATE_LIMITS: "off" } });
+  const service = await launchBenchService({ name: "bench-reads", databaseUrl, extraEnv: { RATE_LIMITS: "off" } });
   const { baseUrl: base, env } = service;
   const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
   try {

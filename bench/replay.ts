@@ -1,7 +1,6 @@
 import { chromium } from "playwright-core";
-import { launchService } from "../test/helpers/processes";
 import { wireTime } from "../test/helpers/telemetry";
-import { benchDatabase, benchDriver } from "./lib/setup";
+import { benchDatabase, benchDriver, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 
 // `npm run bench:replay`: how long the driver site takes to draw a 24-hour trip of 17,000 points.
@@ -49,7 +48,7 @@ const stats = (xs: number[]) => {
 async function main() {
   reportLoad("bench:replay");
   const database = benchDatabase("wl_bench_replay");
-  const service = await launchService({
+  const service = await launchBenchService({
     name: "bench-replay",
     databaseUrl: database.url,
     extraEnv: { RATE_LIMITS: "off" },

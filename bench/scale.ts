@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import postgres from "postgres";
 import { startOwnPostgres, type OwnPostgres } from "../test/helpers/own-postgres";
-import { launchService, runScript, type RunningService, type ServiceEnv } from "../test/helpers/processes";
+import { runScript, type RunningService, type ServiceEnv } from "../test/helpers/processes";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
-import { benchDriver, benchRateLimits, driverSession, loadAverage } from "./lib/setup";
+import { benchDriver, benchRateLimits, driverSession, loadAverage, launchBenchService } from "./lib/setup";
 import { copyLatestPoints } from "./lib/latest-points";
 import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
 import { subscribeMixed } from "./lib/subscriptions";
@@ -263,7 +263,7 @@ async function benchServer(): Promise<{
 /** A database of its own, its service, a driver with the vehicle to measure, and the driver site's session. */
 async function side(server: Awaited<ReturnType<typeof benchServer>>, tag: string, name: string): Promise<Side> {
   const url = await server.database(tag);
-  const service = await launchService({ name: "bench-scale", databaseUrl: url, extraEnv: benchRateLimits() });
+  const service = await launchBenchService({ name: "bench-scale", databaseUrl: url, extraEnv: benchRateLimits() });
   const base = service.baseUrl;
   const driver = await benchDriver(base, service.env, "bench-scale", { dataProvider: true });
   const other = await benchDriver(base, service.env, "bench-scale-other", { dataProvider: true });

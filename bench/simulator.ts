@@ -1,5 +1,5 @@
-import { launchService, runScript } from "../test/helpers/processes";
-import { benchDatabase, loadAverage } from "./lib/setup";
+import { runScript } from "../test/helpers/processes";
+import { benchDatabase, loadAverage, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { percentile } from "./lib/percentile";
 import { machineTicks } from "./lib/cpu";
@@ -63,7 +63,7 @@ async function main() {
   console.log(
     `bench:simulator — ${VEHICLES} vehicles, a data set every ${PERIOD} s each, ${SECONDS} s measured; load average ${loadAverage()}`,
   );
-  const service = await launchService({
+  const service = await launchBenchService({
     name: "bench-sim",
     databaseUrl: database.url,
     extraEnv: { SIMULATOR: "0", RATE_LIMITS: "off" },

@@ -1,9 +1,17 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
-import { runScript, type ServiceEnv } from "../../test/helpers/processes";
+import { launchService, runScript, serviceV8Flags, type ServiceEnv } from "../../test/helpers/processes";
 
 // What every benchmark needs before it measures: a PostgreSQL database, and a driver account
 // made the way a partner makes one (app, client token, account, code exchange).
+
+/**
+ * The service as `npm start` runs it, with its V8 flags (package.json): what the benchmarks measure. The
+ * tests' services run on Node's defaults (test/helpers/processes.ts says why).
+ */
+export function launchBenchService(opts: Parameters<typeof launchService>[0]): ReturnType<typeof launchService> {
+  return launchService({ ...opts, nodeFlags: [...serviceV8Flags, ...(opts.nodeFlags ?? [])] });
+}
 
 /** DATABASE_URL when given, else a fresh database on 127.0.0.1 that drop() removes. */
 export function benchDatabase(prefix: string): { url: string; drop(): void } {

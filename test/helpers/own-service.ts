@@ -17,9 +17,13 @@ export type OwnService = {
   stop(): Promise<void>;
 };
 
-export async function startOwnService(name: string, extraEnv: Record<string, string>): Promise<OwnService> {
+export async function startOwnService(
+  name: string,
+  extraEnv: Record<string, string>,
+  nodeFlags: string[] = [],
+): Promise<OwnService> {
   const database = inject("embedded") ? null : await freshDatabase(inject("databaseUrl"), name.replace(/-/g, "_"));
-  const service = await launchService({ name, databaseUrl: database?.url, extraEnv });
+  const service = await launchService({ name, databaseUrl: database?.url, extraEnv, nodeFlags });
   const ca = path.join(service.dataDir, "test-ca");
   const receiver = await startHttpsReceiver({
     ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") },

@@ -12,8 +12,11 @@ export const root = path.resolve(import.meta.dirname, "..", "..");
 export const tsNodeFlags = ["--import", "tsx", "--import", path.join(root, "scripts", "lib", "server-only.mjs")];
 /**
  * The V8 flags `npm start` gives node (package.json's start script, the words between tsx and its
- * first --import): the services that tests and benchmarks start run on the heap the product runs on
- * (docs/operations.md#memory).
+ * first --import): its larger young generation (docs/operations.md#memory). The benchmarks start the
+ * service with them (bench/lib/setup.ts), as does the test that checks they reach every HTTP process;
+ * other tests' services run on Node's defaults: a test's service lives for seconds, and most of its
+ * work is loading modules on first requests, which cost 15–20 % more CPU with the larger young
+ * generation (docs/testing.md#time-budget).
  */
 export const serviceV8Flags: string[] = (() => {
   const start: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
@@ -75,13 +78,13 @@ export function serviceEnv({
 }
 
 /**
- * Starts `npm start`'s entry point (without npm, so the pid is the server's own) with npm start's
- * V8 flags. nodeFlags go to node before the script too (e.g. --cpu-prof, which NODE_OPTIONS may
- * not carry); the HTTP processes it forks inherit them all.
+ * Starts `npm start`'s entry point (without npm, so the pid is the server's own). nodeFlags go to
+ * node before the script (e.g. serviceV8Flags, or --cpu-prof, which NODE_OPTIONS may not carry);
+ * the HTTP processes it forks inherit them.
  */
 export function startService(env: ServiceEnv, nodeFlags: string[] = []): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, [...serviceV8Flags, ...nodeFlags, ...scriptArgs("start.ts", tsNodeFlags)], {
+  const child = spawn(process.execPath, [...nodeFlags, ...scriptArgs("start.ts", tsNodeFlags)], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

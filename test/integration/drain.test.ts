@@ -20,10 +20,12 @@ describe.each([1, 2])("SIGTERM drains `npm start` with WEB_CONCURRENCY=%i", (pro
   let own: OwnService;
 
   beforeAll(async () => {
-    own = await startOwnService(`drain-${processes}`, {
-      DRAIN_TIMEOUT_SECONDS: "30",
-      WEB_CONCURRENCY: String(processes),
-    });
+    // As `npm start` runs it, V8 flags included (the other tests' services run on Node's defaults).
+    own = await startOwnService(
+      `drain-${processes}`,
+      { DRAIN_TIMEOUT_SECONDS: "30", WEB_CONCURRENCY: String(processes) },
+      serviceV8Flags,
+    );
   }, 240_000);
 
   afterAll(async () => {
