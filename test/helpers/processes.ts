@@ -15,7 +15,7 @@ export const tsNodeFlags = ["--import", "tsx", "--import", path.join(root, "scri
  * first --import): its larger young generation (docs/operations.md#memory). The benchmarks start the
  * service with them (bench/lib/setup.ts), as does the test that checks they reach every HTTP process;
  * other tests' services run on Node's defaults: a test's service lives for seconds, and most of its
- * work is loading modules on first requests, which cost 15–20 % more CPU with the larger young
+ * work is loading modules on first requests, which cost about a fifth more CPU with the larger young
  * generation (docs/testing.md#time-budget).
  */
 export const serviceV8Flags: string[] = (() => {
