@@ -112,11 +112,24 @@ describe("delivery health rollup", () => {
     const [{ failed, workers: by } = { failed: 0, workers: 0 }] = await db.sql<{ failed: number; workers: number }[]>`
       select (count(*) filter (where outcome <> 'DELIVERED'))::int as failed, count(distinct worker_id)::int as workers from delivery_attempts where delivery_id in ${db.sql(sub.deliveryIds)}`;
     expect(failed).toBeGreaterThan(30);
+    // Row by row: delivered once, and at most the 3 failing answers the receiver gives a webhook. A
+    // row may also hold failures the receiver never answered (no complete answer within 10 s): a CI
+    // run at load 8-9 recorded a 5th attempt on the embedded pass, whose database shares this
+    // process with the receiver (that run did not print the attempts' errors; this one says them).
+    const perRow = await db.sql<
+      { id: string; attempts: number; delivered: number; answered: number; errors: string[] }[]
+    >`
+      select notification_delivery_id::text as id, count(*)::int as attempts,
+             (count(*) filter (where outcome = 'DELIVERED'))::int as delivered,
+             (count(*) filter (where outcome <> 'DELIVERED' and http_status is not null))::int as answered,
+             coalesce(array_agg(error) filter (where http_status is null and error is not null), '{}') as errors
+      from delivery_attempts where delivery_id in ${db.sql(sub.deliveryIds)} group by 1`;
+    expect(perRow).toHaveLength(240);
+    expect(perRow.filter((r) => r.delivered !== 1 || r.answered > 3)).toEqual([]);
+    const unanswered = perRow.flatMap((r) => r.errors);
+    if (unanswered.length > 0) console.warn(`failures the receiver did not answer: ${unanswered.join("; ")}`);
     // Some webhooks went through every retry the receiver allows: three levels of the schedule.
-    const [{ longest } = { longest: 0 }] = await db.sql<{ longest: number }[]>`
-      select max(n)::int as longest from (select count(*) as n from delivery_attempts
-      where delivery_id in ${db.sql(sub.deliveryIds)} group by notification_delivery_id) per_row`;
-    expect(longest).toBe(4);
+    expect(Math.max(...perRow.map((r) => r.attempts))).toBeGreaterThanOrEqual(4);
     expect(by).toBe(2);
 
     // Row by row, the rollup against the same attempts rolled up afresh by the backfill migration
