@@ -195,24 +195,37 @@ export async function launchService(opts: {
 }): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
   if (!opts.databaseUrl) seedEmbeddedDataDir(dataDir);
-  const port = opts.port ?? (await freePort());
+  let port = opts.port ?? (await freePort());
   ensureTestCa(path.join(dataDir, "test-ca"));
-  const env = {
+  const envOn = (port: number) => ({
     ...serviceEnv({ port, dataDir, databaseUrl: opts.databaseUrl, seedDemo: opts.seedDemo }),
     ...opts.extraEnv,
-  };
-  const baseUrl = `http://127.0.0.1:${port}`;
+  });
+  let env = envOn(port);
   let service = startService(env, opts.nodeFlags);
   const stop = async () => {
     await stopProcess(service.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  try {
-    await waitForHealth(baseUrl, service.child, service.output);
-  } catch (error) {
-    await stop();
-    throw error;
+  // A port freePort() found free may be taken before the service binds it (by another file's process, or
+  // as an outgoing connection's ephemeral port: a CI run lost a start so). The service then exits at once
+  // with EADDRINUSE (scripts/start.ts), and starts again on another port; a port the caller chose is kept.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}`, service.child, service.output);
+      break;
+    } catch (error) {
+      const portTaken = service.child.exitCode !== null && service.output().includes("EADDRINUSE");
+      if (opts.port !== undefined || !portTaken || attempt === 3) {
+        await stop();
+        throw error;
+      }
+      port = await freePort();
+      env = envOn(port);
+      service = startService(env, opts.nodeFlags);
+    }
   }
+  const baseUrl = `http://127.0.0.1:${port}`;
   const running: RunningService = {
     baseUrl,
     dataDir,
