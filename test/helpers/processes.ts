@@ -94,6 +94,12 @@ export function startService(env: ServiceEnv, nodeFlags: string[] = []): { child
   return { child, output: () => output };
 }
 
+/** The service's start line ("Wayline is running at http://localhost:PORT") names the port of `baseUrl`. */
+function runningOn(output: string, baseUrl: string): boolean {
+  const port = new URL(baseUrl).port;
+  return [...output.matchAll(/Wayline is running at \S+?:(\d+)\s/g)].some((m) => m[1] === port);
+}
+
 export async function waitForHealth(
   baseUrl: string,
   child: ChildProcess,
@@ -105,7 +111,9 @@ export async function waitForHealth(
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output()}`);
     try {
       const res = await fetch(`${baseUrl}/api/health`);
-      if (res.status === 200) return;
+      // Healthy, and ours: another service that took the port would answer too, until our child's
+      // exit (EADDRINUSE) is seen; only ours prints that it is running on this port (scripts/start.ts).
+      if (res.status === 200 && runningOn(output(), baseUrl)) return;
     } catch {
       // not listening yet
     }
@@ -192,10 +200,13 @@ export async function launchService(opts: {
   port?: number;
   extraEnv?: Record<string, string>;
   nodeFlags?: string[];
+  /** Where the helper finds a port when none is given (freePort); port-in-use.test.ts hands it a taken one. */
+  choosePort?: () => Promise<number>;
 }): Promise<RunningService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
   if (!opts.databaseUrl) seedEmbeddedDataDir(dataDir);
-  let port = opts.port ?? (await freePort());
+  const choosePort = opts.choosePort ?? freePort;
+  let port = opts.port ?? (await choosePort());
   ensureTestCa(path.join(dataDir, "test-ca"));
   const envOn = (port: number) => ({
     ...serviceEnv({ port, dataDir, databaseUrl: opts.databaseUrl, seedDemo: opts.seedDemo }),
@@ -220,7 +231,7 @@ export async function launchService(opts: {
         await stop();
         throw error;
       }
-      port = await freePort();
+      port = await choosePort();
       env = envOn(port);
       service = startService(env, opts.nodeFlags);
     }

@@ -1,11 +1,12 @@
 // @module-tag processes
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
 import { freshDatabase, type FreshDatabase } from "../helpers/fresh-database";
-import { serviceEnv, startService, stopProcess } from "../helpers/processes";
+import { freePort, launchService, serviceEnv, startService, stopProcess } from "../helpers/processes";
 
 // `npm start` on a port another socket holds (docs/operations.md#start-up): the start ends, exit
 // code 1, and its fatal log line says why. It once went on instead: the listen error reached
@@ -56,3 +57,40 @@ it.each([1, 2])(
       expect(fatal.map((entry) => entry.msg)).toContain("the service could not start: an HTTP process ended");
   },
 );
+
+// The test helper's side of it: a port freePort() found free can be taken before the service binds
+// it, and a CI run once lost a file's service so. launchService starts again on another port, and
+// does not take an answer from whatever holds the port for its own service's: here a server that
+// answers the health check with 200, as another file's service would.
+it("the test helper starts its service again on another port when the one it chose is taken, even by a service that answers", async () => {
+  const impostor = http.createServer((_req, res) =>
+    res.writeHead(200, { "Content-Type": "application/json" }).end("{}"),
+  );
+  await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+  const taken = (impostor.address() as net.AddressInfo).port;
+  const database = await freshDatabase(inject("databaseUrl"), "port_retry");
+  databases.push(database);
+  const offered: number[] = [];
+  try {
+    const service = await launchService({
+      name: "port-retry",
+      databaseUrl: database.url,
+      choosePort: async () => {
+        const port = offered.length === 0 ? taken : await freePort();
+        offered.push(port);
+        return port;
+      },
+    });
+    try {
+      expect(offered).toHaveLength(2);
+      expect(service.baseUrl).toBe(`http://127.0.0.1:${offered[1]}`);
+      const health = await fetch(`${service.baseUrl}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: "ok" });
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await new Promise((resolve) => impostor.close(resolve));
+  }
+});
