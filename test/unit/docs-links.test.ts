@@ -3,6 +3,7 @@ import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { marked, type Token, type Tokens } from "marked";
 import { describe, expect, it } from "vitest";
+import { markdownFiles } from "../helpers/markdown-files";
 
 // The docs cite each other by section (decisions.md links a figure to its run in benchmarks.md),
 // and a heading reworded breaks every link to it without a sound: two links of partitions.md named
@@ -12,13 +13,7 @@ import { describe, expect, it } from "vitest";
 // text, lower case, punctuation dropped, spaces as hyphens, a repeated heading numbered -1, -2.
 
 const root = path.resolve(__dirname, "../..");
-const markdownUnder = (dir: string): string[] =>
-  fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) =>
-      e.isDirectory() ? markdownUnder(path.join(dir, e.name)) : e.name.endsWith(".md") ? [path.join(dir, e.name)] : [],
-    );
-const files = [path.join(root, "README.md"), ...markdownUnder(path.join(root, "docs"))];
+const files = [path.join(root, "README.md"), ...markdownFiles(path.join(root, "docs"))];
 
 /** A heading's text as GitHub shows it: code spans' text, links' text, no emphasis marks. */
 const plainText = (tokens: Token[]): string =>

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { markdownFiles } from "../helpers/markdown-files";
 import { webhookBodyProblem } from "../helpers/webhook-schemas";
 
 // A webhook body shown in the docs is a promise to partners, who copy its fields into their types:
@@ -9,14 +10,8 @@ import { webhookBodyProblem } from "../helpers/webhook-schemas";
 // with "…" are excerpts and do not parse: they are not checked.)
 
 const docs = path.resolve(__dirname, "../../docs");
-const markdown = (dir: string): string[] =>
-  fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) =>
-      e.isDirectory() ? markdown(path.join(dir, e.name)) : e.name.endsWith(".md") ? [path.join(dir, e.name)] : [],
-    );
 
-const bodies = markdown(docs).flatMap((file) =>
+const bodies = markdownFiles(docs).flatMap((file) =>
   [...fs.readFileSync(file, "utf8").matchAll(/```json\n([\s\S]*?)```/g)].flatMap((m) => {
     try {
       const value = JSON.parse(m[1]!) as unknown;
