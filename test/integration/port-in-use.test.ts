@@ -4,7 +4,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { freshDatabase, type FreshDatabase } from "../helpers/fresh-database";
 import { freePort, launchService, serviceEnv, startService, stopProcess } from "../helpers/processes";
 
@@ -13,9 +13,15 @@ import { freePort, launchService, serviceEnv, startService, stopProcess } from "
 // Next.js's uncaught-exception handler, which logged it and kept a process that served nothing,
 // so whatever waited for it to answer waited out its whole timeout.
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-port-in-use-"));
+// Made in beforeAll, not as the module loads: on the embedded pass this file's tests are filtered
+// out, Vitest then runs none of its hooks, and a directory made at load was left in /tmp each run.
+let dataDir = "";
 const databases: FreshDatabase[] = [];
 const holder = net.createServer();
+
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-port-in-use-"));
+});
 
 afterAll(async () => {
   await new Promise((resolve) => holder.close(resolve));
