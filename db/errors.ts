@@ -19,6 +19,10 @@ function withSqlState(error: unknown, code: string): { code: string } | null {
 // requests tries again.
 export const lockNotAvailable = (error: unknown): boolean => withSqlState(error, "55P03") !== null;
 
+// Recognises an insert whose referenced row is gone (SQLSTATE 23503): a vehicle or account deleted
+// between a request's read of it and its write.
+export const foreignKeyViolation = (error: unknown): boolean => withSqlState(error, "23503") !== null;
+
 // Recognises a transaction PostgreSQL ended to break a deadlock (SQLSTATE 40P01).
 export const deadlockDetected = (error: unknown): boolean => withSqlState(error, "40P01") !== null;
 

@@ -11,7 +11,8 @@ import { grantAllows } from "./grant-check";
 /** The channel on which the enqueue trigger, a resend and a drain NOTIFY that rows are due. */
 export const QUEUE_CHANNEL = "wayline_deliveries";
 
-const bigintArray = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
+/** Ids as one array parameter (`…::bigint[]`). */
+export const bigintArray = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
 
 export type Claimed = {
   id: number;
@@ -122,11 +123,20 @@ function gatePool(url: string): Connection {
   return gates;
 }
 
+// The two lease updates below lock their rows in id order, as every other writer of the queue does
+// (docs/delivery.md#lock-order).
 export async function releaseLeases({ ids, owner }: { ids: number[]; owner: string }): Promise<void> {
-  await rawSql()`update notification_deliveries set lease_owner = null, lease_until = null where id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
+  await rawSql()`update notification_deliveries nd set lease_owner = null, lease_until = null
+    from (select id from notification_deliveries where id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}
+           order by id for no key update) mine
+   where nd.id = mine.id`;
 }
 
-/** Heartbeat: a live worker keeps its leases; only a dead or stalled one loses them. */
+/**
+ * Heartbeat: a live worker keeps its leases; only a dead or stalled one loses them. A row locked by
+ * another transaction is stepped over rather than waited for: that is a revocation, an account's
+ * deletion or a replaced delivery ending it, or this worker recording it.
+ */
 export async function extendLeases({
   ids,
   owner,
@@ -136,7 +146,10 @@ export async function extendLeases({
   owner: string;
   leaseSeconds: number;
 }): Promise<void> {
-  await rawSql()`update notification_deliveries set lease_until = now() + make_interval(secs => ${leaseSeconds}) where id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}`;
+  await rawSql()`update notification_deliveries nd set lease_until = now() + make_interval(secs => ${leaseSeconds})
+    from (select id from notification_deliveries where id = any(${bigintArray(ids)}::bigint[]) and lease_owner = ${owner}
+           order by id for no key update skip locked) mine
+   where nd.id = mine.id`;
 }
 
 /**

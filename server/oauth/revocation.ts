@@ -1,4 +1,5 @@
 import { db } from "@/db/client";
+import { retryingDeadlocks } from "@/db/errors";
 import type { Environment } from "@/db/schema";
 import { cancelAccountDeliveries } from "@/server/delivery/cancel";
 import { notifyAuthorizationRevoked } from "@/server/notifications/account-events";
@@ -25,13 +26,22 @@ export type AppRevocation = {
 // (server/notifications/app-events.ts), on the same transaction, so the revocation and what tells
 // the app of it commit together.
 //
+// The cancel locks the queue's rows in the order every other writer of the queue does
+// (docs/delivery.md#lock-order), so a busy delivery worker does not deadlock with it; should
+// PostgreSQL still end the transaction to break a deadlock (with some writer not yet in that order),
+// it is run again, so that a revocation always commits rather than answering 500.
+//
 // Returns null when the account did not grant the app access (nothing to revoke).
 export async function revokeAppAuthorization(input: {
   environment: Environment;
   accountId: number;
   appId: number;
 }): Promise<AppRevocation | null> {
-  return db().transaction(async (tx) => {
+  return retryingDeadlocks(() => revokeOnce(input));
+}
+
+async function revokeOnce(input: { environment: Environment; accountId: number; appId: number }) {
+  return db().transaction(async (tx): Promise<AppRevocation | null> => {
     const revokedAt = await revokeGrantRow(tx, { accountId: input.accountId, appId: input.appId });
     if (!revokedAt) return null;
     const tokensRevoked = await revokeTokensOfGrant(tx, { accountId: input.accountId, appId: input.appId });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, notInArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
@@ -93,26 +93,28 @@ export async function replaceDeliveries(
   wanted: (NewDelivery & { id?: number })[],
 ): Promise<void> {
   const keep = wanted.flatMap((d) => (d.id === undefined ? [] : [d.id]));
+  const going = and(
+    eq(subscriptionDeliveries.subscriptionId, subscriptionId),
+    keep.length ? notInArray(subscriptionDeliveries.id, keep) : undefined,
+  );
   // Locked in id order first, the order in which writers of notifications lock them
-  // (enqueueDeliveries, server/notifications/pending-deliveries.ts): removing two deliveries cannot deadlock with a notification holding both.
+  // (enqueueDeliveries, server/notifications/pending-deliveries.ts): removing two deliveries cannot
+  // deadlock with a notification holding both, and no new row can be queued for them from here on.
   const removed = await db
     .select({ id: subscriptionDeliveries.id })
     .from(subscriptionDeliveries)
-    .where(
-      and(
-        eq(subscriptionDeliveries.subscriptionId, subscriptionId),
-        keep.length ? notInArray(subscriptionDeliveries.id, keep) : undefined,
-      ),
-    )
+    .where(going)
     .orderBy(asc(subscriptionDeliveries.id))
     .for("update");
-  if (removed.length > 0)
-    await db.delete(subscriptionDeliveries).where(
-      inArray(
-        subscriptionDeliveries.id,
-        removed.map((r) => r.id),
-      ),
-    );
+  // Then their pending rows, which the removal's trigger deletes, in id order: a delivery worker
+  // recording a batch locks its rows so (docs/delivery.md#lock-order). Left to the trigger, they were
+  // taken in whatever order its plan read them, and met the worker's halfway: a deadlock.
+  if (removed.length > 0) {
+    const ids = removed.map((r) => r.id);
+    await db.execute(sql`select count(*) from (select 1 from notification_deliveries
+       where status = 'PENDING' and delivery_id in ${ids} order by id for update) pending`);
+    await db.delete(subscriptionDeliveries).where(inArray(subscriptionDeliveries.id, ids));
+  }
   for (const [position, { id, ...fields }] of wanted.entries()) {
     if (id === undefined) {
       await db.insert(subscriptionDeliveries).values({ ...fields, subscriptionId, position });

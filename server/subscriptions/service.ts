@@ -1,6 +1,7 @@
 import { grantFor, requireScope } from "@/server/oauth/grant-view";
 import type { GrantScope } from "@/server/oauth/grant-scope";
-import { db } from "@/db/client";
+import { db, type Executor } from "@/db/client";
+import { foreignKeyViolation, retryingDeadlocks } from "@/db/errors";
 import { getVisibleAccount } from "@/server/accounts/service";
 import { ApiError, notFound, validationError, type FieldError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
@@ -46,9 +47,9 @@ export async function resolveTarget(principal: Principal, prefix: Prefix): Promi
 
 const ownerOf = (principal: Principal): Owner => ({ environment: principal.environment, appId: principal.appId });
 
-async function withDeliveries(rows: SubscriptionRow[]) {
+async function withDeliveries(rows: SubscriptionRow[], executor: Executor = db()) {
   const deliveries = await deliveriesOf(
-    db(),
+    executor,
     rows.map((r) => r.id),
   );
   return rows.map((r) => serializeSubscription(r, deliveries.get(r.id) ?? []));
@@ -214,26 +215,35 @@ export async function createSubscription(
   ];
   if (errors.length > 0 || "errors" in criteria) throw validationError(errors);
 
-  const id = await db().transaction(async (tx) => {
-    const row = await insertSubscriptionRow(tx, {
-      environment: principal.environment,
-      appId: principal.appId,
-      clientId: principal.clientId,
-      scope: target.scope,
-      accountId: target.scope === "SYSTEM" ? null : target.accountId,
-      vehicleId: target.scope === "VEHICLE" ? target.vehicleId : null,
-      type,
-      notificationPeriod: period,
-      minimumTime: body.minimumTime ?? 0,
-      criteria: criteria.criteria,
-      postUrl: body.postUrl ?? null,
-      postHeaders: body.postUrl ? (body.postHeaders ?? null) : null,
-    });
-    await replaceDeliveries(tx, row.id, deliveries.wanted);
-    return row.id;
-  });
-  const [out] = await withDeliveries([(await findSubscriptionRow(db(), { owner: ownerOf(principal), target, id }))!]);
-  return out!;
+  // Answered from the transaction that made it: a vehicle deleted right after the commit takes the
+  // subscription along, and a read after it would find nothing. One deleted before the insert is a
+  // 404, as it would have been a moment earlier; a deadlock with a delivery worker is run again.
+  try {
+    return await retryingDeadlocks(() =>
+      db().transaction(async (tx) => {
+        const row = await insertSubscriptionRow(tx, {
+          environment: principal.environment,
+          appId: principal.appId,
+          clientId: principal.clientId,
+          scope: target.scope,
+          accountId: target.scope === "SYSTEM" ? null : target.accountId,
+          vehicleId: target.scope === "VEHICLE" ? target.vehicleId : null,
+          type,
+          notificationPeriod: period,
+          minimumTime: body.minimumTime ?? 0,
+          criteria: criteria.criteria,
+          postUrl: body.postUrl ?? null,
+          postHeaders: body.postUrl ? (body.postHeaders ?? null) : null,
+        });
+        await replaceDeliveries(tx, row.id, deliveries.wanted);
+        const [out] = await withDeliveries([row], tx);
+        return out!;
+      }),
+    );
+  } catch (error) {
+    if (foreignKeyViolation(error)) throw notFound(target.scope === "VEHICLE" ? "vehicle" : "account");
+    throw error;
+  }
 }
 
 // POST to an existing subscription changes the fields sent (docs/subscriptions.md#paths);
@@ -246,45 +256,48 @@ export async function updateSubscription(
   body: SubscriptionInput,
 ) {
   const target = await resolveTarget(principal, prefix);
-  await db().transaction(async (tx) => {
-    const row = await findOwn(principal, target, type, id, true, tx);
-    if (row.deletedAt) throw validationError([], "This subscription was deleted; create a new one.");
-    const subType = row.type as EventType;
-    const period = (body.notificationPeriod ?? row.notificationPeriod) as NotificationPeriod;
-    const criteria = resolveCriteria(subType, { ...criteriaOf(row.criteria), ...criteriaInput(body) });
-    const existing = (await deliveriesOf(tx, [row.id])).get(row.id) ?? [];
-    const legacyId = row.postUrl ? existing[0]?.id : undefined;
-    const postUrl = body.postUrl ?? row.postUrl;
-    const postHeaders = body.postHeaders ?? (row.postHeaders as Record<string, string> | null);
-    const legacyChanged = body.postUrl !== undefined || body.postHeaders !== undefined;
-    const deliveries =
-      body.deliveries !== undefined || legacyChanged
-        ? wantedDeliveries(
-            {
-              postUrl,
-              postHeaders,
-              legacyId,
-              deliveries: body.deliveries ?? existing.filter((d) => d.id !== legacyId).map(asInput),
-            },
-            existing,
-          )
-        : null;
-    const errors = [
-      ...checkPeriod(subType, period),
-      ...("errors" in criteria ? criteria.errors : []),
-      ...(deliveries?.errors ?? []),
-      ...(await inboxTargetErrors(principal, inboxTargets(body))),
-    ];
-    if (errors.length > 0 || "errors" in criteria) throw validationError(errors);
+  // Run again should PostgreSQL end it to break a deadlock (docs/delivery.md#lock-order).
+  await retryingDeadlocks(() =>
+    db().transaction(async (tx) => {
+      const row = await findOwn(principal, target, type, id, true, tx);
+      if (row.deletedAt) throw validationError([], "This subscription was deleted; create a new one.");
+      const subType = row.type as EventType;
+      const period = (body.notificationPeriod ?? row.notificationPeriod) as NotificationPeriod;
+      const criteria = resolveCriteria(subType, { ...criteriaOf(row.criteria), ...criteriaInput(body) });
+      const existing = (await deliveriesOf(tx, [row.id])).get(row.id) ?? [];
+      const legacyId = row.postUrl ? existing[0]?.id : undefined;
+      const postUrl = body.postUrl ?? row.postUrl;
+      const postHeaders = body.postHeaders ?? (row.postHeaders as Record<string, string> | null);
+      const legacyChanged = body.postUrl !== undefined || body.postHeaders !== undefined;
+      const deliveries =
+        body.deliveries !== undefined || legacyChanged
+          ? wantedDeliveries(
+              {
+                postUrl,
+                postHeaders,
+                legacyId,
+                deliveries: body.deliveries ?? existing.filter((d) => d.id !== legacyId).map(asInput),
+              },
+              existing,
+            )
+          : null;
+      const errors = [
+        ...checkPeriod(subType, period),
+        ...("errors" in criteria ? criteria.errors : []),
+        ...(deliveries?.errors ?? []),
+        ...(await inboxTargetErrors(principal, inboxTargets(body))),
+      ];
+      if (errors.length > 0 || "errors" in criteria) throw validationError(errors);
 
-    await updateSubscriptionRow(tx, row.id, {
-      notificationPeriod: period,
-      minimumTime: body.minimumTime ?? row.minimumTime,
-      criteria: criteria.criteria,
-      ...(postUrl && legacyChanged ? { postUrl, postHeaders } : {}),
-    });
-    if (deliveries) await replaceDeliveries(tx, row.id, deliveries.wanted);
-  });
+      await updateSubscriptionRow(tx, row.id, {
+        notificationPeriod: period,
+        minimumTime: body.minimumTime ?? row.minimumTime,
+        criteria: criteria.criteria,
+        ...(postUrl && legacyChanged ? { postUrl, postHeaders } : {}),
+      });
+      if (deliveries) await replaceDeliveries(tx, row.id, deliveries.wanted);
+    }),
+  );
   return getSubscription(principal, prefix, null, id);
 }
 
