@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { describeWait, readSignInProblem } from "@/common/auth/sign-in-errors";
+import { problemMessage } from "@/components/auth/problem-message";
 
 const BASE = "/api/partner-auth";
 
@@ -56,6 +57,7 @@ export function PartnerAuthForm({ mode, continueTo }: { mode: "sign-in" | "sign-
           setMessage("Some fields need attention.");
         } else if (problem.kind === "throttled")
           setMessage(`Too many failed sign-ins. Try again in ${describeWait(problem.retryAfterSeconds)}.`);
+        else if (problem.kind === "registrations_limited") setMessage(problemMessage(problem, "partner"));
         else
           setMessage(
             `That e-mail and password do not match a partner account.${problem.kind === "invalid_credentials" && problem.waitSeconds > 0 ? ` Wait ${describeWait(problem.waitSeconds)} before trying again.` : ""}`,

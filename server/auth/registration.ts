@@ -9,20 +9,26 @@ import { sessionUser, type SessionUser } from "./credentials";
 import { registrationInput, registrationProblems } from "@/common/auth/registration-form";
 import { SignInRefused } from "@/common/auth/sign-in-errors";
 
+/**
+ * Takes one registration from the client address's bucket (docs/operations.md#rate-limits), or
+ * refuses with the wait. Driver and partner sign-ups share the bucket: one address, one budget of
+ * argon2 hashes, whichever form it posts. Called before anything is hashed or looked up.
+ */
+export async function admitRegistration(address: string): Promise<void> {
+  const policies = rateLimitPolicies();
+  if (!policies) return;
+  const refused = refusal(await takeFromBuckets([{ policy: policies.registrationAddress, key: address }]));
+  if (refused) throw new SignInRefused({ kind: "registrations_limited", retryAfterSeconds: refused.retryAfterSeconds });
+}
+
 // A driver creating an account on the authorization page or the driver site. The account belongs
 // to no app yet: an app gets access only through the consent that follows (account_grants).
-// Registrations are limited per client address (docs/operations.md#rate-limits): every attempt
-// that gets as far as hashing a password and writing counts, taken or not.
+// Every attempt that gets as far as hashing a password and writing counts, taken or not.
 export async function registerDriver(raw: unknown, address: string): Promise<SessionUser> {
   const parsed = registrationInput.safeParse(raw);
   if (!parsed.success) throw new SignInRefused({ kind: "fields", fieldErrors: registrationProblems(raw) });
   const input = parsed.data;
-  const policies = rateLimitPolicies();
-  if (policies) {
-    const refused = refusal(await takeFromBuckets([{ policy: policies.registrationAddress, key: address }]));
-    if (refused)
-      throw new SignInRefused({ kind: "registrations_limited", retryAfterSeconds: refused.retryAfterSeconds });
-  }
+  await admitRegistration(address);
   try {
     const account = await insertAccount(
       db(),

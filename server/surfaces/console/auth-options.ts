@@ -34,7 +34,7 @@ export const partnerAuthOptions = nextAuthStack(() => {
         id: "partner-registration",
         name: "Partner registration",
         credentials: {},
-        authorize: (credentials) => signUpPartner(credentials),
+        authorize: withClientAddress(signUpPartner),
       }),
     ],
     callbacks: {

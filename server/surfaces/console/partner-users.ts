@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "@/db/client";
 import { partnerUsers } from "@/db/schema";
+import { admitRegistration } from "@/server/auth/registration";
 import { beginAttempt, forgiveAttempt, ACCOUNT_POLICY, ADDRESS_POLICY, type ThrottleKey } from "@/server/auth/throttle";
 import { SignInRefused } from "@/common/auth/sign-in-errors";
 import { uniqueViolation } from "@/db/errors";
@@ -64,7 +65,13 @@ export async function signInPartner(raw: unknown, address: string): Promise<Part
   return sessionUser(row);
 }
 
-export async function signUpPartner(raw: unknown): Promise<PartnerSessionUser> {
+// A sign-up signs the new partner in at once, with no e-mail to confirm, so a taken address cannot
+// be answered like a fresh one (that would sign a stranger in or fake a session): it is told, on
+// its field. What keeps that from testing a list of addresses is the order: input checked (free),
+// then one registration taken from the address's bucket, then the hash and the insert, so a taken
+// address costs the same bucket and the same argon2 time as a fresh one, and nothing past the
+// bucket is looked up at all (docs/console.md#partner-accounts).
+export async function signUpPartner(raw: unknown, address: string): Promise<PartnerSessionUser> {
   const parsed = partnerSignUpInput.safeParse(raw);
   if (!parsed.success) {
     throw new SignInRefused({
@@ -72,6 +79,7 @@ export async function signUpPartner(raw: unknown): Promise<PartnerSessionUser> {
       fieldErrors: parsed.error.issues.map((i) => ({ fieldName: String(i.path[0] ?? "email"), message: i.message })),
     });
   }
+  await admitRegistration(address);
   const passwordHash = await hashPassword(parsed.data.password);
   try {
     const [row] = await db()
