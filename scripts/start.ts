@@ -17,6 +17,7 @@ import { answerDuplicateHost } from "@/server/http/host-header";
 import { withinBodyLimit } from "@/server/http/body-limits";
 import { requestTimeouts } from "@/server/http/request-timeouts";
 import { stampRequestId } from "@/server/http/request-id";
+import { endStalledStreams } from "@/server/http/stream-stalls";
 import { logger, withLogContext } from "@/server/platform/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/platform/metrics/cluster";
 import { countRoutesOf, observeRequest } from "@/server/platform/metrics/http-requests";
@@ -155,6 +156,7 @@ async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<
   const server = http.createServer(requestTimeouts(config.REQUEST_TIMEOUT_SECONDS), (req, res) => {
     stampClientAddress(req);
     markDraining(res);
+    endStalledStreams(res, config.STREAM_STALL_SECONDS * 1000);
     observeRequest(req, res);
     // Every log line written while this request is handled, by us or below Next.js, carries its id.
     const requestId = stampRequestId(req, res);

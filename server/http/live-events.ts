@@ -1,3 +1,5 @@
+import { env } from "@/server/platform/env";
+import { slotQueue, takeStreamSlot, type StreamKind } from "@/server/platform/streams/stream-slots";
 import type { LiveFeed, LiveOutput } from "@/server/platform/wakeups/live-feed";
 
 // The live map's Server-Sent Events answer (the driver's /me/positions/stream, the console's run
@@ -7,6 +9,26 @@ import type { LiveFeed, LiveOutput } from "@/server/platform/wakeups/live-feed";
 // checked again. The feed (server/surfaces/…) gets `send` and `close` and answers what to do on a
 // heartbeat and when the stream ends; it is opened before the answer starts, so a refusal while
 // opening (404, 401) is answered by the route's wrapper in its own shape, not as a broken stream.
+// A signed-in driver or partner holds at most STREAM_MAX_PER_USER of them at once in a process
+// (the next is 429, before the feed listens or reads: docs/operations.md#open-streams), and a
+// client that stops reading holds at most about 1 MiB of events before its stream ends
+// (stream-slots.ts; its connection is cut by stream-stalls.ts).
+
+/** Whose streams one counts among: a driver account's live maps, or a partner's watched runs. */
+export type LiveHolder = { kind: StreamKind; key: string; holder: string };
+
+export const liveHolders = {
+  driver: (accountId: number): LiveHolder => ({
+    kind: "live-positions",
+    key: `driver:${accountId}`,
+    holder: "this driver account",
+  }),
+  partner: (partnerUserId: number): LiveHolder => ({
+    kind: "simulator-run",
+    key: `partner:${partnerUserId}`,
+    holder: "this partner account",
+  }),
+};
 
 const HEARTBEAT_MS = 15_000;
 const LIFETIME_MS = 5 * 60_000;
@@ -15,8 +37,12 @@ const RETRY_MS = 1000;
 
 export async function liveEventsResponse(
   request: Request,
+  who: LiveHolder,
   open: (out: LiveOutput) => Promise<LiveFeed>,
 ): Promise<Response> {
+  const slot = takeStreamSlot(who.kind, [
+    { key: who.key, max: env().STREAM_MAX_PER_USER, holder: who.holder, label: "user" },
+  ]);
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
@@ -25,7 +51,7 @@ export async function liveEventsResponse(
   const write = (text: string) => {
     if (closed) return;
     try {
-      controller.enqueue(encoder.encode(text));
+      if (!slot.enqueue(controller, encoder.encode(text))) close();
     } catch {
       close();
     }
@@ -33,6 +59,7 @@ export async function liveEventsResponse(
   const close = () => {
     if (closed) return;
     closed = true;
+    slot.release();
     for (const t of timers) clearTimeout(t);
     feed?.stop();
     request.signal.removeEventListener("abort", close);
@@ -42,12 +69,15 @@ export async function liveEventsResponse(
       // the client went away first
     }
   };
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      cancel: close,
     },
-    cancel: close,
-  });
+    slotQueue(),
+  );
   write(`retry: ${RETRY_MS}\n\n`);
   const out: LiveOutput = {
     send: (event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),

@@ -6,6 +6,8 @@ import { withRateLimitHeaders } from "./rate-limit";
 import { watchStreamToken } from "./stream-token-watch";
 import { admitOperation, errorResponse, type HandlerInput, type RouteContext, type RouteHandler } from "./with-api";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
+import type { Principal } from "@/server/oauth/principal";
+import { takeStreamSlot, type StreamLimit, type StreamSlot } from "@/server/platform/streams/stream-slots";
 import { childLogger } from "@/server/platform/log";
 
 // The API's wrapper for a stream of Server-Sent Events (GET /eventFeed/stream, docs/event-feed.md#the-stream).
@@ -18,7 +20,10 @@ import { childLogger } from "@/server/platform/log";
 // (stream-token-watch.ts), or when the handler's events end.
 //
 // Backpressure: the next batch is read only when the client has taken the last (ReadableStream's
-// pull), so a slow client holds one batch in memory, not the feed.
+// pull), so a slow client holds one batch in memory, not the feed (and, if it never reads, the
+// heartbeats; the connection ends once its writes have not drained for STREAM_STALL_SECONDS,
+// stream-stalls.ts). Open streams are capped per token and per app (stream-slots.ts): the next is
+// 429 before the handler listens or reads.
 
 type SseEvent = { id: string; event: string; data: unknown };
 export type EventBatches = (signal: AbortSignal) => AsyncGenerator<SseEvent[]>;
@@ -32,12 +37,20 @@ export function withApiStream<O extends Operation>(
     try {
       const admitted = await admitOperation(op, request, context, (verdicts) => (quota = verdicts));
       refuseUnlessEventStream(request.headers.get("accept"));
-      const source = await handler({ ...admitted, lastEventId: request.headers.get("last-event-id") || null });
+      const slot = takeStreamSlot("event-feed", feedStreamLimits(admitted.principal));
+      let source: EventBatches;
+      try {
+        source = await handler({ ...admitted, lastEventId: request.headers.get("last-event-id") || null });
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
       const body = sseBody(source, {
         signal: request.signal,
         heartbeatMs: env().STREAM_HEARTBEAT_SECONDS * 1000,
         // Admitted, so the header is there and works.
         watch: (end) => watchStreamToken(request.headers.get("authorization")!, admitted.environment, end),
+        slot,
       });
       return withRateLimitHeaders(
         new Response(body, {
@@ -56,6 +69,30 @@ export function withApiStream<O extends Operation>(
       return withRateLimitHeaders(errorResponse(error), quota);
     }
   };
+}
+
+// A token's streams count against it, and against its app in the environment: all of the app's
+// for a client-credentials token, whose streams read every event of the app; for a user token the
+// app's streams of that account, whose streams read only that account's (an app's mobile clients,
+// one per driver, are not one app-wide crowd).
+function feedStreamLimits(p: Principal): StreamLimit[] {
+  const { STREAM_MAX_PER_TOKEN, STREAM_MAX_PER_APP } = env();
+  return [
+    {
+      key: `token:${p.environment}:${p.tokenId}`,
+      max: STREAM_MAX_PER_TOKEN,
+      holder: "this access token",
+      label: "token",
+    },
+    p.kind === "client"
+      ? { key: `app:${p.environment}:${p.appId}`, max: STREAM_MAX_PER_APP, holder: "this app", label: "app" }
+      : {
+          key: `app:${p.environment}:${p.appId}:account:${p.accountId}`,
+          max: STREAM_MAX_PER_APP,
+          holder: "this app and account",
+          label: "app",
+        },
+  ];
 }
 
 // Accept must name text/event-stream (EventSource always sends it): a client that asks for JSON
@@ -82,7 +119,7 @@ function sseMessage(e: SseEvent): string {
 
 function sseBody(
   source: EventBatches,
-  opts: { signal: AbortSignal; heartbeatMs: number; watch: (end: () => void) => () => void },
+  opts: { signal: AbortSignal; heartbeatMs: number; watch: (end: () => void) => () => void; slot: StreamSlot },
 ): ReadableStream<Uint8Array> {
   const abort = new AbortController();
   const events = source(abort.signal);
@@ -94,6 +131,7 @@ function sseBody(
   const stop = () => {
     if (closed) return;
     closed = true;
+    opts.slot.release();
     abort.abort();
     if (heartbeat) clearInterval(heartbeat);
     unwatch?.();
@@ -120,7 +158,6 @@ function sseBody(
       stop();
     }
   };
-
   return new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;

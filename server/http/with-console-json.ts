@@ -28,10 +28,11 @@ export function withConsoleJson<P extends z.ZodType>(
     } catch (error) {
       if (!isRefusal(error)) logger.error({ err: error }, "unexpected error in a console JSON route");
       const failure = consoleFailure(error);
-      return answer({ error: failure.body.error }, failure.status);
+      // A refusal's own headers too: a 429's Retry-After.
+      return answer({ error: failure.body.error }, failure.status, isRefusal(error) ? error.headers : {});
     }
   };
 }
 
-const answer = (body: unknown, status: number) =>
-  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+const answer = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });

@@ -25,7 +25,8 @@ export type DriverInput = {
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
 
-const driverJson = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers });
+const driverJson = (status: number, body: unknown, extra: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { ...headers, ...extra } });
 
 export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { write }: { write: boolean }) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
@@ -40,7 +41,8 @@ export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { 
       return result instanceof Response ? result : driverJson(200, result);
     } catch (error) {
       const answered = apiErrorOf(error, "a driver route");
-      return driverJson(answered.status, errorBody(answered));
+      // The error's own headers too: a 429's Retry-After.
+      return driverJson(answered.status, errorBody(answered), answered.headers);
     }
   };
 }

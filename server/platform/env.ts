@@ -123,6 +123,14 @@ const schema = databaseEnvSchema.extend({
   // An open stream reads the feed this often without being woken, in case a NOTIFY was lost
   // (docs/event-feed.md#how-it-works). Tests lengthen it, so that only a NOTIFY can wake a stream.
   STREAM_SAFETY_READ_SECONDS: z.coerce.number().min(1).max(86_400).default(10),
+  // Open streams each process allows (docs/operations.md#open-streams): GET /eventFeed/stream per
+  // access token, and per app and environment (a user token's: per app, environment and account);
+  // the live map's per driver account and the simulator's run stream per partner. A stream whose
+  // client has taken none of the data waiting for it for STREAM_STALL_SECONDS is ended.
+  STREAM_MAX_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(5),
+  STREAM_MAX_PER_APP: z.coerce.number().int().min(1).max(100_000).default(20),
+  STREAM_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
+  STREAM_STALL_SECONDS: z.coerce.number().min(0.5).max(3600).default(30),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),

@@ -285,7 +285,7 @@ export const eventStreamOperation = operation({
   tag: "Event feed",
   summary: "The app's events as they commit, as Server-Sent Events",
   description:
-    "Send `Accept: text/event-stream` (any other Accept answers 400). Each event is one SSE message: `id:` the event's cursor, `event:` its type, `data:` the event JSON the feed's pages answer. Resumes after `Last-Event-ID` (what EventSource sends when it reconnects) or `after`; without either, from `since` or the oldest event kept. A bad or expired cursor answers 400 or 410 in JSON before the stream starts. A comment line (`: heartbeat`) comes at least every 15 s; the stream closes within 5 s of its token being revoked or expiring. Opening a stream counts as one request against the rate limits.",
+    "Send `Accept: text/event-stream` (any other Accept answers 400). Each event is one SSE message: `id:` the event's cursor, `event:` its type, `data:` the event JSON the feed's pages answer. Resumes after `Last-Event-ID` (what EventSource sends when it reconnects) or `after`; without either, from `since` or the oldest event kept. A bad or expired cursor answers 400 or 410 in JSON before the stream starts. A comment line (`: heartbeat`) comes at least every 15 s; the stream closes within 5 s of its token being revoked or expiring. Opening a stream counts as one request against the rate limits. A token holds at most 5 open streams and an app 20 in the environment (a user token's: per account), by default; the next answers 429 with `Retry-After`. A client that stops reading is cut off once the stream's writes have not drained for 30 s.",
   auth: "any",
   query: z.object({
     after: optional(z.string().max(200)).describe("Start after this cursor (Last-Event-ID wins when both are sent)"),

@@ -39,6 +39,23 @@ function create() {
       labelNames: ["route"] as const,
       registers,
     }),
+    streamsRefused: new Counter({
+      name: "wayline_http_streams_refused_total",
+      help: "Event streams refused (429) because their holder had as many open as its cap allows, by stream and limit (token, app, user).",
+      labelNames: ["stream", "limit"] as const,
+      registers,
+    }),
+    streamsStalled: new Counter({
+      name: "wayline_http_streams_stalled_total",
+      help: "Event streams whose connection was ended because their writes had not drained for STREAM_STALL_SECONDS (a client that stopped reading).",
+      registers,
+    }),
+    streamsOverflowed: new Counter({
+      name: "wayline_http_streams_overflowed_total",
+      help: "Event streams ended because more than 1 MiB of their data waited for a client that did not take it, by stream.",
+      labelNames: ["stream"] as const,
+      registers,
+    }),
     streamDuration: new Histogram({
       name: "wayline_http_stream_duration_seconds",
       help: "How long an event stream stayed open, from the request's arrival to the connection's end, by route.",

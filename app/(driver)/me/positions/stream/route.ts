@@ -1,4 +1,4 @@
-import { liveEventsResponse } from "@/server/http/live-events";
+import { liveEventsResponse, liveHolders } from "@/server/http/live-events";
 import { withDriver, otherMethods } from "@/server/http/with-driver";
 import { openPositionStream } from "@/server/surfaces/driver/position-stream";
 
@@ -7,7 +7,8 @@ export const dynamic = "force-dynamic";
 // GET /me/positions/stream — the signed-in driver's vehicles as Server-Sent Events, sent again
 // whenever one moves (the map listens; /me/positions is its fallback)
 export const GET = withDriver(
-  ({ session, request }) => liveEventsResponse(request, (out) => openPositionStream(session, out)),
+  ({ session, request }) =>
+    liveEventsResponse(request, liveHolders.driver(session.accountId), (out) => openPositionStream(session, out)),
   { write: false },
 );
 
