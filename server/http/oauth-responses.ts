@@ -1,6 +1,6 @@
 import { UNAVAILABLE_RETRY_SECONDS } from "@/common/http/errors";
 import { databaseUnavailable } from "@/db/unavailable";
-import { logger } from "@/server/platform/log";
+import { apiErrorOf } from "./refusal";
 import { escapeHtml, plainPage } from "./plain-page";
 import type { AuthorizationAnswer } from "@/server/oauth/authorize/answer";
 import type { OAuthError } from "@/server/oauth/oauth-error";
@@ -24,13 +24,13 @@ export function oauthErrorResponse({ status, error, description }: OAuthError): 
   return oauthJson(status, { error, error_description: description }, challenge);
 }
 
-// Whatever the domain did not answer itself. The database out of reach (stopped, restarting): 503
-// with RFC 6749's temporarily_unavailable and a time to retry after, as the API answers 500
-// INTERNAL with Retry-After (docs/operations.md#a-database-restart). Anything else: 500 server_error.
+// Whatever the domain did not answer itself, logged once as every wrapper logs (apiErrorOf). The
+// database out of reach (stopped, restarting): 503 with RFC 6749's temporarily_unavailable and a
+// time to retry after, as the API answers 500 INTERNAL with Retry-After
+// (docs/operations.md#a-database-restart). Anything else: 500 server_error.
 export function oauthFailure(error: unknown): Response {
-  const outage = databaseUnavailable(error);
-  if (outage) {
-    logger.warn({ cause: outage }, "database unavailable at an OAuth endpoint");
+  apiErrorOf(error, "an OAuth endpoint");
+  if (databaseUnavailable(error)) {
     return oauthJson(
       503,
       {
@@ -40,7 +40,6 @@ export function oauthFailure(error: unknown): Response {
       { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS) },
     );
   }
-  logger.error({ err: error }, "OAuth endpoint failed");
   return oauthJson(500, { error: "server_error", error_description: "An unexpected error occurred." });
 }
 

@@ -6,10 +6,8 @@ import type { Action, ActionResult } from "@/server/surfaces/console/actions";
 import { consoleCsrfMatches } from "@/server/surfaces/console/csrf";
 import { notOwned } from "@/server/surfaces/console/errors";
 import { getPartnerSession } from "@/server/surfaces/console/session";
-import { logger } from "@/server/platform/log";
 import { consoleFailure } from "./console-failure";
 import { escapeHtml, plainPage } from "./plain-page";
-import { isRefusal } from "./refusal";
 
 // The one wrapper every console form post goes through: cross-site posts refused, a partner
 // session required, the session's CSRF token required, the input parsed, the action run, and
@@ -35,9 +33,8 @@ export function withConsoleAction(actions: Record<string, Action>) {
       if (result.reveal) return revealPage(result.redirect, result.reveal);
       return new Response(null, { status: 303, headers: { Location: result.redirect } });
     } catch (error) {
-      if (!isRefusal(error)) logger.error({ err: error, action: name }, "console action failed");
-      const failure = consoleFailure(error);
-      return Response.json(failure.body, { status: failure.status, headers: noStore });
+      const failure = consoleFailure(error, `the console action ${name}`);
+      return Response.json(failure.body, { status: failure.status, headers: { ...noStore, ...failure.headers } });
     }
   };
 }

@@ -1,9 +1,7 @@
 import type { z } from "zod";
 import { ApiError } from "@/common/http/errors";
 import { getPartnerSession, type PartnerSession } from "@/server/surfaces/console/session";
-import { logger } from "@/server/platform/log";
 import { consoleFailure } from "./console-failure";
-import { isRefusal } from "./refusal";
 
 // The one wrapper of the console's JSON routes (what its pages poll or stream): the signed-in
 // partner or 401, the path's ids parsed or 404, and every error translated by consoleFailure,
@@ -26,10 +24,9 @@ export function withConsoleJson<P extends z.ZodType>(
       const result = await handler({ partner, params: parsed.data, request });
       return result instanceof Response ? result : answer(result, 200);
     } catch (error) {
-      if (!isRefusal(error)) logger.error({ err: error }, "unexpected error in a console JSON route");
-      const failure = consoleFailure(error);
-      // A refusal's own headers too: a 429's Retry-After.
-      return answer({ error: failure.body.error }, failure.status, isRefusal(error) ? error.headers : {});
+      const failure = consoleFailure(error, "a console JSON route");
+      // The error's own headers too: a 429's Retry-After, an outage's.
+      return answer({ error: failure.body.error }, failure.status, failure.headers);
     }
   };
 }

@@ -1,8 +1,7 @@
 import { ApiError } from "@/common/http/errors";
 import { crossSitePost } from "@/server/auth/csrf";
 import { getDriverSession, type DriverSession } from "@/server/auth/session";
-import { logger } from "@/server/platform/log";
-import { isRefusal } from "./refusal";
+import { apiErrorOf, isRefusal } from "./refusal";
 
 // The wrapper of the driver site's plain HTML form posts (the connected-apps page's Revoke): posts
 // from another site refused, the signed-in driver or the sign-in page (303, coming back to
@@ -30,11 +29,11 @@ export function withDriverForm(
       });
       return await handler({ session, form: Object.fromEntries(form) });
     } catch (error) {
-      const refusal = isRefusal(error) ? error : undefined;
-      if (!refusal) logger.error({ err: error }, "unexpected error in a driver form post");
+      const answered = apiErrorOf(error, "a driver form post");
+      const refusal = isRefusal(answered) ? answered : undefined;
       return new Response(refusal?.detail ?? "Something went wrong on our side. Try again.", {
         status: refusal?.status ?? 500,
-        headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore },
+        headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore, ...answered.headers },
       });
     }
   };

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, errorStatus, notFound, uniqueError, validationError, type ErrorCode } from "@/common/http/errors";
+import {
+  ApiError,
+  errorStatus,
+  notFound,
+  UNAVAILABLE_RETRY_SECONDS,
+  uniqueError,
+  validationError,
+  type ErrorCode,
+} from "@/common/http/errors";
 import { consoleFailure, somethingWentWrong } from "@/server/http/console-failure";
 import { errorBody } from "@/server/http/error-body";
 import { notOwned } from "@/server/surfaces/console/errors";
@@ -38,44 +46,60 @@ describe("errorBody: the one error type → the contract's error body", () => {
 describe("consoleFailure: the one error type → the console's form errors", () => {
   it("bad fields → 400 with the message and the fields to mark", () => {
     const fields = [{ fieldName: "name", errorCode: "REQUIRED" as const, errorDisplay: "name is required." }];
-    expect(consoleFailure(validationError(fields, "Check the highlighted fields."))).toEqual({
+    expect(consoleFailure(validationError(fields, "Check the highlighted fields."), "a test")).toEqual({
       status: 400,
       body: { error: "Check the highlighted fields.", fieldErrors: fields },
+      headers: {},
     });
   });
 
   it("something the partner may not see → 404 that does not say whether it exists", () => {
-    expect(consoleFailure(notOwned("subscription"))).toEqual({
+    expect(consoleFailure(notOwned("subscription"), "a test")).toEqual({
       status: 404,
       body: { error: "No such subscription in your console.", fieldErrors: [] },
+      headers: {},
     });
-    expect(consoleFailure(notFound("simulation"))).toEqual({
+    expect(consoleFailure(notFound("simulation"), "a test")).toEqual({
       status: 404,
       body: { error: "The requested simulation was not found.", fieldErrors: [] },
+      headers: {},
     });
   });
 
   it("each refusal keeps its status (401, 403, 409, 415)", () => {
     for (const code of ["UNAUTHORIZED", "FORBIDDEN", "CANNOTPERSIST", "UNSUPPORTED_MEDIA_TYPE"] as const) {
-      expect(consoleFailure(new ApiError(code, "No."))).toEqual({
+      expect(consoleFailure(new ApiError(code, "No."), "a test")).toEqual({
         status: errorStatus[code],
         body: { error: "No.", fieldErrors: [] },
+        headers: {},
       });
     }
   });
 
   it("an unexpected error, or an INTERNAL one, → 500 without its details", () => {
-    expect(consoleFailure(new Error("connection refused at 10.0.0.3"))).toEqual({
+    expect(consoleFailure(new Error("connection refused at 10.0.0.3"), "a test")).toEqual({
       status: 500,
       body: { error: somethingWentWrong, fieldErrors: [] },
+      headers: {},
     });
-    expect(consoleFailure(new ApiError("INTERNAL", "stack details"))).toEqual({
+    expect(consoleFailure(new ApiError("INTERNAL", "stack details"), "a test")).toEqual({
       status: 500,
       body: { error: somethingWentWrong, fieldErrors: [] },
+      headers: {},
     });
-    expect(consoleFailure("a thrown string")).toEqual({
+    expect(consoleFailure("a thrown string", "a test")).toEqual({
       status: 500,
       body: { error: somethingWentWrong, fieldErrors: [] },
+      headers: {},
+    });
+  });
+
+  it("the database out of reach → 500 with Retry-After, as the API answers an outage", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    expect(consoleFailure(new Error("Failed query", { cause: refused }), "a test")).toEqual({
+      status: 500,
+      body: { error: somethingWentWrong, fieldErrors: [] },
+      headers: { "Retry-After": String(UNAVAILABLE_RETRY_SECONDS) },
     });
   });
 });
