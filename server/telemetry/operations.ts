@@ -23,7 +23,7 @@ export const telemetryOperations = {
     tag: "Device data",
     summary: "Post a data set, or a batch of up to 500 (a JSON array)",
     description:
-      "Sandbox: any app with access to the vehicle. Production: apps approved as data providers. A batch is applied in timestamp order in one transaction and answered with every data set in timestamp order; a data set at a timestamp the vehicle already has is a duplicate and is answered with the stored one.",
+      "Sandbox: any app with access to the vehicle. Production: apps approved as data providers. A batch is applied in timestamp order in one transaction and answered with every data set in timestamp order; a data set at a timestamp the vehicle already has is a duplicate and is answered with the stored one, as a read shows it: positions at the precision the driver granted, and 403 without the data scope (nothing of the post is written then).",
     auth: "any",
     params: vehicleDataParams,
     body: dataSetPostBody,

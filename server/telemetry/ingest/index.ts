@@ -4,6 +4,8 @@ import type { AccountScope } from "@/server/accounts/queries";
 import { accountScope } from "@/server/accounts/service";
 import { uniqueViolation } from "@/db/errors";
 import { ApiError, notFound } from "@/common/http/errors";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import { grantFor } from "@/server/oauth/grant-view";
 import type { Principal } from "@/server/oauth/principal";
 import { readDataSets } from "../queries";
 import type { DataSetInput, DataSetOut } from "../schemas";
@@ -29,7 +31,7 @@ import { recordIngest } from "@/server/platform/metrics/record";
 // again inside a transaction holding the vehicle's row lock, so concurrent posts for one vehicle
 // cannot interleave their trips, state or subscription edges. Duplicates (same vehicle and
 // timestamp) are not written again but answered with the data set already stored, so a device
-// may safely resend.
+// may safely resend: stored data, shown as a read shows it (duplicateView).
 export async function ingestDataSets(
   principal: Principal,
   vehicleRef: string,
@@ -49,9 +51,8 @@ export async function ingestDataSets(
   }
   rememberRead(request.scope, vehicleRef, outcome.after);
 
-  const duplicates = outcome.duplicateIds.length
-    ? // The poster's own data, answered as stored (docs/oauth.md#scopes: the answer to a post is exempt).
-      await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds, precision: "precise" })
+  const duplicates = outcome.duplicatesAt
+    ? await readDataSets({ vehicleId: outcome.vehicleId, ids: outcome.duplicateIds, precision: outcome.duplicatesAt })
     : [];
   return [...outcome.fresh, ...duplicates].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || a.id - b.id);
 }
@@ -69,9 +70,20 @@ async function underVehicleLock(vehicleId: number, work: (tx: Sql) => Promise<Ou
 }
 
 type IngestRequest = { principal: Principal; scope: AccountScope; ref: string; sets: DataSetInput[] };
-/** after: the vehicle as the write left it, for the next post (recent-reads.ts). changed: the vehicle changed since the read; nothing was written. */
+/**
+ * after: the vehicle as the write left it, for the next post (recent-reads.ts). duplicatesAt: the
+ * precision the duplicates are answered at, null when there are none. changed: the vehicle changed
+ * since the read; nothing was written.
+ */
 type Outcome =
-  { vehicleId: number; fresh: DataSetOut[]; duplicateIds: number[]; after: IngestRead } | { changed: number };
+  | {
+      vehicleId: number;
+      fresh: DataSetOut[];
+      duplicateIds: number[];
+      duplicatesAt: LocationPrecision | null;
+      after: IngestRead;
+    }
+  | { changed: number };
 
 /**
  * The ingest on what the last one for this vehicle left, when every data set is newer than the
@@ -115,8 +127,15 @@ async function ingestOnce(
   const kept = read.vehicle.locationPaused ? withoutPositions(sets) : sets;
   const plan = planWrite(read, kept, { environment: principal.environment, unread: recent && { scope } });
   const vehicleId = read.vehicle.id;
+  const duplicatesAt = plan.duplicateIds.length ? await duplicateView(principal, read.vehicle.accountId) : null;
   if (!plan.write)
-    return { vehicleId, fresh: [], duplicateIds: plan.duplicateIds, after: { ...read, existing: new Map() } };
+    return {
+      vehicleId,
+      fresh: [],
+      duplicateIds: plan.duplicateIds,
+      duplicatesAt,
+      after: { ...read, existing: new Map() },
+    };
 
   // Outside a transaction, a device's small post shares a statement with other vehicles' (write-groups.ts).
   const written: Written | null =
@@ -131,8 +150,24 @@ async function ingestOnce(
     vehicleId,
     fresh: answerOf(vehicleId, plan.fresh, written),
     duplicateIds: plan.duplicateIds,
+    duplicatesAt,
     after: readAfter(read, { ...plan, write: plan.write }, written),
   };
+}
+
+/**
+ * How the caller sees the data sets a post repeats: they are stored data, not the poster's own,
+ * so the answer is a read of them (docs/oauth.md#scopes). Without `data` that read is 403, thrown
+ * before anything of the post is written; otherwise positions come at the grant's precision.
+ */
+async function duplicateView(principal: Principal, accountId: number): Promise<LocationPrecision> {
+  const grant = await grantFor(principal, accountId);
+  if (!grant.data)
+    throw new ApiError(
+      "FORBIDDEN",
+      'The vehicle already has a data set at one of these timestamps, and the answer would show it: that is a read of its data, which needs the "data" scope the driver has not granted this app (scope=data). Nothing was written.',
+    );
+  return grant.location;
 }
 
 const withoutPositions = (sets: DataSetInput[]): DataSetInput[] =>

@@ -1,0 +1,27 @@
+import { expect } from "vitest";
+import type { Credentials, Env } from "./api";
+import { authorizeUrl, redirectParams, type Browser } from "./browser";
+import { codeRequest, exchangeCode, newDriver } from "./oauth-flow";
+
+// What a driver grants an app (docs/oauth.md#scopes), over real HTTP: the consent page's choice.
+
+export type Precision = "precise" | "approximate" | "none";
+export const PRECISIONS: Precision[] = ["precise", "approximate", "none"];
+
+/** Consent with `scope`, choosing `location` (or the page's default); the token answer. */
+async function consent(browser: Browser, creds: Credentials, scope: string, location?: Precision) {
+  const step = await browser.authorize(authorizeUrl(codeRequest(creds, { scope })));
+  if (step.kind !== "consent") throw new Error(`expected the consent form, got ${step.kind}`);
+  const answer = await browser.decide(step, "allow", location ? { location } : {});
+  expect(answer.status, answer.text).toBe(303);
+  const token = await exchangeCode(creds, redirectParams(answer.location!).code!);
+  expect(token.status, token.text).toBe(200);
+  return token.body as { access_token: string; refresh_token: string; scope?: string };
+}
+
+/** A driver registered just now who granted `creds`'s app `scope` at `location`; the user token. */
+export async function driverGranting(creds: Credentials, scope: string, location?: Precision, env: Env = "sandbox") {
+  const driver = await newDriver(env);
+  const token = await consent(driver.browser, creds, scope, location);
+  return { ...driver, token: token.access_token };
+}
