@@ -7,9 +7,9 @@ import type { Principal } from "./principal";
 // What the caller may see of an account's data (docs/oauth.md#scopes). A user token carries its
 // grant, read with the token. A client-credentials token acts for the app across the accounts it
 // reaches, and sees each account's data as that account's driver granted it: no app-level token
-// sees more than a user token of the same account would. Tokens of our own surfaces (the
-// simulator, the console, the driver site) hold no grant of an app to read through, or act as the
-// owner: FULL_GRANT.
+// sees more than a user token of the same account would. The partner console acts as the app
+// (`viaConsole`), so it too sees each account as granted. Our other surfaces hold no token (the
+// simulator's posts, the demo's set-up) or act as the owner (the driver site): FULL_GRANT.
 
 /** Nothing at all: what a grant that cannot be found (revoked a moment ago) allows. */
 const NOTHING: GrantScope = { location: "none", data: false, account: false };
@@ -22,7 +22,7 @@ export async function grantsFor(
     const grant = principal.grant;
     return () => grant;
   }
-  if (principal.tokenId === 0) return () => FULL_GRANT;
+  if (principal.tokenId === 0 && !principal.viaConsole) return () => FULL_GRANT;
   const grants = await grantScopesOf(db(), { appId: principal.appId, accountIds: [...new Set(accountIds)] });
   return (accountId) => grants.get(accountId) ?? NOTHING;
 }

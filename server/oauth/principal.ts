@@ -10,6 +10,12 @@ export type Principal = {
   credentialId: number;
   clientId: string;
   dataProvider: boolean;
+  /**
+   * The partner console acting as the app: no token stands behind it (tokenId 0), yet it sees each
+   * account as the driver granted the app, as the app's client-credentials token would
+   * (server/oauth/grant-view.ts).
+   */
+  viaConsole?: true;
 } & (
   | { kind: "client"; accountId: null; grant: null }
   /** `grant`: what the driver granted the app, read with the token (docs/oauth.md#scopes). */

@@ -1,9 +1,10 @@
 import { expect } from "vitest";
 import type { Credentials, Env } from "./api";
-import { authorizeUrl, redirectParams, type Browser } from "./browser";
+import { authorizeUrl, hiddenFields, redirectParams, type Browser } from "./browser";
 import { codeRequest, exchangeCode, newDriver } from "./oauth-flow";
 
-// What a driver grants an app (docs/oauth.md#scopes), over real HTTP: the consent page's choice.
+// What a driver grants an app (docs/oauth.md#scopes), over real HTTP: the consent page's choice,
+// and the later one on "Connected apps".
 
 export type Precision = "precise" | "approximate" | "none";
 export const PRECISIONS: Precision[] = ["precise", "approximate", "none"];
@@ -24,4 +25,14 @@ export async function driverGranting(creds: Credentials, scope: string, location
   const driver = await newDriver(env);
   const token = await consent(driver.browser, creds, scope, location);
   return { ...driver, token: token.access_token };
+}
+
+/** The driver's later choice of precision for their (one) connected app. */
+export async function choosePrecision(browser: Browser, location: Precision) {
+  const page = await browser.get("/connected-apps");
+  const start = page.text.indexOf('action="/connected-apps/precision"');
+  expect(start, "the connected-apps page has no location form").toBeGreaterThan(-1);
+  const form = hiddenFields(page.text.slice(start, page.text.indexOf("</form>", start)));
+  const chosen = await browser.post("/connected-apps/precision", { ...form, location });
+  expect(chosen.status, chosen.text).toBe(303);
 }

@@ -6,9 +6,10 @@ import { ApiError } from "@/common/http/errors";
 import { notOwned } from "./errors";
 
 // The console acts as the app itself, as a client-credentials token of the app would, so the
-// same services (accounts, vehicles, subscriptions, notifications) apply the same visibility
-// rules. No token exists: tokenId 0 is never looked up by those services; they read the app,
-// credential and environment only.
+// same services (accounts, vehicles, subscriptions, notifications, telemetry) apply the same
+// visibility rules, and each account's grant decides what the partner sees of it (its location
+// precision, its scopes: docs/console.md). No token exists: tokenId 0 is never looked up by
+// those services; they read the app, credential and environment only.
 export async function consolePrincipal(
   partnerUserId: number,
   appId: number,
@@ -32,5 +33,6 @@ export async function consolePrincipal(
     kind: "client",
     accountId: null,
     grant: null,
+    viaConsole: true,
   };
 }

@@ -14,6 +14,9 @@ import {
   startSimulation,
   stopSimulation,
 } from "@/server/simulator/service";
+import { grantFor } from "@/server/oauth/grant-view";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import { positionAt } from "@/server/oauth/location-precision";
 import { getVisibleVehicle, listVisibleVehicles } from "@/server/vehicles/service";
 import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
@@ -27,11 +30,20 @@ const RECENT_RUNS = 20;
 /** The route drawn while a run is watched: enough points for the map, not the whole geometry. */
 const MAX_DRAWN_POINTS = 1500;
 
-const drawn = (points: [number, number][]) => {
+/**
+ * The route where the vehicle drives is where it will be: drawn at the precision the driver granted
+ * the app, as every position the console shows (rounded under approximate, consecutive repeats
+ * dropped; none under none).
+ */
+const drawn = (points: [number, number][], precision: LocationPrecision) => {
+  if (precision === "none") return [];
   const step = Math.max(1, Math.ceil(points.length / MAX_DRAWN_POINTS));
   const kept = points.filter((_, i) => i % step === 0);
   if (kept.at(-1) !== points.at(-1)) kept.push(points.at(-1)!);
-  return kept.map(([longitude, latitude]) => ({ latitude, longitude }));
+  const shown = kept.map(([longitude, latitude]) => positionAt({ latitude, longitude }, precision)!);
+  return shown.filter(
+    (p, i) => i === 0 || p.latitude !== shown[i - 1]!.latitude || p.longitude !== shown[i - 1]!.longitude,
+  );
 };
 
 /** What the simulator page needs: the app's sandbox vehicles, its saved routes, the templates and the recent runs. */
@@ -69,11 +81,15 @@ export async function watchedRun(partnerUserId: number, appId: number, runId: nu
   try {
     const simulation = await getSimulation(principal, String(row.vehicleId), runId);
     const vehicle = await getVisibleVehicle(principal, String(row.vehicleId));
-    const position =
+    // Where the vehicle is and will be, at the precision its driver granted the app (as its API shows it).
+    const { location } = await grantFor(principal, vehicle.accountId);
+    const position = positionAt(
       vehicle.lastLatitude !== null && vehicle.lastLongitude !== null
         ? { latitude: vehicle.lastLatitude, longitude: vehicle.lastLongitude }
-        : null;
-    return { simulation, position, geometry: drawn(row.geometry.points), accountId: vehicle.accountId };
+        : null,
+      location,
+    );
+    return { simulation, position, geometry: drawn(row.geometry.points, location), accountId: vehicle.accountId };
   } catch (error) {
     // Another app's vehicle or run: the same answer as an id that does not exist.
     if (error instanceof ApiError && error.status === 404) throw notOwned("simulation");
