@@ -4,6 +4,7 @@ import { notifications } from "@/db/schema";
 import { ApiError, validationError } from "@/common/http/errors";
 import type { EventType } from "@/common/subscriptions/event-types";
 import { sessionHmac } from "@/server/auth/session-hmac";
+import { grantAllows } from "@/server/delivery/grant-check";
 import { env } from "@/server/platform/env";
 import type { Principal } from "@/server/oauth/principal";
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition, type FeedScope } from "./feed-cursor";
@@ -17,6 +18,10 @@ import { serializeEventBody, type NotificationRow } from "./serialize";
 // and transaction ids are drawn before commit, so a transaction that started earlier may commit
 // later; it is then still running, its events wait behind the horizon, and the cursor never passes
 // them. The pattern of GET /account/data?sinceLastCall (server/telemetry/account-data.ts).
+//
+// An account that revoked the app takes its events out of the feed, as out of the app's
+// notification reads (a client-credentials token outlives the revocation); what tells the app of
+// it (AUTHORIZATIONSTATUS, ACCESSREVOKED, ACCOUNTDELETED) stays: the deliveries' rule, grantAllows.
 
 export type FeedQuery = { after?: string; since?: Date; limit: number; eventType?: EventType; vehicleId?: number };
 export type FeedFilters = Pick<FeedQuery, "eventType" | "vehicleId">;
@@ -91,6 +96,7 @@ export async function readFeedPage(
          where n.app_id = ${principal.appId} and n.environment = ${principal.environment} and not n.test
            and coalesce(n.tx_id, '0'::xid8) < h.horizon
            and (coalesce(n.tx_id, '0'::xid8), n.id) > (${from.tx}::xid8, ${from.id}::bigint)
+           and ${grantAllows(sql)}
            ${principal.kind === "user" ? sql`and n.account_id = ${principal.accountId}` : sql``}
            ${query.eventType ? sql`and n.type = ${query.eventType}` : sql``}
            ${query.vehicleId !== undefined ? sql`and n.vehicle_id = ${query.vehicleId}` : sql``}

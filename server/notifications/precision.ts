@@ -1,4 +1,4 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import { db } from "@/db/client";
 import { accountGrants } from "@/db/schema";
 import type { LocationPrecision } from "@/server/oauth/grant-scope";
@@ -7,7 +7,8 @@ import type { NotificationRow } from "./serialize";
 // The location precision each notification is shown at (docs/oauth.md#scopes): its app's grant
 // for its account as it stands now, so a driver's later choice reaches reads, deliveries still to
 // be sent and feed pages alike. One statement for a page or a delivery batch. A notification of
-// no account (AUTHORIZATIONSTATUS) carries no position.
+// no account carries no position. A revoked grant shows none: the app no longer sees the account
+// (the console, the app's partner, still lists its notifications, without their positions).
 export async function precisionsOf(
   rows: Pick<NotificationRow, "accountId" | "appId">[],
 ): Promise<(row: Pick<NotificationRow, "accountId" | "appId">) => LocationPrecision> {
@@ -24,14 +25,17 @@ export async function precisionsOf(
       })
       .from(accountGrants)
       .where(
-        or(
-          ...[...pairs.values()].map((p) =>
-            and(eq(accountGrants.accountId, p.accountId), eq(accountGrants.appId, p.appId)),
+        and(
+          isNull(accountGrants.revokedAt),
+          or(
+            ...[...pairs.values()].map((p) =>
+              and(eq(accountGrants.accountId, p.accountId), eq(accountGrants.appId, p.appId)),
+            ),
           ),
         ),
       );
     for (const g of grants) found.set(`${g.accountId}:${g.appId}`, g.location);
   }
-  // A grant gone altogether (the app's access deleted with its rows): nothing of the position.
+  // A grant revoked, or gone altogether (the app's access deleted with its rows): nothing of the position.
   return (row) => (row.accountId === null ? "precise" : (found.get(`${row.accountId}:${row.appId}`) ?? "none"));
 }

@@ -4,7 +4,7 @@ import { authorizeUrl, hiddenFields, redirectParams, type Browser } from "./brow
 import { codeRequest, exchangeCode, newDriver } from "./oauth-flow";
 
 // What a driver grants an app (docs/oauth.md#scopes), over real HTTP: the consent page's choice,
-// and the later one on "Connected apps".
+// the later one on "Connected apps", and the Revoke button there.
 
 export type Precision = "precise" | "approximate" | "none";
 export const PRECISIONS: Precision[] = ["precise", "approximate", "none"];
@@ -35,4 +35,16 @@ export async function choosePrecision(browser: Browser, location: Precision) {
   const form = hiddenFields(page.text.slice(start, page.text.indexOf("</form>", start)));
   const chosen = await browser.post("/connected-apps/precision", { ...form, location });
   expect(chosen.status, chosen.text).toBe(303);
+}
+
+/** The driver's Revoke button for their (one) connected app. */
+export async function revokeOnlyApp(browser: Browser) {
+  const page = await browser.get("/connected-apps");
+  const start = page.text.indexOf('action="/connected-apps/revoke"');
+  expect(start, "the connected-apps page has no revoke form").toBeGreaterThan(-1);
+  const revoked = await browser.post(
+    "/connected-apps/revoke",
+    hiddenFields(page.text.slice(start, page.text.indexOf("</form>", start))),
+  );
+  expect(revoked.status, revoked.text).toBe(303);
 }
