@@ -1,5 +1,5 @@
 import { CATEGORY_BIT, type AccessRule } from "@/common/access/categories";
-import { WAYPOINT_KEY } from "@/server/telemetry/keys";
+import { LOCATION_KEYS } from "@/server/telemetry/keys";
 
 // How one item of an answer counts in the access log (docs/driver-site.md#data-access): whose data
 // it is and which categories it carries. Each operation names its rule in its operations.ts, so
@@ -18,10 +18,13 @@ export function notificationCategory(type: string): number {
   return type === "WAYPOINT" || type === "GEOFENCE" ? location : events;
 }
 
+/** A position or the address near one is location; every other point vehicle data. */
+const pointCategory = (key: unknown) => (LOCATION_KEYS.has(String(key)) ? location : vehicleData);
+
 function datumMask(datum: unknown): number {
   let mask = 0;
   if (!Array.isArray(datum)) return mask;
-  for (const point of datum as Item[]) mask |= point.key === WAYPOINT_KEY ? location : vehicleData;
+  for (const point of datum as Item[]) mask |= pointCategory(point.key);
   return mask;
 }
 
@@ -54,7 +57,7 @@ export const accessRules = {
   /** One data point. */
   dataPoint: (item) => {
     const p = item as Item;
-    return { accountId: null, vehicleId: num(p.vehicleId), mask: p.key === WAYPOINT_KEY ? location : vehicleData };
+    return { accountId: null, vehicleId: num(p.vehicleId), mask: pointCategory(p.key) };
   },
   /** A notification or feed event: location for waypoint and geofence events, events otherwise. */
   notification: (item) => {

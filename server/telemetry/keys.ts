@@ -16,6 +16,14 @@ export const NUMERIC_KEYS = new Set([
 
 export const WAYPOINT_KEY = "GEN_WAYPOINT";
 
+/**
+ * The keys that say where the vehicle is: the position, and the address near it. Each is a position
+ * wherever positions are ruled (docs/oauth.md#scopes): not stored while location is paused, hidden
+ * from an app without precise location (an address cannot be rounded), counted as location in the
+ * access log.
+ */
+export const LOCATION_KEYS: ReadonlySet<string> = new Set([WAYPOINT_KEY, "GEN_NEAREST_ADDRESS"]);
+
 export type Waypoint = { latitude: number; longitude: number };
 
 // Two decimal numbers and one comma, with white space around either number (what trim() removes,

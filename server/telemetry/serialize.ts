@@ -2,15 +2,12 @@ import type { dataPoints, dataSets, trips } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
 import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import { positionAt, waypointValueAt } from "@/server/oauth/location-precision";
-import { translateValue } from "./keys";
+import { LOCATION_KEYS, WAYPOINT_KEY, translateValue } from "./keys";
 import type { DataPointOut, DataSetOut, TripOut } from "./schemas";
 
 type PointRow = Pick<typeof dataPoints.$inferSelect, "id" | "dataSetId" | "recordedAt" | "key" | "value">;
 type SetRow = typeof dataSets.$inferSelect;
 type TripRow = typeof trips.$inferSelect;
-
-// The keys that say where the vehicle is: a position, and the address near it.
-const LOCATION_KEYS = new Set(["GEN_WAYPOINT", "GEN_NEAREST_ADDRESS"]);
 
 /**
  * A data point as an app with this location precision sees it (docs/oauth.md#scopes), the one
@@ -23,7 +20,7 @@ export function pointAt<P extends { key: string; value: string | null; translate
   precision: LocationPrecision,
 ): P {
   if (precision === "precise" || !LOCATION_KEYS.has(point.key)) return point;
-  const value = point.key === "GEN_WAYPOINT" && point.value !== null ? waypointValueAt(point.value, precision) : null;
+  const value = point.key === WAYPOINT_KEY && point.value !== null ? waypointValueAt(point.value, precision) : null;
   return { ...point, value, translatedValue: value };
 }
 

@@ -7,6 +7,7 @@ import { ApiError, notFound } from "@/common/http/errors";
 import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import { grantFor } from "@/server/oauth/grant-view";
 import type { Principal } from "@/server/oauth/principal";
+import { LOCATION_KEYS } from "../keys";
 import { readDataSets } from "../queries";
 import type { DataSetInput, DataSetOut } from "../schemas";
 import { answerOf, planWrite, readAfter } from "./plan";
@@ -122,8 +123,9 @@ async function ingestOnce(
     throw new ApiError("FORBIDDEN", "Only apps approved as data providers may post data sets in production.");
   }
 
-  // Paused by the driver: the positions are not stored; the rest of each data set is, so
-  // lastWaypoint, trips' ends and every evaluation see no new position (docs/driver-site.md#pause-location).
+  // Paused by the driver: the positions (GEN_WAYPOINT, and GEN_NEAREST_ADDRESS, the address near one)
+  // are not stored; the rest of each data set is, so lastWaypoint, trips' ends and every evaluation see
+  // no new position (docs/driver-site.md#pause-location).
   const kept = read.vehicle.locationPaused ? withoutPositions(sets) : sets;
   const plan = planWrite(read, kept, { environment: principal.environment, unread: recent && { scope } });
   const vehicleId = read.vehicle.id;
@@ -171,4 +173,4 @@ async function duplicateView(principal: Principal, accountId: number): Promise<L
 }
 
 const withoutPositions = (sets: DataSetInput[]): DataSetInput[] =>
-  sets.map((set) => ({ ...set, datum: set.datum.filter((d) => d.key !== "GEN_WAYPOINT") }));
+  sets.map((set) => ({ ...set, datum: set.datum.filter((d) => !LOCATION_KEYS.has(d.key)) }));
