@@ -23,7 +23,8 @@ type Counts = Record<string, number>;
 
 async function countsOf(accountId: number): Promise<Counts> {
   const rows = await testSql()<{ category: string; n: number }[]>`
-    select category, sum(count)::int as n from access_counts where account_id = ${accountId} group by category`;
+    select category, sum(count)::int as n from access_counts where account_id = ${accountId}
+     group by category order by category`;
   return Object.fromEntries(rows.map((r) => [r.category, r.n]));
 }
 
