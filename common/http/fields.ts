@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseDateTime } from "./datetime";
+import { DATE_TIME_MESSAGE, LOCAL_DATE_TIME_MESSAGE, parseDateTime, parseLocalDateTime } from "./datetime";
 
 // Field building blocks shared by every domain's schemas.
 
@@ -30,7 +30,17 @@ export const text = (max: number) => z.string().trim().max(max, `Must be at most
 export const dateTime = z.string().transform((value, ctx) => {
   const date = parseDateTime(value);
   if (!date) {
-    ctx.addIssue({ code: "custom", message: "Must be a DateTime like 20141112T195503+0000." });
+    ctx.addIssue({ code: "custom", message: DATE_TIME_MESSAGE });
+    return z.NEVER;
+  }
+  return date;
+});
+
+/** An <input type="datetime-local"> value, read as UTC (the console's time filters and forms). */
+export const dateTimeLocal = z.string().transform((value, ctx) => {
+  const date = parseLocalDateTime(value);
+  if (!date) {
+    ctx.addIssue({ code: "custom", message: LOCAL_DATE_TIME_MESSAGE });
     return z.NEVER;
   }
   return date;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { bigIdParam, dateTimeOut, optional, text } from "@/common/http/fields";
-import { parseDateTime } from "@/common/http/datetime";
+import { DATE_TIME_MESSAGE, parseDateTime } from "@/common/http/datetime";
 import { vin } from "@/server/vehicles/schemas";
 import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "./keys";
 
@@ -15,7 +15,7 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
 const deviceTime = z.string().transform((value, ctx) => {
   const date = parseDateTime(value);
   if (!date) {
-    ctx.addIssue({ code: "custom", message: "Must be a DateTime like 20141112T195503+0000." });
+    ctx.addIssue({ code: "custom", message: DATE_TIME_MESSAGE });
     return z.NEVER;
   }
   if (date.getTime() > Date.now() + FUTURE_TOLERANCE_MS) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, parseDateTime } from "@/common/http/datetime";
+import { formatDateTime, parseDateTime, parseLocalDateTime } from "@/common/http/datetime";
 
 describe("wire DateTime", () => {
   it("formats in UTC with +0000, never Z", () => {
@@ -75,6 +75,45 @@ describe("wire DateTime", () => {
     }
     // Past year 9999 toISOString changes shape; the parts are still right.
     expect(formatDateTime(new Date(Date.UTC(12345, 0, 2, 3, 4, 5)))).toBe("123450102T030405+0000");
+  });
+
+  it("takes years 1000 to 9999 in UTC after the offset, and never reads 0000–0099 as 19xx", () => {
+    expect(parseDateTime("10000101T000000+0000")?.toISOString()).toBe("1000-01-01T00:00:00.000Z");
+    expect(parseDateTime("99991231T235959+0000")?.toISOString()).toBe("9999-12-31T23:59:59.000Z");
+    // The offset moves an instant across an edge, either way.
+    expect(parseDateTime("09991231T230000-0200")?.toISOString()).toBe("1000-01-01T01:00:00.000Z");
+    expect(parseDateTime("100001011T000000+0000")).toBeNull();
+    for (const out of [
+      "99991231T235959-1400", // year 10000 in UTC
+      "99991231T235959-0001",
+      "10000101T000000+0001", // year 999 in UTC
+      "00000101T000000+0000",
+      "00500101T000000+0000",
+      "00991231T235959+0000",
+      "09991231T235959+0000",
+    ]) {
+      expect(parseDateTime(out), out).toBeNull();
+    }
+  });
+
+  it("reads datetime-local as UTC in the same range", () => {
+    expect(parseLocalDateTime("2014-11-12T19:55")?.toISOString()).toBe("2014-11-12T19:55:00.000Z");
+    expect(parseLocalDateTime("2014-11-12T19:55:03")?.toISOString()).toBe("2014-11-12T19:55:03.000Z");
+    expect(parseLocalDateTime("2014-11-12T19:55:03.25")?.toISOString()).toBe("2014-11-12T19:55:03.250Z");
+    expect(parseLocalDateTime("9999-12-31T23:59:59.999")?.toISOString()).toBe("9999-12-31T23:59:59.999Z");
+    expect(parseLocalDateTime("1000-01-01T00:00")?.toISOString()).toBe("1000-01-01T00:00:00.000Z");
+    for (const bad of [
+      "0000-01-01T00:00",
+      "0050-06-01T12:00",
+      "0999-12-31T23:59:59.999",
+      "2023-02-29T00:00",
+      "2014-11-12T24:00",
+      "2014-11-12",
+      "2014-11-12T19:55Z",
+      "yesterday",
+    ]) {
+      expect(parseLocalDateTime(bad), bad).toBeNull();
+    }
   });
 
   it("round-trips", () => {

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { environments } from "@/db/schema";
+import { dateTimeLocal } from "@/common/http/fields";
 import { appEventEndpointForm, setAppEventEndpoint } from "./app-event-endpoint";
 import { appInput, confirmObligations, createConsoleApp, rotateSecret, updateConsoleApp } from "./apps";
 import { createTestAccount, createTestVehicle } from "./connected";
-import { resendFailed, resendNotification, resendSince, sendConsoleTestNotification } from "./deliveries";
+import { resendFailed, resendNotification, sendConsoleTestNotification } from "./deliveries";
 import { setInboxAnswer } from "./inbox";
 import type { PartnerSession } from "./session";
 import { revealSigningSecret, rotateAppSigningSecret } from "./signing";
@@ -132,7 +133,7 @@ export const consoleActions: Record<string, Action> = {
     await resendNotification(p.partnerUserId, input.appId, input.notificationId);
     return { redirect: appPath(input.appId, `/notifications/${input.notificationId}`) };
   }),
-  "resend-failed": action(appRef.extend({ environment, since: resendSince }), async (p, input) => {
+  "resend-failed": action(appRef.extend({ environment, since: dateTimeLocal }), async (p, input) => {
     const resent = await resendFailed(p.partnerUserId, input.appId, input.environment, input.since);
     return {
       redirect: `${appPath(input.appId, "/notifications")}?env=${input.environment}`,

@@ -1,5 +1,4 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import { db } from "@/db/client";
 import { subscriptions, type Environment } from "@/db/schema";
 import { resendFailedSince, resendNotificationDeliveries, type Resent } from "@/server/delivery/resend";
@@ -45,11 +44,6 @@ export async function resendNotification(
   }
   return resent;
 }
-
-// <input type="datetime-local">, read as UTC like the list's filters.
-export const resendSince = z.iso
-  .datetime({ local: true, error: "Give a date and time (UTC)." })
-  .transform((local) => new Date(`${local.length === 16 ? `${local}:00` : local}Z`));
 
 export async function resendFailed(
   partnerUserId: number,

@@ -5,6 +5,7 @@ import { notifications, type Environment } from "@/db/schema";
 import { serializeNotification } from "@/server/notifications/serialize";
 import { precisionsOf } from "@/server/notifications/precision";
 import { EVENT_TYPE_NAMES } from "@/common/subscriptions/event-types";
+import { LOCAL_DATE_TIME_MESSAGE, parseLocalDateTime } from "@/common/http/datetime";
 import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";
 
@@ -19,8 +20,10 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 // "id" inside the subquery would be notification_deliveries.id.
 const deliveryState = sql<DeliveryState | null>`(select case when bool_or(nd.status = 'PENDING') then 'PENDING' when bool_or(nd.status = 'FAILED') then 'FAILED' when count(*) > 0 then 'DELIVERED' end from notification_deliveries nd where nd.notification_id = notifications.id)`;
 
-// The list's filters, from the page's query string; anything unreadable is simply not applied
-// (a filter form never makes a page fail).
+// The list's filters, from the page's query string; anything unreadable is not applied (a filter
+// form never makes a page fail), and the page says which (unappliedFilters).
+const localTime = z.string().refine((t) => parseLocalDateTime(t) !== null);
+
 export const notificationFilters = z.object({
   vehicle: z
     .string()
@@ -40,8 +43,8 @@ export const notificationFilters = z.object({
     .pipe(z.enum(EVENT_TYPE_NAMES as [string, ...string[]]))
     .optional()
     .catch(undefined),
-  from: z.iso.datetime({ local: true }).optional().catch(undefined),
-  to: z.iso.datetime({ local: true }).optional().catch(undefined),
+  from: localTime.optional().catch(undefined),
+  to: localTime.optional().catch(undefined),
   status: z
     .string()
     .transform((t) => t.toUpperCase())
@@ -53,7 +56,16 @@ export const notificationFilters = z.object({
 export type NotificationFilters = z.output<typeof notificationFilters>;
 
 // `from`/`to` come from <input type="datetime-local">: read as UTC, as the page says.
-const utc = (local: string) => new Date(`${local.length === 16 ? `${local}:00` : local}Z`);
+const utc = (local: string) => parseLocalDateTime(local)!;
+
+const FILTER_LABELS = { from: "From (UTC)", to: "To (UTC)" } as const;
+
+/** The time filters given but not applied, each with its label and why, for the page to say. */
+export function unappliedFilters(raw: Record<"from" | "to", string | undefined>, filters: NotificationFilters) {
+  return (["from", "to"] as const)
+    .filter((key) => raw[key]?.trim() && filters[key] === undefined)
+    .map((key) => ({ field: key, label: FILTER_LABELS[key], message: LOCAL_DATE_TIME_MESSAGE }));
+}
 
 export async function listAppNotifications(
   partnerUserId: number,

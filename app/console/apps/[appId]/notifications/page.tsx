@@ -14,6 +14,7 @@ import {
   listAppNotifications,
   notificationFilters,
   NOTIFICATION_PAGE_SIZE,
+  unappliedFilters,
 } from "@/server/surfaces/console/notifications";
 import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/surfaces/console/pages";
 import { vehicleNames } from "@/server/surfaces/console/vehicle-names";
@@ -46,6 +47,7 @@ export default async function NotificationsPage({ params, searchParams }: Props)
     to: first(query.to),
     page: first(query.page),
   });
+  const unapplied = unappliedFilters({ from: first(query.from), to: first(query.to) }, filters);
   const { session, csrfToken, overview } = await consoleAppPage(
     appId,
     `/console/apps/${appId}/notifications?env=${environment}`,
@@ -82,6 +84,17 @@ export default async function NotificationsPage({ params, searchParams }: Props)
           className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-6"
         >
           <input type="hidden" name="env" value={environment} />
+          {unapplied.length > 0 ? (
+            <div role="alert">
+              <Notice tone="warn">
+                {unapplied.map((u) => (
+                  <p key={u.field} data-field={u.field}>
+                    {u.label} is not applied: {u.message}
+                  </p>
+                ))}
+              </Notice>
+            </div>
+          ) : null}
           {filters.subscription !== undefined ? (
             <input type="hidden" name="subscription" value={filters.subscription} />
           ) : null}
