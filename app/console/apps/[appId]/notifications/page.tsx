@@ -84,17 +84,6 @@ export default async function NotificationsPage({ params, searchParams }: Props)
           className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-6"
         >
           <input type="hidden" name="env" value={environment} />
-          {unapplied.length > 0 ? (
-            <div role="alert">
-              <Notice tone="warn">
-                {unapplied.map((u) => (
-                  <p key={u.field} data-field={u.field}>
-                    {u.label} is not applied: {u.message}
-                  </p>
-                ))}
-              </Notice>
-            </div>
-          ) : null}
           {filters.subscription !== undefined ? (
             <input type="hidden" name="subscription" value={filters.subscription} />
           ) : null}
@@ -174,6 +163,17 @@ export default async function NotificationsPage({ params, searchParams }: Props)
             </Link>
           </div>
         </form>
+        {unapplied.length > 0 ? (
+          <div role="alert">
+            <Notice tone="warn">
+              {unapplied.map((u) => (
+                <p key={u.field} data-field={u.field}>
+                  {u.label} is not applied: {u.message}
+                </p>
+              ))}
+            </Notice>
+          </div>
+        ) : null}
         {filters.subscription !== undefined ? (
           <p className="text-sm text-slate-700">Showing subscription {filters.subscription} only.</p>
         ) : null}
