@@ -1,10 +1,11 @@
 import { rawSql } from "@/db/client";
+import { FORMULA_START } from "@/server/access-log/csv";
 
 // The export's data points as CSV text, a batch at a time by keyset on (recorded_at, id), the order of
 // data_points_vehicle_time_idx: each batch is one short indexed statement, never the whole table in
-// memory. PostgreSQL writes the batch's lines itself (the rules of server/access-log/csv.ts: a field
-// starting with = + - @ tab or CR gets an apostrophe, one holding a quote, comma or line break is
-// quoted) and sends one string: a million points are then 200 strings for Node rather than a million
+// memory. PostgreSQL writes the batch's lines itself (the rules of server/access-log/csv.ts: an
+// apostrophe wherever a spreadsheet could start a formula, FORMULA_START; a field holding a quote,
+// comma or line break is quoted) and sends one string: a million points are then 200 strings for Node rather than a million
 // rows of six, which kept the process's heap growing with garbage on a large heap (docs/benchmarks.md,
 // bench:export). The row comparison alone would not prune data_points' month partitions: the plain
 // bound on recorded_at beside it does, so a batch reads only the months from the cursor on. (The order
@@ -21,7 +22,10 @@ type Sql = ReturnType<typeof rawSql>;
 /** A text column as one CSV field, by the rules of csvField in server/access-log/csv.ts. */
 const csvText = (sql: Sql, column: "key" | "value") => {
   const text = sql`coalesce(${sql(column)}, '')`;
-  const guarded = sql`(case when left(${text}, 1) in ('=', '+', '-', '@', chr(9), chr(13)) then chr(39) || ${text} else ${text} end)`;
+  // The pattern only where it could match (a value starting so, or holding a separator): most values
+  // are numbers and positions, and a regexp_replace on each of a million rows is not free.
+  const mayRun = sql`left(ltrim(${text}, ' '), 1) in ('=', '+', '-', '@', chr(9), chr(13)) or ${text} ~ '[;\t\r\n]'`;
+  const guarded = sql`(case when ${mayRun} then regexp_replace(${text}, ${FORMULA_START}, chr(39), 'g') else ${text} end)`;
   return sql`(case when strpos(${text}, '"') + strpos(${text}, ',') + strpos(${text}, chr(13)) + strpos(${text}, chr(10)) > 0
                    then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end)`;
 };
