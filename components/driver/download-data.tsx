@@ -14,13 +14,18 @@ const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 export function DownloadData() {
   const [progress, setProgress] = useState<Progress | null>(null);
-  const [state, setState] = useState<"idle" | "running" | "done" | "failed">("idle");
+  const [state, setState] = useState<"idle" | "running" | "done" | "failed" | "busy">("idle");
 
   async function start() {
     setState("running");
     setProgress({ bytes: 0, totals: null });
     try {
       const answer = await fetch("/me/export", { cache: "no-store" });
+      // One export at a time per account: another (another tab, the direct link) is still running.
+      if (answer.status === 429) {
+        setProgress(null);
+        return setState("busy");
+      }
       if (!answer.ok || !answer.body) throw new Error(String(answer.status));
       const totals = Object.fromEntries(
         ["Data-Points", "Trips", "Notifications", "Vehicles"].map((h) => [
@@ -79,6 +84,11 @@ export function DownloadData() {
             : state === "failed"
               ? " — the download failed; try again."
               : "…"}
+        </p>
+      ) : null}
+      {state === "busy" ? (
+        <p role="status" className="text-sm text-slate-700" data-testid="export-busy">
+          An export of your data is already running (in another tab, or saved directly); try again when it has finished.
         </p>
       ) : null}
     </div>

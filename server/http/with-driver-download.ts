@@ -37,7 +37,7 @@ export function withDriverDownload(
       const answered = apiErrorOf(error, "a driver download");
       return new Response(JSON.stringify(errorBody(answered)), {
         status: answered.status,
-        headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+        headers: { ...answered.headers, "Content-Type": "application/json", "Cache-Control": "no-store" },
       });
     }
   };

@@ -3,9 +3,9 @@ import { withDriverDownload } from "@/server/http/with-driver-download";
 import { exportDriverData } from "@/server/surfaces/driver/export";
 
 // GET /me/export — "Download my data": a ZIP of everything of the driver's, streamed as it is read;
-// the row totals in headers ahead of it, for the page's progress
-export const GET = withDriverDownload(async ({ session }) => {
-  const data = await exportDriverData(session);
+// the row totals in headers ahead of it, for the page's progress; one at a time per account (else 429)
+export const GET = withDriverDownload(async ({ session, request }) => {
+  const data = await exportDriverData(session, request.signal);
   return {
     filename: data.filename,
     contentType: "application/zip",

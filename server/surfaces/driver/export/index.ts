@@ -10,6 +10,7 @@ import { getDriverAccount } from "../account";
 import { driverPrincipal } from "../principal";
 import { readTrack } from "../track-queries";
 import { GEOJSON_HEAD, GEOJSON_TAIL, GPX_HEAD, GPX_TAIL, geojsonFeature, gpxTrack, type ExportTrip } from "./formats";
+import { claimExport, releasedWhenDone } from "./one-at-a-time";
 import { readPointCsvBatch, type PointCursor } from "./point-batches";
 import { exportTotals, notificationBatch, tripBatch } from "./queries";
 import { zipStream } from "./zip";
@@ -30,7 +31,19 @@ export type DriverExport = {
   body: ReadableStream<Uint8Array>;
 };
 
-export async function exportDriverData(session: DriverSession): Promise<DriverExport> {
+/** The account's export; 429 RATE_LIMITED while another of its exports runs (one-at-a-time.ts). */
+export async function exportDriverData(session: DriverSession, signal?: AbortSignal): Promise<DriverExport> {
+  const claim = await claimExport(session.accountId);
+  try {
+    const data = await buildExport(session);
+    return { ...data, body: releasedWhenDone(data.body, claim, signal) };
+  } catch (error) {
+    await claim.release();
+    throw error;
+  }
+}
+
+async function buildExport(session: DriverSession): Promise<DriverExport> {
   const accountId = session.accountId;
   const [account, vehicles] = await Promise.all([getDriverAccount(session), allVehicles(session)]);
   const vehicleIds = vehicles.map((v) => v.vehicleId);

@@ -1,9 +1,9 @@
-import { and, asc, count, eq, gt, inArray, or, sum } from "drizzle-orm";
-import { db } from "@/db/client";
+import { and, asc, count, eq, gt, inArray, or, sql, sum } from "drizzle-orm";
+import { db, type Database } from "@/db/client";
 import { notifications, trips, vehicleDataStats } from "@/db/schema";
 
 // The export's drizzle reads: the totals shown while it downloads, and trips and notifications a
-// batch at a time by id (the data points are in point-batches.ts).
+// batch at a time by id (the data points are in point-batches.ts); and its lock (one-at-a-time.ts).
 
 export async function exportTotals({ accountId, vehicleIds }: { accountId: number; vehicleIds: number[] }) {
   if (vehicleIds.length === 0) {
@@ -54,3 +54,17 @@ const ofAccount = (accountId: number, vehicleIds: number[]) =>
   vehicleIds.length === 0
     ? eq(notifications.accountId, accountId)
     : or(eq(notifications.accountId, accountId), inArray(notifications.vehicleId, vehicleIds));
+
+/**
+ * The account's export lock on `session`, a connection of its own: a session advisory lock (the
+ * export's class, the account id), taken if free. It lasts until the session ends.
+ */
+export async function tryExportLock(
+  session: Database,
+  { lockClass, accountId }: { lockClass: number; accountId: number },
+) {
+  const [row] = await session.execute<{ held: boolean }>(
+    sql`select pg_try_advisory_lock(${lockClass}::int, ${accountId}::int) as held`,
+  );
+  return row?.held === true;
+}
