@@ -6,6 +6,7 @@ import { methodsAt } from "@/server/openapi/methods-at";
 import { ApiError } from "@/common/http/errors";
 import { errorBody } from "./error-body";
 import { allowHeader } from "./method-not-allowed";
+import { corsHeaders } from "./cors";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 // Next.js route handlers know GET, HEAD, OPTIONS, POST, PUT, PATCH and DELETE; any other method
@@ -27,6 +28,9 @@ export const JSON_PATH = /^\/((v1|sandbox)\/api|me)(\/|$)/;
 const ME_PATH = /^\/me(\/|$)/;
 
 const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+// An API path's answers carry the CORS headers, these too: a browser app shows its caller the
+// error only if it may read it.
+const headersAt = (path: string) => (API_PATH.test(path) ? { ...headers, ...corsHeaders } : headers);
 
 /**
  * Answers, before Next.js, what no route of ours would: a path that is not valid percent-encoding,
@@ -46,10 +50,10 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
   if (!percentDecodable(path)) return badPercentEncoding(path, res);
   if (OAUTH_PATH.test(path)) req.url = path.toLowerCase() + query;
   const resolved = API_PATH.test(path) || ME_PATH.test(path) ? resolve(path) : path;
-  if (API_PATH.test(path) && !API_PATH.test(resolved)) return pathNotFound(res);
+  if (API_PATH.test(path) && !API_PATH.test(resolved)) return pathNotFound(res, path);
   // The driver site's JSON routes are all there is under /me: any other path there (`/me/x`, or
   // `/me/vehicles/..`, which is `/me/`) is no page either, and answers as those routes do.
-  if (ME_PATH.test(path) && !driverRouteMethods(resolved)) return pathNotFound(res);
+  if (ME_PATH.test(path) && !driverRouteMethods(resolved)) return pathNotFound(res, path);
   if (resolved !== path) req.url = resolved + query;
   if (ROUTED.has(req.method ?? "")) return false;
   // Next.js resolves dot segments and empty segments before routing: so does the match below.
@@ -72,11 +76,11 @@ export function answerBeforeNext(req: IncomingMessage, res: ServerResponse): boo
   if (driverMethods) return methodNotAllowed(req, res, allowHeader(driverMethods));
   if (!API_PATH.test(path)) return false;
   const allow = allowAt(resolved);
-  return allow ? methodNotAllowed(req, res, allow) : pathNotFound(res);
+  return allow ? methodNotAllowed(req, res, allow) : pathNotFound(res, path);
 }
 
 function methodNotAllowed(req: IncomingMessage, res: ServerResponse, allow: string): true {
-  res.writeHead(405, { ...headers, Allow: allow });
+  res.writeHead(405, { ...headersAt(req.url ?? "/"), Allow: allow });
   res.end(
     JSON.stringify(errorBody(new ApiError("METHOD_NOT_ALLOWED", `${req.method} is not supported on this path.`))),
   );
@@ -143,7 +147,7 @@ function percentDecodable(path: string): boolean {
 function badPercentEncoding(path: string, res: ServerResponse): true {
   const detail = "The request path is not valid percent-encoded UTF-8.";
   if (JSON_PATH.test(path)) {
-    res.writeHead(400, headers);
+    res.writeHead(400, headersAt(path));
     res.end(
       JSON.stringify(
         errorBody(
@@ -158,8 +162,8 @@ function badPercentEncoding(path: string, res: ServerResponse): true {
   return true;
 }
 
-function pathNotFound(res: ServerResponse): true {
-  res.writeHead(404, headers);
+function pathNotFound(res: ServerResponse, path: string): true {
+  res.writeHead(404, headersAt(path));
   res.end(JSON.stringify(errorBody(new ApiError("NOT_FOUND", "The requested path was not found."))));
   return true;
 }

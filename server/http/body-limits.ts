@@ -2,6 +2,7 @@ import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError } from "@/common/http/errors";
 import { MAX_BODY_BYTES } from "./body";
+import { corsHeaders } from "./cors";
 import { errorBody } from "./error-body";
 
 // The most a request body may hold, enforced by npm start's server before Next.js reads a byte
@@ -21,6 +22,7 @@ const LINGER_BYTES = 8 * 1024 * 1024;
 
 const JSON_BODY_PATH = /^\/((v1|sandbox)\/api|me|sandbox\/inbox)(\/|$)/;
 const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
+const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 
 type Limit = { bytes: number; refuse(res: ServerResponse): void };
 type Pushable = IncomingMessage & { push(chunk: Buffer | null): boolean };
@@ -94,7 +96,12 @@ function limitFor(path: string): Limit {
     return {
       bytes: MAX_BODY_BYTES,
       refuse: (res) =>
-        json(res, errorBody(new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`))),
+        json(
+          res,
+          errorBody(new ApiError("TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`)),
+          // The API's other answers carry the CORS headers: without them a browser app cannot read this one.
+          API_PATH.test(path) ? corsHeaders : {},
+        ),
     };
   }
   const detail = `The request body is larger than ${FORM_MAX_BODY_BYTES} bytes.`;
@@ -113,8 +120,8 @@ function limitFor(path: string): Limit {
   };
 }
 
-function json(res: ServerResponse, body: unknown): void {
-  res.writeHead(413, { "Content-Type": "application/json" });
+function json(res: ServerResponse, body: unknown, extra: Record<string, string> = {}): void {
+  res.writeHead(413, { ...extra, "Content-Type": "application/json" });
   res.end(JSON.stringify(body));
 }
 
