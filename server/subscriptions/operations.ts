@@ -254,6 +254,13 @@ const feedEventType = z
   .transform((s, ctx) => eventTypeOf(s) ?? (ctx.addIssue({ code: "custom", message: "Unknown event type." }), z.NEVER))
   .meta({ description: "Only events of this type, any letter case", enum: EVENT_TYPE_NAMES });
 
+// A cursor longer than any the feed hands out is malformed like any other (contract: 400, field
+// `after`, INVALID), not TOO_LONG: the client is to restart, not to shorten it.
+const feedCursor = z
+  .string()
+  .refine((cursor) => cursor.length <= 200, "Not a cursor of this feed.")
+  .meta({ maxLength: 200 });
+
 export const eventFeedOperation = operation({
   method: "GET",
   path: "/eventFeed/",
@@ -263,7 +270,7 @@ export const eventFeedOperation = operation({
     "Pass each answer's `nextCursor` as `after` on the next call to see every event once, whatever commits concurrently; per vehicle, events keep the order of the data sets that caused them. Without `after`: from `since`, or from the oldest event kept. A cursor older than the feed keeps (EVENT_FEED_RETENTION_DAYS, at least 7 days) answers 410 `CURSOR_EXPIRED`: restart with `since`. A user token sees its own account's events only.",
   auth: "any",
   query: z.object({
-    after: optional(z.string().max(200)).describe("The nextCursor (or an event's cursor) of an earlier answer"),
+    after: optional(feedCursor).describe("The nextCursor (or an event's cursor) of an earlier answer"),
     since: optional(dateTime).describe("Without after: start at the events made at or after this time"),
     searchLimit: integerish.pipe(z.number().int().min(1).max(1000)).default(100),
     eventType: optional(feedEventType),
@@ -288,7 +295,7 @@ export const eventStreamOperation = operation({
     "Send `Accept: text/event-stream` (any other Accept answers 400). Each event is one SSE message: `id:` the event's cursor, `event:` its type, `data:` the event JSON the feed's pages answer. Resumes after `Last-Event-ID` (what EventSource sends when it reconnects) or `after`; without either, from `since` or the oldest event kept. A bad or expired cursor answers 400 or 410 in JSON before the stream starts. A comment line (`: heartbeat`) comes at least every 15 s; the stream closes within 5 s of its token being revoked or expiring. Opening a stream counts as one request against the rate limits. A token holds at most 5 open streams and an app 20 in the environment (a user token's: per account), by default; the next answers 429 with `Retry-After`. A client that stops reading is cut off once the stream's writes have not drained for 30 s.",
   auth: "any",
   query: z.object({
-    after: optional(z.string().max(200)).describe("Start after this cursor (Last-Event-ID wins when both are sent)"),
+    after: optional(feedCursor).describe("Start after this cursor (Last-Event-ID wins when both are sent)"),
     since: optional(dateTime).describe("Without a cursor: start at the events made at or after this time"),
     eventType: optional(feedEventType),
     vehicleId: optional(idParam).describe("Only this vehicle's events"),
