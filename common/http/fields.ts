@@ -46,6 +46,14 @@ export const dateTimeLocal = z.string().transform((value, ctx) => {
   return date;
 });
 
+/**
+ * A line break, tab or other control character (C0 or DEL). A URL holding one is refused: URL
+ * parsers drop tabs and line breaks silently, so the text stored and shown would not be the URL
+ * checked, and a line break in a URL is a way to split a header or a log line.
+ */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARACTER_MESSAGE = "Must be one line, without line breaks, tabs or other control characters.";
+
 export const booleanish = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
 /** DateTime as written on the wire (for response schemas). */

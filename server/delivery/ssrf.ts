@@ -1,5 +1,6 @@
 import dns from "node:dns";
 import net from "node:net";
+import { CONTROL_CHARACTER } from "@/common/http/fields";
 
 // Where deliveries may go (docs/delivery.md#ssrf-guard). Two gates:
 // 1. checkTarget(): the URL itself — https only, no credentials, no odd IPv4 spellings
@@ -116,6 +117,8 @@ function rawHost(raw: string): string | null {
 
 /** The syntactic gate. Throws TargetRefused with the reason; returns the parsed URL. */
 export function checkTarget(raw: string, policy: TargetPolicy): URL {
+  // The parser would drop a tab or line break silently: the URL connected to would not be the one stored.
+  if (CONTROL_CHARACTER.test(raw)) throw new TargetRefused("a line break, tab or other control character in the URL");
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,5 +1,15 @@
 import { z } from "zod";
-import { dateTimeOut, idParam, integerish, keep, numberish, optional, text } from "@/common/http/fields";
+import {
+  CONTROL_CHARACTER,
+  CONTROL_CHARACTER_MESSAGE,
+  dateTimeOut,
+  idParam,
+  integerish,
+  keep,
+  numberish,
+  optional,
+  text,
+} from "@/common/http/fields";
 import { PERIODS, periodsDescription } from "@/common/subscriptions/event-types";
 import { inboxToken } from "@/server/inbox/address";
 
@@ -28,6 +38,7 @@ const notificationPeriod = z
 // Receivers are reached over HTTPS only (docs/subscriptions.md#deliveries); where the name resolves to is checked
 // again when the worker connects.
 const checkHttpsUrl = (value: string, ctx: z.RefinementCtx) => {
+  if (CONTROL_CHARACTER.test(value)) return ctx.addIssue({ code: "custom", message: CONTROL_CHARACTER_MESSAGE });
   let url: URL;
   try {
     url = new URL(value);
@@ -51,7 +62,8 @@ const webhookUrl = z
   .trim()
   .max(2048, "Must be at most 2048 characters.")
   .superRefine((value, ctx) => {
-    if (inboxToken(value) === null) checkHttpsUrl(value, ctx);
+    if (CONTROL_CHARACTER.test(value)) ctx.addIssue({ code: "custom", message: CONTROL_CHARACTER_MESSAGE });
+    else if (inboxToken(value) === null) checkHttpsUrl(value, ctx);
   });
 
 // Headers the service sets itself, or that would break the request, cannot be overridden.

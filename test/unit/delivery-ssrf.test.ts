@@ -151,6 +151,16 @@ describe("SSRF guard (server/delivery/ssrf.ts)", () => {
     expect(() => checkTarget("not a url", policy)).toThrow(TargetRefused);
   });
 
+  it("refuses a URL holding a line break, tab or other control character, which the URL parser would drop", () => {
+    const policy = { allowedHosts: [] };
+    for (const raw of [
+      "https://hooks.example.com/a\r\nX: 1",
+      "https://hooks.example.com/a\nb",
+      "https://hooks.exa\tmple.com/",
+    ])
+      expect(() => checkTarget(raw, policy), JSON.stringify(raw)).toThrow(/control character/);
+  });
+
   it("classifies the reserved ranges", () => {
     for (const a of [
       "127.0.0.1",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { environments, subscriptionDeliveries, subscriptions, type Environment } from "@/db/schema";
 import { validationError, type FieldError } from "@/common/http/errors";
+import { CONTROL_CHARACTER, CONTROL_CHARACTER_MESSAGE } from "@/common/http/fields";
 import { parseAllowedHosts, checkTarget, TargetRefused } from "@/server/delivery/ssrf";
 import { inboxToken } from "@/server/inbox/address";
 import { inboxTargetErrors } from "@/server/inbox/targets";
@@ -28,6 +29,7 @@ const urlError = (errorDisplay: string): FieldError => ({ fieldName: "url", erro
 
 async function endpointErrors(url: string, environment: Environment, appId: number): Promise<FieldError[]> {
   if (url.length > 2048) return [urlError("Must be at most 2048 characters.")];
+  if (CONTROL_CHARACTER.test(url)) return [urlError(CONTROL_CHARACTER_MESSAGE)];
   if (inboxToken(url) !== null) return inboxTargetErrors({ environment, appId }, [{ field: "url", url }]);
   try {
     const parsed = checkTarget(url, { allowedHosts: parseAllowedHosts(env().DELIVERY_ALLOWED_HOSTS) });
