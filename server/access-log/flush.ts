@@ -1,5 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import { db } from "@/db/client";
+import { databaseUnavailable } from "@/db/unavailable";
 import { accessCounts, accounts, partnerApps, vehicles } from "@/db/schema";
 import { ACCESS_CATEGORIES, CATEGORY_BIT, type AccessCategory } from "@/common/access/categories";
 import { env } from "@/server/platform/env";
@@ -42,7 +43,12 @@ async function writePending(): Promise<void> {
   } catch (error) {
     // The database out of reach: what was taken and not written waits for the next flush.
     restorePending(counts, resolved ? [] : unresolved);
-    logger.warn({ err: error, rows: counts.size }, "access log flush failed; kept for the next one");
+    // An outage is one line without a stack, as every request's (server/http/refusal.ts).
+    const outage = databaseUnavailable(error);
+    logger.warn(
+      outage ? { cause: outage, rows: counts.size } : { err: error, rows: counts.size },
+      "access log flush failed; kept for the next one",
+    );
     throw error;
   }
 }
