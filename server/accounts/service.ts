@@ -41,7 +41,7 @@ export async function listVisibleAccounts(principal: Principal, page: Page, orde
     scope: accountScope(principal),
     page,
     order,
-    withAccountScope: principal.kind === "client" && principal.tokenId !== 0,
+    withAccountScope: principal.kind === "client" && principal.via === "token",
   });
   return { items: rows.map(serializeAccount), total };
 }

@@ -79,7 +79,7 @@ function feedStreamLimits(p: Principal): StreamLimit[] {
   const { STREAM_MAX_PER_TOKEN, STREAM_MAX_PER_APP } = env();
   return [
     {
-      key: `token:${p.environment}:${p.tokenId}`,
+      key: `token:${p.environment}:${p.via === "token" ? p.tokenId : p.via}`,
       max: STREAM_MAX_PER_TOKEN,
       holder: "this access token",
       label: "token",

@@ -83,6 +83,7 @@ export async function authenticateBearer({
 
   const base = {
     environment: row.environment,
+    via: "token" as const,
     tokenId: row.token_id,
     appId: row.app_id,
     credentialId: row.credential_id,

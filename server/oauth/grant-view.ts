@@ -8,8 +8,9 @@ import type { Principal } from "./principal";
 // grant, read with the token. A client-credentials token acts for the app across the accounts it
 // reaches, and sees each account's data as that account's driver granted it: no app-level token
 // sees more than a user token of the same account would. The partner console acts as the app
-// (`viaConsole`), so it too sees each account as granted. Our other surfaces hold no token (the
-// simulator's posts, the demo's set-up) or act as the owner (the driver site): FULL_GRANT.
+// (`via: "console"`), so it too sees each account as granted, as does any other caller not named
+// here. The simulator's posts and the demo's set-up act for the app that started them with no grant
+// to read through: FULL_GRANT; the driver site acts as the owner (a user principal with FULL_GRANT).
 
 /** Nothing at all: what a grant that cannot be found (revoked a moment ago) allows. */
 const NOTHING: GrantScope = { location: "none", data: false, account: false };
@@ -22,7 +23,7 @@ export async function grantsFor(
     const grant = principal.grant;
     return () => grant;
   }
-  if (principal.tokenId === 0 && !principal.viaConsole) return () => FULL_GRANT;
+  if (principal.via === "simulator" || principal.via === "demo") return () => FULL_GRANT;
   const grants = await grantScopesOf(db(), { appId: principal.appId, accountIds: [...new Set(accountIds)] });
   return (accountId) => grants.get(accountId) ?? NOTHING;
 }

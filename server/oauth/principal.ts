@@ -2,22 +2,28 @@ import type { GrantScope } from "./grant-scope";
 import type { Environment } from "@/db/schema";
 
 // Who is calling: an app acting for itself (client-credentials token) or for one account (user
-// token). Every ownership check starts from this.
+// token), and through what (`via`). Every ownership check starts from this.
 export type Principal = {
   environment: Environment;
-  tokenId: number;
   appId: number;
   credentialId: number;
   clientId: string;
   dataProvider: boolean;
-  /**
-   * The partner console acting as the app: no token stands behind it (tokenId 0), yet it sees each
-   * account as the driver granted the app, as the app's client-credentials token would
-   * (server/oauth/grant-view.ts).
-   */
-  viaConsole?: true;
-} & (
-  | { kind: "client"; accountId: null; grant: null }
-  /** `grant`: what the driver granted the app, read with the token (docs/oauth.md#scopes). */
-  | { kind: "user"; accountId: number; grant: GrantScope }
-);
+} & Caller &
+  (
+    | { kind: "client"; accountId: null; grant: null }
+    /** `grant`: what the driver granted the app, read with the token (docs/oauth.md#scopes). */
+    | { kind: "user"; accountId: number; grant: GrantScope }
+  );
+
+/**
+ * What the call came through. Only an API request carries a token; the others are our own
+ * surfaces acting as an app or an account, and the services branch on which (never on a forged id):
+ * - `console`: the partner console acting as the app: each account as its driver granted the app;
+ * - `driver-site`: the signed-in driver, as the owner of the account;
+ * - `simulator`: a simulation run posting the data of the app (or account) that started it;
+ * - `demo`: the demo's set-up, acting as the demo app;
+ * - `device`: a device reporting through the device gateway, for the vehicle it is assigned to.
+ */
+export type Caller =
+  { via: "token"; tokenId: number } | { via: "console" | "driver-site" | "simulator" | "demo" | "device" };

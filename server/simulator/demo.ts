@@ -83,7 +83,7 @@ export async function ensureDemoTrip(
     accountId: null,
     grant: null,
     environment: "sandbox",
-    tokenId: 0,
+    via: "demo",
     appId: demo.appId,
     credentialId: demo.credentialId,
     clientId: demo.clientId,

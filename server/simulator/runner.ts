@@ -27,7 +27,7 @@ function principalOf(
 ): Principal {
   const base = {
     environment: run.environment,
-    tokenId: 0,
+    via: "simulator" as const,
     appId: run.appId,
     credentialId: run.credentialId,
     clientId: run.clientId,

@@ -8,8 +8,8 @@ import { notOwned } from "./errors";
 // The console acts as the app itself, as a client-credentials token of the app would, so the
 // same services (accounts, vehicles, subscriptions, notifications, telemetry) apply the same
 // visibility rules, and each account's grant decides what the partner sees of it (its location
-// precision, its scopes: docs/console.md). No token exists: tokenId 0 is never looked up by
-// those services; they read the app, credential and environment only.
+// precision, its scopes: docs/console.md). No token exists (`via: "console"`); the services
+// read the app, credential and environment only.
 export async function consolePrincipal(
   partnerUserId: number,
   appId: number,
@@ -25,7 +25,7 @@ export async function consolePrincipal(
     );
   return {
     environment,
-    tokenId: 0,
+    via: "console",
     appId,
     credentialId: credential.id,
     clientId: credential.clientId,
@@ -33,6 +33,5 @@ export async function consolePrincipal(
     kind: "client",
     accountId: null,
     grant: null,
-    viaConsole: true,
   };
 }

@@ -156,7 +156,7 @@ async function demoSubscriptions(credential: { appId: number; credentialId: numb
       accountId: null,
       grant: null,
       environment: "sandbox" as const,
-      tokenId: 0,
+      via: "demo" as const,
       appId: credential.appId,
       credentialId: credential.credentialId,
       clientId: credential.clientId,
