@@ -27,24 +27,21 @@ export const idParam = integerish.pipe(z.number().int().min(1).max(2_147_483_647
 /** Text with a length limit; "" and whitespace count as absent where the field is optional. */
 export const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters.`);
 
-export const dateTime = z.string().transform((value, ctx) => {
-  const date = parseDateTime(value);
-  if (!date) {
-    ctx.addIssue({ code: "custom", message: DATE_TIME_MESSAGE });
-    return z.NEVER;
-  }
-  return date;
-});
+/** A time read by `parse` (null: not one, or out of range), refused with `message`. */
+const timeField = (parse: (value: string) => Date | null, message: string) =>
+  z.string().transform((value, ctx) => {
+    const date = parse(value);
+    if (!date) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+export const dateTime = timeField(parseDateTime, DATE_TIME_MESSAGE);
 
 /** An <input type="datetime-local"> value, read as UTC (the console's time filters and forms). */
-export const dateTimeLocal = z.string().transform((value, ctx) => {
-  const date = parseLocalDateTime(value);
-  if (!date) {
-    ctx.addIssue({ code: "custom", message: LOCAL_DATE_TIME_MESSAGE });
-    return z.NEVER;
-  }
-  return date;
-});
+export const dateTimeLocal = timeField(parseLocalDateTime, LOCAL_DATE_TIME_MESSAGE);
 
 /**
  * A line break, tab or other control character (C0 or DEL). A URL holding one is refused: URL
