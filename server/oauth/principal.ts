@@ -25,5 +25,4 @@ export type Principal = {
  * - `demo`: the demo's set-up, acting as the demo app;
  * - `device`: a device reporting through the device gateway, for the vehicle it is assigned to.
  */
-type Caller =
-  { via: "token"; tokenId: number } | { via: "console" | "driver-site" | "simulator" | "demo" | "device" };
+type Caller = { via: "token"; tokenId: number } | { via: "console" | "driver-site" | "simulator" | "demo" | "device" };
