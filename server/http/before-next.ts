@@ -16,7 +16,7 @@ import { REQUEST_ID_HEADER } from "./request-id";
 // does not have, as for any method; docs/api.md#errors), or an RFC 6749-style body with Allow: POST
 // (docs/oauth.md#token-endpoint).
 const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
-const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
+export const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 const API_BASE = /^\/(v1|sandbox)\/api/;
 export const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
 // The OAuth endpoints' paths in any letter case (docs/api.md#trailing-slashes-and-letter-case).

@@ -1,6 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError } from "@/common/http/errors";
+import { API_PATH, OAUTH_ENDPOINT } from "./before-next";
 import { MAX_BODY_BYTES } from "./body";
 import { corsHeaders } from "./cors";
 import { errorBody } from "./error-body";
@@ -21,8 +22,6 @@ const LINGER_MS = 2000;
 const LINGER_BYTES = 8 * 1024 * 1024;
 
 const JSON_BODY_PATH = /^\/((v1|sandbox)\/api|me|sandbox\/inbox)(\/|$)/;
-const OAUTH_ENDPOINT = /^(\/sandbox)?\/oauth\/(token|revoke)\/?$/i;
-const API_PATH = /^\/(v1|sandbox)\/api(\/|$)/;
 
 type Limit = { bytes: number; refuse(res: ServerResponse): void };
 type Pushable = IncomingMessage & { push(chunk: Buffer | null): boolean };
