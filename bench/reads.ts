@@ -89,15 +89,15 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
          returning id, (extract(epoch from start_time) * 1000)::float8 as start`,
         [
           vehicleId,
-          tx.array(trips.map((t) => iso(t.start))),
-          tx.array(trips.map((t) => iso(t.end))),
+          trips.map((t) => iso(t.start)),
+          trips.map((t) => iso(t.end)),
           ...[
             trips.map((t) => t.mileage),
             trips.map((t) => t.startLat),
             trips.map((t) => t.startLon),
             trips.map((t) => t.endLat),
             trips.map((t) => t.endLon),
-          ].map((a) => tx.array(a.map(String))),
+          ].map((a) => a.map(String)),
         ] as never[],
       );
       const tripId = new Map(tripRows.map((r) => [Number(r.start), String(r.id)]));
@@ -106,12 +106,7 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
         `insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id)
          select 'production', $1, s.at, s.at, s.at, s.ignition, s.trip from unnest($2::timestamptz[], $3::text[], $4::bigint[]) as s(at, ignition, trip)
          returning id, (extract(epoch from recorded_at) * 1000)::float8 as at`,
-        [
-          vehicleId,
-          tx.array(all.map((s) => iso(s.at))),
-          tx.array(all.map((s) => s.ignition)),
-          tx.array(all.map((s) => s.trip)),
-        ] as never[],
+        [vehicleId, all.map((s) => iso(s.at)), all.map((s) => s.ignition), all.map((s) => s.trip)] as never[],
       );
       const setId = new Map(setRows.map((r) => [Number(r.at), String(r.id)]));
       const rows = all.flatMap((s) =>
@@ -120,7 +115,7 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
       await tx.unsafe(
         `insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
          select $1, p.set_id, p.pos, p.at, p.key, p.value from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)`,
-        [vehicleId, ...[0, 1, 2, 3, 4].map((c) => tx.array(rows.map((r) => r[c]!)))] as never[],
+        [vehicleId, ...[0, 1, 2, 3, 4].map((c) => rows.map((r) => r[c]!))] as never[],
       );
       for (const r of rows) {
         const keyMonth = `${r[3]!} ${r[2]!.slice(0, 7)}-01`;
@@ -146,9 +141,9 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
        on conflict (vehicle_id, key, month) do update set data_points = vehicle_key_stats.data_points + excluded.data_points`,
       [
         vehicleId,
-        tx.array([...keyCounts.keys()].map((k) => k.split(" ")[0]!)),
-        tx.array([...keyCounts.keys()].map((k) => k.split(" ")[1]!)),
-        tx.array([...keyCounts.values()].map(String)),
+        [...keyCounts.keys()].map((k) => k.split(" ")[0]!),
+        [...keyCounts.keys()].map((k) => k.split(" ")[1]!),
+        [...keyCounts.values()].map(String),
       ] as never[],
     );
     await copyLatestPoints(tx, [vehicleId]);

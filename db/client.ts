@@ -60,9 +60,25 @@ export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10)
     // A connection that has not finished its start-up after this long (a host that drops the
     // packets) fails its query, answered 503, rather than holding it for the default 30 s.
     connect_timeout: 10,
+    // Array and domain types are looked up when the pool starts, not in the middle of the first
+    // statement that needs them: on the embedded server that lookup would wait behind whichever
+    // connection owns the one backend.
+    eager_types: true,
   });
   preparing(sql, !embedded);
-  return { sql, embedded, db: drizzle(sql, { schema, casing: "snake_case" }) };
+  const db = drizzle(sql, { schema, casing: "snake_case" });
+  passArraysThrough(sql);
+  return { sql, embedded, db };
+}
+
+// drizzle sets a pass-through serializer for date, time and timestamp types so that it can hand
+// them over as the strings it formats itself. For the array types among them (date[],
+// timestamptz[], timestamp[], numeric[]) that stops postgres.js 4 from serializing the arrays our
+// own statements pass (`${times}::timestamptz[]`), which it now types as the server asks: drop them.
+const ARRAY_OIDS = [1182, 1185, 1115, 1231];
+function passArraysThrough(sql: postgres.Sql): void {
+  const serializers = sql.options.serializers as Record<number, unknown>;
+  for (const oid of ARRAY_OIDS) delete serializers[oid];
 }
 
 // drizzle sends every query through sql.unsafe(), prepared only when built with .prepare(name).

@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 
 // Helpers for statements written with postgres.js's tagged templates (the ingest path, the token
-// lookup): values go in as parameters (`${value}`, `${sql.array(values)}` for unnest), and pieces
+// lookup): values go in as parameters (`${value}`, `${values}::int[]` for unnest, always cast), and pieces
 // of a statement are fragments (sql`…`), never text. Timestamps come back as epoch milliseconds
 // so that no parser setting can change their type.
 

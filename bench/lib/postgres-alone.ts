@@ -28,11 +28,11 @@ export async function insertAlone(
       [
         "production",
         vehicleId,
-        tx.array(times.map((d) => d.toISOString())),
-        tx.array(times.map(() => "RUNNING")),
-        tx.array(times.map(() => null)),
-        tx.array(times.map(() => null)),
-        tx.array(times.map(() => null)),
+        times.map((d) => d.toISOString()),
+        times.map(() => "RUNNING"),
+        times.map(() => null),
+        times.map(() => null),
+        times.map(() => null),
       ] as never[],
       { prepare: true },
     );
@@ -48,7 +48,7 @@ export async function insertAlone(
        select $1, p.set_id, p.pos, p.at, p.key, p.value
          from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)
        returning id, data_set_id, position`,
-      [vehicleId, ...[0, 1, 2, 3, 4].map((c) => tx.array(rows.map((r) => r[c]!)))] as never[],
+      [vehicleId, ...[0, 1, 2, 3, 4].map((c) => rows.map((r) => r[c]!))] as never[],
       { prepare: true },
     );
   });

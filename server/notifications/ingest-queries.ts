@@ -140,9 +140,9 @@ export function notificationWrites(sql: Sql, environment: Environment, writes: N
     ctes.push(
       // The bodies go as one JSON document: as a text array, postgres.js escaped every character
       // of every body, a twentieth of a subscribed batch's node CPU.
-      sql`nu as (select u.*, b.body from unnest(${sql.array(list.map((x) => x.w.vehicleId))}::int[], ${sql.array(list.map((x) => x.w.accountId))}::int[],
-                                         ${sql.array(list.map((x) => x.n.subscriptionId))}::int[], ${sql.array(list.map((x) => x.n.appId))}::int[], ${sql.array(list.map((x) => x.n.type))}::text[],
-                                         ${sql.array(list.map((x) => x.setOrd))}::int[], ${sql.array(list.map((x) => x.n.onetime))}::boolean[])
+      sql`nu as (select u.*, b.body from unnest(${list.map((x) => x.w.vehicleId)}::int[], ${list.map((x) => x.w.accountId)}::int[],
+                                         ${list.map((x) => x.n.subscriptionId)}::int[], ${list.map((x) => x.n.appId)}::int[], ${list.map((x) => x.n.type)}::text[],
+                                         ${list.map((x) => x.setOrd)}::int[], ${list.map((x) => x.n.onetime)}::boolean[])
                 with ordinality as u(vehicle, account, sub, app, type, set_ord, onetime, ord)
                 join jsonb_array_elements(${JSON.stringify(list.map((x) => x.n.body))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,
       ...(claims
@@ -167,9 +167,9 @@ export function notificationWrites(sql: Sql, environment: Environment, writes: N
     ctes.push(
       sql`ss as (insert into subscription_states (subscription_id, vehicle_id, met, evaluated_at, notified_at, anchor_latitude, anchor_longitude)
               select s.sub, s.vehicle, s.met, s.evaluated_at, s.notified_at, s.lat, s.lon
-                from unnest(${sql.array(states.map((e) => e.id))}::int[], ${sql.array(states.map((e) => e.vehicleId))}::int[], ${sql.array(states.map((e) => e.state.met))}::boolean[],
-                            ${sql.array(states.map((e) => iso(e.state.evaluatedAt)))}::timestamptz[], ${sql.array(states.map((e) => iso(e.state.notifiedAt)))}::timestamptz[],
-                            ${sql.array(states.map((e) => e.state.anchor?.latitude ?? null))}::float8[], ${sql.array(states.map((e) => e.state.anchor?.longitude ?? null))}::float8[])
+                from unnest(${states.map((e) => e.id)}::int[], ${states.map((e) => e.vehicleId)}::int[], ${states.map((e) => e.state.met)}::boolean[],
+                            ${states.map((e) => iso(e.state.evaluatedAt))}::timestamptz[], ${states.map((e) => iso(e.state.notifiedAt))}::timestamptz[],
+                            ${states.map((e) => e.state.anchor?.latitude ?? null)}::float8[], ${states.map((e) => e.state.anchor?.longitude ?? null)}::float8[])
                      as s(sub, vehicle, met, evaluated_at, notified_at, lat, lon)
                where s.vehicle in (select id from cas)
               on conflict (subscription_id, vehicle_id) do update set met = excluded.met, evaluated_at = excluded.evaluated_at,

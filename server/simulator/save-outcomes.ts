@@ -14,12 +14,10 @@ export async function saveOutcomes(outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const sql = rawSql();
   const col = <T>(f: (o: Outcome) => T) =>
-    sql.array(
-      outcomes.map((o) => {
-        const v = f(o);
-        return v === null ? null : String(v);
-      }) as string[],
-    );
+    outcomes.map((o) => {
+      const v = f(o);
+      return v === null ? null : String(v);
+    }) as string[];
   await sql`update simulation_runs r set
         lap = v.lap, lap_started_at = v.lap_started_at, next_index = v.next_index, trip_id = v.trip_id,
         progress = v.progress, data_set_count = r.data_set_count + v.posted, lease_until = null, updated_at = now(),

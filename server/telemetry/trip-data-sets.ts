@@ -76,7 +76,6 @@ const wireTime = (sql: Sql, column: Fragment) =>
 
 /** The sets and points of these trips, as the wire needs them. */
 function readTrips(sql: Sql, tripIds: number[]): Promise<[SetWire[], PointWire[]]> {
-  const ids = sql.array(tripIds);
   // Points are fetched through their sets' trip rather than by a list of (possibly thousands of)
   // set ids, which PostgreSQL would answer with a scan. The laterals (kept apart by offset 0) hold
   // every plan to index probes: once prepared and planned generically, a plain join of the two
@@ -87,9 +86,9 @@ function readTrips(sql: Sql, tripIds: number[]): Promise<[SetWire[], PointWire[]
     sql<
       SetWire[]
     >`select s.id, s.vehicle_id, s.trip_id, ${wireTime(sql, sql`s.recorded_at`)} as at, s.ignition_status, s.device_id, s.vin
-         from data_sets s where s.trip_id = any(${ids}::bigint[]) order by s.recorded_at desc`,
+         from data_sets s where s.trip_id = any(${tripIds}::bigint[]) order by s.recorded_at desc`,
     sql<PointWire[]>`select p.id, p.data_set_id, ${wireTime(sql, sql`p.recorded_at`)} as at, p.key, p.value
-         from unnest(${ids}::bigint[]) as t(id)
+         from unnest(${tripIds}::bigint[]) as t(id)
          cross join lateral (select s.id, s.points_from, s.points_to from data_sets s where s.trip_id = t.id offset 0) s
          cross join lateral (select * from data_points p where p.data_set_id = s.id and ${pointsWithin(sql)} offset 0) p
         order by p.data_set_id, p.position`,

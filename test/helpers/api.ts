@@ -100,7 +100,13 @@ export async function createDriver(env: Env, creds: Credentials, overrides: Reco
 let sql: postgres.Sql | undefined;
 /** Direct database access, only to arrange states HTTP cannot reach in test time (an expired token). */
 export function testSql(): postgres.Sql {
-  sql ??= postgres(inject("databaseUrl"), { max: 1, prepare: !inject("embedded"), onnotice: () => {} });
+  // eager_types: as every pool on the embedded database must (db/embedded/wire-server.ts).
+  sql ??= postgres(inject("databaseUrl"), {
+    max: 1,
+    prepare: !inject("embedded"),
+    eager_types: true,
+    onnotice: () => {},
+  });
   return sql;
 }
 

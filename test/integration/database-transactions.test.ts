@@ -3,7 +3,7 @@ import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 // sql.begin() must own its connection from BEGIN to COMMIT: no other query of the pool may be sent on it
-// in between. postgres.js 3.4.9 reserved the connection only when BEGIN did not fill the connection's
+// in between. postgres.js 3 reserved the connection only when BEGIN did not fill the connection's
 // pipeline (porsager/postgres#1189): when it did, the connection stayed in the pool with BEGIN sent, the
 // transaction failed with UNSAFE_TRANSACTION (an ingest POST answered 500 under load), and the pool's
 // next queries could run inside it. Here each round first gives every connection of the pool one query
@@ -23,6 +23,7 @@ describe("sql.begin() on a pool whose pipelines are full", () => {
     max: MAX,
     max_pipeline: 1,
     prepare: !inject("embedded"),
+    eager_types: true,
     onnotice: () => {},
   } as postgres.Options<Record<string, never>>);
   afterAll(() => sql.end({ timeout: 5 }));

@@ -31,8 +31,7 @@ function tempDataDir(): string {
 }
 
 type Client = postgres.Sql;
-// `socket` is a documented postgres.js option (README, "Custom socket") missing from its types.
-type ClientOptions = postgres.Options<Record<string, never>> & { socket?: () => Promise<net.Socket> };
+type ClientOptions = postgres.Options<Record<string, never>>;
 
 /** Runs `body` against a fresh PGlite behind a wire server, then tears everything down. */
 async function withServer(
@@ -139,10 +138,11 @@ describe("embedded wire server", () => {
       const a = client({
         max: 1,
         socket: () =>
-          new Promise<net.Socket>((resolve, reject) => {
+          new Promise<postgres.SocketLike>((resolve, reject) => {
             const s = net.connect(port, "127.0.0.1");
             sockets.push(s);
-            s.once("connect", () => resolve(s));
+            // net.Socket's overloaded end() does not match SocketLike's one signature; it takes the same calls.
+            s.once("connect", () => resolve(s as unknown as postgres.SocketLike));
             s.once("error", reject);
           }),
       });

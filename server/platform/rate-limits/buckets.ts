@@ -74,7 +74,7 @@ export async function giveBack(taken: Verdict[]): Promise<void> {
   for (const v of taken) v.aheadMs -= v.policy.emissionMs;
   const sql = rawSql();
   await sql`update rate_limits set tat = tat - emission_ms * ${MS(sql)}
-             where (scope, key) in (select * from unnest(${sql.array(taken.map((v) => v.policy.scope))}::text[], ${sql.array(taken.map((v) => v.key))}::text[]))`;
+             where (scope, key) in (select * from unnest(${taken.map((v) => v.policy.scope)}::text[], ${taken.map((v) => v.key)}::text[]))`;
 }
 
 // A bucket whose `tat` has passed is full: its row says nothing a missing row would not. Each

@@ -102,7 +102,7 @@ export async function readForIngest(
               from trips t where t.vehicle_id = v.id and t.end_time is null order by t.start_time desc limit 1) as open_trip,
            (select json_agg(json_build_array(${ms(sql, sql`x.at`)}, x.id)) from (
               select u.at, (select s.id from data_sets s where s.vehicle_id = v.id and s.recorded_at = u.at) as id
-                from unnest(${sql.array(input.timestamps)}::timestamptz[]) as u(at)) x
+                from unnest(${input.timestamps}::timestamptz[]) as u(at)) x
              where x.id is not null) as existing,
            ${liveSubscriptionsColumn(sql)} as subscriptions, ${liveSubscriptionsVersion(sql)} as subscriptions_version
       from vehicles v

@@ -98,7 +98,7 @@ const tripColumns = (t: OpenTrip) => [
 /** The trips' columns as unnest() arguments, in TRIP_NAMES order. Mileages are exact decimals (server/vehicles/miles.ts): sent as text, the number's shortest form. */
 function tripArrays(sql: Sql, trips: OpenTrip[]): Fragment {
   const rows = trips.map(tripColumns);
-  const column = (i: number) => sql.array(rows.map((row) => row[i] ?? null) as never[]);
+  const column = (i: number) => rows.map((row) => row[i] ?? null) as never[];
   return sql`${column(0)}::timestamptz[], ${column(1)}::timestamptz[], ${column(2)}::timestamptz[], ${column(3)}::numeric[], ${column(4)}::timestamptz[],
              ${column(5)}::float8[], ${column(6)}::float8[], ${column(7)}::timestamptz[], ${column(8)}::float8[], ${column(9)}::float8[], ${column(10)}::numeric[]`;
 }
@@ -131,7 +131,7 @@ function newestTimes(writes: IngestWrite[]): { vehicleId: number; key: string; a
  * vehicle, the same subscriptions see it.
  */
 function vehicleRows(sql: Sql, writes: IngestWrite[]): Fragment {
-  const col = (pick: (w: IngestWrite) => string | number | boolean | null) => sql.array(writes.map(pick) as never[]);
+  const col = (pick: (w: IngestWrite) => string | number | boolean | null) => writes.map(pick) as never[];
   const at = (d: Date | null | undefined) => (d ? iso(d) : null);
   return sql`unnest(${col((w) => w.vehicleId)}::int[], ${col((w) => w.version)}::xid[], ${col((w) => w.state.mileage)}::numeric[],
                     ${col((w) => w.state.running)}::boolean[], ${col((w) => at(w.state.lastRunningAt))}::timestamptz[],
@@ -163,7 +163,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     // A vehicle row another transaction holds (its slow path under the row lock, its deletion)
     // is skipped, not waited for: its write is answered null, like a changed one, and retried
     // alone, while the rest of the group goes on.
-    sql`free as (select id from vehicles where id = any(${sql.array(writes.map((w) => w.vehicleId))}::int[]) for no key update skip locked)`,
+    sql`free as (select id from vehicles where id = any(${writes.map((w) => w.vehicleId)}::int[]) for no key update skip locked)`,
     sql`cas as (update vehicles v set mileage = r.mileage, running = r.running, last_running_at = r.last_running_at, last_data_at = r.last_data_at,
                last_waypoint_at = r.last_waypoint_at, last_latitude = r.latitude, last_longitude = r.longitude, vin = r.vin,
                year = case when r.decoded then r.year else v.year end, make = case when r.decoded then r.make else v.make end,
@@ -178,7 +178,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     ctes.push(sql`tu as (update trips t set start_time = u.start_time, end_time = u.end_time, last_data_at = u.last_data_at, mileage = u.mileage,
                         start_waypoint_at = u.start_at, start_latitude = u.start_lat, start_longitude = u.start_lon,
                         end_waypoint_at = u.end_at, end_latitude = u.end_lat, end_longitude = u.end_lon
-                   from unnest(${sql.array(updatedTrips.map((t) => t.vehicleId))}::int[], ${sql.array(updatedTrips.map((t) => String(t.trip.ref)))}::bigint[],
+                   from unnest(${updatedTrips.map((t) => t.vehicleId)}::int[], ${updatedTrips.map((t) => String(t.trip.ref))}::bigint[],
                                ${tripArrays(
                                  sql,
                                  updatedTrips.map((t) => t.trip),
@@ -188,7 +188,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   const createdTrips = writes.flatMap((w) => w.createdTrips.map((trip) => ({ vehicleId: w.vehicleId, trip })));
   if (createdTrips.length > 0) {
     ctes.push(sql`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude, start_mileage)
-                  select ${environment}, u.* from unnest(${sql.array(createdTrips.map((t) => t.vehicleId))}::int[], ${tripArrays(
+                  select ${environment}, u.* from unnest(${createdTrips.map((t) => t.vehicleId)}::int[], ${tripArrays(
                     sql,
                     createdTrips.map((t) => t.trip),
                   )}) as u(vehicle, ${TRIP_NAMES(sql)})
@@ -203,10 +203,10 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
       ? sql`when s.trip_start is not null then (select id from tn where tn.vehicle_id = s.vehicle and tn.start_time = s.trip_start)`
       : sql``;
   // The sets as sent, numbered (ord) in the statement's order: points name theirs by that number.
-  ctes.push(sql`sets_in as (select * from unnest(${sql.array(sets.map((x) => x.vehicleId))}::int[], ${sql.array(sets.map((x) => x.set.recordedAt))}::timestamptz[],
-                              ${sql.array(sets.map((x) => x.set.pointsFrom))}::timestamptz[], ${sql.array(sets.map((x) => x.set.pointsTo))}::timestamptz[], ${sql.array(sets.map((x) => x.set.ignitionStatus))}::text[],
-                              ${sql.array(sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId))))}::bigint[], ${sql.array(sets.map((x) => x.set.tripStart))}::timestamptz[],
-                              ${sql.array(sets.map((x) => x.set.late))}::boolean[], ${sql.array(sets.map((x) => x.set.deviceId))}::text[], ${sql.array(sets.map((x) => x.set.vin))}::text[])
+  ctes.push(sql`sets_in as (select * from unnest(${sets.map((x) => x.vehicleId)}::int[], ${sets.map((x) => x.set.recordedAt)}::timestamptz[],
+                              ${sets.map((x) => x.set.pointsFrom)}::timestamptz[], ${sets.map((x) => x.set.pointsTo)}::timestamptz[], ${sets.map((x) => x.set.ignitionStatus)}::text[],
+                              ${sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId)))}::bigint[], ${sets.map((x) => x.set.tripStart)}::timestamptz[],
+                              ${sets.map((x) => x.set.late)}::boolean[], ${sets.map((x) => x.set.deviceId)}::text[], ${sets.map((x) => x.set.vin)}::text[])
                     with ordinality as s(vehicle, at, points_from, points_to, ignition, trip, trip_start, late, device, vin, ord))`);
   ctes.push(sql`ds as (insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id, device_id, vin)
                 select ${environment}, s.vehicle, s.at, coalesce(s.points_from, s.at), coalesce(s.points_to, s.at), s.ignition,
@@ -230,9 +230,9 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   if (points.length > 0) {
     ctes.push(sql`dp as (insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
                   select s.vehicle, ds.id, u.pos, coalesce(u.at, s.at), u.key, u.value
-                    from unnest(${sql.array(points.map((x) => x.setOrd))}::int[],
-                                ${sql.array(points.map((x) => String(x.point.position)))}::smallint[], ${sql.array(points.map((x) => x.point.recordedAt))}::timestamptz[],
-                                ${sql.array(points.map((x) => x.point.key))}::text[], ${sql.array(points.map((x) => x.point.value))}::text[])
+                    from unnest(${points.map((x) => x.setOrd)}::int[],
+                                ${points.map((x) => String(x.point.position))}::smallint[], ${points.map((x) => x.point.recordedAt)}::timestamptz[],
+                                ${points.map((x) => x.point.key)}::text[], ${points.map((x) => x.point.value)}::text[])
                       with ordinality as u(set_ord, pos, at, key, value, ord)
                     join sets_in s on s.ord = u.set_ord
                     join ds on ds.vehicle_id = s.vehicle and ds.recorded_at = s.at
@@ -246,8 +246,8 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
     const newest = newestTimes(writes);
     ctes.push(sql`lp as (insert into latest_data_points (vehicle_id, key, point_id, data_set_id, position, recorded_at, value)
                   select distinct on (dp.vehicle_id, dp.key) dp.vehicle_id, dp.key, dp.id, dp.data_set_id, dp.position, dp.recorded_at, dp.value
-                    from dp join unnest(${sql.array(newest.map((n) => n.vehicleId))}::int[], ${sql.array(newest.map((n) => n.key))}::text[],
-                                        ${sql.array(newest.map((n) => n.at))}::timestamptz[]) as n(vehicle, key, at)
+                    from dp join unnest(${newest.map((n) => n.vehicleId)}::int[], ${newest.map((n) => n.key)}::text[],
+                                        ${newest.map((n) => n.at)}::timestamptz[]) as n(vehicle, key, at)
                       on dp.vehicle_id = n.vehicle and dp.key = n.key and dp.recorded_at = n.at
                    order by dp.vehicle_id, dp.key, dp.id desc
                   on conflict (vehicle_id, key) do update set point_id = excluded.point_id, data_set_id = excluded.data_set_id,
@@ -269,16 +269,16 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   });
   ctes.push(sql`vs as (insert into vehicle_data_stats (vehicle_id, data_sets, data_points)
                 select u.vehicle, u.sets, u.points
-                  from unnest(${sql.array(writes.map((w) => w.vehicleId))}::int[], ${sql.array(writes.map((w) => String(w.sets.length)))}::bigint[],
-                              ${sql.array(writes.map((w) => String(w.points.length)))}::bigint[]) as u(vehicle, sets, points)
+                  from unnest(${writes.map((w) => w.vehicleId)}::int[], ${writes.map((w) => String(w.sets.length))}::bigint[],
+                              ${writes.map((w) => String(w.points.length))}::bigint[]) as u(vehicle, sets, points)
                  where u.vehicle in (select id from cas)
                 on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets,
                   data_points = vehicle_data_stats.data_points + excluded.data_points)`);
   if (keyCounts.length > 0) {
     ctes.push(sql`ks as (insert into vehicle_key_stats (vehicle_id, key, month, data_points)
                   select k.vehicle, k.key, k.month, k.n
-                    from unnest(${sql.array(keyCounts.map((k) => k.vehicleId))}::int[], ${sql.array(keyCounts.map((k) => k.key))}::text[],
-                                ${sql.array(keyCounts.map((k) => k.month))}::date[], ${sql.array(keyCounts.map((k) => String(k.n)))}::bigint[]) as k(vehicle, key, month, n)
+                    from unnest(${keyCounts.map((k) => k.vehicleId)}::int[], ${keyCounts.map((k) => k.key)}::text[],
+                                ${keyCounts.map((k) => k.month)}::date[], ${keyCounts.map((k) => String(k.n))}::bigint[]) as k(vehicle, key, month, n)
                    where k.vehicle in (select id from cas)
                   on conflict (vehicle_id, key, month) do update set data_points = vehicle_key_stats.data_points + excluded.data_points)`);
   }
