@@ -1,5 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { QUERY, STARTUP, SYNC, TERMINATE, type Connection, type Message } from "./connection";
+import { QUERY, STARTUP, SYNC, TERMINATE, type Connection, type HangUp, type Message } from "./connection";
 import { listenChangesIn, OutputSplitter, type ListenChanges, type NotifyFanout } from "./notify-fanout";
 import { cstring, int16, int32, message } from "./protocol";
 
@@ -35,6 +35,8 @@ export class ConnectionQueue {
     private readonly fanout: NotifyFanout,
     // The socket plumbing's cleanup for a connection that has gone.
     private readonly close: (conn: Connection) => void,
+    // Closes a connection on the server's side and reports why.
+    private readonly hangUp: (conn: Connection, why: HangUp) => void,
   ) {}
 
   owns(conn: Connection): boolean {
@@ -112,8 +114,7 @@ export class ConnectionQueue {
           output.end();
           if (batch.listenChanges) await this.fanout.apply(conn, batch.listenChanges);
         } catch (err) {
-          conn.socket.destroy(err instanceof Error ? err : new Error(String(err)));
-          this.close(conn);
+          this.hangUp(conn, { reason: "backend error", error: err instanceof Error ? err : new Error(String(err)) });
           continue;
         }
         conn.midExtended = !(batch.last === SYNC || batch.last === QUERY || batch.last === STARTUP);

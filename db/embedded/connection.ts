@@ -9,6 +9,9 @@ export const QUERY = 0x51; // "Q"
 export const TERMINATE = 0x58; // "X"
 export const PARSE = 0x50; // "P"
 
+/** Why the server closed a client's connection on its own (a client's own hang-up is not reported). */
+export type HangUp = { reason: "backend error" | "malformed message" | "unsupported startup"; error?: Error };
+
 export interface Message {
   type: number;
   bytes: Uint8Array;

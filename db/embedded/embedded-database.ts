@@ -11,6 +11,7 @@ import net from "node:net";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
+import type { HangUp } from "./connection";
 import { startWireServer } from "./wire-server";
 
 export interface EmbeddedDatabase {
@@ -35,7 +36,11 @@ const UNREADABLE_LOCK_GRACE_MS = 10_000;
 // answer for a while. Shorter than the lock's wait, so the processes queued behind this one still get their turn.
 const BUSY_SERVER_PATIENCE_MS = 30_000;
 
-export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+export async function openEmbeddedDatabase(
+  dataDir: string,
+  // Called when this process serves the database and closes a client's connection itself.
+  onHangUp?: (hangUp: HangUp) => void,
+): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const markerPath = path.join(dataDir, "embedded-db.json");
   const unlock = await acquireLock(path.join(dataDir, "embedded-db.lock"));
@@ -49,7 +54,7 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
     let server;
     try {
       await db.waitReady;
-      server = await startWireServer({ db });
+      server = await startWireServer({ db, onHangUp });
     } catch (err) {
       await db.close().catch(() => {});
       throw err;

@@ -39,7 +39,7 @@
 
 import net from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
-import { newConnection, STARTUP, TERMINATE, type Connection } from "./connection";
+import { newConnection, STARTUP, TERMINATE, type Connection, type HangUp } from "./connection";
 import { ConnectionQueue } from "./connection-queue";
 import { NotifyFanout } from "./notify-fanout";
 
@@ -56,14 +56,27 @@ export interface WireServer {
   stop(): Promise<void>;
 }
 
-export async function startWireServer(opts: { db: PGlite; host?: string; port?: number }): Promise<WireServer> {
+export async function startWireServer(opts: {
+  db: PGlite;
+  host?: string;
+  port?: number;
+  // A client sees a connection the server drops as ECONNRESET or a closed connection, with
+  // nothing in any database log: this is where the process that owns the database says why.
+  onHangUp?: (hangUp: HangUp) => void;
+}): Promise<WireServer> {
   const { db } = opts;
   const host = opts.host ?? "127.0.0.1";
   await db.waitReady;
 
   const connections = new Set<Connection>();
   const fanout = new NotifyFanout(db, connections);
-  const queue = new ConnectionQueue(db, fanout, onClose);
+  const queue = new ConnectionQueue(db, fanout, onClose, hangUp);
+
+  function hangUp(conn: Connection, why: HangUp) {
+    conn.socket.destroy(why.error);
+    onClose(conn);
+    opts.onHangUp?.(why);
+  }
 
   function onClose(conn: Connection) {
     if (conn.closed) return;
@@ -111,16 +124,14 @@ export async function startWireServer(opts: { db: PGlite; host?: string; port?: 
         conn.started = true;
         buf = buf.subarray(len);
       } else {
-        conn.socket.destroy();
-        onClose(conn);
+        hangUp(conn, { reason: "unsupported startup" });
         return false;
       }
     }
     while (conn.started && buf.length >= 5) {
       const len = buf.readInt32BE(1);
       if (len < 4 || len > MAX_MESSAGE) {
-        conn.socket.destroy();
-        onClose(conn);
+        hangUp(conn, { reason: "malformed message" });
         return false;
       }
       if (buf.length < len + 1) break;

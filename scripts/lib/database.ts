@@ -3,6 +3,7 @@ import { closeReplica } from "@/db/replica";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { runMigrations } from "@/db/migrate";
 import { env } from "@/server/platform/env";
+import { logger } from "@/server/platform/log";
 
 // For processes that start on their own (the service, CLI scripts): make sure a database is
 // reachable (starting the embedded one when DATABASE_URL is unset and no other process serves
@@ -10,7 +11,12 @@ import { env } from "@/server/platform/env";
 // let go of it all.
 export async function prepareDatabase(): Promise<{ embeddedUrl: string | null; stop(): Promise<void> }> {
   const config = env();
-  const embedded = config.embedded ? await openEmbeddedDatabase(config.dataDir) : null;
+  // A connection the embedded server drops is a client's ECONNRESET with no database log: say why here.
+  const embedded = config.embedded
+    ? await openEmbeddedDatabase(config.dataDir, ({ reason, error }) =>
+        logger.warn({ err: error, reason }, "embedded database closed a client connection"),
+      )
+    : null;
   await runMigrations(db());
   return {
     embeddedUrl: embedded?.url ?? null,

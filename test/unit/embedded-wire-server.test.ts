@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWireServer } from "../../db/embedded/wire-server";
 import { openEmbeddedDatabase } from "../../db/embedded/embedded-database";
 import { cstring, int16, int32, message } from "../../db/embedded/protocol";
+import type { HangUp } from "../../db/embedded/connection";
 
 // initdb takes seconds; reopening an existing data dir takes a fraction of one.
 // So initdb once into a template and give every test its own copy.
@@ -36,10 +37,11 @@ type ClientOptions = postgres.Options<Record<string, never>>;
 /** Runs `body` against a fresh PGlite behind a wire server, then tears everything down. */
 async function withServer(
   body: (ctx: { url: string; port: number; client: (opts?: ClientOptions) => Client }) => Promise<void>,
+  onHangUp?: (hangUp: HangUp) => void,
 ) {
   const dir = tempDataDir();
   const db = new PGlite(path.join(dir, "pglite"));
-  const server = await startWireServer({ db });
+  const server = await startWireServer({ db, onHangUp });
   const clients: Client[] = [];
   const client = (opts: ClientOptions = {}) => {
     const sql = postgres(server.url, { prepare: false, max: 4, onnotice: () => {}, ...opts });
@@ -207,6 +209,38 @@ describe("embedded wire server", () => {
 
       expect(await sql`select count(*)::int as n from items`).toEqual([{ n: 0 }]);
     });
+  }, 30_000);
+
+  it("says why when it closes a client's connection itself, and keeps serving the others", async () => {
+    const hangUps: HangUp[] = [];
+    await withServer(
+      async ({ client, port }) => {
+        const sql = client({ max: 1 });
+        expect(await sql`select ${1}::int as n`).toEqual([{ n: 1 }]);
+
+        const closed = (socket: net.Socket) => new Promise<void>((resolve) => socket.once("close", () => resolve()));
+        // A message whose length field is below the 4 bytes of the field itself.
+        const raw = await rawConnect(port);
+        const rawClosed = closed(raw.socket);
+        raw.send(Buffer.from([0x51, 0, 0, 0, 2]));
+        await rawClosed;
+        // A startup packet of a protocol version PostgreSQL does not speak.
+        const old = net.connect(port, "127.0.0.1");
+        const oldClosed = closed(old);
+        old.on("error", () => {});
+        old.write(Buffer.concat([int32(8), int32(0x00020000)]));
+        await oldClosed;
+        // A client that hangs up by itself is not a hang-up of the server's.
+        const leaving = await rawConnect(port);
+        const leavingClosed = closed(leaving.socket);
+        leaving.socket.end();
+        await leavingClosed;
+
+        expect(await sql`select ${2}::int as n`).toEqual([{ n: 2 }]);
+      },
+      (hangUp) => hangUps.push(hangUp),
+    );
+    expect(hangUps.map((h) => h.reason)).toEqual(["malformed message", "unsupported startup"]);
   }, 30_000);
 
   it("shares one server per data dir and keeps data across stop and reopen", async () => {
