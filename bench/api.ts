@@ -2,6 +2,7 @@ import os from "node:os";
 import autocannon from "autocannon";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
+import { resultRecorder } from "./lib/results";
 
 // `npm run bench:api`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the production
 // build plus the bare baseline routes) on PostgreSQL. GET /v1/api/vehicle/ (an account with 50
@@ -33,6 +34,7 @@ const fmt = (name: string, r: Result) =>
 
 async function main() {
   reportLoad("bench:api");
+  const results = resultRecorder("bench:api");
   const database = benchDatabase("wayline_bench");
   const service = await launchBenchService({
     name: "bench",
@@ -65,9 +67,13 @@ async function main() {
     console.log(fmt("GET /v1/api/vehicle/ (wrapper)", ours));
     console.log(fmt("GET /bench/vehicles (bare handler)", bare));
     const ratio = ours.rps / bare.rps;
-    console.log(`ratio wrapper/bare: ${ratio.toFixed(2)} (target >= 0.80)   p99 ${ours.p99} ms (target <= 50 ms)`);
+    console.log(`ratio wrapper/bare: ${ratio.toFixed(2)} (target >= 0.90)   p99 ${ours.p99} ms (target <= 50 ms)`);
     console.log(fmt("POST /oauth/token client_credentials", grants));
     console.log(`grants/s: ${grants.rps.toFixed(0)} (target >= 200)`);
+    results.figure("vehicle list: wrapper / bare handler", ratio.toFixed(2), "≥ 0.9", ratio >= 0.9);
+    results.figure("vehicle list through the wrapper", `${ours.rps.toFixed(0)} req/s`);
+    results.figure("vehicle list p99", `${ours.p99} ms`, "≤ 50 ms", ours.p99 <= 50);
+    results.figure("client-credentials grants", `${grants.rps.toFixed(0)}/s`, "≥ 200/s", grants.rps >= 200);
 
     // The access log's cost (docs/operations.md#the-access-log): two fresh services on the same
     // database, one with the log on and one with ACCESS_LOG=off, the same driver and token, each
@@ -104,6 +110,8 @@ async function main() {
       console.log(fmt("GET /v1/api/vehicle/, log on", on));
       console.log(fmt("GET /v1/api/vehicle/, ACCESS_LOG=off", off));
       console.log(`ratio on/off: ${(on.rps / off.rps).toFixed(3)} (target >= 0.95)`);
+      const logRatio = on.rps / off.rps;
+      results.figure("access log on / off", logRatio.toFixed(2), "≥ 0.95", logRatio >= 0.95);
     } finally {
       await unlogged.stop();
       await logged.stop();
@@ -169,10 +177,12 @@ async function main() {
         console.log(fmt(`${name}, 1 process`, one));
         console.log(fmt(`${name}, ${cores} processes`, all));
         console.log(`  all cores / one process: ${(all.rps / one.rps).toFixed(2)}×`);
+        results.figure(`${name}: ${cores} processes / one`, `${(all.rps / one.rps).toFixed(2)}×`);
       }
     } finally {
       await cluster.stop();
     }
+    results.save();
   } finally {
     await service.stop();
     database.drop();

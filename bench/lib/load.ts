@@ -8,12 +8,22 @@ import os from "node:os";
 
 const BUSY_PER_CORE = 0.75;
 
-function loadLine(when: string): { line: string; busy: boolean } {
+export type Load = { one: number; five: number; fifteen: number; busy: boolean };
+
+/** The load average now, and whether it is above the busy line. */
+export function loadNow(): Load {
   const [one = 0, five = 0, fifteen = 0] = os.loadavg();
+  return { one: round(one), five: round(five), fifteen: round(fifteen), busy: one > BUSY_PER_CORE * os.cpus().length };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+function loadLine(when: string): { line: string; busy: boolean } {
+  const { one, five, fifteen, busy } = loadNow();
   const limit = BUSY_PER_CORE * os.cpus().length;
   return {
     line: `load average at ${when}: ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)} (1, 5, 15 min; ${os.cpus().length} cores, busy above ${limit.toFixed(1)})`,
-    busy: one > limit,
+    busy,
   };
 }
 
