@@ -31,6 +31,8 @@ export type Result = {
   /** The load was above the benchmarks' busy line at either end: the figures are not quoted. */
   busy: boolean;
   figures: Figure[];
+  /** Set only on a run recorded before the benchmark wrote files: where its figures were copied from. */
+  source?: string;
 };
 
 function commitNow(): string {
