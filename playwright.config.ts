@@ -7,7 +7,7 @@ import { defineConfig, devices } from "@playwright/test";
 process.env.E2E_PORT ??= String(20000 + (process.pid % 9000));
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
-// Debian's Chromium: browsers cannot be downloaded on these machines.
+// Debian's Chromium (/usr/bin/chromium, CI installs it when missing): the tests never download a browser.
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],

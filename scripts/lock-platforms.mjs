@@ -1,5 +1,5 @@
-// The npm registry reachable from these machines serves only the platform binaries of Linux x64,
-// so `npm install` leaves the other platforms' optional packages (@next/swc-darwin-arm64, …) out
+// From a registry that serves only the platform binaries of Linux x64 (a mirror of one platform),
+// `npm install` leaves the other platforms' optional packages (@next/swc-darwin-arm64, …) out
 // of package-lock.json, and `npm ci` then refuses the lock as out of sync. This adds each missing
 // optional platform package as a lock entry restricted to its own os/cpu: npm ci accepts the lock
 // and, as for any foreign-platform package, installs nothing for it. Run after `npm install`:
