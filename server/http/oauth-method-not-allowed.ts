@@ -1,6 +1,5 @@
-// Re-exported by the token and revocation endpoints for the methods they do not serve: 405 with
-// Allow: POST and an RFC 6749-style JSON body (docs/oauth.md#token-endpoint), instead of Next.js's
-// empty default.
+// The token and revocation endpoints answer the methods they do not serve with 405, Allow: POST and
+// an RFC 6749-style JSON body (docs/oauth.md#token-endpoint), instead of Next.js's empty default.
 /** The answer, also given by npm start's server for methods Next.js cannot route (before-next.ts). */
 export const POST_ONLY = {
   status: 405,
@@ -11,7 +10,10 @@ export const POST_ONLY = {
 const methodNotAllowed = async () =>
   Response.json(POST_ONLY.body, { status: POST_ONLY.status, headers: POST_ONLY.headers });
 
-export const GET = methodNotAllowed;
-export const PUT = methodNotAllowed;
-export const PATCH = methodNotAllowed;
-export const DELETE = methodNotAllowed;
+/**
+ * The 405 handlers of an OAuth endpoint's route file, for every method but POST:
+ * `export const { GET, PUT, PATCH, DELETE } = otherThanPost();`
+ */
+export function otherThanPost() {
+  return { GET: methodNotAllowed, PUT: methodNotAllowed, PATCH: methodNotAllowed, DELETE: methodNotAllowed };
+}

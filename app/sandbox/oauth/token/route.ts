@@ -1,7 +1,8 @@
 import { tokenEndpoint } from "@/app/oauth/_lib/endpoints";
+import { otherThanPost } from "@/server/http/oauth-method-not-allowed";
 
 // POST /sandbox/oauth/token — token endpoint for sandbox clients only
 export const POST = tokenEndpoint("sandbox");
 
 // Any other method: 405 JSON with Allow: POST
-export { GET, PUT, PATCH, DELETE } from "@/server/http/oauth-method-not-allowed";
+export const { GET, PUT, PATCH, DELETE } = otherThanPost();
