@@ -46,7 +46,7 @@ export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10)
     // would collide; real PostgreSQL keeps them per connection.
     prepare: !embedded,
     onnotice: () => {},
-    // JIT off (docs/decisions.md#no-jit): our statements are short, and once a table holds months of
+    // JIT off (docs/decisions/0130-no-jit.md): our statements are short, and once a table holds months of
     // data a generic plan's estimated cost passes jit_above_cost, so PostgreSQL compiled the trip
     // read's 97 expressions on every execution (45 ms added to a query that takes 13 ms without, at 3
     // million points, bench:scale) and kept nothing for the next. The embedded database has no JIT.

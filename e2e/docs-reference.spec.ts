@@ -37,7 +37,7 @@ async function sandboxToken(): Promise<string> {
 }
 
 // Violations in the renderer's own markup (Scalar 1.43.8) that our configuration cannot change:
-// reported upstream-style in docs/decisions.md. Anything else, in the renderer or around it, fails.
+// reported upstream-style in docs/decisions/0008-api-reference-renderer.md. Anything else, in the renderer or around it, fails.
 const RENDERER_KNOWN = new Set([
   "aria-allowed-attr",
   "aria-required-children",

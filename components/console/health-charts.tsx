@@ -14,7 +14,7 @@ import {
 } from "recharts";
 import type { SeriesPoint, StatusFailures } from "@/server/surfaces/console/health";
 
-// The delivery health page's charts (Recharts: docs/decisions.md). Each chart is a figure with a
+// The delivery health page's charts (Recharts: docs/decisions/0088-recharts.md). Each chart is a figure with a
 // caption; the same figures are in the tables beside them for screen readers and copying.
 
 const DELIVERED = "#047857";

@@ -1,4 +1,4 @@
--- Mileage as an exact decimal to the thousandth of a mile (docs/decisions.md#device-data). Converting rounds the
+-- Mileage as an exact decimal to the thousandth of a mile (docs/decisions/0027-exact-mileage.md). Converting rounds the
 -- binary noise away (0.30000000000000004 becomes 0.3). Values past 10,000,000 miles, which ingest now ignores
 -- as readings, are held to that (vehicles) or dropped (a trip's reported mileage), so the conversion cannot fail.
 ALTER TABLE "vehicles" ALTER COLUMN "mileage" SET DATA TYPE numeric(11, 3) USING least("mileage", 10000000)::numeric(11, 3);--> statement-breakpoint

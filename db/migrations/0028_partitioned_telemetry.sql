@@ -1,4 +1,4 @@
--- Time-partitioned telemetry (docs/decisions.md#time-partitioned-telemetry, docs/partitions.md): data_sets and
+-- Time-partitioned telemetry (docs/decisions/0123-monthly-partitions.md, docs/partitions.md): data_sets and
 -- data_points by recorded_at, delivery_attempts by attempted_at, one partition a calendar month (UTC), named
 -- <table>_pYYYYMM, and a <table>_default partition for rows outside the months made, so no insert ever fails.
 -- The worker makes the months ahead (db/partitions.ts); this migration makes this month and the next 3, so a

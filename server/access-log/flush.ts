@@ -10,7 +10,7 @@ import { accessLogState, addCounts, countKey, restorePending, takePending, type 
 // Writes what the accumulator (recorder.ts) noted: one INSERT … ON CONFLICT DO UPDATE SET count =
 // count + excluded.count per flush (in chunks past 1,000 rows), every ACCESS_LOG_FLUSH_SECONDS and
 // on a clean stop. Answers that named vehicles only are first resolved to their accounts with one
-// read. What a crash loses: the counts noted since the last flush (docs/decisions.md).
+// read. What a crash loses: the counts noted since the last flush (docs/decisions/0110-access-log-counters.md).
 
 const CHUNK = 1000;
 const categoryOfBit = new Map(ACCESS_CATEGORIES.map((c) => [CATEGORY_BIT[c], c] as [number, AccessCategory]));

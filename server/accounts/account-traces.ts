@@ -3,7 +3,7 @@ import type { Executor } from "@/db/client";
 import { accountGrants, type Environment } from "@/db/schema";
 
 // What an account deletion must remove itself because no foreign key reaches it
-// (docs/decisions.md#account-deletion), and the apps to tell.
+// (docs/decisions/0104-account-deletion-leaves-no-trace.md), and the apps to tell.
 
 /** The apps that could reach the account: its live grants (created or authorized), locked until the delete. */
 export async function appsWithAccess(tx: Executor, { accountId }: { accountId: number }): Promise<number[]> {

@@ -99,7 +99,7 @@ export async function updateAccount(principal: Principal, id: number, input: Upd
   }
 }
 
-// Permanent, and nothing is left that names the account or its vehicles (docs/decisions.md#account-deletion):
+// Permanent, and nothing is left that names the account or its vehicles (docs/decisions/0104-account-deletion-leaves-no-trace.md):
 // the foreign keys and triggers cascade to vehicles, their data, grants, codes, tokens,
 // subscriptions and notifications; what no key reaches is deleted first (account-traces.ts), and
 // the account's queued deliveries leave the queue before the cascade (server/delivery/cancel.ts, which

@@ -11,7 +11,7 @@ import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./claim
 // a row is queued by being inserted, in the transaction of its notification (a committed
 // notification is always queued), and carries when it is due (next_attempt_at: now, or a retry's
 // time) and who sends it (a lease: lease_owner, lease_until). One model does what a job queue, a
-// lease table and a sweeper did before (docs/decisions.md):
+// lease table and a sweeper did before (docs/decisions/0033-delivery-queue-on-pending-rows.md):
 // - a worker claims up to BATCH due rows at a time (FOR UPDATE SKIP LOCKED: two workers never
 //   take the same row), as long as fewer than DELIVERY_CONCURRENCY of its batches are in hand;
 // - new rows wake it at once (NOTIFY wayline_deliveries, sent by the trigger, a resend and a

@@ -4,7 +4,7 @@ import { checkSignature } from "./verify";
 
 // One request arriving at a sandbox inbox: the same function serves the HTTP route
 // (POST /sandbox/inbox/{token}) and the delivery worker, which hands its signed POST over here
-// instead of sending it through the network (docs/decisions.md). Verify, store within the cap,
+// instead of sending it through the network (docs/decisions/0040-sandbox-inbox-in-process.md). Verify, store within the cap,
 // and answer as the partner told the inbox to.
 
 export const INBOX_MAX_BODY_BYTES = 256 * 1024;

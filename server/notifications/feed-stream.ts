@@ -7,7 +7,7 @@ import { feedWaiter } from "./feed-wakeups";
 // not a second way to deliver events: it reads the same pages GET /eventFeed/ answers, from its
 // last position, whenever a commit of its app's events is heard (feed-wakeups.ts), so it hands out
 // exactly what a polling consumer would, in the same order, with the same cursors, and never skips
-// or repeats an event whatever commits concurrently (docs/decisions.md#the-event-stream).
+// or repeats an event whatever commits concurrently (docs/decisions/0117-stream-re-reads-the-feed.md).
 //
 // Opening it checks the cursor (400, 410: thrown before anything is streamed) and starts
 // listening before the first read, so nothing committed after that read goes unheard. Then:

@@ -13,7 +13,7 @@ import { revokeAppAuthorization } from "./revocation";
 // every rotation of them. Revoking a token of an account (access or refresh) ends the app's access
 // to that account, as the driver's revoke button does (revocation.ts): every token of the grant,
 // its codes, its queued deliveries, and an ACCESSREVOKED app event; the app must ask the driver
-// for consent again (docs/decisions.md#revocation). Unknown tokens and tokens of other
+// for consent again (docs/decisions/0100-revocations-that-end-access.md). Unknown tokens and tokens of other
 // clients are answered like any other (RFC 7009 §2.2), so the endpoint tells nobody which tokens
 // exist. Not through the library: its revocation decodes JWTs, and Wayline's tokens are opaque.
 // The client authenticated (`proof`) when its secret matched, or, for a public client (no secret),

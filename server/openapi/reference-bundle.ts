@@ -2,7 +2,7 @@ import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
-// The API reference's renderer (docs/decisions.md: Scalar's standalone browser bundle), served from
+// The API reference's renderer (docs/decisions/0008-api-reference-renderer.md: Scalar's standalone browser bundle), served from
 // this origin so /docs loads nothing from the internet. Read once from node_modules and kept.
 
 export const REFERENCE_BUNDLE_VERSION = "1.43.8";

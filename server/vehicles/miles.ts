@@ -1,7 +1,7 @@
 // Mileage is a decimal number of miles with at most three decimals (a thousandth of a mile is
 // 1.6 m): numeric(11, 3) in the database, and in TypeScript the number nearest that decimal, which
 // prints as the decimal itself (0.3, never 0.30000000000000004). Sums are taken in whole
-// thousandths, which doubles hold exactly, so 0.1 + 0.2 is 0.3 (docs/decisions.md#device-data).
+// thousandths, which doubles hold exactly, so 0.1 + 0.2 is 0.3 (docs/decisions/0027-exact-mileage.md).
 
 /** The most miles a vehicle may show: larger inputs are refused, larger device readings ignored. */
 export const MAX_MILES = 10_000_000;

@@ -4,7 +4,7 @@ import { api, clientToken, createDriver, request, testSql, uniqueName } from "..
 import { Browser, baseUrl } from "../helpers/browser";
 import { dataSet, waypoint } from "../helpers/telemetry";
 
-// Deletion you can check (docs/decisions.md#account-deletion): after an account is deleted, through
+// Deletion you can check (docs/decisions/0104-account-deletion-leaves-no-trace.md): after an account is deleted, through
 // the driver site or through the API, no row of any table of the schema names it or its vehicles.
 // The walk reads the catalog, so a table added later is walked too: every integer column that is
 // a foreign key to accounts or vehicles or is called account_id / vehicle_id is compared with the

@@ -196,7 +196,7 @@ describe("revocation that bites, and tells", () => {
 
   // The send gate (server/delivery/claims.ts): a batch that passed it holds its rows until its sends
   // are over, and the revocation's lock on those rows waits for that. PostgreSQL only: on the embedded
-  // database the gate is the read alone (docs/decisions.md).
+  // database the gate is the read alone (docs/decisions/0101-no-delivery-after-revocation.md).
   it.skipIf(inject("embedded"))(
     "a send in flight when the app revokes ends before the revocation answers; nothing is sent after it",
     async () => {

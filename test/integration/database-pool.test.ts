@@ -2,7 +2,7 @@ import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { connect, type Connection } from "@/db/client";
 
-// The service's pools (db/client.ts) on PostgreSQL run with JIT off (docs/decisions.md#no-jit): a generic plan
+// The service's pools (db/client.ts) on PostgreSQL run with JIT off (docs/decisions/0130-no-jit.md): a generic plan
 // over months of data passes jit_above_cost, and PostgreSQL then compiled the trip read on every execution.
 // The embedded database has no JIT.
 

@@ -5,7 +5,7 @@ import { marked, type Token, type Tokens } from "marked";
 import { describe, expect, it } from "vitest";
 import { markdownFiles } from "../helpers/markdown-files";
 
-// The docs cite each other by section (decisions.md links a figure to its run in benchmarks.md),
+// The docs cite each other by section (a decision record links a figure to benchmarks.md),
 // and a heading reworded breaks every link to it without a sound: two links of partitions.md named
 // an anchor that no heading made. Every relative link of README.md and docs/ must name a file that
 // exists and, for a Markdown file, a heading in it; the guides' links to /docs/guides/… (rendered
@@ -67,8 +67,8 @@ describe("links in README.md and docs/", () => {
     const anchors = parsed.get(path.join(root, "docs", "benchmarks.md"))!.anchors;
     expect(anchors).toContain("benchingest"); // ### bench:ingest
     expect(anchors).toContain("a-larger-young-generation-side-by-side-2026-11-28-twenty-second-session");
-    expect(parsed.get(path.join(root, "docs", "decisions.md"))!.anchors).toContain(
-      "time-partitioned-telemetry-issue-32-point-1",
+    expect(parsed.get(path.join(root, "docs", "decisions", "README.md"))!.anchors).toContain(
+      "time-partitioned-telemetry",
     );
   });
 
@@ -77,11 +77,11 @@ describe("links in README.md and docs/", () => {
   });
 
   it("tells a broken link from a good one", () => {
-    const decisions = path.join(root, "docs", "decisions.md");
-    expect(brokenLink(decisions, "partitions.md#retention")).toBeNull();
-    expect(brokenLink(decisions, "#no-jit")).toBeNull();
-    expect(brokenLink(decisions, "decisions.md#time-partitioned-telemetry")).toBe("no heading makes this anchor");
-    expect(brokenLink(decisions, "nowhere.md")).toBe("no such file");
-    expect(brokenLink(decisions, "/docs/guides/nowhere")).toBe("no such guide");
+    const operations = path.join(root, "docs", "operations.md");
+    expect(brokenLink(operations, "partitions.md#retention")).toBeNull();
+    expect(brokenLink(operations, "#memory")).toBeNull();
+    expect(brokenLink(operations, "partitions.md#no-such-heading")).toBe("no heading makes this anchor");
+    expect(brokenLink(operations, "nowhere.md")).toBe("no such file");
+    expect(brokenLink(operations, "/docs/guides/nowhere")).toBe("no such guide");
   });
 });
