@@ -65,7 +65,7 @@ export const deliveryAttempts = pgTable(
     index("delivery_attempts_notification_idx").on(t.notificationId, t.id),
     // The console's delivery health (server/surfaces/console/health-queries.ts): a delivery's attempts in a
     // time window, read from the index alone (index-only scan; drizzle has no INCLUDE, so the
-    // figures it needs are trailing key columns). docs/benchmarks.md#delivery-health.
+    // figures it needs are trailing key columns). docs/benchmarks.md#benchdelivery-health.
     index("delivery_attempts_health_idx").on(t.deliveryId, t.attemptedAt, t.outcome, t.httpStatus, t.latencyMs),
   ],
 );
