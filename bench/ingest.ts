@@ -331,7 +331,7 @@ async function main() {
     await settle(sql);
     const warmBare = await leased({ ...single, duration: SINGLE_WARMUP, path: barePath });
     await settle(sql);
-    // Measured in four slices of half the phase each, ours, bare, bare, ours: these machines drift
+    // Measured in four slices of half the phase each, ours, bare, bare, ours: a shared host drifts
     // by tens of percent within a minute (the bare route alone was seen at 372 and at 602 req/s
     // in one hour), and in this order a steady drift weighs on both sides alike, where one slice
     // of each put all of it on one side.
@@ -580,7 +580,7 @@ async function main() {
 
     // All cores: a cluster of one HTTP process per core starts beside the single process, on the
     // same database, with vehicles of its own; (a) and (b) again, in slices one, all, all, one
-    // (these machines drift within a minute: in this order a steady drift weighs on both alike).
+    // (a shared host drifts within a minute: in this order a steady drift weighs on both alike).
     const cores = os.availableParallelism();
     const cluster = await launchBenchService({
       name: "bench-ingest-cores",

@@ -52,7 +52,7 @@ const PER_ROUND = Math.max(1, Math.ceil(SAMPLES / ROUNDS));
 const SLOW_PER_ROUND = Math.max(1, Math.ceil(SAMPLES / 4 / ROUNDS));
 /**
  * A quarter as many batches of each kind (600 a side): a p99 of few is their slowest one (16 a side gave 1.45 at
- * size, one batch), and of 300, the eighth until the seventeenth session, their fourth slowest (the subscribed
+ * size, one batch), and of 300 (an eighth) their fourth slowest (the subscribed
  * batches' p99 came out at 1.22 in the run that added them).
  */
 const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 4 / ROUNDS));
@@ -60,7 +60,7 @@ const BATCHES_PER_ROUND = Math.max(2, Math.ceil(SAMPLES / 4 / ROUNDS));
  * Samples of each quick read (every read but the trip replay) in one round: BENCH_READ_SAMPLES a side, default four
  * times BENCH_SAMPLES (9,600). With 2,400 a read's p99 ratio still had a 95 % interval 0.3–0.57 wide, so one run
  * in a few put one of the ten reads past 1.2 with nothing at size to cause it (docs/benchmarks.md); four times
- * the samples about halve the interval (the nineteenth session's two runs), for about a quarter hour more a run.
+ * the samples about halve the interval (measured in two runs), for about a quarter hour more a run.
  */
 const READS_PER_ROUND = Math.max(1, Math.ceil(Number(process.env.BENCH_READ_SAMPLES ?? 4 * SAMPLES) / ROUNDS));
 const WARMUP = Math.min(5, SLOW_PER_ROUND);

@@ -128,7 +128,7 @@ export async function driverSession(base: string, username: string, password: st
   return cookie();
 }
 
-/** The machine's load averages, printed around each run: these machines are shared. */
+/** The machine's load averages, printed around each run: a shared host's figures say little. */
 export const loadAverage = () =>
   os
     .loadavg()
