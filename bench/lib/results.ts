@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { loadNow, type Load } from "./load";
 
 // What a benchmark run measured, kept as a file beside the code (bench/results/<benchmark>/), so the
-// table in docs/benchmarks.md is generated from runs rather than typed (scripts/bench-table.ts), and
+// table in docs/benchmarks.md is generated from runs rather than typed (bench/table.ts), and
 // the page holds only the newest figures while the runs behind them stay in the repository.
 
 const RESULTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../results");
@@ -16,7 +16,7 @@ type Figure = {
   figure: string;
   /** The value as printed, with its unit: "0.74", "39,505 points/s", "279 ms". */
   value: string;
-  /** The target as the issue or the docs set it ("≥ 0.6"), or null where it is only measured. */
+  /** The target as the docs set it ("≥ 0.6"), or null where it is only measured. */
   target: string | null;
   /** Whether the value meets the target; null without one. */
   met: boolean | null;
