@@ -510,8 +510,8 @@ async function main() {
     const aloneRatio = apiPoints / pgPartitioned.pointsPerSecond;
     results.figure(
       "(b) batches of 500",
-      `${apiPoints.toFixed(0)} points/s`,
-      `≥ ${TARGET_POINTS} points/s`,
+      `${Math.round(apiPoints).toLocaleString("en-US")} points/s`,
+      `≥ ${TARGET_POINTS.toLocaleString("en-US")} points/s`,
       apiPoints >= TARGET_POINTS,
     );
     results.figure(

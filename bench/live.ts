@@ -6,6 +6,7 @@ import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { percentile } from "./lib/percentile";
+import { resultRecorder } from "./lib/results";
 
 // `npm run bench:live`: the event feed and its stream (docs/event-feed.md) on PostgreSQL
 // (DATABASE_URL, or a fresh database made here and dropped at the end), one HTTP process.
@@ -52,6 +53,7 @@ async function inParallel<T>(n: number, width: number, make: (i: number) => Prom
 
 async function main() {
   reportLoad("bench:live");
+  const results = resultRecorder("bench:live");
   const database = benchDatabase("wl_bench_live");
   const service = await launchBenchService({
     name: "bench-live",
@@ -205,8 +207,37 @@ bench:live (PostgreSQL, one HTTP process)
     by pages of 1,000: ${pagesRate.toFixed(0)} events/s   target >= 20,000: ${met(pagesRate >= 20_000)}
     by the stream:     ${streamRate.toFixed(0)} events/s   target >= 20,000: ${met(streamRate >= 20_000)}
 `);
+    const delivered = committed.size - lost;
+    const count = (n: number) => n.toLocaleString("en-US");
+    results.figure(
+      `(a) commit → message on the stream, ${count(STREAMS)} user-token streams: p99`,
+      ms(p99),
+      "≤ 100 ms",
+      p99 <= 100 && lost === 0,
+    );
+    results.figure("(a) commit → message on the stream: p50", ms(p50));
+    results.figure("(a) messages received", `${count(delivered)} of ${count(committed.size)}`);
+    results.figure("(a) memory per open stream", `${perStreamKb.toFixed(1)} KB`, "≤ 50 KB", perStreamKb <= 50);
+    const pollP50 = percentile(polls, 50);
+    results.figure(`(b) empty poll at ${count(EVENTS)} events: p50`, ms(pollP50), "≤ 20 ms", pollP50 <= 20);
+    results.figure(`(b) empty poll at ${count(EVENTS)} events: p99`, ms(percentile(polls, 99)));
+    const rate = (x: number) => `${count(Math.round(x))} events/s`;
+    results.figure(
+      `(c) catch-up of ${count(pageEvents)} events by pages of 1,000`,
+      rate(pagesRate),
+      "≥ 20,000 events/s",
+      pagesRate >= 20_000,
+    );
+    results.figure(
+      `(c) catch-up of ${count(pageEvents)} events by the stream`,
+      rate(streamRate),
+      "≥ 20,000 events/s",
+      streamRate >= 20_000,
+    );
     const errors = loggedErrors(service.output());
-    if (errors.length > 0) console.log(`bench:live: ${errors.length} errors logged, first: ${errors[0]}`);
+    if (errors.length > 0)
+      console.log(`bench:live: ${errors.length} errors logged, so no result file; first: ${errors[0]}`);
+    else results.save();
   } finally {
     for (const s of streams) s.close();
     await sql.end();

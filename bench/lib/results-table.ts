@@ -16,10 +16,11 @@ export function readResults(dir: string): Result[] {
     .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Result);
 }
 
-/** Each benchmark's newest quiet run, else its newest run. */
+/** Each benchmark's newest quiet run, else its newest run; never a variant's (a build compared against). */
 export function latestRuns(results: Result[]): Result[] {
   const byBenchmark = new Map<string, Result[]>();
-  for (const r of results) byBenchmark.set(r.benchmark, [...(byBenchmark.get(r.benchmark) ?? []), r]);
+  for (const r of results.filter((x) => !x.variant))
+    byBenchmark.set(r.benchmark, [...(byBenchmark.get(r.benchmark) ?? []), r]);
   return [...byBenchmark.keys()].sort().map((benchmark) => {
     const runs = byBenchmark.get(benchmark)!.sort((a, b) => a.date.localeCompare(b.date));
     return runs.filter((r) => !r.busy).at(-1) ?? runs.at(-1)!;

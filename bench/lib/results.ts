@@ -28,11 +28,16 @@ export type Result = {
   commit: string;
   machine: { cores: number; cpu: string; memoryGiB: number };
   load: { start: Load; end: Load };
-  /** The load was above the benchmarks' busy line at either end: the figures are not quoted. */
+  /** The load was above the benchmarks' busy line when the run started: the figures are not quoted. */
   busy: boolean;
   figures: Figure[];
   /** Set only on a run recorded before the benchmark wrote files: where its figures were copied from. */
   source?: string;
+  /**
+   * BENCH_VARIANT: the run measured another build for comparison ("postgres.js 3.4.9", run from a
+   * checkout of the commit before an upgrade). Kept beside the others; the table shows none of them.
+   */
+  variant?: string;
 };
 
 function commitNow(): string {
@@ -68,8 +73,9 @@ export function resultRecorder(benchmark: string) {
           memoryGiB: Math.round(os.totalmem() / 2 ** 30),
         },
         load: { start, end },
-        busy: start.busy || end.busy,
+        busy: start.busy,
         figures,
+        ...(process.env.BENCH_VARIANT ? { variant: process.env.BENCH_VARIANT } : {}),
       };
       const dir = path.join(RESULTS_DIR, benchmark.replace(/^bench:/, ""));
       fs.mkdirSync(dir, { recursive: true });

@@ -7,10 +7,14 @@ import { launchService, runScript, serviceV8Flags, type ServiceEnv } from "../..
 
 /**
  * The service as `npm start` runs it, with its V8 flags (package.json): what the benchmarks measure. The
- * tests' services run on Node's defaults (test/helpers/processes.ts says why).
+ * tests' services run on Node's defaults (test/helpers/processes.ts says why). BENCH_CPU_PROF=<dir>:
+ * each service writes a V8 CPU profile there when it stops (open it in Chrome's DevTools), to see
+ * where a figure's time goes; a profiled run's figures are not the benchmark's.
  */
 export function launchBenchService(opts: Parameters<typeof launchService>[0]): ReturnType<typeof launchService> {
-  return launchService({ ...opts, nodeFlags: [...serviceV8Flags, ...(opts.nodeFlags ?? [])] });
+  const dir = process.env.BENCH_CPU_PROF;
+  const profile = dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
+  return launchService({ ...opts, nodeFlags: [...serviceV8Flags, ...profile, ...(opts.nodeFlags ?? [])] });
 }
 
 /** DATABASE_URL when given, else a fresh database on 127.0.0.1 that drop() removes. */

@@ -36,6 +36,12 @@ describe("the benchmarks' table", () => {
     );
   });
 
+  it("never shows a variant's run, a build measured only to compare against", () => {
+    const ours = run("2026-12-01T10:00:00.000Z", false, "0.81");
+    const baseline = { ...run("2026-12-02T10:00:00.000Z", false, "0.78"), variant: "postgres.js 3.4.9" };
+    expect(latestRuns([ours, baseline])).toEqual([ours]);
+  });
+
   it("refuses a page without the table's markers", () => {
     expect(() => replaceTable("# Benchmarks\n", "| a |")).toThrow(/markers/);
   });
