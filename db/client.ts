@@ -60,10 +60,14 @@ export function connect(url: string, embedded: boolean, max = embedded ? 4 : 10)
     // A connection that has not finished its start-up after this long (a host that drops the
     // packets) fails its query, answered 503, rather than holding it for the default 30 s.
     connect_timeout: 10,
-    // Array and domain types are looked up when the pool starts, not in the middle of the first
-    // statement that needs them: on the embedded server that lookup would wait behind whichever
-    // connection owns the one backend.
-    eager_types: true,
+    // No type lookup at all (docs/decisions/0081-postgres-js-unpatched.md). postgres.js 4 knows
+    // PostgreSQL's own types and their arrays; the catalog lookup would add only our one enum
+    // (environment), which reads as its text either way. Both ways of looking it up hang: lazily,
+    // in the middle of the first statement that names it, the lookup waits on the embedded server
+    // behind the connection that owns its one backend; eagerly, when the pool starts, a connection
+    // given a statement while the lookup runs stays paused for good (postgres.js 4.2.0: a fresh
+    // pool sent 32 statements with an enum parameter at once hung in 24 of 30 rounds).
+    fetch_types: false,
   });
   preparing(sql, !embedded);
   const db = drizzle(sql, { schema, casing: "snake_case" });

@@ -13,10 +13,11 @@
 // Consequences for clients:
 // - Use postgres.js with `prepare: false`. Named prepared statements live in the
 //   one shared session, so names from different clients collide.
-// - And with `eager_types: true`. Otherwise postgres.js 4 looks types up when a
+// - And with `fetch_types: false`. Otherwise postgres.js 4 looks types up when a
 //   statement's description first names one it does not know (our enum): it
 //   stops that connection between Describe and Sync, which keeps the backend,
 //   and asks on another connection, which waits for the backend: a deadlock.
+//   (Its eager lookup has a hang of its own: db/client.ts.)
 // - Session state (SET, temp tables, advisory locks) is shared by all
 //   connections. Don't rely on it.
 // - LISTEN/NOTIFY works as on a real server: the server remembers which client

@@ -100,11 +100,11 @@ export async function createDriver(env: Env, creds: Credentials, overrides: Reco
 let sql: postgres.Sql | undefined;
 /** Direct database access, only to arrange states HTTP cannot reach in test time (an expired token). */
 export function testSql(): postgres.Sql {
-  // eager_types: as every pool on the embedded database must (db/embedded/wire-server.ts).
+  // fetch_types: false, as every pool of ours (db/client.ts says why).
   sql ??= postgres(inject("databaseUrl"), {
     max: 1,
     prepare: !inject("embedded"),
-    eager_types: true,
+    fetch_types: false,
     onnotice: () => {},
   });
   return sql;

@@ -56,7 +56,7 @@ export async function deliveryDatabase(name: string): Promise<DeliveryDb> {
   fs.mkdirSync(path.join(dir, "data"));
   seedEmbeddedDataDir(path.join(dir, "data"));
   const embedded = await openEmbeddedDatabase(path.join(dir, "data"));
-  const sql = postgres(embedded.url, { max: 2, prepare: false, eager_types: true, onnotice: () => {} });
+  const sql = postgres(embedded.url, { max: 2, prepare: false, fetch_types: false, onnotice: () => {} });
   const env = { ...base };
   delete env.DATABASE_URL;
   return {

@@ -44,7 +44,7 @@ export async function ensureEmbeddedTemplate(): Promise<string> {
   const work = fs.mkdtempSync(`${dir}.making-`);
   try {
     const embedded = await openEmbeddedDatabase(work);
-    const sql = postgres(embedded.url, { max: 1, prepare: false, eager_types: true, onnotice: () => {} });
+    const sql = postgres(embedded.url, { max: 1, prepare: false, fetch_types: false, onnotice: () => {} });
     try {
       await migrate(drizzle(sql), { migrationsFolder: migrationsDir });
     } finally {

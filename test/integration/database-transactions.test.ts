@@ -23,7 +23,7 @@ describe("sql.begin() on a pool whose pipelines are full", () => {
     max: MAX,
     max_pipeline: 1,
     prepare: !inject("embedded"),
-    eager_types: true,
+    fetch_types: false,
     onnotice: () => {},
   } as postgres.Options<Record<string, never>>);
   afterAll(() => sql.end({ timeout: 5 }));

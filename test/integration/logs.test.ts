@@ -42,7 +42,7 @@ beforeAll(async () => {
   const url =
     own.service.env.DATABASE_URL ??
     (JSON.parse(fs.readFileSync(path.join(own.service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
-  sql = postgres(url, { max: 1, prepare: false, eager_types: true, onnotice: () => {} });
+  sql = postgres(url, { max: 1, prepare: false, fetch_types: false, onnotice: () => {} });
 }, 240_000);
 
 afterAll(async () => {

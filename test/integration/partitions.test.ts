@@ -24,7 +24,7 @@ function connect(): postgres.Sql {
   const url = embedded
     ? (JSON.parse(fs.readFileSync(path.join(own.service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url
     : own.service.env.DATABASE_URL!;
-  return postgres(url, { max: 1, prepare: !embedded, eager_types: true, onnotice: () => {} });
+  return postgres(url, { max: 1, prepare: !embedded, fetch_types: false, onnotice: () => {} });
 }
 
 const DAY = 86_400_000;
