@@ -2,6 +2,8 @@ import path from "node:path";
 import postgres from "postgres";
 import { benchDatabase } from "./lib/setup";
 import { reportLoad } from "./lib/load";
+import { resultRecorder } from "./lib/results";
+import { grouped } from "./lib/format";
 
 // `npm run bench:delivery-health`: the console's delivery health reads (server/surfaces/console/health.ts,
 // health-queries.ts) on a delivery with a million attempts, on PostgreSQL (a fresh database made
@@ -26,11 +28,17 @@ const NOISE = Number(process.env.BENCH_NOISE ?? 500_000);
 const SPREAD_DAYS = Number(process.env.BENCH_SPREAD_DAYS ?? 7);
 const PENDING_ROWS = 1_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+/** Each read from the rollup under this, in ms. */
+const TARGET_MS = 100;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** "1.5 million", or the count itself below a million. */
+const millions = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000} million` : grouped(n));
+type Timed = { median: number; max: number };
 
 async function main() {
   reportLoad("bench:delivery-health");
+  const results = resultRecorder("bench:delivery-health");
   const database = benchDatabase("wl_bench_health");
   // Server modules read DATABASE_URL through server/platform/env.ts, when first used: set it before importing them.
   process.env.DATABASE_URL = database.url;
@@ -95,8 +103,10 @@ async function main() {
     const [{ rows } = { rows: 0 }] = await sql<
       { rows: number }[]
     >`select count(*)::int as rows from delivery_attempt_rollups`;
+    const backfillSeconds = (performance.now() - t0) / 1000;
+    const rollupSize = await sizeOf("delivery_attempt_rollups");
     console.log(
-      `rollup backfilled in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${rows.toLocaleString("en-US")} rows, ${await sizeOf("delivery_attempt_rollups")}`,
+      `rollup backfilled in ${backfillSeconds.toFixed(1)} s: ${rows.toLocaleString("en-US")} rows, ${rollupSize}`,
     );
 
     // --- the reads ----------------------------------------------------------------------------
@@ -141,8 +151,10 @@ async function main() {
       };
     };
 
+    /** Times each query, prints its median and max, and returns them by the query's name. */
     const time = async (label: string, queries: [string, () => Promise<unknown>][]) => {
       console.log(`\n${label}: median / max of ${RUNS} runs, ms`);
+      const timed = new Map<string, Timed>();
       for (const [name, run] of queries) {
         await run();
         const ms: number[] = [];
@@ -151,23 +163,29 @@ async function main() {
           await run();
           ms.push(performance.now() - t0);
         }
+        timed.set(name, { median: median(ms), max: Math.max(...ms) });
         console.log(
           `  ${name.padEnd(56)} ${median(ms).toFixed(1).padStart(8)} ${Math.max(...ms)
             .toFixed(1)
             .padStart(8)}`,
         );
       }
+      return (name: string) => {
+        const t = timed.get(name);
+        if (!t) throw new Error(`no timing of ${name}`);
+        return t;
+      };
     };
     const one = [a];
     const both = [a, b];
-    await time("exact, from delivery_attempts (before the rollup)", [
+    const exactTimes = await time("exact, from delivery_attempts (before the rollup)", [
       ["window 1 h: counts, p50/p95, failures", () => exact(one, ago(3600))],
       ["window 24 h: counts, p50/p95, failures", () => exact(one, ago(86_400))],
       ["window 7 d: counts, p50/p95, failures", () => exact(one, week)],
       ["series 7 d (6 h buckets)", () => exactSeries(one, week, 21_600)],
       ["app (both deliveries), window 7 d", () => exact(both, week)],
     ]);
-    await time("from the rollup (the page's reads)", [
+    const rollupTimes = await time("from the rollup (the page's reads)", [
       ["window 1 h: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: ago(3600) })],
       ["window 24 h: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: ago(86_400) })],
       ["window 7 d: counts, histogram, failures", () => windowFigures(db(), { deliveryIds: one, since: week })],
@@ -205,6 +223,7 @@ async function main() {
 
     // The same figures both ways: counts equal, percentiles within the histogram's bound.
     console.log(`\nexact vs rollup (p50/p95 ${PERCENTILE_ERROR}):`);
+    const compared = new Map<string, { x: Exact; r: Exact; agree: boolean }>();
     for (const [name, ids, since] of [
       ["1 h", one, ago(3600)],
       ["24 h", one, ago(86_400)],
@@ -218,8 +237,10 @@ async function main() {
         JSON.stringify(Object.entries(x.failures).sort()) === JSON.stringify(Object.entries(r.failures).sort());
       const within = (e: number | null, v: number | null) =>
         e !== null && v !== null && Math.abs(v - e) <= 0.05 * e + 0.5;
+      const agree = countsEqual && within(x.p50, r.p50) && within(x.p95, r.p95);
+      compared.set(name, { x, r, agree });
       console.log(
-        `  ${name.padEnd(8)} attempts ${x.attempts}/${r.attempts} delivered ${x.delivered}/${r.delivered} failures ${JSON.stringify(x.failures)}/${JSON.stringify(r.failures)} p50 ${x.p50}/${r.p50} p95 ${x.p95}/${r.p95}: ${countsEqual && within(x.p50, r.p50) && within(x.p95, r.p95) ? "agree" : "DIFFER"}`,
+        `  ${name.padEnd(8)} attempts ${x.attempts}/${r.attempts} delivered ${x.delivered}/${r.delivered} failures ${JSON.stringify(x.failures)}/${JSON.stringify(r.failures)} p50 ${x.p50}/${r.p50} p95 ${x.p95}/${r.p95}: ${agree ? "agree" : "DIFFER"}`,
       );
     }
 
@@ -283,6 +304,92 @@ async function main() {
     console.log(
       `  without the rollup: ${rates.without!.map((r) => r.toFixed(0)).join(", ")}; with it: ${rates.with!.map((r) => r.toFixed(0)).join(", ")}`,
     );
+
+    // The figures, as docs/benchmarks.md's table gives them.
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    const target = `< ${TARGET_MS} ms`;
+    const under = (...xs: number[]) => xs.every((x) => x < TARGET_MS);
+    const window1h = rollupTimes("window 1 h: counts, histogram, failures");
+    const window24h = rollupTimes("window 24 h: counts, histogram, failures");
+    const window7d = rollupTimes("window 7 d: counts, histogram, failures");
+    const series1h = rollupTimes("series 1 h (5 min buckets)");
+    const series24h = rollupTimes("series 24 h (1 h buckets)");
+    const series7d = rollupTimes("series 7 d (6 h buckets)");
+    const backlog = rollupTimes("backlog");
+    // Each read a query of its own; the loads below run several at once.
+    const reads = [window1h, window24h, window7d, series1h, series24h, series7d, backlog];
+    const slowestMedian = Math.max(...reads.map((t) => t.median));
+    const slowest = Math.max(...reads.map((t) => t.max));
+    results.figure(
+      `every read from the rollup, ${grouped(ATTEMPTS)} attempts of one delivery in the last ${SPREAD_DAYS} days + ${grouped(NOISE)} of another: median`,
+      `≤ ${ms(slowestMedian)}`,
+      target,
+      under(slowestMedian),
+    );
+    results.figure("every read from the rollup: max", `≤ ${ms(slowest)}`, target, under(slowest));
+    const medians = (...ts: Timed[]) => ts.map((t) => ms(t.median)).join(", ");
+    results.figure(
+      "window totals with histogram and failures: 1 h, 24 h, 7 d",
+      medians(window1h, window24h, window7d),
+      target,
+      under(window1h.median, window24h.median, window7d.median),
+    );
+    results.figure(
+      "series: 1 h, 24 h, 7 d",
+      medians(series1h, series24h, series7d),
+      target,
+      under(series1h.median, series24h.median, series7d.median),
+    );
+    results.figure("backlog", ms(backlog.median), target, under(backlog.median));
+    const load24h = rollupTimes("one delivery, window 24 h (5 queries, parallel)");
+    const load7d = rollupTimes("one delivery, window 7 d (5 queries, parallel)");
+    const appLoad = rollupTimes("app (both deliveries), window 7 d (5 queries, parallel)");
+    const page = rollupTimes("whole page, window 7 d: app + each delivery (15 queries)");
+    results.figure(
+      "one delivery's whole load (5 queries in parallel): 24 h, 7 d",
+      `${medians(load24h, load7d)} (max ${Math.max(load24h.max, load7d.max).toFixed(1)})`,
+    );
+    results.figure(
+      "the app's whole load (both deliveries, 5 queries in parallel): 7 d",
+      `${ms(appLoad.median)} (max ${appLoad.max.toFixed(1)})`,
+    );
+    results.figure(
+      "the whole page (app + each delivery, 15 queries)",
+      `${ms(page.median)} (max ${page.max.toFixed(1)})`,
+    );
+    results.figure(
+      "the exact reads from delivery_attempts, same run: 1 h, 24 h, 7 d",
+      medians(
+        exactTimes("window 1 h: counts, p50/p95, failures"),
+        exactTimes("window 24 h: counts, p50/p95, failures"),
+        exactTimes("window 7 d: counts, p50/p95, failures"),
+      ),
+    );
+    results.figure(
+      "the exact reads from delivery_attempts: series 7 d, app 7 d",
+      medians(exactTimes("series 7 d (6 h buckets)"), exactTimes("app (both deliveries), window 7 d")),
+    );
+    // The percentiles of the one delivery's 7-day window, where every attempt is.
+    const week7 = compared.get("7 d")!;
+    const pair = (e: Exact) =>
+      `${e.p50 === null ? "none" : grouped(e.p50)}/${e.p95 === null ? "none" : grouped(e.p95)}`;
+    results.figure(
+      "p50/p95 from the rollup against exact",
+      `${pair(week7.r)} ms against ${pair(week7.x)} (${week7.agree ? PERCENTILE_ERROR : "DIFFER"})`,
+    );
+    results.figure(
+      `exact and rollup agree (counts equal, p50/p95 ${PERCENTILE_ERROR})`,
+      `${[...compared.values()].filter((c) => c.agree).length} of ${compared.size} windows`,
+    );
+    results.figure(
+      `backfill of the ${millions(ATTEMPTS + NOISE)} attempts`,
+      `${backfillSeconds.toFixed(1)} s, ${grouped(rows)} rows, ${rollupSize}`,
+    );
+    results.figure(
+      `write cost: transactions/s without the rollup / with it (${WRITERS} connections × ${TXS} of ${BATCH} attempts, two rounds)`,
+      `${rates.without!.map((r) => grouped(r)).join(", ")} / ${rates.with!.map((r) => grouped(r)).join(", ")}`,
+    );
+    results.save();
   } finally {
     await sql.end();
     await prepared.stop();

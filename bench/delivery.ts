@@ -11,6 +11,8 @@ import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDatabase, benchDriver, loadAverage, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { percentile } from "./lib/percentile";
+import { resultRecorder } from "./lib/results";
+import { grouped } from "./lib/format";
 
 // `npm run bench:delivery`: notification delivery on PostgreSQL (DATABASE_URL, or a fresh
 // database created here and dropped at the end). The service runs with WORKER=off and one
@@ -39,6 +41,7 @@ const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
   reportLoad("bench:delivery");
+  const results = resultRecorder("bench:delivery");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wayline-bench-delivery-"));
   const ca = ensureTestCa(path.join(dir, "ca"));
   const database = benchDatabase("wl_bench_delivery");
@@ -239,6 +242,19 @@ bench:delivery on PostgreSQL, ${os.cpus().length} cores, load average after: ${l
     console.log(
       errors.length ? `service errors (${errors.length}):\n${errors.slice(0, 5).join("\n")}` : "service errors: none",
     );
+    results.figure("(a) commit → receiver: p50", `${p50.toFixed(0)} ms`, "≤ 200 ms", p50 <= 200);
+    results.figure("(a) commit → receiver: p99", `${p99.toFixed(0)} ms`, "≤ 2 s", p99 <= 2000);
+    results.figure(
+      "(a) notifications delivered",
+      `${grouped(committed.size - missing)} of ${grouped(committed.size)} (${grouped(failures)} failed POSTs)`,
+    );
+    results.figure("(b) backlog drained", `${grouped(ceiling)} deliveries/s`, "≥ 1,000 deliveries/s", ceiling >= 1000);
+    results.figure("(b) notifications delivered", `${grouped(drained)} of ${grouped(backlog)}`);
+    results.figure(
+      "(c) 1,000-row inserts with the trigger / without",
+      `${grouped(withTrigger)} / ${grouped(withoutTrigger)} rows/s`,
+    );
+    results.save();
   } finally {
     await stopWorkerProcess(worker);
     await service.stop();

@@ -4,6 +4,8 @@ import postgres from "postgres";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
+import { resultRecorder } from "./lib/results";
+import { grouped } from "./lib/format";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
 import { cpuLine, cpuMeter, postmasterPid } from "./lib/cpu";
 
@@ -84,6 +86,7 @@ async function post(base: string, auth: Record<string, string>, vehicles: number
 
 async function main() {
   reportLoad("bench:ingest-cpu");
+  const results = resultRecorder("bench:ingest-cpu");
   const database = benchDatabase("wayline_bench_cpu");
   const service = await launchBenchService({
     name: "bench-ingest-cpu",
@@ -121,6 +124,26 @@ async function main() {
     console.log(
       `of the busy time: node ${share(cpu.nodeMs)}, PostgreSQL ${share(cpu.postgresMs)}, load generator ${share(cpu.ownMs)}`,
     );
+
+    // The settings a run was made with head its figures: each kind of run measures something else.
+    const kind =
+      [
+        BATCH > 1 && `BENCH_BATCH=${BATCH}`,
+        PROCESSES > 1 && `BENCH_PROCESSES=${PROCESSES}`,
+        SUBSCRIBED && "BENCH_SUBSCRIBED=1",
+      ]
+        .filter(Boolean)
+        .join(", ") || "single posts";
+    const per = (ms: number) => `${(ms / units).toFixed(digits)} ms`;
+    results.figure(`${kind}: node CPU per ${unit}`, per(cpu.nodeMs));
+    results.figure(`${kind}: PostgreSQL CPU per ${unit}`, per(cpu.postgresMs));
+    results.figure(`${kind}: load generator CPU per ${unit}`, per(cpu.ownMs));
+    results.figure(`${kind}: the machine busy`, `${((cpu.busyMs / cpu.machineMs) * 100).toFixed(0)} %`);
+    results.figure(
+      `${kind}: ${BATCH > 1 ? "batches" : "posts"} in ${DURATION} s`,
+      BATCH > 1 ? `${grouped(posts)} (${grouped((units * 1000) / DURATION)} points/s)` : grouped(posts),
+    );
+    results.save();
   } finally {
     await sql.end();
     await service.stop();

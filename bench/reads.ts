@@ -3,6 +3,8 @@ import { benchDatabase, benchDriver, launchBenchService } from "./lib/setup";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { copyLatestPoints } from "./lib/latest-points";
 import { reportLoad } from "./lib/load";
+import { resultRecorder } from "./lib/results";
+import { grouped } from "./lib/format";
 
 // `npm run bench:reads`: every device-data read endpoint (docs/device-data.md#reading) over HTTP, against the
 // production build on PostgreSQL (DATABASE_URL, or a fresh database created here and dropped at
@@ -261,6 +263,7 @@ async function explainFor(
 
 async function main() {
   reportLoad("bench:reads");
+  const recorder = resultRecorder("bench:reads");
   const database = benchDatabase("wayline_bench");
   const databaseUrl = database.url;
   const service = await launchBenchService({ name: "bench-reads", databaseUrl, extraEnv: { RATE_LIMITS: "off" } });
@@ -406,6 +409,33 @@ async function main() {
       );
       for (const line of await explainFor(sql, miss.name, vehicleId, accountId, tripId, dataSetId)) console.log(line);
     }
+
+    // The paged reads, and apart from them the trip list with all its trips' data: 50 trips' worth of points,
+    // its time the answer's size (docs/benchmarks.md).
+    const WHOLE_TRIPS = "trip/?includeData=true";
+    const target = `< ${TARGET_MS} ms`;
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    const paged = results.filter((r) => r.target && r.name !== WHOLE_TRIPS);
+    const slowest = Math.max(...paged.map((r) => r.p99));
+    // "1,000,000 points": the seeded million and the tail posted through the API, to the nearest thousand.
+    recorder.figure(
+      `every paged read at ${grouped(Math.round(c!.points / 1000) * 1000)} points: p99`,
+      `≤ ${ms(slowest)}`,
+      target,
+      slowest < TARGET_MS,
+    );
+    for (const r of results) {
+      if (r.name === WHOLE_TRIPS)
+        recorder.figure(
+          `${r.name} (50 trips, ${(r.bytes / 2 ** 20).toFixed(0)} MB): p50, p99`,
+          `${ms(r.p50)}, ${ms(r.p99)}`,
+          target,
+          r.p99 < TARGET_MS,
+        );
+      else if (r.target) recorder.figure(`${r.name} p99`, ms(r.p99), target, r.p99 < TARGET_MS);
+      else recorder.figure(`${r.name}: p50, p99 (not a target)`, `${ms(r.p50)}, ${ms(r.p99)}`);
+    }
+    recorder.save();
   } finally {
     await sql.end({ timeout: 5 });
     await service.stop();

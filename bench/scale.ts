@@ -9,6 +9,8 @@ import { copyLatestPoints } from "./lib/latest-points";
 import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
 import { subscribeMixed } from "./lib/subscriptions";
 import { reportLoad } from "./lib/load";
+import { resultRecorder } from "./lib/results";
+import { grouped } from "./lib/format";
 
 // `npm run bench:scale` (issue 32, point 2): the same figures on an empty database and on one holding
 // BENCH_POINTS data points (default 50,000,000) of BENCH_VEHICLES vehicles (default 1,000) over BENCH_MONTHS
@@ -76,6 +78,9 @@ const BATCH_KINDS: BatchKind[] = ["plain", "subscribed", "alone"];
 const ALONE_POINTS: AlonePoint[] = [() => ["GEN_WAYPOINT", "40.1,-83.1"], () => ["GEN_SPEED", "42"]];
 const VEHICLES_PER_CHUNK = 10;
 const DAY = 86_400_000;
+/** The trip replay: the one slow read (SLOW_PER_ROUND samples); the others are the quick reads. */
+const TRIP_REPLAY = "trip/{id}";
+const WITHIN = "within 20 % of empty";
 
 /**
  * A figure of a side. Those taken from samples keep them and the statistic (`of`), so that the ratio of the two
@@ -133,9 +138,13 @@ const wireTime = (d: Date) =>
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const COUNT_WORDS = "none one two three four five six seven eight nine ten eleven twelve".split(" ");
+/** "nine", as the figures' names count the reads. */
+const countWord = (n: number) => COUNT_WORDS[n] ?? String(n);
 
 async function main() {
   reportLoad("bench:scale");
+  const results = resultRecorder("bench:scale");
   const server = await benchServer();
   const made: Side[] = [];
   try {
@@ -184,10 +193,12 @@ async function main() {
       `| figure | empty | ${POINTS.toLocaleString("en")} points | at size / empty | its 95 % interval | within 20 % |`,
     );
     console.log("| --- | --- | --- | --- | --- | --- |");
+    const compared = new Map<string, { e: Figure; f: Figure; ratio: number; ok: boolean }>();
     for (const e of emptyFigures) {
       const f = fullFigures.find((x) => x.name === e.name)!;
       const ratio = f.value / e.value;
       const ok = e.higherIsBetter ? ratio >= 0.8 : ratio <= 1.2;
+      compared.set(e.name, { e, f, ratio, ok });
       const interval = e.sampled && f.sampled ? ratioInterval(e.sampled, f.sampled.samples) : null;
       console.log(
         `| ${e.name} (${e.unit}) | ${e.value.toFixed(1)} | ${f.value.toFixed(1)} | ${ratio.toFixed(2)} | ${interval ? interval.map((x) => x.toFixed(2)).join("–") : ""} | ${ok ? "yes" : "NO"} |`,
@@ -196,13 +207,16 @@ async function main() {
     // Point 5's ratios on each side (the batches go one at a time here; bench:ingest's (b) and (c) at four
     // connections give them on an empty database).
     const valueOf = (figures: Figure[], name: string) => figures.find((x) => x.name === name)!.value;
+    const point5 = { alone: [] as number[], subscribed: [] as number[] };
     for (const [label, figs] of [
       ["empty", emptyFigures],
       ["at size", fullFigures],
     ] as const) {
       const plain = valueOf(figs, "batches of 500");
+      point5.alone.push(plain / valueOf(figs, "PostgreSQL alone, batches of 500"));
+      point5.subscribed.push(valueOf(figs, "batches of 500, 10 subscriptions") / plain);
       console.log(
-        `${label}: batches / PostgreSQL alone ${(plain / valueOf(figs, "PostgreSQL alone, batches of 500")).toFixed(2)}, subscribed / batches ${(valueOf(figs, "batches of 500, 10 subscriptions") / plain).toFixed(2)}`,
+        `${label}: batches / PostgreSQL alone ${point5.alone.at(-1)!.toFixed(2)}, subscribed / batches ${point5.subscribed.at(-1)!.toFixed(2)}`,
       );
     }
     for (const d of drops) {
@@ -214,6 +228,64 @@ async function main() {
           `  ${m.partition}: ${m.points.toLocaleString("en")} points; the month's transaction ${m.emptyMs} ms (its counter rows off the totals ${m.countersMs} ms, the detach ${m.detachMs} ms, commit ${m.commitMs} ms: target ≤ 1 s); then the drop of the detached month, which no request waits for, ${m.dropMs} ms`,
         );
     }
+
+    // The figures as docs/benchmarks.md's table gives them: each at size against empty, with its two values.
+    const size = `${POINTS / 1_000_000} M`;
+    const of = (name: string) => compared.get(name)!;
+    const amount = (figure: Figure) => (figure.unit === "points/s" ? grouped(figure.value) : figure.value.toFixed(1));
+    const against = (name: string, label: string) => {
+      const { e, f, ratio, ok } = of(name);
+      results.figure(
+        `${label}, ${size} / empty`,
+        `${ratio.toFixed(2)} (${amount(e)} → ${amount(f)} ${e.unit})`,
+        WITHIN,
+        ok,
+      );
+    };
+    against("single posts", "single posts");
+    against("single post p99", "single posts p99");
+    against("batches of 500", "batches of 500");
+    against("batches of 500 p99", "batches of 500 p99");
+    against("batches of 500, 10 subscriptions", "batches, 10 subscriptions a vehicle");
+    against("batches of 500, 10 subscriptions p99", "batches, 10 subscriptions a vehicle p99");
+    const quick = [...compared.values()].filter(
+      (c) => c.e.name.startsWith("GET ") && !c.e.name.startsWith(`GET ${TRIP_REPLAY} `),
+    );
+    for (const p of ["p50", "p99"]) {
+      const ratios = quick.filter((c) => c.e.name.endsWith(` ${p}`));
+      results.figure(
+        `the reads' ${p}s (${countWord(ratios.length)}), ${size} / empty`,
+        `${Math.min(...ratios.map((c) => c.ratio)).toFixed(2)}–${Math.max(...ratios.map((c) => c.ratio)).toFixed(2)}`,
+        WITHIN,
+        ratios.every((c) => c.ok),
+      );
+    }
+    const [replayP50, replayP99] = [of(`GET ${TRIP_REPLAY} p50`), of(`GET ${TRIP_REPLAY} p99`)];
+    results.figure(
+      `GET ${TRIP_REPLAY} p50, p99, ${size} / empty`,
+      `${replayP50.ratio.toFixed(2)}, ${replayP99.ratio.toFixed(2)}`,
+      WITHIN,
+      replayP50.ok && replayP99.ok,
+    );
+    against("disk per million points", "disk per million points");
+    const months = drops.flatMap((d) => d.months);
+    results.figure(
+      `a month dropped: the month's transaction (${months.map((m) => `${(m.points / 1_000_000).toFixed(1)} M points`).join("; ")})`,
+      months.map((m) => `${grouped(m.emptyMs)} ms`).join("; "),
+      "≤ 1 s",
+      months.length > 0 && months.every((m) => m.emptyMs <= 1000),
+    );
+    results.figure(
+      "the detached month's drop after it",
+      months.map((m) => `${(m.dropMs / 1000).toFixed(2)} s`).join("; "),
+    );
+    results.figure("retention's whole run, each time", drops.map((d) => `${d.seconds.toFixed(2)} s`).join("; "));
+    against("PostgreSQL alone, batches of 500", "PostgreSQL alone's batches");
+    against("PostgreSQL alone, batches of 500 p99", "PostgreSQL alone's batches p99");
+    const pair = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(", ");
+    results.figure("batches / PostgreSQL alone, empty and at size", pair(point5.alone));
+    results.figure("subscribed / plain batches, empty and at size", pair(point5.subscribed));
+    results.save();
   } finally {
     for (const s of made) {
       await s.sql.end();
@@ -378,7 +450,7 @@ async function readsOf(s: Side): Promise<{ name: string; slow: boolean; once: ()
       `${base}/v1/api/eventFeed/?since=${encodeURIComponent(wireTime(new Date(Date.now() - DAY)))}`,
       { Authorization: `Bearer ${s.clientToken}` },
     ],
-    ["trip/{id}", `${v}/trip/${trip!.id}`, s.auth, true],
+    [TRIP_REPLAY, `${v}/trip/${trip!.id}`, s.auth, true],
     // The live map's poll (and what its stream reads on each change): the driver's vehicles where they are.
     ["/me/positions (the map)", `${base}/me/positions`, s.site],
   ];

@@ -3,6 +3,8 @@ import { benchDatabase, loadAverage, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { percentile } from "./lib/percentile";
 import { machineTicks } from "./lib/cpu";
+import { resultRecorder } from "./lib/results";
+import { grouped } from "./lib/format";
 
 // `npm run bench:simulator`: the sandbox simulator's real-time loop at fleet scale, on PostgreSQL
 // (DATABASE_URL, or a fresh database created here and dropped at the end).
@@ -57,6 +59,7 @@ const met = (ok: boolean) => (ok ? "met" : "MISSED");
 
 async function main() {
   reportLoad("bench:simulator");
+  const results = resultRecorder("bench:simulator");
   const database = benchDatabase("wl_bench_sim");
   // This process's own database client (the loop) reads DATABASE_URL through server/platform/env.ts.
   process.env.DATABASE_URL = database.url;
@@ -171,6 +174,26 @@ ingest call         p50 ${percentile(ingestTimes, 50)} ms   p99 ${percentile(ing
 CPU                 loop process ${loopCpu.toFixed(0)} % of one core; machine ${machineCpu.toFixed(0)} % busy (all cores, incl. PostgreSQL and the service)
 loop process memory rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB (incl. the routing graph built above)
 load average        ${loadAverage()}`);
+    results.figure(
+      `committed data sets, ${grouped(VEHICLES)} vehicles, ${SECONDS} s`,
+      `${rate.toFixed(1)} data sets/s`,
+      `${TARGET_RATE}/s sustained`,
+      rate >= TARGET_RATE * 0.98,
+    );
+    results.figure("lag due → committed: p99", `${p99} ms`, `≤ ${TARGET_P99 / 1000} s`, p99 <= TARGET_P99);
+    results.figure("lag due → committed: p50, max", `${percentile(lags, 50)} ms, ${lags.at(-1)} ms`);
+    results.figure("ingest call: p50, p99", `${percentile(ingestTimes, 50)} ms, ${percentile(ingestTimes, 99)} ms`);
+    results.figure("loop process", `${loopCpu.toFixed(0)} % of a core`);
+    results.figure("machine busy", `${machineCpu.toFixed(0)} %`);
+    results.figure(
+      "loop process memory",
+      `rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
+    );
+    results.figure(
+      "routing graph (Columbus)",
+      `built in ${graph.buildMs} ms, ${(graph.heapBytes / 2 ** 20).toFixed(0)} MiB of heap`,
+    );
+    results.save();
   } finally {
     await simulator?.stop();
     await service.stop();
