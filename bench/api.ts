@@ -8,7 +8,7 @@ import { resultRecorder } from "./lib/results";
 // build plus the bare baseline routes) on PostgreSQL. GET /v1/api/vehicle/ (an account with 50
 // vehicles, a valid user token, 32 connections) side by side with a bare Next.js route in the same
 // server doing the same token lookup and query (app/bench/vehicles/route.bench.ts), then POST /oauth/token client_credentials.
-// Targets: wrapper/bare throughput ratio >= 0.8, p99 <= 50 ms; >= 200 grants/s.
+// Targets: wrapper/bare throughput ratio >= 0.9, p99 <= 50 ms; >= 200 grants/s.
 // Then the vehicle list with the access log on and off (two fresh services beside it, one with
 // ACCESS_LOG=off), and the two API loads on the single process and on `npm start` with one HTTP process per core
 // (WEB_CONCURRENCY) beside it, on the same database, in alternating slices.
