@@ -7,7 +7,7 @@ import type { Policy } from "@/server/platform/rate-limits/policies";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
 import { sha256 } from "@/server/platform/security/secrets";
 import type { LocationPrecision } from "./grant-scope";
-import { noteTokenUse } from "./last-use";
+import { noteGrantUse, noteTokenUse } from "./last-use";
 import type { Principal } from "./principal";
 
 // "Authorization: Bearer …" on every API call: one statement decides whether the token works here,
@@ -114,10 +114,7 @@ export async function authenticateBearer({
  */
 function lookUp(sql: Sql, hash: string, environment: Environment, metering: Metering): Fragment {
   const token = sql`
-    select t.id as token_id, t.environment, t.account_id,
-           case when t.revoked_at is not null or t.environment <> ${environment} then 'invalid'
-                when t.access_expires_at <= now() then 'expired'
-                else 'working' end as state,
+    select t.id as token_id, t.environment, t.account_id, ${tokenState(sql, environment)} as state,
            c.id as credential_id, c.client_id, a.id as app_id, a.data_provider,
            g.location_precision, g.data_scope, g.account_scope
       from oauth_tokens t
@@ -138,6 +135,41 @@ function lookUp(sql: Sql, hash: string, environment: Environment, metering: Mete
     )})
     select t.*, (select json_agg(taken) from taken) as taken
       from (select 1) one left join t on true`;
+}
+
+/** What a token of `oauth_tokens t` is in `environment`, decided on the database's clock. */
+function tokenState(sql: Sql, environment: Environment): Fragment {
+  return sql`case when t.revoked_at is not null or t.environment <> ${environment} then 'invalid'
+                  when t.access_expires_at <= now() then 'expired'
+                  else 'working' end`;
+}
+
+/**
+ * Which of these Authorization headers still carry a working token in `environment`: what
+ * authenticateBearer decides, for many tokens in one statement and without metering (the open
+ * streams' re-check, server/http/stream-token-watch.ts). A working user token still counts as a
+ * use of its grant, as a request does.
+ */
+export async function stillWorking(authorizations: string[], environment: Environment): Promise<Set<string>> {
+  const byHash = new Map<string, string>();
+  for (const authorization of authorizations) {
+    const token = tokenOf(authorization);
+    if (typeof token === "string") byHash.set(sha256(token), authorization);
+  }
+  if (byHash.size === 0) return new Set();
+  const sql = rawSql();
+  const rows = await sql<{ access_hash: string; account_id: number | null; app_id: number }[]>`
+    select t.access_hash, t.account_id, c.app_id
+      from oauth_tokens t
+      join app_credentials c on c.id = t.credential_id
+      join partner_apps a on a.id = c.app_id
+     where t.access_hash = any(${[...byHash.keys()]}::text[]) and ${tokenState(sql, environment)} = 'working'`;
+  const working = new Set<string>();
+  for (const row of rows) {
+    working.add(byHash.get(row.access_hash)!);
+    if (row.account_id !== null) noteGrantUse({ accountId: row.account_id, appId: row.app_id });
+  }
+  return working;
 }
 
 function tokenOf(authorization: string | null): string | ApiError {

@@ -15,8 +15,11 @@ const MINUTE = 60_000;
 const throttle = createUseThrottle({ intervalMs: MINUTE, limit: 50_000 });
 
 export function noteTokenUse(principal: Principal): void {
-  if (principal.kind !== "user") return;
-  const grant = { accountId: principal.accountId, appId: principal.appId };
+  if (principal.kind === "user") noteGrantUse({ accountId: principal.accountId, appId: principal.appId });
+}
+
+/** The driver's grant to the app was used just now (a request, or an open stream's re-check). */
+export function noteGrantUse(grant: { accountId: number; appId: number }): void {
   if (!throttle.due(`${grant.accountId}:${grant.appId}`, Date.now())) return;
   touchGrantUse(db(), grant).catch((error: unknown) =>
     logger.error({ err: error }, "could not record an app's last use of its access"),

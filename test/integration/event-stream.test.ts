@@ -153,14 +153,15 @@ describe("GET /eventFeed/stream", () => {
     expectApiError(post, 405, "METHOD_NOT_ALLOWED");
   });
 
-  test("closes within 5 s of its token being revoked (RFC 7009), and of its token expiring", async () => {
+  test("closes within 5 s of its token being revoked (RFC 7009), and of its token expiring; another token's stays", async () => {
     const revoked = await clientToken(a.app.sandbox);
     const expiring = await clientToken(a.app.sandbox);
+    const working = await openSse(streamUrl("sandbox"), { token: await clientToken(a.app.sandbox) });
     const streams = [
       await openSse(streamUrl("sandbox"), { token: revoked }),
       await openSse(streamUrl("sandbox"), { token: expiring }),
     ];
-    for (const s of streams) expect(s.status).toBe(200);
+    for (const s of [working, ...streams]) expect(s.status).toBe(200);
     const { clientId, clientSecret } = a.app.sandbox;
     const revoke = await request("POST", `${inject("baseUrl")}/sandbox/oauth/revoke`, {
       body: new URLSearchParams({ token: revoked }).toString(),
@@ -176,5 +177,9 @@ describe("GET /eventFeed/stream", () => {
       Promise.race([s.closed, new Promise<"open">((r) => setTimeout(() => r("open"), 5000))]);
     expect(await Promise.all(streams.map(within5s))).toEqual(["end", "end"]);
     expect(Date.now() - ended).toBeLessThan(5000);
+    // The tokens are re-checked together: the round that ended those two, and the next, kept this one.
+    const afterTheNextRound = new Promise<"open">((r) => setTimeout(() => r("open"), 2500));
+    expect(await Promise.race([working.closed, afterTheNextRound])).toBe("open");
+    working.close();
   });
 });
