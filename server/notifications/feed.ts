@@ -1,14 +1,13 @@
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
-import { notifications } from "@/db/schema";
 import { ApiError, validationError } from "@/common/http/errors";
 import type { EventType } from "@/common/subscriptions/event-types";
 import { sessionHmac } from "@/server/auth/session-hmac";
 import { grantAllows } from "@/server/delivery/grant-check";
 import { env } from "@/server/platform/env";
+import type { LocationPrecision } from "@/server/oauth/grant-scope";
 import type { Principal } from "@/server/oauth/principal";
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition, type FeedScope } from "./feed-cursor";
-import { precisionsOf } from "./precision";
 import { serializeEventBody, type NotificationRow } from "./serialize";
 
 // GET /eventFeed/ (docs/event-feed.md): the calling app's events in commit order, paged by cursor.
@@ -28,8 +27,6 @@ export type FeedFilters = Pick<FeedQuery, "eventType" | "vehicleId">;
 
 /** Where a reader starts: after a position, or (without a cursor) at the events made since a time. */
 export type FeedStart = { from: FeedPosition; madeSince: Date | null };
-
-type FeedRow = { horizon: string; id: string | null; tx: string | null };
 
 const ZERO: FeedPosition = { tx: "0", id: 0 };
 
@@ -80,7 +77,11 @@ export type FeedPage = {
   full: boolean;
 };
 
-/** One page of the feed from `start`: the one query both the page endpoint and the stream read with. */
+/**
+ * One page of the feed from `start`: the one statement both the page endpoint and the stream read
+ * with. It returns the horizon and the page's whole notifications with the precision each is shown
+ * at (precision.ts's rule, joined here: the grant is the table's primary key, so one row at most).
+ */
 export async function readFeedPage(
   principal: Principal,
   start: FeedStart,
@@ -88,11 +89,19 @@ export async function readFeedPage(
 ): Promise<FeedPage> {
   const { from, madeSince } = start;
   const rows = (await db().execute(sql`
-    select h.horizon::text as horizon, e.id::text as id, e.tx::text as tx
+    select h.horizon::text as horizon, e.*
       from (select pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
       left join lateral (
-        select n.id, coalesce(n.tx_id, '0'::xid8) as tx
+        select n.id::text as id, coalesce(n.tx_id, '0'::xid8)::text as tx, n.subscription_id, n.app_id,
+               n.account_id, n.vehicle_id, n.data_set_id::text as data_set_id, n.trip_id::text as trip_id,
+               n.type, n.body, n.test, n.http_status_code, n.environment,
+               (extract(epoch from n.event_at) * 1000)::float8 as event_at_ms,
+               (extract(epoch from n.created_at) * 1000)::float8 as created_at_ms,
+               case when n.account_id is null then 'precise' else coalesce(g.location_precision, 'none') end
+                 as precision
           from notifications n
+          left join account_grants g
+            on g.account_id = n.account_id and g.app_id = n.app_id and g.revoked_at is null
          where n.app_id = ${principal.appId} and n.environment = ${principal.environment} and not n.test
            and coalesce(n.tx_id, '0'::xid8) < h.horizon
            and (coalesce(n.tx_id, '0'::xid8), n.id) > (${from.tx}::xid8, ${from.id}::bigint)
@@ -104,26 +113,17 @@ export async function readFeedPage(
          order by coalesce(n.tx_id, '0'::xid8), n.id
          limit ${query.limit}
       ) e on true
-     order by e.tx, e.id`)) as unknown as FeedRow[];
+     order by e.tx::xid8, e.id::bigint`)) as unknown as FeedRow[];
 
-  const found = rows.filter((r): r is FeedRow & { id: string; tx: string } => r.id !== null);
-  const byId = await loadRows(found.map((r) => Number(r.id)));
-  const precisionOf = await precisionsOf([...byId.values()]);
+  const found = rows.filter((r): r is PageRow => r.id !== null);
   const now = new Date();
   const [scope, mac] = [scopeOf(principal), key()];
   const cursorAt = (position: FeedPosition) => encodeFeedCursor({ position, issuedAt: now, scope, key: mac });
-  const events = found.flatMap((r) => {
-    const row = byId.get(Number(r.id));
-    // Gone since the statement above (its subscription was deleted): nothing to hand out.
-    if (!row) return [];
-    return [
-      {
-        ...serializeEventBody(row, { precision: precisionOf(row) }),
-        eventId: String(row.id),
-        cursor: cursorAt({ tx: r.tx, id: Number(r.id) }),
-      },
-    ];
-  });
+  const events = found.map((r) => ({
+    ...serializeEventBody(notificationOf(r), { precision: r.precision }),
+    eventId: r.id,
+    cursor: cursorAt({ tx: r.tx, id: Number(r.id) }),
+  }));
   const last = found.at(-1);
   // An empty page moves the cursor up to the horizon: every transaction before it has ended, and
   // none of their events matched, so the next call need not look at them again.
@@ -132,17 +132,53 @@ export async function readFeedPage(
   return { events, next, horizon: BigInt(horizon), full: found.length >= query.limit };
 }
 
+// A page row as the statement returns it: bigints as text and times as epoch milliseconds, since the
+// raw read does not go through drizzle's column mapping (which would read timestamptz as text).
+type PageRow = {
+  horizon: string;
+  id: string;
+  tx: string;
+  subscription_id: number;
+  app_id: number;
+  account_id: number | null;
+  vehicle_id: number | null;
+  data_set_id: string | null;
+  trip_id: string | null;
+  type: string;
+  body: unknown;
+  test: boolean;
+  http_status_code: number;
+  environment: NotificationRow["environment"];
+  event_at_ms: number;
+  created_at_ms: number;
+  precision: LocationPrecision;
+};
+/** The statement's one row when the page is empty: the horizon, and nulls for the event. */
+type FeedRow = PageRow | ({ horizon: string } & { [K in Exclude<keyof PageRow, "horizon">]: null });
+
+const notificationOf = (r: PageRow): NotificationRow => ({
+  id: Number(r.id),
+  environment: r.environment,
+  subscriptionId: r.subscription_id,
+  appId: r.app_id,
+  accountId: r.account_id,
+  vehicleId: r.vehicle_id,
+  dataSetId: r.data_set_id === null ? null : Number(r.data_set_id),
+  tripId: r.trip_id === null ? null : Number(r.trip_id),
+  type: r.type,
+  eventAt: new Date(r.event_at_ms),
+  createdAt: new Date(r.created_at_ms),
+  body: r.body,
+  test: r.test,
+  httpStatusCode: r.http_status_code,
+  txId: r.tx,
+});
+
 const scopeOf = (principal: Principal): FeedScope => ({
   clientId: principal.clientId,
   environment: principal.environment,
 });
 const key = () => sessionHmac("event-feed-key");
-
-async function loadRows(ids: number[]): Promise<Map<number, NotificationRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db().select().from(notifications).where(inArray(notifications.id, ids));
-  return new Map(rows.map((r) => [r.id, r]));
-}
 
 const laterOf = (a: FeedPosition, b: FeedPosition): FeedPosition => {
   const [ta, tb] = [BigInt(a.tx), BigInt(b.tx)];

@@ -9,6 +9,7 @@ import type { NotificationRow } from "./serialize";
 // be sent and feed pages alike. One statement for a page or a delivery batch. A notification of
 // no account carries no position. A revoked grant shows none: the app no longer sees the account
 // (the console, the app's partner, still lists its notifications, without their positions).
+// The event feed's page applies the same rule inside its one statement (feed.ts).
 export async function precisionsOf(
   rows: Pick<NotificationRow, "accountId" | "appId">[],
 ): Promise<(row: Pick<NotificationRow, "accountId" | "appId">) => LocationPrecision> {
