@@ -38,6 +38,7 @@ const config = [
   {
     ignores: [
       ".next/**",
+      ".build/**",
       ".next-bench/**",
       "node_modules/**",
       ".data/**",

@@ -1,4 +1,4 @@
-import { makeLaunchBundles } from "../test/helpers/launch-bundles";
+import { compileScripts } from "../scripts/lib/compile.mjs";
 import { launchService } from "../test/helpers/processes";
 import { launchDeliveryService } from "./support/delivery-service";
 
@@ -10,8 +10,9 @@ import { launchDeliveryService } from "./support/delivery-service";
 // - the delivery one (WORKER=on, a database of its own) for the specs that follow webhooks to a
 //   receiver: E2E_DELIVERY_URL (e2e/support/delivery-service.ts).
 export default async function globalSetup() {
-  // The processes started here and by the specs run from bundles of their scripts (test/helpers/launch-bundles.ts).
-  await makeLaunchBundles();
+  // The processes started here and by the specs run the compiled scripts, as the npm scripts do
+  // (scripts/lib/compile.mjs), made current here once, before any of them starts.
+  await compileScripts();
   const launched = await Promise.allSettled([
     launchService({
       name: "e2e",

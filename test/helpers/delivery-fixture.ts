@@ -7,8 +7,7 @@ import { inject } from "vitest";
 import { openEmbeddedDatabase } from "@/db/embedded/embedded-database";
 import { seedEmbeddedDataDir } from "./embedded-template";
 import { ensureTestCa, type TestCa } from "./https-receiver";
-import { scriptArgs } from "./launch-bundles";
-import { root, runScript, tsNodeFlags } from "./processes";
+import { root, runScript, scriptArgs } from "./processes";
 import { freshDatabase } from "./fresh-database";
 
 // Delivery tests run their own worker processes (to give them SMTP servers, kill them, run two)
@@ -77,7 +76,7 @@ export type WorkerProcess = { child: ChildProcess; pid: number; output(): string
 /** `npm run worker`'s entry point, without npm, so the pid is the worker's own. */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
   let output = "";
-  const child = spawn(process.execPath, scriptArgs("worker.ts", tsNodeFlags), {
+  const child = spawn(process.execPath, scriptArgs("worker.ts"), {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,18 +1,36 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { bundlePath, bundlesAreCurrent, COMPILED_SCRIPTS } from "../../scripts/lib/compile.mjs";
 import { seedEmbeddedDataDir } from "./embedded-template";
-import { scriptArgs } from "./launch-bundles";
 import { ensureTestCa } from "./https-receiver";
 
 export const root = path.resolve(import.meta.dirname, "..", "..");
-/** Node flags of the npm scripts that run TypeScript (package.json): tsx, and the hook that lets `server-only` load. */
-export const tsNodeFlags = ["--import", "tsx", "--import", path.join(root, "scripts", "lib", "server-only.mjs")];
+
 /**
- * The V8 flags `npm start` gives node (package.json's start script, the words between tsx and its
- * first --import): its larger young generation (docs/operations.md#memory). The benchmarks start the
+ * The node arguments that run `scripts/<script>`: its compiled bundle in .build/, what the npm
+ * scripts run (scripts/lib/compile.mjs). The test runs' global setups compile before any process
+ * starts; each launch checks again (a stat of each source), so a benchmark, or a file run after a
+ * source changed, never starts an old bundle.
+ */
+export function scriptArgs(script: string): string[] {
+  if (!COMPILED_SCRIPTS.includes(script))
+    throw new Error(`scripts/${script} is not compiled (scripts/lib/compile.mjs)`);
+  if (!bundlesAreCurrent()) {
+    const run = spawnSync(process.execPath, [path.join(root, "scripts", "compile.mjs")], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (run.status !== 0) throw new Error("compiling the scripts failed (node scripts/compile.mjs)");
+  }
+  return [bundlePath(script)];
+}
+
+/**
+ * The V8 flags `npm start` gives node (package.json's start script: the words between `node` and the
+ * bundle it runs): its larger young generation (docs/operations.md#memory). The benchmarks start the
  * service with them (bench/lib/setup.ts), as does the test that checks they reach every HTTP process;
  * other tests' services run on Node's defaults: a test's service lives for seconds, and most of its
  * work is loading modules on first requests, which cost about a fifth more CPU with the larger young
@@ -20,8 +38,11 @@ export const tsNodeFlags = ["--import", "tsx", "--import", path.join(root, "scri
  */
 export const serviceV8Flags: string[] = (() => {
   const start: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
-  const words = start.split(/\s+/);
-  return words.slice(words.indexOf("tsx") + 1, words.indexOf("--import"));
+  const bundle = path.relative(root, bundlePath("start.ts")).split(path.sep).join("/");
+  const command = start.split("&&").find((part) => part.includes(bundle));
+  if (!command) throw new Error(`package.json's start script does not run ${bundle}`);
+  const words = command.trim().split(/\s+/);
+  return words.slice(words.indexOf("node") + 1, words.indexOf(bundle));
 })();
 
 export async function freePort(): Promise<number> {
@@ -84,7 +105,7 @@ export function serviceEnv({
  */
 export function startService(env: ServiceEnv, nodeFlags: string[] = []): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, [...nodeFlags, ...scriptArgs("start.ts", tsNodeFlags)], {
+  const child = spawn(process.execPath, [...nodeFlags, ...scriptArgs("start.ts")], {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -158,7 +179,7 @@ export function runScript(
   env: ServiceEnv,
 ): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...scriptArgs(script, tsNodeFlags), ...args], {
+    const child = spawn(process.execPath, [...scriptArgs(script), ...args], {
       cwd: root,
       env,
       stdio: ["ignore", "pipe", "pipe"],

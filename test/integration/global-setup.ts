@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureEmbeddedTemplate } from "../helpers/embedded-template";
-import { makeLaunchBundles } from "../helpers/launch-bundles";
+import { compileScripts } from "../../scripts/lib/compile.mjs";
 import { launchService, runScript } from "../helpers/processes";
 
 /** Registered for the "web" app, besides https://partner.example/callback (which every app has). */
@@ -70,8 +70,9 @@ export default async function setup(project: TestProject) {
 
 async function startShared(): Promise<Shared> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  // The processes the tests start run from bundles of their scripts (test/helpers/launch-bundles.ts).
-  await makeLaunchBundles();
+  // The processes the tests start run the compiled scripts, as the npm scripts do (scripts/lib/compile.mjs),
+  // made current here once, before any of them starts.
+  await compileScripts();
   // Every run starts embedded services (on PostgreSQL too: the demo's, a fleet's other half).
   await ensureEmbeddedTemplate();
   const service = await launchService({ name: "it", databaseUrl, extraEnv: { TRUST_PROXY: "1" } });
