@@ -1,0 +1,72 @@
+// A bounds-checked big-endian reader over received bytes: reading past the end throws
+// `Truncated`, which a decoder turns into its refusal (a frame that says more than it holds).
+
+export class Truncated extends Error {
+  constructor() {
+    super("truncated");
+  }
+}
+
+export class ByteReader {
+  private readonly view: DataView;
+  offset = 0;
+
+  constructor(readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get remaining(): number {
+    return this.bytes.length - this.offset;
+  }
+
+  private take(n: number): number {
+    if (n > this.remaining) throw new Truncated();
+    const at = this.offset;
+    this.offset += n;
+    return at;
+  }
+
+  u8(): number {
+    return this.view.getUint8(this.take(1));
+  }
+
+  u16(): number {
+    return this.view.getUint16(this.take(2));
+  }
+
+  i16(): number {
+    return this.view.getInt16(this.take(2));
+  }
+
+  u24(): number {
+    const at = this.take(3);
+    return (this.view.getUint8(at) << 16) | this.view.getUint16(at + 1);
+  }
+
+  u32(): number {
+    return this.view.getUint32(this.take(4));
+  }
+
+  i32(): number {
+    return this.view.getInt32(this.take(4));
+  }
+
+  u64(): bigint {
+    return this.view.getBigUint64(this.take(8));
+  }
+
+  slice(n: number): Uint8Array {
+    const at = this.take(n);
+    return this.bytes.subarray(at, at + n);
+  }
+
+  skip(n: number): void {
+    this.take(n);
+  }
+}
+
+export const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+
+/** An unsigned 64-bit value as a number where it is exact, else as its decimal text. */
+export const exactNumber = (value: bigint): number | string =>
+  value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
