@@ -56,6 +56,12 @@ const config = {
       "^server/surfaces/",
       "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves every surface and names none. The edge (server/http/) may reach a surface's session and forms.",
     ),
+    runtime(
+      "telemetry-calls-notifications",
+      "^server/(notifications|access-log)/",
+      "^server/telemetry/",
+      "Ingest (server/telemetry/) evaluates subscriptions and notes what each app received: it calls notifications/ and access-log/, which take only types from it. The data keys all three read live in common/telemetry/.",
+    ),
     upward(
       "common-is-a-leaf",
       "^common/",

@@ -1,6 +1,6 @@
 import { db } from "@/db/client";
 import type { DriverSession } from "@/server/auth/session";
-import type { GrantScope, LocationPrecision } from "./grant-scope";
+import type { GrantScope, LocationPrecision } from "@/common/oauth/grant-scope";
 import { findAppName, listActiveGrants } from "./grant-queries";
 
 /** lastUsedAt: when a token of the app for this account was last accepted or issued (grant-queries.ts). */

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
-import { PRECISIONS, type GrantScope, type LocationPrecision } from "./grant-scope";
+import { PRECISIONS, type GrantScope, type LocationPrecision } from "@/common/oauth/grant-scope";
 
 // drizzle only: which apps an account grants access (account_grants), and what goes with them.
 

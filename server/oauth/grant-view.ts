@@ -1,7 +1,7 @@
 import { db } from "@/db/client";
 import { ApiError } from "@/common/http/errors";
 import { grantScopesOf } from "./grant-queries";
-import { FULL_GRANT, type GrantScope } from "./grant-scope";
+import { FULL_GRANT, type GrantScope } from "@/common/oauth/grant-scope";
 import type { Principal } from "./principal";
 
 // What the caller may see of an account's data (docs/oauth.md#scopes). A user token carries its

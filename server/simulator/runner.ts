@@ -9,7 +9,7 @@ import { MAX_BATCH, type DataSetInput } from "@/server/telemetry/schemas";
 import { METERS_PER_MILE } from "./geo";
 import { generateTrip, isLoop, reverseRoute, roundMiles, routeLength, type Sample, type Trip } from "./model";
 import { updateRun, type RunRow } from "./queries";
-import { FULL_GRANT } from "@/server/oauth/grant-scope";
+import { FULL_GRANT } from "@/common/oauth/grant-scope";
 
 // Driving one real-time run forward: which of its data sets are due, posting them through the
 // same ingest a device uses, and recording how far it got. The loop (worker/simulator.ts) claims

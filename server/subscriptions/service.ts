@@ -1,5 +1,5 @@
 import { grantFor, requireScope } from "@/server/oauth/grant-view";
-import type { GrantScope } from "@/server/oauth/grant-scope";
+import type { GrantScope } from "@/common/oauth/grant-scope";
 import { db, type Executor } from "@/db/client";
 import { foreignKeyViolation, retryingDeadlocks } from "@/db/errors";
 import { getVisibleAccount } from "@/server/accounts/service";

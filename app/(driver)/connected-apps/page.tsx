@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { formatWhen, zoneOf } from "@/components/driver/format";
 import { RelativeTime } from "@/components/driver/relative-time";
 import { appAbilities, capitalized, LOCATION_WORDS } from "@/components/oauth/abilities";
-import { precisionsUpTo } from "@/server/oauth/grant-scope";
+import { precisionsUpTo } from "@/common/oauth/grant-scope";
 import { SiteHeader } from "@/components/site/site-header";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";

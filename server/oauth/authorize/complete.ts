@@ -4,7 +4,7 @@ import { makeAuthorizationServer } from "../authorization-server";
 import { issueCode } from "../codes";
 import { recordConsent } from "../grant-queries";
 import { ACCESS_TOKEN_TTL_SECONDS } from "../lifetimes";
-import type { GrantScope } from "../grant-scope";
+import type { GrantScope } from "@/common/oauth/grant-scope";
 import type { GrantContext } from "../repositories";
 import { clientRedirect, withoutFragment } from "./redirect";
 import type { ValidAuthorization } from "./request";

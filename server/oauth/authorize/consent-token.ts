@@ -1,6 +1,6 @@
 import { csrfToken, csrfTokenMatches } from "@/server/auth/csrf";
 import type { DriverSession } from "@/server/auth/session";
-import { parseRequestedScope, precisionsUpTo, type LocationPrecision } from "../grant-scope";
+import { parseRequestedScope, precisionsUpTo, type LocationPrecision } from "@/common/oauth/grant-scope";
 import { AUTHORIZATION_PARAMETERS } from "./request";
 
 // The consent form's token (docs/oauth.md#authorization-page): the session's CSRF token, signed

@@ -15,8 +15,8 @@ import {
   stopSimulation,
 } from "@/server/simulator/service";
 import { grantFor } from "@/server/oauth/grant-view";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
-import { positionAt } from "@/server/oauth/location-precision";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
+import { positionAt } from "@/common/oauth/location-precision";
 import { getVisibleVehicle, listVisibleVehicles } from "@/server/vehicles/service";
 import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";

@@ -1,5 +1,5 @@
 import type { DriverSession } from "@/server/auth/session";
-import { FULL_GRANT } from "@/server/oauth/grant-scope";
+import { FULL_GRANT } from "@/common/oauth/grant-scope";
 import type { Principal } from "@/server/oauth/principal";
 
 // The driver site acts as the account's owner, the way a user token of that account does: the
