@@ -56,6 +56,18 @@ const config = {
       "^server/surfaces/",
       "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves every surface and names none. The edge (server/http/) may reach a surface's session and forms.",
     ),
+    upward(
+      "api-auth-knows-no-domain",
+      "^server/api-auth/",
+      "^server/(?!api-auth/|platform/)",
+      "server/api-auth/ turns a bearer token into the principal every domain starts from (and meters the request): it stands on the platform alone, so any domain may take the principal without a loop.",
+    ),
+    upward(
+      "grants-below-the-protocol",
+      "^server/grants/",
+      "^server/oauth/",
+      "server/grants/ is what drivers granted apps (scopes, precision, revocation): the OAuth protocol (server/oauth/) records and reads grants, and the domains read them, never the protocol through them.",
+    ),
     runtime(
       "telemetry-calls-notifications",
       "^server/(notifications|access-log)/",

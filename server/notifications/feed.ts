@@ -6,7 +6,7 @@ import type { EventType } from "@/common/subscriptions/event-types";
 import { sessionHmac } from "@/server/auth/session-hmac";
 import { grantAllows } from "@/server/delivery/grant-check";
 import { env } from "@/server/platform/env";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition, type FeedScope } from "./feed-cursor";
 import { precisionsOf } from "./precision";
 import { serializeEventBody, type NotificationRow } from "./serialize";

@@ -179,7 +179,7 @@ export function makeRepositories(ctx: GrantContext) {
       const { credential } = token.client as WaylineClient;
       // A token for an account only while the account grants the app access: a code or refresh
       // token that outlived a revocation buys nothing. The shared row lock orders this against a
-      // concurrent revocation (server/oauth/revocation.ts), which locks the grant for update.
+      // concurrent revocation (server/grants/revocation.ts), which locks the grant for update.
       if (token.user) {
         const grant = await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId });
         if (!grant) throw invalidGrant("The driver has revoked this app's access.");

@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import { simulationRuns } from "@/db/schema";
 import { ApiError } from "@/common/http/errors";
 import { logger } from "@/server/platform/log";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { MAX_BATCH, type DataSetInput } from "@/server/telemetry/schemas";
 import { METERS_PER_MILE } from "./geo";

@@ -3,7 +3,7 @@ import { localPathOr } from "@/server/auth/local-path";
 import { registrationProblems } from "@/common/auth/registration-form";
 import { readSignInProblem } from "@/common/auth/sign-in-errors";
 import { ACCOUNT_POLICY, ADDRESS_POLICY, blockAfter } from "@/server/auth/throttle";
-import { describeDestination } from "@/server/oauth/authorize/destination";
+import { describeDestination } from "@/server/surfaces/authorize/destination";
 import { clientRedirect, withoutFragment } from "@/server/oauth/authorize/redirect";
 
 describe("clientRedirect (docs/oauth.md)", () => {

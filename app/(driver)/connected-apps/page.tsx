@@ -11,7 +11,7 @@ import { csrfToken } from "@/server/auth/csrf";
 import { getDriverSession } from "@/server/auth/session";
 import { getDriverAccount } from "@/server/surfaces/driver/account";
 import { idParam } from "@/common/http/fields";
-import { appName, listConnectedApps } from "@/server/oauth/connected-apps";
+import { appName, listConnectedApps } from "@/server/grants/connected-apps";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connected apps" };

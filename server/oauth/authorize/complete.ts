@@ -2,7 +2,7 @@ import { OAuthException } from "@jmondi/oauth2-server";
 import { db } from "@/db/client";
 import { makeAuthorizationServer } from "../authorization-server";
 import { issueCode } from "../codes";
-import { recordConsent } from "../grant-queries";
+import { recordConsent } from "@/server/grants/grant-queries";
 import { ACCESS_TOKEN_TTL_SECONDS } from "../lifetimes";
 import type { GrantScope } from "@/common/oauth/grant-scope";
 import type { GrantContext } from "../repositories";

@@ -14,7 +14,7 @@ import {
   startSimulation,
   stopSimulation,
 } from "@/server/simulator/service";
-import { grantFor } from "@/server/oauth/grant-view";
+import { grantFor } from "@/server/grants/grant-view";
 import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import { positionAt } from "@/common/oauth/location-precision";
 import { getVisibleVehicle, listVisibleVehicles } from "@/server/vehicles/service";

@@ -96,24 +96,6 @@ export async function expireCodesOfGrant(db: Executor, { accountId, appId }: { a
 }
 
 /**
- * Stamps the grant as used now, unless it was within the last minute (so several processes, each
- * throttling on its own, still write the row at most once a minute). Revoked grants are left alone.
- */
-export async function touchGrantUse(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
-  await db
-    .update(accountGrants)
-    .set({ lastUsedAt: sql`now()` })
-    .where(
-      and(
-        eq(accountGrants.accountId, accountId),
-        eq(accountGrants.appId, appId),
-        isNull(accountGrants.revokedAt),
-        sql`(${accountGrants.lastUsedAt} is null or ${accountGrants.lastUsedAt} < now() - interval '1 minute')`,
-      ),
-    );
-}
-
-/**
  * The apps an account currently grants access, oldest grant first, with when each last used its
  * access: a token of the app for this account accepted by the API (last_used_at, to the minute)
  * or issued (a code exchanged, a refresh), whichever is later; tokens from before the grant (an
