@@ -56,6 +56,14 @@ const config = {
       "^server/surfaces/",
       "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves every surface and names none. The edge (server/http/) may reach a surface's session and forms.",
     ),
+    {
+      name: "console-and-driver-apart",
+      severity: "error",
+      comment:
+        "The partner console and the driver site each keep their own sign-in, session and forms; what both stand on (the next-auth stack, the forms' HMAC, the sign-in slowdown, the registrations' bucket) lives in server/platform/.",
+      from: { path: "^server/surfaces/(console|driver)/" },
+      to: { path: "^server/surfaces/(console|driver)/", pathNot: "^server/surfaces/$1/" },
+    },
     upward(
       "api-auth-knows-no-domain",
       "^server/api-auth/",

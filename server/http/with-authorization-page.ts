@@ -1,4 +1,4 @@
-import { crossSitePost } from "@/server/auth/csrf";
+import { crossSitePost } from "./cross-site";
 import { errorPage, type AuthorizationAnswer } from "@/server/surfaces/authorize/answer";
 import { authorizationResponse } from "./oauth-responses";
 

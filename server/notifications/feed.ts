@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import { notifications } from "@/db/schema";
 import { ApiError, validationError } from "@/common/http/errors";
 import type { EventType } from "@/common/subscriptions/event-types";
-import { sessionHmac } from "@/server/auth/session-hmac";
+import { sessionHmac } from "@/server/platform/sessions/session-hmac";
 import { grantAllows } from "@/server/delivery/grant-check";
 import { env } from "@/server/platform/env";
 import type { Principal } from "@/server/api-auth/principal";

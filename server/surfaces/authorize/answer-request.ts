@@ -1,7 +1,7 @@
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hasActiveGrant } from "@/server/accounts/queries";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 import { errorPage, sendTo, type AuthorizationAnswer } from "./answer";
 import { approveAuthorization, interactionRequired } from "@/server/oauth/authorize/complete";
 import { continuePath } from "./paths";

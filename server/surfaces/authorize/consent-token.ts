@@ -1,5 +1,5 @@
-import { csrfToken, csrfTokenMatches } from "@/server/auth/csrf";
-import type { DriverSession } from "@/server/auth/session";
+import { csrfToken, csrfTokenMatches } from "@/server/surfaces/driver/csrf";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { parseRequestedScope, precisionsUpTo, type LocationPrecision } from "@/common/oauth/grant-scope";
 import { AUTHORIZATION_PARAMETERS } from "@/server/oauth/authorize/request";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 import { errorPage, sendTo, type AuthorizationAnswer } from "./answer";
 import { approveAuthorization, denyAuthorization } from "@/server/oauth/authorize/complete";
 import { consentTokenMatches, locationChoices } from "./consent-token";

@@ -1,4 +1,4 @@
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { FULL_GRANT } from "@/common/oauth/grant-scope";
 import type { Principal } from "@/server/api-auth/principal";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ApiError } from "@/common/http/errors";
 import { idParam } from "@/common/http/fields";
-import { csrfTokenMatches } from "@/server/auth/csrf";
-import type { DriverSession } from "@/server/auth/session";
+import { csrfTokenMatches } from "@/server/surfaces/driver/csrf";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { revokeAppAuthorization } from "@/server/grants/revocation";
 
 const revokeForm = z.object({ app_id: idParam, csrf_token: z.string().max(200) });

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { AuthPanel } from "@/components/auth/auth-panel";
 import { ConsentCard } from "@/components/oauth/consent-card";
 import { Card, EnvironmentBadge, NarrowPage } from "@/components/ui/card";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 import { consentToken, locationChoices } from "@/server/surfaces/authorize/consent-token";
 import { continuePath, DECISION_PATH, resumePath } from "@/server/surfaces/authorize/paths";
 import { checkAuthorizationRequest, toSearchRecord } from "@/server/oauth/authorize/request";

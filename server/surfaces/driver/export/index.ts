@@ -1,4 +1,4 @@
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { accessCsvOfAccount } from "@/server/access-log/views";
 import { csvLine } from "@/server/access-log/csv";
 import { db } from "@/db/client";
