@@ -138,7 +138,7 @@ const config = [
     // The hot paths, in postgres.js: each file here holds no drizzle query.
     files: [
       // every API request: its token authenticated and its buckets metered, in one statement
-      "server/oauth/bearer.ts",
+      "server/api-auth/bearer.ts",
       "server/platform/rate-limits/buckets.ts",
       // ingest: one read and one write statement a batch (unnest over array parameters)
       "server/telemetry/ingest/*.ts",

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { SiteHeader } from "@/components/site/site-header";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 
 // Any address nothing answers (outside the console, which has its own), with the site's header
 // and a way home. Next.js answers it with status 404.

@@ -7,7 +7,7 @@ import next from "next";
 import { closeReplica } from "@/db/replica";
 import { closeDb } from "@/db/client";
 import { DEMO, seedDemo } from "@/server/surfaces/demo/seed";
-import { sessionSecret } from "@/server/auth/session-secret";
+import { sessionSecret } from "@/server/platform/sessions/session-secret";
 import { env, type Env } from "@/server/platform/env";
 import { drainServer, markDraining } from "@/server/platform/fleet/drain";
 import { setProcessPhase } from "@/server/platform/fleet/process-state";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { SiteHeader } from "@/components/site/site-header";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 
 // An unknown id, or one of another account (never told apart).
 export default async function DriverNotFound() {

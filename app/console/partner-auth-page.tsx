@@ -2,7 +2,7 @@ import Link from "next/link";
 import { ConsoleHeader } from "@/components/console/console-header";
 import { PartnerAuthForm } from "@/components/console/partner-auth-form";
 import { Card, NarrowPage } from "@/components/ui/card";
-import { localPathOr } from "@/server/auth/local-path";
+import { localPathOr } from "@/server/platform/request/local-path";
 import { getPartnerSession } from "@/server/surfaces/console/session";
 
 export type PartnerAuthSearchParams = Promise<Record<string, string | string[] | undefined>>;

@@ -143,7 +143,7 @@ export const loadAverage = () =>
  * The rate-limit settings a benchmark's service starts with. By default the limits are off, so a
  * benchmark measures the route and not the metering. BENCH_RATE_LIMITS=on keeps the metering
  * statement on every request but with budgets no benchmark reaches: the cost of authenticating
- * and metering in one statement (server/oauth/bearer.ts) is then part of the figure.
+ * and metering in one statement (server/api-auth/bearer.ts) is then part of the figure.
  */
 export function benchRateLimits(): Record<string, string> {
   if (process.env.BENCH_RATE_LIMITS !== "on") return { RATE_LIMITS: "off" };

@@ -1,4 +1,4 @@
-import type { GrantScope, LocationPrecision } from "@/server/oauth/grant-scope";
+import type { GrantScope, LocationPrecision } from "@/common/oauth/grant-scope";
 
 // What an app can do with a grant, in the driver's words (docs/oauth.md#scopes). The consent
 // screen lists what the app asks for and the connected-apps page what the driver granted, from

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { Card, EnvironmentBadge } from "@/components/ui/card";
-import type { GrantScope, LocationPrecision } from "@/server/oauth/grant-scope";
+import type { GrantScope, LocationPrecision } from "@/common/oauth/grant-scope";
 import { appAbilities, LOCATION_WORDS } from "./abilities";
 
 type Props = {

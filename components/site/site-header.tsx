@@ -2,7 +2,7 @@ import Link from "next/link";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { CollapsibleNav } from "@/components/ui/collapsible-nav";
 import { EnvironmentBadge } from "@/components/ui/card";
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 
 export type Section = "map" | "account" | "connected-apps" | "data-access";
 

@@ -47,7 +47,7 @@ export const accountGrants = pgTable(
     grantedAt: timestamp("granted_at", { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     // When one of the app's tokens for the account was last accepted by the API, to the minute
-    // (server/oauth/last-use.ts); null until it is. Shown on the driver's connected-apps page.
+    // (server/api-auth/last-use.ts); null until it is. Shown on the driver's connected-apps page.
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     // What the driver granted (docs/oauth.md#scopes): location at one precision, vehicle data,
     // account fields. Grants from before scopes existed hold everything, precise, as they did.

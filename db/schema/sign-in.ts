@@ -2,7 +2,7 @@ import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 // Failed sign-ins, counted per account ("account:<env>:<username>") and per client address
 // ("address:<ip>") so that guessing slows down however many processes serve the sign-in form
-// (server/auth/throttle.ts). A row exists only while it has something to remember.
+// (server/platform/sign-in/throttle.ts). A row exists only while it has something to remember.
 export const signInThrottles = pgTable("sign_in_throttles", {
   key: text("key").primaryKey(),
   failures: integer("failures").notNull().default(0),

@@ -25,7 +25,7 @@ export const vehicles = pgTable(
     label: text("label"),
     autoAssignDevice: boolean("auto_assign_device").notNull().default(true),
     // Miles to the thousandth, an exact decimal: trips add their GEN_TRIP_MILEAGE, and 0.1 + 0.2
-    // must read 0.3 (docs/decisions/0027-exact-mileage.md, server/vehicles/miles.ts).
+    // must read 0.3 (docs/decisions/0027-exact-mileage.md, common/telemetry/miles.ts).
     mileage: numeric("mileage", { precision: 11, scale: 3, mode: "number" }).notNull().default(0),
     year: text("year"),
     make: text("make"),

@@ -1,5 +1,5 @@
 import type { AccessRule } from "@/common/access/categories";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import type { NotificationRow } from "@/server/notifications/serialize";
 import { env } from "@/server/platform/env";
 import { ensureFlushing } from "./flush";

@@ -1,5 +1,5 @@
 import { CATEGORY_BIT, type AccessRule } from "@/common/access/categories";
-import { LOCATION_KEYS } from "@/server/telemetry/keys";
+import { LOCATION_KEYS } from "@/common/telemetry/keys";
 
 // How one item of an answer counts in the access log (docs/driver-site.md#data-access): whose data
 // it is and which categories it carries. Each operation names its rule in its operations.ts, so

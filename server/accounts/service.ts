@@ -1,10 +1,10 @@
-import { grantFor, requireScope } from "@/server/oauth/grant-view";
+import { grantFor, requireScope } from "@/server/grants/grant-view";
 import { db } from "@/db/client";
 import { cancelAccountDeliveries } from "@/server/delivery/cancel";
 import { writeAppEvents } from "@/server/notifications/app-events";
 import { appsWithAccess, deleteAccountTraces } from "./account-traces";
 import { issueCode } from "@/server/oauth/codes";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { notFound, uniqueError } from "@/common/http/errors";
 import { retryingDeadlocks, uniqueViolation } from "@/db/errors";
 import type { Environment } from "@/db/schema";

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/server/platform/env";
 import { serializeNotification, type NotificationRow } from "@/server/notifications/serialize";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import type { AttemptRecord } from "./attempts";
 import type { SendResult } from "./http-post";
 import type { DeliveryRow } from "./queries";

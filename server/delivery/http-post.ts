@@ -1,5 +1,5 @@
 import { serializeEventBody, type NotificationRow } from "@/server/notifications/serialize";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import type { AttemptRecord } from "./attempts";
 import { postHttps, type DeliveryNetwork } from "./https-client";
 import { postToInbox } from "./inbox-target";

@@ -3,7 +3,7 @@ import { db, type Tx } from "@/db/client";
 import { appSigningSecrets, notifications, subscriptionDeliveries } from "@/db/schema";
 import type { NotificationRow } from "@/server/notifications/serialize";
 import { precisionsOf } from "@/server/notifications/precision";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import type { Claimed } from "./claims";
 
 // The delivery worker's drizzle reads and writes: loading what sending claimed rows needs, and the

@@ -2,7 +2,7 @@ import { UNAVAILABLE_RETRY_SECONDS } from "@/common/http/errors";
 import { databaseUnavailable } from "@/db/unavailable";
 import { apiErrorOf } from "./refusal";
 import { escapeHtml, plainPage } from "./plain-page";
-import type { AuthorizationAnswer } from "@/server/oauth/authorize/answer";
+import type { AuthorizationAnswer } from "@/server/surfaces/authorize/answer";
 import type { OAuthError } from "@/server/oauth/oauth-error";
 
 // The answers of the OAuth endpoints and the authorization page, built here only

@@ -1,5 +1,5 @@
 import type { Environment } from "@/db/schema";
-import { authenticateBearer, type Admission } from "@/server/oauth/bearer";
+import { authenticateBearer, type Admission } from "@/server/api-auth/bearer";
 import { giveBack } from "@/server/platform/rate-limits/buckets";
 import { rateLimitPolicies } from "@/server/platform/rate-limits/policies";
 import { rateLimitHeaders, refusal, type Verdict } from "@/server/platform/rate-limits/verdict";
@@ -8,7 +8,7 @@ import { ApiError } from "@/common/http/errors";
 
 // The API's rate limits (docs/api.md#rate-limits): every request with a working access token
 // takes one from its token's bucket and one from its client's, in the statement that looks the
-// token up (server/oauth/bearer.ts); a batch of data sets is one request. A request without a
+// token up (server/api-auth/bearer.ts); a batch of data sets is one request. A request without a
 // working token (it will be answered 401) takes one from its address's bucket instead, so a
 // stream of guessed tokens is paced too and every answer can say how its bucket stands.
 

@@ -1,11 +1,11 @@
 import type { Environment } from "@/db/schema";
-import { stillWorking } from "@/server/oauth/bearer";
+import { stillWorking } from "@/server/api-auth/bearer";
 import { processPhase } from "@/server/platform/fleet/process-state";
 import { childLogger } from "@/server/platform/log";
 
 // An open stream lives on after the request that opened it was admitted, so its token is asked
 // again: every TOKEN_CHECK_MS this process asks, in one statement per environment, which of the
-// distinct tokens among its open streams still work (server/oauth/bearer.ts's stillWorking: the
+// distinct tokens among its open streams still work (server/api-auth/bearer.ts's stillWorking: the
 // API's own decision, without metering: a re-check is not a request), and ends the streams of a
 // token that no longer works (revoked, expired, its grant gone). With checks 2 s apart a stream
 // ends within about 2 s of the revocation's commit, inside the 5 s the contract allows. A thousand

@@ -6,7 +6,7 @@ import { withRateLimitHeaders } from "./rate-limit";
 import { watchStreamToken } from "./stream-token-watch";
 import { admitOperation, errorResponse, type HandlerInput, type RouteContext, type RouteHandler } from "./with-api";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { takeStreamSlot, type StreamLimit, type StreamSlot } from "@/server/platform/streams/stream-slots";
 import { childLogger } from "@/server/platform/log";
 

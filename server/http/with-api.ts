@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import type { Environment } from "@/db/schema";
 import { readJsonBody } from "./body";
 import { corsHeaders } from "./cors";

@@ -1,13 +1,14 @@
-import { crossSitePost } from "@/server/auth/csrf";
-import { errorPage, type AuthorizationAnswer } from "@/server/oauth/authorize/answer";
+import { crossSitePost } from "./cross-site";
+import { errorPage, type AuthorizationAnswer } from "@/server/surfaces/authorize/answer";
 import { authorizationResponse } from "./oauth-responses";
 
 const FORM_TYPES = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
 const MAX_FORM_BYTES = 64 * 1024;
 
 // The wrappers of the authorization page's two route handlers (docs/oauth.md#authorization-page).
-// The domain (server/oauth/authorize/) decides where the browser goes or which error page it
-// sees; these send that answer (oauth-responses.ts), never cached.
+// The page (server/surfaces/authorize/, on the protocol's checks in server/oauth/authorize/)
+// decides where the browser goes or which error page it sees; these send that answer
+// (oauth-responses.ts), never cached.
 
 /** GET /oauth/authorize: the request's query in, a 302 or our error page out. */
 export function withAuthorizationRequest(answer: (query: URLSearchParams) => Promise<AuthorizationAnswer>) {

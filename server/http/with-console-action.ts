@@ -1,7 +1,7 @@
 import { ApiError, validationError } from "@/common/http/errors";
 import { nulField } from "@/common/http/nul";
 import { toFieldErrors } from "@/common/http/zod-errors";
-import { crossSitePost } from "@/server/auth/csrf";
+import { crossSitePost } from "./cross-site";
 import type { Action, ActionResult } from "@/server/surfaces/console/actions";
 import { consoleCsrfMatches } from "@/server/surfaces/console/csrf";
 import { notOwned } from "@/server/surfaces/console/errors";

@@ -1,4 +1,4 @@
-import { getDriverSession, type DriverSession } from "@/server/auth/session";
+import { getDriverSession, type DriverSession } from "@/server/surfaces/driver/session";
 import { ApiError } from "@/common/http/errors";
 import { errorBody } from "./error-body";
 import { apiErrorOf } from "./refusal";

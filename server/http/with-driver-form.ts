@@ -1,6 +1,6 @@
 import { ApiError } from "@/common/http/errors";
-import { crossSitePost } from "@/server/auth/csrf";
-import { getDriverSession, type DriverSession } from "@/server/auth/session";
+import { crossSitePost } from "./cross-site";
+import { getDriverSession, type DriverSession } from "@/server/surfaces/driver/session";
 import { apiErrorOf, isRefusal } from "./refusal";
 
 // The wrapper of the driver site's plain HTML form posts (the connected-apps page's Revoke): posts

@@ -1,5 +1,5 @@
-import { crossSitePost } from "@/server/auth/csrf";
-import { getDriverSession, type DriverSession } from "@/server/auth/session";
+import { crossSitePost } from "./cross-site";
+import { getDriverSession, type DriverSession } from "@/server/surfaces/driver/session";
 import { ApiError, notFound } from "@/common/http/errors";
 import { idParam } from "@/common/http/fields";
 import { readJsonBody } from "./body";

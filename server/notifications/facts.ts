@@ -1,4 +1,4 @@
-import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "@/server/telemetry/keys";
+import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "@/common/telemetry/keys";
 import type { DataSetInput } from "@/server/telemetry/schemas";
 
 // What a data set says, read once for all subscriptions that look at it.

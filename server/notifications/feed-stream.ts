@@ -1,4 +1,4 @@
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { env } from "@/server/platform/env";
 import { feedStart, readFeedPage, type FeedFilters, type FeedStart } from "./feed";
 import { feedWaiter } from "./feed-wakeups";

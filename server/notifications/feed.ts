@@ -2,11 +2,11 @@ import { sql } from "drizzle-orm";
 import { db } from "@/db/client";
 import { ApiError, validationError } from "@/common/http/errors";
 import type { EventType } from "@/common/subscriptions/event-types";
-import { sessionHmac } from "@/server/auth/session-hmac";
+import { sessionHmac } from "@/server/platform/sessions/session-hmac";
 import { grantAllows } from "@/server/delivery/grant-check";
 import { env } from "@/server/platform/env";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
-import type { Principal } from "@/server/oauth/principal";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
+import type { Principal } from "@/server/api-auth/principal";
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition, type FeedScope } from "./feed-cursor";
 import { serializeEventBody, type NotificationRow } from "./serialize";
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { db } from "@/db/client";
 import { accountGrants } from "@/db/schema";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import type { NotificationRow } from "./serialize";
 
 // The location precision each notification is shown at (docs/oauth.md#scopes): its app's grant

@@ -2,8 +2,8 @@ import type { notifications } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
 import { isAppEvent } from "./app-events";
 import type { NotificationWire } from "@/common/notifications/catalog";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
-import { positionAt } from "@/server/oauth/location-precision";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
+import { positionAt } from "@/common/oauth/location-precision";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 

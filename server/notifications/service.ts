@@ -1,7 +1,7 @@
 import { db } from "@/db/client";
 import { notFound, validationError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { criteriaOf } from "@/server/subscriptions/criteria";
 import type { EventType } from "@/common/subscriptions/event-types";
 import { findSubscriptionRow, type Target } from "@/server/subscriptions/queries";

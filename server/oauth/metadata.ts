@@ -1,5 +1,5 @@
 import type { Environment } from "@/db/schema";
-import { SCOPES_SUPPORTED } from "./grant-scope";
+import { SCOPES_SUPPORTED } from "@/common/oauth/grant-scope";
 import { publicOrigin } from "@/server/platform/request/public-origin";
 
 // RFC 8414 authorization server metadata, one document per environment. The sandbox is its own

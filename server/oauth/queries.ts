@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
-import type { GrantScope } from "./grant-scope";
+import type { GrantScope } from "@/common/oauth/grant-scope";
 
 // drizzle only: the OAuth tables.
 

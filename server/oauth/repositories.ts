@@ -15,7 +15,7 @@ import {
 import type { Executor } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hashMatches, randomToken, sha256 } from "@/server/platform/security/secrets";
-import { formatScope, isFullGrant } from "./grant-scope";
+import { formatScope, isFullGrant } from "@/common/oauth/grant-scope";
 import { ACCESS_TOKEN_TTL_SECONDS, CODE_TTL_SECONDS, REFRESH_TOKEN_GRACE_MS } from "./lifetimes";
 import {
   consumeCode,
@@ -45,7 +45,7 @@ export type GrantContext = {
   codeVerifierSent?: boolean;
   /** Set once the client's secret matched: the request then spends the client's rate-limit budget, not its address's. */
   clientAuthenticated?: boolean;
-  /** What the issued token's grant holds, as the token answer's `scope` says it (grant-scope.ts). */
+  /** What the issued token's grant holds, as the token answer's `scope` says it (common/oauth/grant-scope.ts). */
   grantedScope?: string;
 };
 
@@ -97,7 +97,7 @@ export function makeRepositories(ctx: GrantContext) {
     },
   };
 
-  // Scopes are checked and granted by the authorization page (authorize/request.ts, grant-scope.ts),
+  // Scopes are checked and granted by the authorization page (authorize/request.ts, common/oauth/grant-scope.ts),
   // which records them on the grant; the library is handed them as they came and passes them on.
   const scopeRepository: OAuthScopeRepository = {
     async getAllByIdentifiers(names: string[]) {
@@ -179,7 +179,7 @@ export function makeRepositories(ctx: GrantContext) {
       const { credential } = token.client as WaylineClient;
       // A token for an account only while the account grants the app access: a code or refresh
       // token that outlived a revocation buys nothing. The shared row lock orders this against a
-      // concurrent revocation (server/oauth/revocation.ts), which locks the grant for update.
+      // concurrent revocation (server/grants/revocation.ts), which locks the grant for update.
       if (token.user) {
         const grant = await lockActiveGrant(ctx.tx, { accountId: Number(token.user.id), appId: credential.appId });
         if (!grant) throw invalidGrant("The driver has revoked this app's access.");

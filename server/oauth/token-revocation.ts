@@ -4,15 +4,15 @@ import { sha256 } from "@/server/platform/security/secrets";
 import { authenticateClient } from "./client-auth";
 import { invalidClient, invalidRequest, type ClientProof } from "./oauth-error";
 import { findTokenByAccessHash, findTokenByRefreshHash, revokeFamily } from "./queries";
-import { revokeAppAuthorization } from "./revocation";
+import { revokeAppAuthorization } from "@/server/grants/revocation";
 
 // A revocation request (RFC 7009), its form already read and its client credentials merged
 // (server/http/with-oauth-endpoint.ts). The client authenticates as at the token endpoint; `token`
 // may be an access or a refresh token (token_type_hint only decides which is looked up first).
 // Revoking a client-credentials token ends its family: the access token, its refresh token and
 // every rotation of them. Revoking a token of an account (access or refresh) ends the app's access
-// to that account, as the driver's revoke button does (revocation.ts): every token of the grant,
-// its codes, its queued deliveries, and an ACCESSREVOKED app event; the app must ask the driver
+// to that account, as the driver's revoke button does (server/grants/revocation.ts): every token of
+// the grant, its codes, its queued deliveries, and an ACCESSREVOKED app event; the app must ask the driver
 // for consent again (docs/decisions/0100-revocations-that-end-access.md). Unknown tokens and tokens of other
 // clients are answered like any other (RFC 7009 §2.2), so the endpoint tells nobody which tokens
 // exist. Not through the library: its revocation decodes JWTs, and Wayline's tokens are opaque.

@@ -4,7 +4,7 @@ import { EVENT_TYPES, type EventType } from "@/common/subscriptions/event-types"
 import type { Operation } from "@/common/http/operation";
 import { savedRouteBody, savedRouteOut, simulationBody, simulationOut, templateOut } from "@/server/simulator/schemas";
 import { feedEventOut, notificationOut, subscriptionBody, subscriptionOut } from "@/server/subscriptions/schemas";
-import { translateValue } from "@/server/telemetry/keys";
+import { translateValue } from "@/common/telemetry/keys";
 import { dataSetOut, dataSetPostBody, tripOut, vehiclePointOut } from "@/server/telemetry/schemas";
 import { createVehicleBody, updateVehicleBody, vehicleOut } from "@/server/vehicles/schemas";
 

@@ -63,7 +63,7 @@ const schema = databaseEnvSchema.extend({
   // Batches one worker has in hand at once; each sends up to 100 deliveries in parallel.
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
   // Session signing for the driver sign-in (next-auth). Unset: generated on first start and kept
-  // in DATA_DIR (server/auth/session-secret.ts).
+  // in DATA_DIR (server/platform/sessions/session-secret.ts).
   NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "Must be at least 32 characters.").optional()),
   // Behind a reverse proxy: take the client address from the last X-Forwarded-For entry.
   TRUST_PROXY: boolish,

@@ -3,7 +3,7 @@ import { db } from "@/db/client";
 import { devices, simulationRuns, vehicles } from "@/db/schema";
 import { uniqueViolation } from "@/db/errors";
 import { logger } from "@/server/platform/log";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { findTemplate, templateWay } from "./geometry";
 import { routeLength } from "./model";
 import { findRunningRunOf, insertRun } from "./queries";

@@ -3,13 +3,13 @@ import { db } from "@/db/client";
 import { simulationRuns } from "@/db/schema";
 import { ApiError } from "@/common/http/errors";
 import { logger } from "@/server/platform/log";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { MAX_BATCH, type DataSetInput } from "@/server/telemetry/schemas";
 import { METERS_PER_MILE } from "./geo";
 import { generateTrip, isLoop, reverseRoute, roundMiles, routeLength, type Sample, type Trip } from "./model";
 import { updateRun, type RunRow } from "./queries";
-import { FULL_GRANT } from "@/server/oauth/grant-scope";
+import { FULL_GRANT } from "@/common/oauth/grant-scope";
 
 // Driving one real-time run forward: which of its data sets are due, posting them through the
 // same ingest a device uses, and recording how far it got. The loop (worker/simulator.ts) claims

@@ -2,7 +2,7 @@ import { db } from "@/db/client";
 import { ApiError, notFound, validationError } from "@/common/http/errors";
 import { uniqueViolation } from "@/db/errors";
 import type { Page } from "@/common/http/paging";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { ingestDataSets } from "@/server/telemetry/ingest";
 import { MAX_BATCH } from "@/server/telemetry/schemas";
 import { getVisibleVehicle } from "@/server/vehicles/service";

@@ -1,12 +1,12 @@
-import { grantFor, requireScope } from "@/server/oauth/grant-view";
-import type { GrantScope } from "@/server/oauth/grant-scope";
+import { grantFor, requireScope } from "@/server/grants/grant-view";
+import type { GrantScope } from "@/common/oauth/grant-scope";
 import { db, type Executor } from "@/db/client";
 import { foreignKeyViolation, retryingDeadlocks } from "@/db/errors";
 import { getVisibleAccount } from "@/server/accounts/service";
 import { ApiError, notFound, validationError, type FieldError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
 import { inboxTargetErrors } from "@/server/inbox/targets";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { resolveCriteria, criteriaOf } from "./criteria";
 import { typeInfo, type EventType, type NotificationPeriod, type Scope } from "@/common/subscriptions/event-types";

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { db, type Tx } from "@/db/client";
 import { dataCursors, vehicleDataStats, vehicles } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import { serializePoint } from "./serialize";
 
 // GET /account/data/: the data points of all of an account's vehicles.

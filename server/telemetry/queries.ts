@@ -3,7 +3,7 @@ import { db, type Database } from "@/db/client";
 import { onReplica } from "@/db/replica";
 import { dataPoints, dataSets, latestDataPoints, trips, vehicleDataStats, vehicleKeyStats } from "@/db/schema";
 import type { Page } from "@/common/http/paging";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import { serializeDataSet } from "./serialize";
 
 // Reads of device data, in drizzle (the trips' data sets are read in trip-data-sets.ts). Every list is served by an index that starts with the

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { bigIdParam, dateTimeOut, optional, text } from "@/common/http/fields";
 import { DATE_TIME_MESSAGE, parseDateTime } from "@/common/http/datetime";
 import { vin } from "@/server/vehicles/schemas";
-import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "./keys";
+import { NUMERIC_KEYS, WAYPOINT_KEY, parseWaypoint } from "@/common/telemetry/keys";
 
 // Data sets on the wire (docs/device-data.md).
 

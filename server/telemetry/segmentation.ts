@@ -1,5 +1,5 @@
-import { MAX_MILES, addMiles, milesOfReading } from "@/server/vehicles/miles";
-import { WAYPOINT_KEY, parseWaypoint, type Waypoint } from "./keys";
+import { MAX_MILES, addMiles, milesOfReading } from "@/common/telemetry/miles";
+import { WAYPOINT_KEY, parseWaypoint, type Waypoint } from "@/common/telemetry/keys";
 import type { DataSetInput } from "./schemas";
 
 // Trip segmentation and vehicle state, as a pure function over one vehicle's state and a batch
@@ -12,7 +12,7 @@ import type { DataSetInput } from "./schemas";
 //   at least the mileage when the trip opened plus the trip's mileage (mileageAfterTrip); it never
 //   decreases. A device that reports its odometer along the trip has already raised the mileage
 //   by the time the trip closes: the trip's miles are not counted twice. Readings are taken to the
-//   thousandth of a mile and added exactly (server/vehicles/miles.ts).
+//   thousandth of a mile and added exactly (common/telemetry/miles.ts).
 
 type TimedWaypoint = Waypoint & { at: Date };
 

@@ -1,8 +1,8 @@
 import type { dataPoints, dataSets, trips } from "@/db/schema";
 import { formatDateTime } from "@/common/http/datetime";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
-import { positionAt, waypointValueAt } from "@/server/oauth/location-precision";
-import { LOCATION_KEYS, WAYPOINT_KEY, translateValue } from "./keys";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
+import { positionAt, waypointValueAt } from "@/common/oauth/location-precision";
+import { LOCATION_KEYS, WAYPOINT_KEY, translateValue } from "@/common/telemetry/keys";
 import type { DataPointOut, DataSetOut, TripOut } from "./schemas";
 
 type PointRow = Pick<typeof dataPoints.$inferSelect, "id" | "dataSetId" | "recordedAt" | "key" | "value">;

@@ -1,9 +1,9 @@
 import { notFound, validationError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { getVisibleAccount } from "@/server/accounts/service";
 import { getVisibleVehicle } from "@/server/vehicles/service";
-import { grantFor, requireScope } from "@/server/oauth/grant-view";
+import { grantFor, requireScope } from "@/server/grants/grant-view";
 import { accountPoints, pointsSinceLastCall } from "./account-data";
 import { findDataSet, findTrip, latestPerKey, listDataPoints, listDataSets, listTrips } from "./queries";
 import { dataSetsOfTrips } from "./trip-data-sets";

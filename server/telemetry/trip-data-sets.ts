@@ -1,7 +1,7 @@
 import { onReplica } from "@/db/replica";
 import type { Fragment, Sql } from "@/db/fragments";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
-import { translateValue } from "./keys";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
+import { translateValue } from "@/common/telemetry/keys";
 import { pointsWithin } from "./point-span";
 import { pointAt } from "./serialize";
 import type { DataPointOut, DataSetOut } from "./schemas";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_MILES, milesOfInput } from "./miles";
+import { MAX_MILES, milesOfInput } from "@/common/telemetry/miles";
 import { vinProblem } from "./vin";
 import { booleanish, clearable, dateTimeOut, idParam, keep, numberish, optional, text } from "@/common/http/fields";
 

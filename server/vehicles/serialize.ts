@@ -1,6 +1,6 @@
 import { formatDateTime } from "@/common/http/datetime";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
-import { positionAt } from "@/server/oauth/location-precision";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
+import { positionAt } from "@/common/oauth/location-precision";
 import type { VehicleRow } from "./queries";
 import type { VehicleOut } from "./schemas";
 

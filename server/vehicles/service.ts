@@ -4,8 +4,8 @@ import { findAccount } from "@/server/accounts/queries";
 import { uniqueViolation } from "@/db/errors";
 import { notFound, validationError } from "@/common/http/errors";
 import type { Page } from "@/common/http/paging";
-import type { Principal } from "@/server/oauth/principal";
-import { grantFor, grantsFor } from "@/server/oauth/grant-view";
+import type { Principal } from "@/server/api-auth/principal";
+import { grantFor, grantsFor } from "@/server/grants/grant-view";
 import { assignDevice, deviceInUse } from "./devices";
 import {
   deleteVehicleRow,

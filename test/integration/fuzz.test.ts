@@ -132,7 +132,7 @@ beforeAll(async () => {
  * sets, data points, trips and data cursors; its subscriptions, deliveries, states and
  * notifications; its saved routes and simulations; its credentials, codes and tokens.
  * Account grants are digested by their columns, all but last_used_at: the API stamps that once a
- * minute for any accepted token (server/oauth/last-use.ts), also when the request it came with is
+ * minute for any accepted token (server/api-auth/last-use.ts), also when the request it came with is
  * then refused (a GET of another account's vehicle answered 404), and the stamp lands after the
  * answer. It is bookkeeping of the token's use, not a write by the request; with xmin the digest
  * moved whenever the minute came round during the run.
@@ -340,7 +340,7 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
 
   it("the row digest leaves out the last-use stamp (written once a minute for any accepted token, refused request or not) and sees every other change to a grant", async () => {
     const before = await fingerprint();
-    // What server/oauth/grant-queries.ts's touchGrantUse writes when the minute has come round.
+    // What server/api-auth/last-use-queries.ts's touchGrantUse writes when the minute has come round.
     await testSql()`update account_grants set last_used_at = now() where app_id = ${ctx.appId}`;
     expect(await fingerprint()).toBe(before);
     await testSql()`update account_grants set granted_at = granted_at - interval '1 second' where app_id = ${ctx.appId}`;

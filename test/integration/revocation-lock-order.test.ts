@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { recordBatch } from "@/server/delivery/attempts";
-import { revokeAppAuthorization } from "@/server/oauth/revocation";
+import { revokeAppAuthorization } from "@/server/grants/revocation";
 import { api, clientToken, createDriver, testSql } from "../helpers/api";
 import { waitFor } from "../helpers/delivery-fixture";
 import { addVehicle, apps } from "../helpers/fixtures";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { localPathOr } from "@/server/auth/local-path";
+import { localPathOr } from "@/server/platform/request/local-path";
 import { registrationProblems } from "@/common/auth/registration-form";
 import { readSignInProblem } from "@/common/auth/sign-in-errors";
-import { ACCOUNT_POLICY, ADDRESS_POLICY, blockAfter } from "@/server/auth/throttle";
-import { describeDestination } from "@/server/oauth/authorize/destination";
+import { ACCOUNT_POLICY, ADDRESS_POLICY, blockAfter } from "@/server/platform/sign-in/throttle";
+import { describeDestination } from "@/server/surfaces/authorize/destination";
 import { clientRedirect, withoutFragment } from "@/server/oauth/authorize/redirect";
 
 describe("clientRedirect (docs/oauth.md)", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createUseThrottle } from "@/server/oauth/use-throttle";
+import { createUseThrottle } from "@/server/api-auth/use-throttle";
 
-describe("createUseThrottle (the connected-apps page's last-use stamp, server/oauth/last-use.ts)", () => {
+describe("createUseThrottle (the connected-apps page's last-use stamp, server/api-auth/last-use.ts)", () => {
   it("a grant is due once, then not again until the interval has passed", () => {
     const throttle = createUseThrottle({ intervalMs: 60_000, limit: 10 });
     expect(throttle.due("1:7", 1_000)).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatScope, parseRequestedScope, precisionsUpTo } from "@/server/oauth/grant-scope";
-import { positionAt, roundCoordinate, waypointValueAt } from "@/server/oauth/location-precision";
+import { formatScope, parseRequestedScope, precisionsUpTo } from "@/common/oauth/grant-scope";
+import { positionAt, roundCoordinate, waypointValueAt } from "@/common/oauth/location-precision";
 import { pointAt } from "@/server/telemetry/serialize";
 
 describe("location precision", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { translateValue } from "@/server/telemetry/keys";
+import { translateValue } from "@/common/telemetry/keys";
 import { mileageAfterTrip, planIngest, type VehicleState } from "@/server/telemetry/segmentation";
 import type { DataSetInput } from "@/server/telemetry/schemas";
-import { MAX_MILES, addMiles, milesOfInput, milesOfReading, wholeMilesText } from "@/server/vehicles/miles";
+import { MAX_MILES, addMiles, milesOfInput, milesOfReading, wholeMilesText } from "@/common/telemetry/miles";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";
 
 // Mileage is exact decimal arithmetic: 0.1 + 0.2 is 0.3 on the wire, never 0.30000000000000004.

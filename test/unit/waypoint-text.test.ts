@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWaypoint } from "@/server/telemetry/keys";
+import { parseWaypoint } from "@/common/telemetry/keys";
 
 // parseWaypoint reads "lat,lon" with one regular expression; it must accept and refuse exactly what
 // splitting on commas, trimming each part and testing it as a decimal number did.

@@ -1,5 +1,5 @@
 import { notFound, redirect } from "next/navigation";
-import { getDriverSession, type DriverSession } from "@/server/auth/session";
+import { getDriverSession, type DriverSession } from "@/server/surfaces/driver/session";
 import { ApiError } from "@/common/http/errors";
 import { bigIdParam } from "@/common/http/fields";
 

@@ -4,9 +4,9 @@ import { AuthPanel } from "@/components/auth/auth-panel";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card, NarrowPage } from "@/components/ui/card";
 import { cookies } from "next/headers";
-import { localPathOr } from "@/server/auth/local-path";
+import { localPathOr } from "@/server/platform/request/local-path";
 import { REMEMBERED_ENVIRONMENT_COOKIE, signInEnvironment } from "@/common/auth/sign-in-environment";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };

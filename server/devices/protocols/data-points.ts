@@ -1,6 +1,6 @@
 import { METERS_PER_MILE } from "@/server/simulator/geo";
-import { WAYPOINT_KEY } from "@/server/telemetry/keys";
-import { milesOfInput } from "@/server/vehicles/miles";
+import { WAYPOINT_KEY } from "@/common/telemetry/keys";
+import { milesOfInput } from "@/common/telemetry/miles";
 import type { DeviceRecord } from "./record";
 
 // A device record as the data points of its data set (docs/devices.md#records-and-data-points):

@@ -5,7 +5,7 @@ import type { Environment } from "@/db/schema";
 import { redirectUriProblem } from "@/server/apps/redirect-uris";
 import { nulField } from "@/common/http/nul";
 import { makeAuthorizationServer } from "../authorization-server";
-import { parseRequestedScope, type GrantScope } from "../grant-scope";
+import { parseRequestedScope, type GrantScope } from "@/common/oauth/grant-scope";
 import { findCredentialByClientId, type CredentialRow } from "../queries";
 import { clientRedirect, withoutFragment, type ResponseMode } from "./redirect";
 
@@ -30,7 +30,7 @@ export type AuthorizationParams = {
 
 export type ValidAuthorization = {
   params: AuthorizationParams;
-  /** What the app asks for (its `scope`, grant-scope.ts): the most the driver can grant. */
+  /** What the app asks for (its `scope`, common/oauth/grant-scope.ts): the most the driver can grant. */
   asked: GrantScope;
   client: CredentialRow;
   libraryRequest: AuthorizationRequest;

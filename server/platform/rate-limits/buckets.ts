@@ -8,7 +8,7 @@ import type { Verdict } from "./verdict";
 // row's upsert takes one request's worth out of its bucket if it fits and says whether it did,
 // under the row lock, so concurrent checks from any number of processes count exactly. The
 // database's clock is the only clock. Every API request meters here (inside the bearer lookup's
-// statement, server/oauth/bearer.ts), so this is a hot path in postgres.js
+// statement, server/api-auth/bearer.ts), so this is a hot path in postgres.js
 // (docs/architecture.md#reaching-the-database).
 
 export type Check = { policy: Policy; key: string };

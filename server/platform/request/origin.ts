@@ -1,5 +1,5 @@
 // The origin the browser itself addressed (its Host header), for one purpose only: telling a
-// same-origin form post from a cross-site one (server/auth/csrf.ts), where the browser's Origin
+// same-origin form post from a cross-site one (server/http/cross-site.ts), where the browser's Origin
 // is compared with the Host that same browser sent. Absolute URLs never come from here: they use
 // the configured origin (public-origin.ts). Next.js builds request.url from the host name the
 // server was started with, which is not what a browser on another address sent.

@@ -1,13 +1,14 @@
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/server/platform/env";
-import { newSessionId, nextAuthStack, withClientAddress } from "@/server/auth/next-auth-stack";
+import { newSessionId, nextAuthStack, withClientAddress } from "@/server/platform/sessions/next-auth-stack";
 import { signInPartner, signUpPartner, type PartnerSessionUser } from "./partner-users";
 
 // Partner sessions are a second next-auth instance with cookies of their own names: the drivers'
 // getServerSession never reads a partner cookie and vice versa, so neither session can stand in
 // for the other. The token also carries kind "partner", checked on every read (session.ts).
 // Separate names also for the CSRF and callback cookies, so signing in on one side never
-// disturbs a form open on the other. What the drivers' stack shares: server/auth/next-auth-stack.ts.
+// disturbs a form open on the other. What the drivers' stack shares:
+// server/platform/sessions/next-auth-stack.ts.
 export const partnerAuthOptions = nextAuthStack(() => {
   const secure = env().PUBLIC_URL?.startsWith("https://") ?? false;
   const prefix = secure ? "__Secure-" : "";

@@ -2,8 +2,14 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "@/db/client";
 import { partnerUsers } from "@/db/schema";
-import { admitRegistration } from "@/server/auth/registration";
-import { beginAttempt, forgiveAttempt, ACCOUNT_POLICY, ADDRESS_POLICY, type ThrottleKey } from "@/server/auth/throttle";
+import { admitRegistration } from "@/server/platform/sign-in/registrations";
+import {
+  beginAttempt,
+  forgiveAttempt,
+  ACCOUNT_POLICY,
+  ADDRESS_POLICY,
+  type ThrottleKey,
+} from "@/server/platform/sign-in/throttle";
 import { SignInRefused } from "@/common/auth/sign-in-errors";
 import { uniqueViolation } from "@/db/errors";
 import { hashPassword, verifyPassword } from "@/server/platform/security/passwords";
@@ -46,7 +52,7 @@ function partnerKeys(email: string, address: string): ThrottleKey[] {
 
 let dummyHash: Promise<string> | undefined;
 
-// Same shape as the driver sign-in (server/auth/credentials.ts): counted before the check,
+// Same shape as the driver sign-in (server/surfaces/driver/credentials.ts): counted before the check,
 // forgiven on success, and an unknown e-mail costs the same argon2 verification.
 export async function signInPartner(raw: unknown, address: string): Promise<PartnerSessionUser> {
   const parsed = partnerSignInInput.safeParse(raw);

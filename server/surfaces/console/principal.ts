@@ -1,6 +1,6 @@
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
-import type { Principal } from "@/server/oauth/principal";
+import type { Principal } from "@/server/api-auth/principal";
 import { credentialsOf, findOwnedApp } from "./app-queries";
 import { ApiError } from "@/common/http/errors";
 import { notOwned } from "./errors";

@@ -14,9 +14,9 @@ import {
   startSimulation,
   stopSimulation,
 } from "@/server/simulator/service";
-import { grantFor } from "@/server/oauth/grant-view";
-import type { LocationPrecision } from "@/server/oauth/grant-scope";
-import { positionAt } from "@/server/oauth/location-precision";
+import { grantFor } from "@/server/grants/grant-view";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
+import { positionAt } from "@/common/oauth/location-precision";
 import { getVisibleVehicle, listVisibleVehicles } from "@/server/vehicles/service";
 import { notOwned } from "./errors";
 import { consolePrincipal } from "./principal";

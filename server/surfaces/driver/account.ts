@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { createAccountBody, updateAccountBody, type AccountOut } from "@/common/accounts/schemas";
 import { serializeAccount } from "@/server/accounts/serialize";
 import { deleteAccount, getVisibleAccount, updateAccount } from "@/server/accounts/service";

@@ -1,4 +1,4 @@
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { childLogger } from "@/server/platform/log";
 import type { LiveFeed, LiveOutput } from "@/server/platform/wakeups/live-feed";
 import { coalesced } from "@/server/platform/wakeups/coalesced";

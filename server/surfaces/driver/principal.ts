@@ -1,6 +1,6 @@
-import type { DriverSession } from "@/server/auth/session";
-import { FULL_GRANT } from "@/server/oauth/grant-scope";
-import type { Principal } from "@/server/oauth/principal";
+import type { DriverSession } from "@/server/surfaces/driver/session";
+import { FULL_GRANT } from "@/common/oauth/grant-scope";
+import type { Principal } from "@/server/api-auth/principal";
 
 // The driver site acts as the account's owner, the way a user token of that account does: the
 // vehicle, account and telemetry services decide ownership from a Principal, so the session is

@@ -1,4 +1,4 @@
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { notFound } from "@/common/http/errors";
 import { findTrip } from "@/server/telemetry/queries";
 import { getVisibleVehicle } from "@/server/vehicles/service";

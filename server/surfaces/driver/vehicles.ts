@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { parseOrThrow } from "@/common/http/zod-errors";
 import { tripsOfVehicle } from "@/server/telemetry/service";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";

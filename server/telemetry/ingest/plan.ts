@@ -3,7 +3,7 @@ import type { AccountScope } from "@/server/accounts/queries";
 import { evaluateSubscriptions } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import { decodeVin } from "@/server/vehicles/vin";
-import { translateValue } from "../keys";
+import { translateValue } from "@/common/telemetry/keys";
 import type { DataSetInput, DataSetOut } from "../schemas";
 import { planIngest, type OpenTrip } from "../segmentation";
 import type { IngestRead } from "./read";

@@ -95,7 +95,7 @@ const tripColumns = (t: OpenTrip) => [
   t.end?.longitude ?? null,
   t.startMileage,
 ];
-/** The trips' columns as unnest() arguments, in TRIP_NAMES order. Mileages are exact decimals (server/vehicles/miles.ts): sent as text, the number's shortest form. */
+/** The trips' columns as unnest() arguments, in TRIP_NAMES order. Mileages are exact decimals (common/telemetry/miles.ts): sent as text, the number's shortest form. */
 function tripArrays(sql: Sql, trips: OpenTrip[]): Fragment {
   const rows = trips.map(tripColumns);
   const column = (i: number) => rows.map((row) => row[i] ?? null) as never[];

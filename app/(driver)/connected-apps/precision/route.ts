@@ -1,5 +1,5 @@
 import { seeOther, withDriverForm } from "@/server/http/with-driver-form";
-import { changePrecisionFromSite } from "@/server/oauth/driver-precision";
+import { changePrecisionFromSite } from "@/server/surfaces/driver/precision-form";
 
 // POST /connected-apps/precision — a driver changes how precisely an app sees their vehicles (303 back)
 export const POST = withDriverForm(

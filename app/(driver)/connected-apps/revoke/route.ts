@@ -1,5 +1,5 @@
 import { seeOther, withDriverForm } from "@/server/http/with-driver-form";
-import { revokeFromSite } from "@/server/oauth/driver-revoke";
+import { revokeFromSite } from "@/server/surfaces/driver/revoke-form";
 
 // POST /connected-apps/revoke — a driver ends an app's access to their account (303 back)
 export const POST = withDriverForm(

@@ -1,5 +1,5 @@
 import { withNextAuth } from "@/server/http/with-next-auth";
-import { authOptions } from "@/server/auth/options";
+import { authOptions } from "@/server/surfaces/driver/auth-options";
 
 // GET, POST /api/auth/* — next-auth (sign-in, registration, sign-out, session, CSRF token).
 // Redirects after a post are 303 (server/http/with-next-auth.ts).

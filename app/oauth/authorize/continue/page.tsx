@@ -3,11 +3,11 @@ import { redirect } from "next/navigation";
 import { AuthPanel } from "@/components/auth/auth-panel";
 import { ConsentCard } from "@/components/oauth/consent-card";
 import { Card, EnvironmentBadge, NarrowPage } from "@/components/ui/card";
-import { getDriverSession } from "@/server/auth/session";
-import { consentToken, locationChoices } from "@/server/oauth/authorize/consent-token";
-import { continuePath, DECISION_PATH, resumePath } from "@/server/oauth/authorize/paths";
+import { getDriverSession } from "@/server/surfaces/driver/session";
+import { consentToken, locationChoices } from "@/server/surfaces/authorize/consent-token";
+import { continuePath, DECISION_PATH, resumePath } from "@/server/surfaces/authorize/paths";
 import { checkAuthorizationRequest, toSearchRecord } from "@/server/oauth/authorize/request";
-import { describeDestination } from "@/server/oauth/authorize/destination";
+import { describeDestination } from "@/server/surfaces/authorize/destination";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Authorize an app", robots: { index: false } };

@@ -1,5 +1,5 @@
 import { withAuthorizationRequest } from "@/server/http/with-authorization-page";
-import { answerAuthorizationRequest } from "@/server/oauth/authorize/answer-request";
+import { answerAuthorizationRequest } from "@/server/surfaces/authorize/answer-request";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
-import type { DriverSession } from "@/server/auth/session";
+import type { DriverSession } from "@/server/surfaces/driver/session";
 import { accessCsvOfAccount } from "@/server/access-log/views";
 import { csvLine } from "@/server/access-log/csv";
 import { db } from "@/db/client";
-import { listActiveGrants } from "@/server/oauth/grant-queries";
+import { listActiveGrants } from "@/server/grants/grant-queries";
 import { serializeNotification } from "@/server/notifications/serialize";
 import { listVisibleVehicles } from "@/server/vehicles/service";
 import type { VehicleOut } from "@/server/vehicles/schemas";

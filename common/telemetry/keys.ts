@@ -1,4 +1,4 @@
-import { wholeMilesText } from "@/server/vehicles/miles";
+import { wholeMilesText } from "./miles";
 
 // Data keys (docs/device-data.md#keys-and-translated-values) and how each value is read and shown.
 

@@ -1,8 +1,8 @@
 import { db } from "@/db/client";
 import { ApiError } from "@/common/http/errors";
 import { grantScopesOf } from "./grant-queries";
-import { FULL_GRANT, type GrantScope } from "./grant-scope";
-import type { Principal } from "./principal";
+import { FULL_GRANT, type GrantScope } from "@/common/oauth/grant-scope";
+import type { Principal } from "@/server/api-auth/principal";
 
 // What the caller may see of an account's data (docs/oauth.md#scopes). A user token carries its
 // grant, read with the token. A client-credentials token acts for the app across the accounts it

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { ApiError } from "@/common/http/errors";
 import { idParam } from "@/common/http/fields";
-import { csrfTokenMatches } from "@/server/auth/csrf";
-import type { DriverSession } from "@/server/auth/session";
-import { revokeAppAuthorization } from "./revocation";
+import { csrfTokenMatches } from "@/server/surfaces/driver/csrf";
+import type { DriverSession } from "@/server/surfaces/driver/session";
+import { revokeAppAuthorization } from "@/server/grants/revocation";
 
 const revokeForm = z.object({ app_id: idParam, csrf_token: z.string().max(200) });
 
 // The Revoke button of the connected-apps page (POST /connected-apps/revoke, behind withDriverForm):
-// the signed-in driver ends one app's access (revocation.ts). Answers the page to go back to.
+// the signed-in driver ends one app's access (server/grants/revocation.ts). Answers the page to go
+// back to.
 export async function revokeFromSite(session: DriverSession, fields: Record<string, unknown>): Promise<string> {
   const form = revokeForm.safeParse(fields);
   if (!form.success) throw new ApiError("VALIDATION", "The revoke form is incomplete.");

@@ -1,12 +1,13 @@
 import CredentialsProvider from "next-auth/providers/credentials";
 import { signInWithPassword, type SessionUser } from "./credentials";
-import { newSessionId, nextAuthStack, withClientAddress } from "./next-auth-stack";
+import { newSessionId, nextAuthStack, withClientAddress } from "@/server/platform/sessions/next-auth-stack";
 import { registerDriver } from "./registration";
 
 // next-auth over Wayline accounts: two credentials providers (sign in with a password, or
 // register and be signed in), JWT sessions in an httpOnly SameSite=Lax cookie. A session is one
 // account of one environment; `sid` is a random id per sign-in that binds the CSRF tokens of the
-// forms shown to that session (csrf.ts). What the partners' stack shares: next-auth-stack.ts.
+// forms shown to that session (csrf.ts). What the partners' stack shares:
+// server/platform/sessions/next-auth-stack.ts.
 export const authOptions = nextAuthStack(() => ({
   signInPage: "/login",
   logName: "next-auth",

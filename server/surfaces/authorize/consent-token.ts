@@ -1,7 +1,7 @@
-import { csrfToken, csrfTokenMatches } from "@/server/auth/csrf";
-import type { DriverSession } from "@/server/auth/session";
-import { parseRequestedScope, precisionsUpTo, type LocationPrecision } from "../grant-scope";
-import { AUTHORIZATION_PARAMETERS } from "./request";
+import { csrfToken, csrfTokenMatches } from "@/server/surfaces/driver/csrf";
+import type { DriverSession } from "@/server/surfaces/driver/session";
+import { parseRequestedScope, precisionsUpTo, type LocationPrecision } from "@/common/oauth/grant-scope";
+import { AUTHORIZATION_PARAMETERS } from "@/server/oauth/authorize/request";
 
 // The consent form's token (docs/oauth.md#authorization-page): the session's CSRF token, signed
 // over the exact authorization request the page showed, every parameter the form carries (client,

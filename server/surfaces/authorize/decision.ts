@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 import { errorPage, sendTo, type AuthorizationAnswer } from "./answer";
-import { approveAuthorization, denyAuthorization } from "./complete";
+import { approveAuthorization, denyAuthorization } from "@/server/oauth/authorize/complete";
 import { consentTokenMatches, locationChoices } from "./consent-token";
 import { resumePath } from "./paths";
-import { checkAuthorizationRequest } from "./request";
+import { checkAuthorizationRequest } from "@/server/oauth/authorize/request";
 
 const decisionForm = z.object({
   decision: z.enum(["allow", "deny"]),

@@ -6,7 +6,7 @@ import { bucketRow, takeFrom, verdictsOf, type TakenRow } from "@/server/platfor
 import type { Policy } from "@/server/platform/rate-limits/policies";
 import type { Verdict } from "@/server/platform/rate-limits/verdict";
 import { sha256 } from "@/server/platform/security/secrets";
-import type { LocationPrecision } from "./grant-scope";
+import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import { noteGrantUse, noteTokenUse } from "./last-use";
 import type { Principal } from "./principal";
 

@@ -18,8 +18,8 @@ export type AppRevocation = {
 // connected-apps page, or the app revoked one of its tokens for the account at /oauth/revoke. In one
 // transaction the grant is marked revoked, every token the app holds for the account is revoked
 // (they fail from the next request on: the API looks each token up per request), and its unused
-// codes expire. Token issuance holds a share lock on the grant row (repositories.ts), so no token
-// can be minted from a code or refresh token in flight. The app's pending deliveries for the
+// codes expire. Token issuance holds a share lock on the grant row (server/oauth/repositories.ts), so
+// no token can be minted from a code or refresh token in flight. The app's pending deliveries for the
 // account leave the queue (server/delivery/cancel.ts: this waits for a worker sending one of them
 // right now), so none is attempted once this commits. The app's system-scope AUTHORIZATIONSTATUS
 // subscriptions get a REVOKED notification and the app its ACCESSREVOKED app event

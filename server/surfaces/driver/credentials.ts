@@ -4,7 +4,7 @@ import { environments, type Environment } from "@/db/schema";
 import { findAccountByUsername } from "@/server/accounts/queries";
 import { hashPassword, verifyPassword } from "@/server/platform/security/passwords";
 import { SignInRefused } from "@/common/auth/sign-in-errors";
-import { beginAttempt, forgiveAttempt, signInKeys } from "./throttle";
+import { beginAttempt, forgiveAttempt, signInKeys } from "@/server/platform/sign-in/throttle";
 
 /** Who a session belongs to: one account of one environment. */
 export type SessionUser = { id: string; accountId: number; environment: Environment; username: string; name: string };
@@ -18,8 +18,8 @@ const signInInput = z.object({
 let dummyHash: Promise<string> | undefined;
 
 // Checks a driver's username and password in one environment, slowed down per account and per
-// address after repeated failures (throttle.ts). An unknown username costs the same argon2
-// verification as a known one, so timing does not tell which usernames exist.
+// address after repeated failures (server/platform/sign-in/throttle.ts). An unknown username costs
+// the same argon2 verification as a known one, so timing does not tell which usernames exist.
 export async function signInWithPassword(raw: unknown, address: string): Promise<SessionUser> {
   const parsed = signInInput.safeParse(raw);
   if (!parsed.success) throw new SignInRefused({ kind: "invalid_credentials", waitSeconds: 0 });

@@ -1,5 +1,5 @@
 import type { Environment } from "@/db/schema";
-import { toSearchRecord, type AuthorizationParams } from "./request";
+import { toSearchRecord, type AuthorizationParams } from "@/server/oauth/authorize/request";
 
 // Where the steps of an authorization live. The protocol endpoint is /oauth/authorize (and the
 // sandbox's); the page where the driver signs in and decides is one page for both environments,

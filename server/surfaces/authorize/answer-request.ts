@@ -1,11 +1,11 @@
 import { db } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { hasActiveGrant } from "@/server/accounts/queries";
-import { getDriverSession } from "@/server/auth/session";
+import { getDriverSession } from "@/server/surfaces/driver/session";
 import { errorPage, sendTo, type AuthorizationAnswer } from "./answer";
-import { approveAuthorization, interactionRequired } from "./complete";
+import { approveAuthorization, interactionRequired } from "@/server/oauth/authorize/complete";
 import { continuePath } from "./paths";
-import { checkAuthorizationRequest } from "./request";
+import { checkAuthorizationRequest } from "@/server/oauth/authorize/request";
 
 // GET /oauth/authorize and /sandbox/oauth/authorize (docs/oauth.md). The protocol step: check the
 // request, then either answer at once (an error for the app; a driver signed in to the app's

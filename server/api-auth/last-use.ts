@@ -1,6 +1,6 @@
 import { db } from "@/db/client";
 import { logger } from "@/server/platform/log";
-import { touchGrantUse } from "./grant-queries";
+import { touchGrantUse } from "./last-use-queries";
 import type { Principal } from "./principal";
 import { createUseThrottle } from "./use-throttle";
 

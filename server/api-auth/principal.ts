@@ -1,4 +1,4 @@
-import type { GrantScope } from "./grant-scope";
+import type { GrantScope } from "@/common/oauth/grant-scope";
 import type { Environment } from "@/db/schema";
 
 // Who is calling: an app acting for itself (client-credentials token) or for one account (user

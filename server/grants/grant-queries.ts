@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/db/client";
 import { accountGrants, appCredentials, oauthCodes, oauthTokens, partnerApps } from "@/db/schema";
-import { PRECISIONS, type GrantScope, type LocationPrecision } from "./grant-scope";
+import { PRECISIONS, type GrantScope, type LocationPrecision } from "@/common/oauth/grant-scope";
 
 // drizzle only: which apps an account grants access (account_grants), and what goes with them.
 
@@ -91,24 +91,6 @@ export async function expireCodesOfGrant(db: Executor, { accountId, appId }: { a
         inArray(oauthCodes.credentialId, credentialsOfApp(db, appId)),
         isNull(oauthCodes.usedAt),
         gt(oauthCodes.expiresAt, new Date()),
-      ),
-    );
-}
-
-/**
- * Stamps the grant as used now, unless it was within the last minute (so several processes, each
- * throttling on its own, still write the row at most once a minute). Revoked grants are left alone.
- */
-export async function touchGrantUse(db: Executor, { accountId, appId }: { accountId: number; appId: number }) {
-  await db
-    .update(accountGrants)
-    .set({ lastUsedAt: sql`now()` })
-    .where(
-      and(
-        eq(accountGrants.accountId, accountId),
-        eq(accountGrants.appId, appId),
-        isNull(accountGrants.revokedAt),
-        sql`(${accountGrants.lastUsedAt} is null or ${accountGrants.lastUsedAt} < now() - interval '1 minute')`,
       ),
     );
 }

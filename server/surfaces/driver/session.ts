@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "@/db/client";
 import { environments } from "@/db/schema";
 import { findAccount } from "@/server/accounts/queries";
-import { authOptions } from "./options";
+import { authOptions } from "./auth-options";
 
 const sessionShape = z.object({
   driver: z.object({

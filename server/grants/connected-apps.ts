@@ -1,6 +1,5 @@
 import { db } from "@/db/client";
-import type { DriverSession } from "@/server/auth/session";
-import type { GrantScope, LocationPrecision } from "./grant-scope";
+import type { GrantScope, LocationPrecision } from "@/common/oauth/grant-scope";
 import { findAppName, listActiveGrants } from "./grant-queries";
 
 /** lastUsedAt: when a token of the app for this account was last accepted or issued (grant-queries.ts). */
@@ -16,9 +15,9 @@ export type ConnectedApp = {
   locationAsked: LocationPrecision;
 };
 
-/** The apps that have access to the signed-in driver's account. */
-export async function listConnectedApps(session: DriverSession): Promise<ConnectedApp[]> {
-  const rows = await listActiveGrants(db(), { accountId: session.accountId });
+/** The apps that have access to an account (the signed-in driver's, on the connected-apps page). */
+export async function listConnectedApps({ accountId }: { accountId: number }): Promise<ConnectedApp[]> {
+  const rows = await listActiveGrants(db(), { accountId });
   return rows.map((r) => ({
     appId: r.appId,
     name: r.name,

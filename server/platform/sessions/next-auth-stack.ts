@@ -5,11 +5,11 @@ import { childLogger } from "@/server/platform/log";
 import { clientAddress } from "@/server/platform/request/client-address";
 import { announceSessionEnd } from "@/server/platform/wakeups/session-ends";
 import { publicOrigin } from "@/server/platform/request/public-origin";
-import { nextAuthLogger } from "./next-auth-logger";
+import { nextAuthLogger } from "./logger";
 import { sessionSecret } from "./session-secret";
 
-// What the two next-auth stacks share: the drivers' (options.ts, /api/auth) and the partners'
-// (server/surfaces/console/auth-options.ts, /api/partner-auth). Each keeps its own providers, token shape
+// What the two next-auth stacks share: the drivers' (server/surfaces/driver/auth-options.ts,
+// /api/auth) and the partners' (server/surfaces/console/auth-options.ts, /api/partner-auth). Each keeps its own providers, token shape
 // and cookies; both have JWT sessions of the same lifetime under the one server secret, our own
 // sign-in page for errors too, a random `sid` per sign-in (the CSRF tokens bind to it:
 // session-hmac.ts) and 303 after a form post (their route handler: server/http/with-next-auth.ts).
