@@ -21,16 +21,6 @@ const GPS_LBS_STATUS_3 = 0x27;
 const GPS_LBS_4 = 0x2d;
 const COMMANDS = new Set([0x80, 0x81, 0x82]); // answers to the server's commands: never answered
 
-const WITH_GPS = new Set([
-  GPS,
-  GPS_LBS_6,
-  GPS_LBS_1,
-  GPS_LBS_STATUS_1,
-  GPS_LBS_2,
-  GPS_LBS_STATUS_2,
-  GPS_LBS_STATUS_3,
-  GPS_LBS_4,
-]);
 const WITH_LBS = new Set([
   GPS_LBS_6,
   GPS_LBS_1,
@@ -40,6 +30,8 @@ const WITH_LBS = new Set([
   GPS_LBS_STATUS_3,
   GPS_LBS_4,
 ]);
+// Every message with a cell also carries a GPS fix; GPS alone carries no cell.
+const WITH_GPS = new Set([GPS, ...WITH_LBS]);
 const WITH_STATUS = new Set([STATUS, GPS_LBS_STATUS_1, GPS_LBS_STATUS_2, GPS_LBS_STATUS_3]);
 const WITH_ACC = new Set([GPS_LBS_2, GPS_LBS_4]);
 
