@@ -40,6 +40,7 @@ const config = [
       ".next/**",
       ".build/**",
       ".next-bench/**",
+      "sdk/dist/**",
       "node_modules/**",
       ".data/**",
       "db/migrations/**",

@@ -4,9 +4,12 @@ import { defineConfig } from "vitest/config";
 
 // `server-only` throws unless resolved with the react-server condition, which only Next's server
 // bundles set; tests import server modules directly, so it resolves to the package's empty module
-// (as scripts/lib/server-only.mjs does for the npm scripts).
+// (as scripts/lib/server-only.mjs does for the npm scripts). The client package is imported from its
+// source, as tsconfig.json's paths type-check it, so a change in sdk/src needs no rebuild; only the
+// tests that run the `wayline` command run its build (docs/sdk.md#how-it-ships).
 const alias = {
   "@": path.resolve(import.meta.dirname),
+  "@wayline/sdk": path.resolve(import.meta.dirname, "sdk/src/index.ts"),
   "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
 };
 

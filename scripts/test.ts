@@ -5,15 +5,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIsCurrent } from "./lib/build";
 
-// `npm test`: type check and lint (side by side: each keeps one core busy) with the unit tests
-// beside them, production build, integration tests (on PostgreSQL when DATABASE_URL is given: every
+// `npm test`: type check and lint (side by side: each keeps one core busy) with the client package's
+// build and the unit tests beside them, production build, integration tests (on PostgreSQL when DATABASE_URL is given: every
 // file; on the embedded default: the files tagged `embedded`), and the Playwright end-to-end tests.
 // The integration tests: one Vitest run a database, the PostgreSQL one side by side with the
 // embedded one, each running its files on the shared service (in parallel) and then its files that
 // start processes of their own (a few at a time); then the few files that need the machine alone
 // (`integration-alone`), one at a time with nothing beside them. Ends with a table of the stages'
 // times against their budgets (docs/testing.md#time-budget) and one line "N passed, N failed" over
-// all of them; the checks (type check, lint, build) count as one test each. TEST_TIMINGS_FILE, when
+// all of them; the checks (type check, lint, the builds) count as one test each. TEST_TIMINGS_FILE, when
 // set, also receives the stages' times (one "label<TAB>seconds<TAB>budget<TAB>ok|failed" line
 // each) for CI's table. TEST_SIDE_BY_SIDE=0 runs everything one after the other (to measure each
 // part alone).
@@ -186,6 +186,9 @@ const checks = checksSideBySide([
     args: ["-c", typegen.status === 0 ? `"${bin("tsc")}" --noEmit` : "echo 'next typegen failed'; exit 1"],
   },
   { label: "lint", budget: 70, command: "npm", args: ["run", "--silent", "lint"] },
+  // The client package's build (sdk/dist): the integration tests that run the `wayline` command run it,
+  // the others import sdk/src (docs/sdk.md#how-it-ships).
+  { label: "client package build", budget: 30, command: "npm", args: ["run", "--silent", "build", "-w", "sdk"] },
 ]);
 const unit = {
   tag: "unit",

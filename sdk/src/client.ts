@@ -1,7 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
-import type { paths } from "./generated/openapi";
-import { retryAfterSeconds } from "./retry-after";
-import type { Environment, TokenSource } from "./tokens";
+import type { paths } from "./generated/openapi.js";
+import { retryAfterSeconds } from "./retry-after.js";
+import type { Environment, TokenSource } from "./tokens.js";
 
 // The typed client (docs/sdk.md): openapi-fetch over the types openapi-typescript generated from the
 // service's OpenAPI document, with one fetch that adds the token, renews it once on 401, and waits out
@@ -36,7 +36,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 class CallerSignalRequest extends Request {
   readonly callerSignal: AbortSignal | undefined;
-  constructor(input: RequestInfo | URL, init?: RequestInit) {
+  constructor(input: ConstructorParameters<typeof Request>[0], init?: RequestInit) {
     super(input, init);
     this.callerSignal = init?.signal ?? undefined;
   }

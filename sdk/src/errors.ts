@@ -1,5 +1,5 @@
-import type { components } from "./generated/openapi";
-import { retryAfterSeconds } from "./retry-after";
+import type { components } from "./generated/openapi.js";
+import { retryAfterSeconds } from "./retry-after.js";
 
 /** The contract's error body: `{"error": {httpStatus, errorCode, detail, errorDisplay, fieldErrors}}`. */
 export type ErrorBody = components["schemas"]["Error"];

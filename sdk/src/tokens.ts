@@ -1,4 +1,4 @@
-import { OAuthError } from "./errors";
+import { OAuthError } from "./errors.js";
 
 // Tokens for the client (docs/sdk.md#tokens): the client-credentials grant for the app's own calls, and the
 // authorization-code grant (with refresh) for a driver's. A TokenSource hands the client a current token and,

@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import type { webhooks } from "./generated/openapi";
+import type { webhooks } from "./generated/openapi.js";
 
 // Webhooks on the receiving end (docs/sdk.md#webhooks): every delivery is signed the Standard Webhooks way
 // with the app's signing secret (whsec_…); verifyWebhook checks the signature and the timestamp (5 minutes'

@@ -1,6 +1,6 @@
-import { unwrap, WaylineError } from "../errors";
-import type { WaylineClient } from "../client";
-import { sseMessages, StreamIdle } from "./sse-messages";
+import { unwrap, WaylineError } from "../errors.js";
+import type { WaylineClient } from "../client.js";
+import { sseMessages, StreamIdle } from "./sse-messages.js";
 
 // Where `wayline listen` gets the app's events from: the event feed's Server-Sent Events stream
 // (GET /eventFeed/stream), which hands out each event with its cursor, in commit order, once, as it

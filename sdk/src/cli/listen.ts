@@ -1,8 +1,8 @@
-import { signWebhook } from "../webhooks";
-import type { WaylineClient } from "../client";
-import { isCursorExpired, type EventSource, type FeedEvent } from "./event-source";
-import type { stateStore } from "./state";
-import { toWire } from "./wire-time";
+import { signWebhook } from "../webhooks.js";
+import type { WaylineClient } from "../client.js";
+import { isCursorExpired, type EventSource, type FeedEvent } from "./event-source.js";
+import type { stateStore } from "./state.js";
+import { toWire } from "./wire-time.js";
 
 // wayline listen --forward-to <url> (docs/sdk.md#wayline-listen): each sandbox event of the app, as it
 // happens, POSTed to a local URL with the body and webhook-* headers its delivery would have had, signed

@@ -1,11 +1,12 @@
-import { createWayline } from "../client";
-import { OAuthError, WaylineError } from "../errors";
-import { clientCredentials } from "../tokens";
-import { HelpRequested, readSettings, UsageError, USAGE } from "./config";
-import { pollingFeed, streamingFeed } from "./event-source";
-import { listen } from "./listen";
-import { stateStore } from "./state";
-import { trigger } from "./trigger";
+#!/usr/bin/env node
+import { createWayline } from "../client.js";
+import { OAuthError, WaylineError } from "../errors.js";
+import { clientCredentials } from "../tokens.js";
+import { HelpRequested, readSettings, UsageError, USAGE } from "./config.js";
+import { pollingFeed, streamingFeed } from "./event-source.js";
+import { listen } from "./listen.js";
+import { stateStore } from "./state.js";
+import { trigger } from "./trigger.js";
 
 // The `wayline` command (docs/sdk.md#the-wayline-command). Every failure is one line on stderr and an
 // exit code: 2 for a mistake in the command line, 1 for one at run time. Never a stack trace.

@@ -1,9 +1,9 @@
-import { unwrap } from "../errors";
-import type { WaylineClient } from "../client";
-import type { paths } from "../generated/openapi";
-import { UsageError } from "./config";
-import { fromWire, toWire } from "./wire-time";
-import { NOT_FROM_DATA, TRIGGER_PLANS, type DataSetPlan } from "./trigger-plans";
+import { unwrap } from "../errors.js";
+import type { WaylineClient } from "../client.js";
+import type { paths } from "../generated/openapi.js";
+import { UsageError } from "./config.js";
+import { fromWire, toWire } from "./wire-time.js";
+import { NOT_FROM_DATA, TRIGGER_PLANS, type DataSetPlan } from "./trigger-plans.js";
 
 // wayline trigger <TYPE> --vehicle <id> (docs/sdk.md#wayline-trigger): makes a real sandbox event of that
 // type for the vehicle, so it reaches the app's deliveries, the event feed and `wayline listen` like any
