@@ -39,7 +39,7 @@ export const knotsFromMetersPerSecond = (mps: number) => (mps * 3600) / METERS_P
 // The encoders' way back (server/devices/protocols/*/encode.ts).
 export const kmhFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / 1000;
 export const metersPerSecondFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / 3600;
-const mphFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / METERS_PER_MILE;
+export const mphFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / METERS_PER_MILE;
 
 /** A record's data points, in a fixed order: the GEN_ keys, the alarm, then the attributes by name. */
 export function dataPointsOf(record: DeviceRecord): DevicePoint[] {
