@@ -69,9 +69,19 @@ export function explicitPolyline(route: PointIn[]): Way {
       errors.length ? errors : [outside("route.0")],
       "The route leaves the simulator's covered area.",
     );
-  const points = route.map(lonLat).filter((p, i, all) => i === 0 || distance(p, all[i - 1]!) > 0.5);
-  if (points.length < 2) throw validationError([invalid("route", "A route needs at least two distinct points.")]);
-  return { network, geometry: { points, limitsMph: points.slice(1).map(() => POLYLINE_LIMIT_MPH), junctions: [] } };
+  const geometry = polylineGeometry(route.map(lonLat));
+  if (geometry.points.length < 2)
+    throw validationError([invalid("route", "A route needs at least two distinct points.")]);
+  return { network, geometry };
+}
+
+/**
+ * A polyline driven as given, at POLYLINE_LIMIT_MPH throughout (it carries no road data), without
+ * points within half a metre of the one before: fewer than two points left is no route.
+ */
+export function polylineGeometry(points: LonLat[]): RouteGeometry {
+  const kept = points.filter((p, i, all) => i === 0 || distance(p, all[i - 1]!) > 0.5);
+  return { points: kept, limitsMph: kept.slice(1).map(() => POLYLINE_LIMIT_MPH), junctions: [] };
 }
 
 export function wayFromRequest(input: { start?: PointIn; end?: PointIn; via?: PointIn[]; route?: PointIn[] }): Way {

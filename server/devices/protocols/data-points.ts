@@ -36,7 +36,10 @@ const round = (n: number, decimals: number) => {
 
 export const knotsFromKmh = (kmh: number) => (kmh * 1000) / METERS_PER_NAUTICAL_MILE;
 export const knotsFromMetersPerSecond = (mps: number) => (mps * 3600) / METERS_PER_NAUTICAL_MILE;
-const mphFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / METERS_PER_MILE;
+// The encoders' way back (server/devices/protocols/*/encode.ts).
+export const kmhFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / 1000;
+export const metersPerSecondFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / 3600;
+export const mphFromKnots = (knots: number) => (knots * METERS_PER_NAUTICAL_MILE) / METERS_PER_MILE;
 
 /** A record's data points, in a fixed order: the GEN_ keys, the alarm, then the attributes by name. */
 export function dataPointsOf(record: DeviceRecord): DevicePoint[] {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { dataPointsOf } from "@/server/devices/protocols/data-points";
 import { type OsmAndRequest, parseOsmAndRequest } from "@/server/devices/protocols/osmand/request";
+import { OSMAND_TRACCAR_CLIENT } from "./captures";
 
 // Real requests from traccar/traccar, src/test/java/org/traccar/protocol/OsmAndProtocolDecoderTest.java:
-// the query-string forms of OsmAnd and Traccar Client, and Traccar Client 9's JSON bodies.
+// the query-string forms of OsmAnd and Traccar Client (the first in captures.ts, which the encoder's
+// tests share), and Traccar Client 9's JSON bodies.
 
 const now = new Date("2026-12-07T12:00:00Z");
 const get = (url: string): OsmAndRequest => ({ method: "GET", url, contentType: null, body: new Uint8Array() });
@@ -30,11 +32,7 @@ const JSON_UNKNOWNS =
 
 describe("OsmAnd query string", () => {
   it("Traccar Client's parameters: id, seconds, position, knots as mph, bearing, ignition, the rest as DEVICE_", () => {
-    const record = parseOne(
-      get(
-        "/?id=123456789012345&timestamp=1504763810&lat=40.7232948571&lon=-74.0061408571&bearing=7.19889788244&speed=40&ignition=true&rpm=933&fuel=24",
-      ),
-    );
+    const record = parseOne(get(OSMAND_TRACCAR_CLIENT));
     expect(record).toMatchObject({
       deviceId: "123456789012345",
       ignition: true,

@@ -8,15 +8,15 @@ import { replyFrame } from "./replies";
 // (docs/devices.md#gt06--concox): the login, heartbeat and status, the GPS and GPS+LBS locations
 // and the alarms. Times are the device's, taken as UTC.
 
-const LOGIN = 0x01;
-const GPS = 0x10;
+export const LOGIN = 0x01;
+export const GPS = 0x10;
 const GPS_LBS_6 = 0x11; // a longer cell: two-byte MNC, four-byte cell id
-const GPS_LBS_1 = 0x12;
+export const GPS_LBS_1 = 0x12;
 const STATUS = 0x13;
-const GPS_LBS_STATUS_1 = 0x16;
-const GPS_LBS_2 = 0x22;
-const HEARTBEAT = 0x23;
-const GPS_LBS_STATUS_2 = 0x26;
+export const GPS_LBS_STATUS_1 = 0x16;
+export const GPS_LBS_2 = 0x22;
+export const HEARTBEAT = 0x23;
+export const GPS_LBS_STATUS_2 = 0x26;
 const GPS_LBS_STATUS_3 = 0x27;
 const GPS_LBS_4 = 0x2d;
 const COMMANDS = new Set([0x80, 0x81, 0x82]); // answers to the server's commands: never answered
@@ -36,7 +36,7 @@ const WITH_STATUS = new Set([STATUS, GPS_LBS_STATUS_1, GPS_LBS_STATUS_2, GPS_LBS
 const WITH_ACC = new Set([GPS_LBS_2, GPS_LBS_4]);
 
 // The alarm byte of the status messages, by Traccar's names; unknown values raise none.
-const ALARMS: Record<number, string> = {
+export const ALARMS: Record<number, string> = {
   0x01: "sos",
   0x02: "powerCut",
   0x03: "vibration",
@@ -57,7 +57,7 @@ const ALARMS: Record<number, string> = {
   0x30: "braking",
 };
 // Bits 3–5 of the terminal information byte.
-const STATUS_ALARMS: Record<number, string> = {
+export const STATUS_ALARMS: Record<number, string> = {
   1: "vibration",
   2: "powerCut",
   3: "lowBattery",

@@ -5,14 +5,14 @@ import { type AttributeValue, type DeviceRecord, type Refusal, refusal } from ".
 // Teltonika's AVL data (Codec 8, 8 Extended, 16): the codec, the number of records, the records,
 // the number again. The same bytes travel in a TCP packet (frames.ts) and a UDP datagram (udp.ts).
 
-const CODEC_8 = 0x08;
-const CODEC_8_EXTENDED = 0x8e;
-const CODEC_16 = 0x10;
+export const CODEC_8 = 0x08;
+export const CODEC_8_EXTENDED = 0x8e;
+export const CODEC_16 = 0x10;
 
 // The IO elements the contract reads (docs/devices.md#teltonika); every other one is IO_<id>.
-const IO_IGNITION = 239;
-const IO_ODOMETER = 16;
-const IO_EXTERNAL_VOLTAGE = 66;
+export const IO_IGNITION = 239;
+export const IO_ODOMETER = 16;
+export const IO_EXTERNAL_VOLTAGE = 66;
 
 type Context = { deviceId: string; now: Date };
 

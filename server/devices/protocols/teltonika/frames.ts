@@ -8,9 +8,9 @@ import { type DeviceRecord, type Refusal, refusal } from "../record";
 // CRC-16/IBM of the data in 4 bytes.
 
 /** The largest TCP packet a Teltonika device sends by default, header and CRC included. */
-const MAX_TCP_PACKET = 1280;
-const HEADER = 8;
-const CRC = 4;
+export const MAX_TCP_PACKET = 1280;
+export const HEADER = 8;
+export const CRC = 4;
 const MAX_IMEI = 20;
 
 type TcpFrame = { kind: "imei"; imei: string } | { kind: "avl"; packet: Uint8Array };
