@@ -39,7 +39,7 @@ const config = [
     ignores: [
       ".next/**",
       ".build/**",
-      ".next-bench/**",
+      "bench/baseline/.next/**",
       "node_modules/**",
       ".data/**",
       "db/migrations/**",
@@ -160,8 +160,8 @@ const config = [
       "server/telemetry/point-span.ts",
       // the data export's points, a batch of 5,000 at a time (bench:export: a million in a minute)
       "server/surfaces/driver/export/point-batches.ts",
-      // benchmark routes built only into the benchmark's build
-      "app/bench/**",
+      // the benchmarks' bare baseline routes, an app of their own
+      "bench/baseline/app/**",
     ],
     rules: {
       "no-restricted-imports": [

@@ -2,6 +2,7 @@ import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
+import { launchBaseline } from "./lib/baseline";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 import { resultRecorder } from "./lib/results";
@@ -10,13 +11,13 @@ import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
 import { percentile } from "./lib/percentile";
 import { addCpu, cpuLine, cpuMeter, postmasterPid, type CpuSpent } from "./lib/cpu";
 
-// `npm run bench:ingest`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the
-// production build plus the bare baseline routes) on PostgreSQL (DATABASE_URL, or a fresh database
+// `npm run bench:ingest`: the production build on PostgreSQL (DATABASE_URL, or a fresh database
 // created here and dropped at the end), in one run:
 //
 // (a) single data set POSTs (POST /v1/api/vehicle/{id}/dataSet/, a data-provider app, a RUNNING
 //     set with GEN_WAYPOINT, GEN_SPEED, GEN_HEADING) at 32 connections, side by side with a bare
-//     Next.js route doing one INSERT of the same data_sets row (app/bench/ingest/route.bench.ts), in slices
+//     Next.js route doing one INSERT of the same data_sets row (bench/baseline/app/bench/ingest/route.ts,
+//     in the baseline app beside the service, on its database: bench/lib/baseline.ts), in slices
 //     ours, bare, bare, ours.
 //     Target: throughput ratio ours/bare >= 0.70.
 // (b) batches of 500 such data sets (1,500 data points) as data points per second, side by side
@@ -278,9 +279,13 @@ async function main() {
   const service = await launchBenchService({
     name: "bench-ingest",
     databaseUrl,
-    extraEnv: { BENCH_BUILD: "1", ...benchRateLimits() },
+    extraEnv: { ...benchRateLimits() },
   });
   const { baseUrl: base, env } = service;
+  const baseline = await launchBaseline(service).catch(async (error: unknown) => {
+    await service.stop();
+    throw error;
+  });
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
   const scratch = `bench_scratch_${process.pid}`;
   try {
@@ -308,7 +313,7 @@ async function main() {
       body: JSON.stringify(runningSet(singles[0]!)),
     });
     if (probe.status !== 200) throw new Error(`probe POST dataSet: ${probe.status} ${await probe.text()}`);
-    const bareProbe = await fetch(`${base}/bench/ingest?vehicle=${singles[0]}`, {
+    const bareProbe = await fetch(`${baseline.baseUrl}/bench/ingest?vehicle=${singles[0]}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(runningSet(singles[0]!)),
@@ -325,24 +330,26 @@ async function main() {
     };
     const ourPath = (v: number) => `/v1/api/vehicle/${v}/dataSet/`;
     const barePath = (v: number) => `/bench/ingest?vehicle=${v}`;
+    const bareSide = { url: baseline.baseUrl, path: barePath };
     // Between runs, settle(): what one run left in flight must not load the next.
     console.log(`Warming up (a), ${SINGLE_WARMUP} s each…`);
     const warmOurs = await leased({ ...single, duration: SINGLE_WARMUP, path: ourPath });
     await settle(sql);
-    const warmBare = await leased({ ...single, duration: SINGLE_WARMUP, path: barePath });
+    const warmBare = await leased({ ...single, ...bareSide, duration: SINGLE_WARMUP });
     await settle(sql);
     // Measured in four slices of half the phase each, ours, bare, bare, ours: a shared host drifts
     // by tens of percent within a minute (the bare route alone was seen at 372 and at 602 req/s
     // in one hour), and in this order a steady drift weighs on both sides alike, where one slice
     // of each put all of it on one side.
     const slices: Slice[] = [];
-    for (const [side, path] of [
-      ["ours", ourPath],
-      ["bare", barePath],
-      ["bare", barePath],
-      ["ours", ourPath],
+    const oursSide = { url: base, path: ourPath };
+    for (const [side, where] of [
+      ["ours", oursSide],
+      ["bare", bareSide],
+      ["bare", bareSide],
+      ["ours", oursSide],
     ] as const) {
-      slices.push({ side, result: await leased({ ...single, duration: DURATION / 2, path }) });
+      slices.push({ side, result: await leased({ ...single, ...where, duration: DURATION / 2 }) });
       await settle(sql);
     }
     const sliced = (side: Slice["side"]) => slices.filter((x) => x.side === side).map((x) => x.result);
@@ -596,7 +603,7 @@ async function main() {
     const cluster = await launchBenchService({
       name: "bench-ingest-cores",
       databaseUrl,
-      extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
+      extraEnv: { ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
     });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", {
@@ -669,6 +676,7 @@ async function main() {
   } finally {
     await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});
     await sql.end({ timeout: 5 });
+    await baseline.stop();
     await service.stop();
     database.drop();
   }
