@@ -31,7 +31,8 @@ async function load(opts: autocannon.Options): Promise<Result> {
 }
 
 const fmt = (name: string, r: Result) =>
-  `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
+  `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   ` +
+  `p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
 
 async function main() {
   reportLoad("bench:api");

@@ -75,7 +75,8 @@ type Result = {
 
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 const fmt = (name: string, r: Result) =>
-  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   2xx ${r.ok}   errors ${r.errors}   non-2xx ${r.non2xx}`;
+  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(4)} ms   ` +
+  `p99 ${String(r.p99).padStart(4)} ms   2xx ${r.ok}   errors ${r.errors}   non-2xx ${r.non2xx}`;
 
 // Timestamps: per vehicle, one second apart, starting 60 days ago (so every one is in the past).
 const start = Math.floor((Date.now() - 60 * 86_400_000) / 1000) * 1000;
@@ -437,10 +438,13 @@ async function main() {
         (select count(*) from data_sets where vehicle_id in ${sql(subscribed)})::int as subscribed_sets,
         (select count(*) from notifications where vehicle_id in ${sql(subscribed)} and type = 'WAYPOINT')::int as waypoint_notes,
         (select count(*) from notifications where vehicle_id in ${sql(subscribed)})::int as notes,
-        (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id where n.vehicle_id in ${sql(subscribed)})::int as pending,
+        (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id
+          where n.vehicle_id in ${sql(subscribed)})::int as pending,
         (select count(*) from data_points where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])})::int as points,
         (select sum(data_points) from vehicle_data_stats where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])})::int as kept_points,
-        (select count(*) from (select vehicle_id from trips where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])} group by vehicle_id having count(*) <> 1) t)::int as odd_trips`;
+        (select count(*) from (select vehicle_id from trips where vehicle_id in
+          ${sql([...singles, ...batchers, ...subscribed])} group by vehicle_id having count(*) <> 1) t)::int as
+          odd_trips`;
     // A request is stored if it was answered 2xx; one still in flight when its run ended may or
     // may not have reached the service whole. So: answered <= stored <= sent, for every count.
     const runs = {
@@ -467,12 +471,15 @@ async function main() {
       n >= low[k] && n <= high[k] ? [] : [`${what}: ${n} stored, ${low[k]} answered, ${high[k]} sent`];
 
     console.log(
-      `\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`,
+      `\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} ` +
+        `connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`,
     );
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/", ours));
     console.log(fmt("POST /bench/ingest (bare, one INSERT)", bare));
     console.log(
-      `  slices of ${DURATION / 2} s, in order: ${slices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s (p50 and p99 over both slices' requests)`,
+      `  slices of ${DURATION / 2} s, in order: ` +
+        `${slices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s (p50 and p99 over ` +
+        `both slices' requests)`,
     );
     const ratio = ours.rps / bare.rps;
     console.log(
@@ -487,7 +494,8 @@ async function main() {
     results.figure("(a) single data-set POSTs", `${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms`);
 
     console.log(
-      `\n(b) batches of ${BATCH} data sets x ${POINTS_PER_SET} data points, ${DURATION * ROUNDS} s, ${BATCH_CONNECTIONS} connections over ${BATCH_CONNECTIONS} vehicles; ` +
+      `\n(b) batches of ${BATCH} data sets x ${POINTS_PER_SET} data points, ${DURATION * ROUNDS} s, ` +
+        `${BATCH_CONNECTIONS} connections over ${BATCH_CONNECTIONS} vehicles; ` +
         `(c) and PostgreSQL alone beside them, in slices of ${DURATION / 2} s (p50 and p99 over all their slices' requests)`,
     );
     for (const [i, r] of rounds.entries())
@@ -503,16 +511,19 @@ async function main() {
     }
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500]", batches));
     console.log(
-      `data points/s through the API: ${apiPoints.toFixed(0)} (lowest second ${minPoints.toFixed(0)}) (target >= ${TARGET_POINTS}): ${met(apiPoints >= TARGET_POINTS)}   ` +
+      `data points/s through the API: ${apiPoints.toFixed(0)} (lowest second ${minPoints.toFixed(0)}) ` +
+        `(target >= ${TARGET_POINTS}): ${met(apiPoints >= TARGET_POINTS)}   ` +
         `p99 ${batches.p99} ms (target <= ${TARGET_BATCH_P99} ms): ${met(batches.p99 <= TARGET_BATCH_P99)}`,
     );
     console.log(
       `PostgreSQL alone, INSERT … SELECT unnest, same rows (500 data_sets + 1,500 data_points a transaction, ${BATCH_CONNECTIONS} connections), ` +
-        `into the same partitioned tables: ${pgPartitioned.pointsPerSecond.toFixed(0)} data points/s, ${pgPartitioned.batches} batches, p50 ${pgPartitioned.p50} ms, p99 ${pgPartitioned.p99} ms; ` +
+        `into the same partitioned tables: ${pgPartitioned.pointsPerSecond.toFixed(0)} data points/s, ` +
+        `${pgPartitioned.batches} batches, p50 ${pgPartitioned.p50} ms, p99 ${pgPartitioned.p99} ms; ` +
         `into plain copies (no partitions): ${pg.pointsPerSecond.toFixed(0)} data points/s, ${pg.batches} batches, p50 ${pg.p50} ms, p99 ${pg.p99} ms`,
     );
     console.log(
-      `API / PostgreSQL alone: ${(apiPoints / pgPartitioned.pointsPerSecond).toFixed(2)} of the same tables, ${(apiPoints / pg.pointsPerSecond).toFixed(2)} of plain copies`,
+      `API / PostgreSQL alone: ${(apiPoints / pgPartitioned.pointsPerSecond).toFixed(2)} of the same ` +
+        `tables, ${(apiPoints / pg.pointsPerSecond).toFixed(2)} of plain copies`,
     );
     const aloneRatio = apiPoints / pgPartitioned.pointsPerSecond;
     results.figure(
@@ -535,12 +546,14 @@ async function main() {
     );
 
     console.log(
-      `\n(c) the batches of (b) on ${BATCH_CONNECTIONS} vehicles with ${MIXED_SUBSCRIPTIONS.length} subscriptions each (mixed types and periods, one HTTP_POST delivery each)`,
+      `\n(c) the batches of (b) on ${BATCH_CONNECTIONS} vehicles with ${MIXED_SUBSCRIPTIONS.length} ` +
+        `subscriptions each (mixed types and periods, one HTTP_POST delivery each)`,
     );
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500] + subs", withSubs));
     const subscribedRatio = subscribedPoints / apiPoints;
     console.log(
-      `data points/s: ${subscribedPoints.toFixed(0)}; notifications written: ${stored!.notes} (${stored!.waypoint_notes} WAYPOINT), pending deliveries: ${stored!.pending}\n` +
+      `data points/s: ${subscribedPoints.toFixed(0)}; notifications written: ${stored!.notes} ` +
+        `(${stored!.waypoint_notes} WAYPOINT), pending deliveries: ${stored!.pending}\n` +
         `ratio with/without subscriptions: ${subscribedRatio.toFixed(2)} (no target: the notification lists keep their indexes)`,
     );
     const perSecond = (n: number) => `${Math.round(n).toLocaleString("en-US")} points/s`;
@@ -592,8 +605,10 @@ async function main() {
       ...(stored!.odd_trips ? [`${stored!.odd_trips} vehicles do not have exactly one trip`] : []),
       ...(overbooked ? [`${overbooked} requests shared a vehicle after a timeout`] : []),
     ];
+    const sets = stored!.single_sets + stored!.batch_sets;
+    const allStored = `every data set answered was stored, none twice (${sets} data sets, ${stored!.points} data points)`;
     console.log(
-      `\ncheck: ${problems.length ? problems.join("; ") : `every data set answered was stored, none twice (${stored!.single_sets + stored!.batch_sets} data sets, ${stored!.points} data points); one trip per vehicle; counters agree`}`,
+      `\ncheck: ${problems.length ? problems.join("; ") : `${allStored}; one trip per vehicle; counters agree`}`,
     );
 
     // All cores: a cluster of one HTTP process per core starts beside the single process, on the
@@ -665,7 +680,9 @@ async function main() {
         `  slices: ${batchSlices.map((x) => `${x.side} ${points(x.result).toFixed(0)}`).join(", ")} data points/s`,
       );
       console.log(
-        `all cores / one process: single POSTs ${(singleAll.rps / singleOne.rps).toFixed(2)}×; batches ${points(batchAll).toFixed(0)} against ${points(batchOne).toFixed(0)} data points/s (${(points(batchAll) / points(batchOne)).toFixed(2)}×)`,
+        `all cores / one process: single POSTs ${(singleAll.rps / singleOne.rps).toFixed(2)}×; batches ` +
+          `${points(batchAll).toFixed(0)} against ${points(batchOne).toFixed(0)} data points/s ` +
+          `(${(points(batchAll) / points(batchOne)).toFixed(2)}×)`,
       );
       results.figure(`(a) single POSTs: ${cores} processes / one`, `${(singleAll.rps / singleOne.rps).toFixed(2)}×`);
       results.figure(`(b) batches: ${cores} processes / one`, `${(points(batchAll) / points(batchOne)).toFixed(2)}×`);

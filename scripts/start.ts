@@ -140,6 +140,8 @@ async function flushAccessLogOnStop() {
 
 function printDemo(base: string) {
   const { clientId, clientSecret } = DEMO.sandbox;
+  const tokenRequest = `curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${base}/sandbox/oauth/token`;
+  const vehicleList = `curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/`;
   // CI's first stage follows these lines as a newcomer would (the sign-in link, the curl line):
   // keep each on one line.
   console.log(`
@@ -151,7 +153,7 @@ Try the authorization page (sign in as the demo driver, or register a new one):
   ${base}/sandbox/OAuth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(DEMO.app.redirectUris[0])}&response_type=code&state=demo
 
 Get a token and list the demo vehicles (the family car drives a loop in Columbus):
-  TOKEN=$(curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${base}/sandbox/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/
+  TOKEN=$(${tokenRequest} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && ${vehicleList}
 Then the notifications its subscriptions made (ignition, downtown geofence, position each minute):
   curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/${DEMO.deviceSerial}/eventNotification/
 `);

@@ -63,7 +63,10 @@ export default async function HealthPage({ params, searchParams }: Props) {
                 key={w}
                 href={`/console/apps/${appId}/health?env=${environment}&window=${w}`}
                 aria-current={w === window ? "true" : undefined}
-                className={`min-h-11 content-center rounded-full px-3 font-semibold ${w === window ? "bg-slate-900 text-white" : "bg-white text-slate-800 ring-1 ring-slate-300"}`}
+                className={
+                  `min-h-11 content-center rounded-full px-3 font-semibold ` +
+                  `${w === window ? "bg-slate-900 text-white" : "bg-white text-slate-800 ring-1 ring-slate-300"}`
+                }
               >
                 {HEALTH_WINDOWS[w].label}
               </Link>

@@ -37,7 +37,10 @@ export default async function InboxPage({ params }: Props) {
               name="answerStatus"
               label="The inbox answers"
               defaultValue={String(inbox.answerStatus)}
-              hint="500 makes deliveries retry; 401 makes an oauth2 delivery refresh its token (other deliveries are deactivated, as by any receiver answering 401)."
+              hint={
+                "500 makes deliveries retry; 401 makes an oauth2 delivery refresh its token (other deliveries are " +
+                "deactivated, as by any receiver answering 401)."
+              }
             >
               <option value="200">200 OK (delivered)</option>
               <option value="500">500 Internal Server Error (retried)</option>
