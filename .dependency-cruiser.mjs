@@ -42,25 +42,32 @@ const config = {
       "domain-not-http",
       "^server/(?!http/|openapi/)",
       "^server/http/",
-      "server/http/ is the edge (wrappers, error translation, the routes' glue) and sits above the domain: the domain throws the one error type and takes paging and field errors from common/http/. server/openapi/ describes that edge and may read it.",
+      "server/http/ is the edge (wrappers, error translation, the routes' glue) and sits above the domain: " +
+        "the domain throws the one error type and takes paging and field errors from common/http/. " +
+        "server/openapi/ describes that edge and may read it.",
     ),
     runtime(
       "platform-is-the-floor",
       "^server/platform/",
       "^server/(?!platform/)",
-      "server/platform/ (env, log, metrics, fleet, request, security, rate-limits) is what every domain and surface stands on: it knows none of them (types only, e.g. the delivery attempt a metric counts).",
+      "server/platform/ (env, log, metrics, fleet, request, security, rate-limits) is what every domain " +
+        "and surface stands on: it knows none of them (types only, e.g. the delivery attempt a metric " +
+        "counts).",
     ),
     upward(
       "domains-not-surfaces",
       "^server/(?!surfaces/|http/)",
       "^server/surfaces/",
-      "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves every surface and names none. The edge (server/http/) may reach a surface's session and forms.",
+      "server/surfaces/ (console, driver, docs, demo) are the sites built on the domains: a domain serves " +
+        "every surface and names none. The edge (server/http/) may reach a surface's session and forms.",
     ),
     {
       name: "console-and-driver-apart",
       severity: "error",
       comment:
-        "The partner console and the driver site each keep their own sign-in, session and forms; what both stand on (the next-auth stack, the forms' HMAC, the sign-in slowdown, the registrations' bucket) lives in server/platform/.",
+        "The partner console and the driver site each keep their own sign-in, session and forms; what both " +
+        "stand on (the next-auth stack, the forms' HMAC, the sign-in slowdown, the registrations' bucket) " +
+        "lives in server/platform/.",
       from: { path: "^server/surfaces/(console|driver)/" },
       to: { path: "^server/surfaces/(console|driver)/", pathNot: "^server/surfaces/$1/" },
     },
@@ -68,19 +75,24 @@ const config = {
       "api-auth-knows-no-domain",
       "^server/api-auth/",
       "^server/(?!api-auth/|platform/)",
-      "server/api-auth/ turns a bearer token into the principal every domain starts from (and meters the request): it stands on the platform alone, so any domain may take the principal without a loop.",
+      "server/api-auth/ turns a bearer token into the principal every domain starts from (and meters the " +
+        "request): it stands on the platform alone, so any domain may take the principal without a loop.",
     ),
     upward(
       "grants-below-the-protocol",
       "^server/grants/",
       "^server/oauth/",
-      "server/grants/ is what drivers granted apps (scopes, precision, revocation): the OAuth protocol (server/oauth/) records and reads grants, and the domains read them, never the protocol through them.",
+      "server/grants/ is what drivers granted apps (scopes, precision, revocation): the OAuth protocol " +
+        "(server/oauth/) records and reads grants, and the domains read them, never the protocol through " +
+        "them.",
     ),
     runtime(
       "telemetry-calls-notifications",
       "^server/(notifications|access-log)/",
       "^server/telemetry/",
-      "Ingest (server/telemetry/) evaluates subscriptions and notes what each app received: it calls notifications/ and access-log/, which take only types from it. The data keys all three read live in common/telemetry/.",
+      "Ingest (server/telemetry/) evaluates subscriptions and notes what each app received: it calls " +
+        "notifications/ and access-log/, which take only types from it. The data keys all three read live in " +
+        "common/telemetry/.",
     ),
     upward(
       "common-is-a-leaf",

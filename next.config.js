@@ -1,13 +1,7 @@
 // @ts-check
 
-// BENCH_BUILD=1 (bench:api and bench:ingest set it): the benchmarks' own build, in .next-bench, whose
-// route table also has the bare baseline routes they measure ours against (app/bench/*/route.bench.ts:
-// a route file only under the page extension added here). The production build (.next) never has them.
-const benchBuild = process.env.BENCH_BUILD === "1";
-
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  ...(benchBuild ? { distDir: ".next-bench", pageExtensions: ["bench.ts", "tsx", "ts", "jsx", "js"] } : {}),
   // Every API path answers the same with and without a trailing slash and never redirects (old
   // HTTP clients turn a redirected POST into a GET): docs/api.md#trailing-slashes-and-letter-case.
   skipTrailingSlashRedirect: true,

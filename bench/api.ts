@@ -1,13 +1,14 @@
 import os from "node:os";
 import autocannon from "autocannon";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
+import { launchBaseline } from "./lib/baseline";
 import { reportLoad } from "./lib/load";
 import { resultRecorder } from "./lib/results";
 
-// `npm run bench:api`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the production
-// build plus the bare baseline routes) on PostgreSQL. GET /v1/api/vehicle/ (an account with 50
-// vehicles, a valid user token, 32 connections) side by side with a bare Next.js route in the same
-// server doing the same token lookup and query (app/bench/vehicles/route.bench.ts), then POST /oauth/token client_credentials.
+// `npm run bench:api`: the production build on PostgreSQL. GET /v1/api/vehicle/ (an account with 50
+// vehicles, a valid user token, 32 connections) side by side with a bare Next.js route doing the same
+// token lookup and query (bench/baseline/app/bench/vehicles/route.ts, in the baseline app beside the
+// service, on its database: bench/lib/baseline.ts), then POST /oauth/token client_credentials.
 // Targets: wrapper/bare throughput ratio >= 0.9, p99 <= 50 ms; >= 200 grants/s.
 // Then the vehicle list with the access log on and off (two fresh services beside it, one with
 // ACCESS_LOG=off), and the two API loads on the single process and on `npm start` with one HTTP process per core
@@ -30,7 +31,8 @@ async function load(opts: autocannon.Options): Promise<Result> {
 }
 
 const fmt = (name: string, r: Result) =>
-  `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
+  `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   ` +
+  `p99 ${String(r.p99).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`;
 
 async function main() {
   reportLoad("bench:api");
@@ -39,9 +41,13 @@ async function main() {
   const service = await launchBenchService({
     name: "bench",
     databaseUrl: database.url,
-    extraEnv: { BENCH_BUILD: "1", ...benchRateLimits() },
+    extraEnv: { ...benchRateLimits() },
   });
   const { baseUrl: base, env } = service;
+  const baseline = await launchBaseline(service).catch(async (error: unknown) => {
+    await service.stop();
+    throw error;
+  });
   try {
     const driver = await benchDriver(base, env, "bench-api");
     const { form, auth } = driver;
@@ -52,10 +58,10 @@ async function main() {
     console.log(`Warming up (${CONNECTIONS} connections)…`);
     const warm = { connections: CONNECTIONS, duration: 3, headers: auth };
     await autocannon({ ...warm, url: `${base}/v1/api/vehicle/` });
-    await autocannon({ ...warm, url: `${base}/bench/vehicles` });
+    await autocannon({ ...warm, url: `${baseline.baseUrl}/bench/vehicles` });
 
     const ours = await load({ url: `${base}/v1/api/vehicle/`, headers: auth });
-    const bare = await load({ url: `${base}/bench/vehicles`, headers: auth });
+    const bare = await load({ url: `${baseline.baseUrl}/bench/vehicles`, headers: auth });
     const grants = await load({
       url: `${base}/oauth/token`,
       method: "POST",
@@ -84,7 +90,7 @@ async function main() {
       launchBenchService({
         name,
         databaseUrl: database.url,
-        extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), ACCESS_LOG: accessLog },
+        extraEnv: { ...benchRateLimits(), ACCESS_LOG: accessLog },
       });
     const logged = await launchSide("bench-log", "on");
     const unlogged = await launchSide("bench-nolog", "off").catch(async (error: unknown) => {
@@ -124,7 +130,7 @@ async function main() {
     const cluster = await launchBenchService({
       name: "bench-cores",
       databaseUrl: database.url,
-      extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
+      extraEnv: { ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
     });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-api-cores");
@@ -184,6 +190,7 @@ async function main() {
     }
     results.save();
   } finally {
+    await baseline.stop();
     await service.stop();
     database.drop();
   }

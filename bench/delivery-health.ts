@@ -92,7 +92,9 @@ async function main() {
       (await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size(${table}::regclass)) as size`)[0]!
         .size;
     console.log(
-      `fixture: ${ATTEMPTS.toLocaleString("en-US")} attempts for delivery ${a} over ${SPREAD_DAYS} d, ${NOISE.toLocaleString("en-US")} for delivery ${b}, ${PENDING_ROWS} pending; delivery_attempts ${await sizeOf("delivery_attempts")}; ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      `fixture: ${ATTEMPTS.toLocaleString("en-US")} attempts for delivery ${a} over ${SPREAD_DAYS} d, ` +
+        `${NOISE.toLocaleString("en-US")} for delivery ${b}, ${PENDING_ROWS} pending; delivery_attempts ` +
+        `${await sizeOf("delivery_attempts")}; ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
     // The rollup, filled as the backfill migration fills it on an existing database.
@@ -128,7 +130,8 @@ async function main() {
         from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome <> 'REDIRECTED'`;
       const failures = await sql<{ status: string; n: number }[]>`
         select coalesce(http_status::text, 'none') as status, count(*)::int as n
-        from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome not in ('REDIRECTED', 'DELIVERED') group by 1`;
+        from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >=
+          ${since.toISOString()}::timestamptz and outcome not in ('REDIRECTED', 'DELIVERED') group by 1`;
       return {
         attempts: totals!.attempts,
         delivered: totals!.delivered,
@@ -138,7 +141,8 @@ async function main() {
       };
     };
     const exactSeries = (ids: number[], since: Date, stride: number) => sql`
-        select date_bin(${`${stride} seconds`}::interval, attempted_at, ${since.toISOString()}::timestamptz) as bucket, count(*), percentile_disc(array[0.5, 0.95]) within group (order by latency_ms)
+        select date_bin(${`${stride} seconds`}::interval, attempted_at, ${since.toISOString()}::timestamptz)
+          as bucket, count(*), percentile_disc(array[0.5, 0.95]) within group (order by latency_ms)
         from delivery_attempts where delivery_id in ${sql(ids)} and attempted_at >= ${since.toISOString()}::timestamptz and outcome <> 'REDIRECTED' group by 1`;
     const fromRollup = async (ids: number[], since: Date): Promise<Exact> => {
       const f = await windowFigures(db(), { deliveryIds: ids, since });
@@ -240,12 +244,15 @@ async function main() {
       const agree = countsEqual && within(x.p50, r.p50) && within(x.p95, r.p95);
       compared.set(name, { x, r, agree });
       console.log(
-        `  ${name.padEnd(8)} attempts ${x.attempts}/${r.attempts} delivered ${x.delivered}/${r.delivered} failures ${JSON.stringify(x.failures)}/${JSON.stringify(r.failures)} p50 ${x.p50}/${r.p50} p95 ${x.p95}/${r.p95}: ${agree ? "agree" : "DIFFER"}`,
+        `  ${name.padEnd(8)} attempts ${x.attempts}/${r.attempts} delivered ${x.delivered}/${r.delivered} ` +
+          `failures ${JSON.stringify(x.failures)}/${JSON.stringify(r.failures)} p50 ${x.p50}/${r.p50} p95 ` +
+          `${x.p95}/${r.p95}: ${agree ? "agree" : "DIFFER"}`,
       );
     }
 
     const plan = await sql<{ "QUERY PLAN": string }[]>`
-      explain (analyze, buffers) select count(*) from delivery_attempt_rollups r, jsonb_each_text(r.latency) where delivery_id = ${a} and bucket_seconds = 3600 and bucket_start >= ${week.toISOString()}::timestamptz`;
+      explain (analyze, buffers) select count(*) from delivery_attempt_rollups r, jsonb_each_text(r.latency)
+        where delivery_id = ${a} and bucket_seconds = 3600 and bucket_start >= ${week.toISOString()}::timestamptz`;
     console.log(
       `\nplan of the 7-day histogram's scan (hour rows):\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`,
     );
@@ -299,7 +306,8 @@ async function main() {
     }
     await pool.end();
     console.log(
-      `\nwrite cost: ${WRITERS} connections × ${TXS} transactions of ${BATCH} attempts of one delivery (its rollup rows hot), transactions/s in two alternated rounds:`,
+      `\nwrite cost: ${WRITERS} connections × ${TXS} transactions of ${BATCH} attempts of one delivery ` +
+        `(its rollup rows hot), transactions/s in two alternated rounds:`,
     );
     console.log(
       `  without the rollup: ${rates.without!.map((r) => r.toFixed(0)).join(", ")}; with it: ${rates.with!.map((r) => r.toFixed(0)).join(", ")}`,

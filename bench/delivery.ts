@@ -210,7 +210,8 @@ async function main() {
       const statements = 20;
       const t = performance.now();
       for (let i = 0; i < statements; i++) {
-        await sql`insert into notification_deliveries (notification_id, delivery_id, status) select unnest(${`{${notificationIds.join(",")}}`}::bigint[]), ${deliveryId}, 'PENDING'`;
+        await sql`insert into notification_deliveries (notification_id, delivery_id, status) select
+          unnest(${`{${notificationIds.join(",")}}`}::bigint[]), ${deliveryId}, 'PENDING'`;
       }
       return (statements * notificationIds.length) / ((performance.now() - t) / 1000);
     };
@@ -229,14 +230,21 @@ async function main() {
     await sql`delete from notification_deliveries where id > ${firstId}`;
     await sql.end();
 
-    console.log(`
-bench:delivery on PostgreSQL, ${os.cpus().length} cores, load average after: ${loadAverage()}
-(a) ${RATE} data sets/s for ${SECONDS} s (sent in ${sendSeconds.toFixed(1)} s), ${VEHICLES} vehicles with a WAYPOINT subscription each
-    notifications: ${committed.size} committed, ${committed.size - missing} delivered, ${missing} missing, ${failures} failed POSTs
-    commit → receiver's first byte: p50 ${p50.toFixed(0)} ms (target <= 200: ${met(p50 <= 200)}), p99 ${p99.toFixed(0)} ms (target <= 2000: ${met(p99 <= 2000)})
-(b) backlog of ${backlog} notifications drained by one worker: ${drained} delivered in ${drainSeconds.toFixed(1)} s = ${ceiling.toFixed(0)} deliveries/s (target >= 1000: ${met(ceiling >= 1000)})
-(c) notification_deliveries INSERT, 1,000 rows a statement: ${withTrigger.toFixed(0)} rows/s with the enqueue trigger (its NOTIFY), ${withoutTrigger.toFixed(0)} rows/s without; best of 3 alternated runs each
-`);
+    console.log(
+      [
+        "",
+        `bench:delivery on PostgreSQL, ${os.cpus().length} cores, load average after: ${loadAverage()}`,
+        `(a) ${RATE} data sets/s for ${SECONDS} s (sent in ${sendSeconds.toFixed(1)} s), ${VEHICLES} vehicles with a WAYPOINT subscription each`,
+        `    notifications: ${committed.size} committed, ${committed.size - missing} delivered, ${missing} missing, ${failures} failed POSTs`,
+        `    commit → receiver's first byte: p50 ${p50.toFixed(0)} ms (target <= 200: ${met(p50 <= 200)}), ` +
+          `p99 ${p99.toFixed(0)} ms (target <= 2000: ${met(p99 <= 2000)})`,
+        `(b) backlog of ${backlog} notifications drained by one worker: ${drained} delivered in ${drainSeconds.toFixed(1)} s = ` +
+          `${ceiling.toFixed(0)} deliveries/s (target >= 1000: ${met(ceiling >= 1000)})`,
+        `(c) notification_deliveries INSERT, 1,000 rows a statement: ${withTrigger.toFixed(0)} rows/s with the enqueue ` +
+          `trigger (its NOTIFY), ${withoutTrigger.toFixed(0)} rows/s without; best of 3 alternated runs each`,
+        "",
+      ].join("\n"),
+    );
     // Any 500 is a bug to chase, not noise: show what the service logged for it.
     const errors = loggedErrors(service.output());
     console.log(

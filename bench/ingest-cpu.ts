@@ -116,7 +116,8 @@ async function main() {
       BATCH > 1 ? [(posts * BATCH * POINTS_PER_SET) / 1000, "1,000 points", 2] : [posts, "post", 3];
     console.log(
       BATCH > 1
-        ? `batches of ${BATCH} data sets x ${POINTS_PER_SET} points, ${processes}: ${posts} in ${DURATION} s (${((units * 1000) / DURATION).toFixed(0)} points/s)`
+        ? `batches of ${BATCH} data sets x ${POINTS_PER_SET} points, ${processes}: ${posts} in ${DURATION} s ` +
+            `(${((units * 1000) / DURATION).toFixed(0)} points/s)`
         : `single data-set POSTs, ${processes}: ${posts} in ${DURATION} s`,
     );
     console.log(`CPU: ${cpuLine(cpu, units, unit, digits)} (${os.cpus().length} cores)`);

@@ -2,6 +2,7 @@ import os from "node:os";
 import autocannon from "autocannon";
 import postgres from "postgres";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
+import { launchBaseline } from "./lib/baseline";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { reportLoad } from "./lib/load";
 import { resultRecorder } from "./lib/results";
@@ -10,13 +11,13 @@ import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
 import { percentile } from "./lib/percentile";
 import { addCpu, cpuLine, cpuMeter, postmasterPid, type CpuSpent } from "./lib/cpu";
 
-// `npm run bench:ingest`: the benchmarks' production build (BENCH_BUILD=1: .next-bench, the
-// production build plus the bare baseline routes) on PostgreSQL (DATABASE_URL, or a fresh database
+// `npm run bench:ingest`: the production build on PostgreSQL (DATABASE_URL, or a fresh database
 // created here and dropped at the end), in one run:
 //
 // (a) single data set POSTs (POST /v1/api/vehicle/{id}/dataSet/, a data-provider app, a RUNNING
 //     set with GEN_WAYPOINT, GEN_SPEED, GEN_HEADING) at 32 connections, side by side with a bare
-//     Next.js route doing one INSERT of the same data_sets row (app/bench/ingest/route.bench.ts), in slices
+//     Next.js route doing one INSERT of the same data_sets row (bench/baseline/app/bench/ingest/route.ts,
+//     in the baseline app beside the service, on its database: bench/lib/baseline.ts), in slices
 //     ours, bare, bare, ours.
 //     Target: throughput ratio ours/bare >= 0.70.
 // (b) batches of 500 such data sets (1,500 data points) as data points per second, side by side
@@ -74,7 +75,8 @@ type Result = {
 
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 const fmt = (name: string, r: Result) =>
-  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   2xx ${r.ok}   errors ${r.errors}   non-2xx ${r.non2xx}`;
+  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(4)} ms   ` +
+  `p99 ${String(r.p99).padStart(4)} ms   2xx ${r.ok}   errors ${r.errors}   non-2xx ${r.non2xx}`;
 
 // Timestamps: per vehicle, one second apart, starting 60 days ago (so every one is in the past).
 const start = Math.floor((Date.now() - 60 * 86_400_000) / 1000) * 1000;
@@ -278,9 +280,13 @@ async function main() {
   const service = await launchBenchService({
     name: "bench-ingest",
     databaseUrl,
-    extraEnv: { BENCH_BUILD: "1", ...benchRateLimits() },
+    extraEnv: { ...benchRateLimits() },
   });
   const { baseUrl: base, env } = service;
+  const baseline = await launchBaseline(service).catch(async (error: unknown) => {
+    await service.stop();
+    throw error;
+  });
   const sql = postgres(databaseUrl, { max: BATCH_CONNECTIONS, onnotice: () => {} });
   const scratch = `bench_scratch_${process.pid}`;
   try {
@@ -308,7 +314,7 @@ async function main() {
       body: JSON.stringify(runningSet(singles[0]!)),
     });
     if (probe.status !== 200) throw new Error(`probe POST dataSet: ${probe.status} ${await probe.text()}`);
-    const bareProbe = await fetch(`${base}/bench/ingest?vehicle=${singles[0]}`, {
+    const bareProbe = await fetch(`${baseline.baseUrl}/bench/ingest?vehicle=${singles[0]}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(runningSet(singles[0]!)),
@@ -325,24 +331,26 @@ async function main() {
     };
     const ourPath = (v: number) => `/v1/api/vehicle/${v}/dataSet/`;
     const barePath = (v: number) => `/bench/ingest?vehicle=${v}`;
+    const bareSide = { url: baseline.baseUrl, path: barePath };
     // Between runs, settle(): what one run left in flight must not load the next.
     console.log(`Warming up (a), ${SINGLE_WARMUP} s each…`);
     const warmOurs = await leased({ ...single, duration: SINGLE_WARMUP, path: ourPath });
     await settle(sql);
-    const warmBare = await leased({ ...single, duration: SINGLE_WARMUP, path: barePath });
+    const warmBare = await leased({ ...single, ...bareSide, duration: SINGLE_WARMUP });
     await settle(sql);
     // Measured in four slices of half the phase each, ours, bare, bare, ours: a shared host drifts
     // by tens of percent within a minute (the bare route alone was seen at 372 and at 602 req/s
     // in one hour), and in this order a steady drift weighs on both sides alike, where one slice
     // of each put all of it on one side.
     const slices: Slice[] = [];
-    for (const [side, path] of [
-      ["ours", ourPath],
-      ["bare", barePath],
-      ["bare", barePath],
-      ["ours", ourPath],
+    const oursSide = { url: base, path: ourPath };
+    for (const [side, where] of [
+      ["ours", oursSide],
+      ["bare", bareSide],
+      ["bare", bareSide],
+      ["ours", oursSide],
     ] as const) {
-      slices.push({ side, result: await leased({ ...single, duration: DURATION / 2, path }) });
+      slices.push({ side, result: await leased({ ...single, ...where, duration: DURATION / 2 }) });
       await settle(sql);
     }
     const sliced = (side: Slice["side"]) => slices.filter((x) => x.side === side).map((x) => x.result);
@@ -430,10 +438,13 @@ async function main() {
         (select count(*) from data_sets where vehicle_id in ${sql(subscribed)})::int as subscribed_sets,
         (select count(*) from notifications where vehicle_id in ${sql(subscribed)} and type = 'WAYPOINT')::int as waypoint_notes,
         (select count(*) from notifications where vehicle_id in ${sql(subscribed)})::int as notes,
-        (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id where n.vehicle_id in ${sql(subscribed)})::int as pending,
+        (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id
+          where n.vehicle_id in ${sql(subscribed)})::int as pending,
         (select count(*) from data_points where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])})::int as points,
         (select sum(data_points) from vehicle_data_stats where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])})::int as kept_points,
-        (select count(*) from (select vehicle_id from trips where vehicle_id in ${sql([...singles, ...batchers, ...subscribed])} group by vehicle_id having count(*) <> 1) t)::int as odd_trips`;
+        (select count(*) from (select vehicle_id from trips where vehicle_id in
+          ${sql([...singles, ...batchers, ...subscribed])} group by vehicle_id having count(*) <> 1) t)::int as
+          odd_trips`;
     // A request is stored if it was answered 2xx; one still in flight when its run ended may or
     // may not have reached the service whole. So: answered <= stored <= sent, for every count.
     const runs = {
@@ -460,12 +471,15 @@ async function main() {
       n >= low[k] && n <= high[k] ? [] : [`${what}: ${n} stored, ${low[k]} answered, ${high[k]} sent`];
 
     console.log(
-      `\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`,
+      `\n(a) single data set POSTs (RUNNING, 3 data points), ${DURATION} s each, ${SINGLE_CONNECTIONS} ` +
+        `connections over ${SINGLE_CONNECTIONS} vehicles, PostgreSQL, production build`,
     );
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/", ours));
     console.log(fmt("POST /bench/ingest (bare, one INSERT)", bare));
     console.log(
-      `  slices of ${DURATION / 2} s, in order: ${slices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s (p50 and p99 over both slices' requests)`,
+      `  slices of ${DURATION / 2} s, in order: ` +
+        `${slices.map((x) => `${x.side} ${x.result.rps.toFixed(0)}`).join(", ")} req/s (p50 and p99 over ` +
+        `both slices' requests)`,
     );
     const ratio = ours.rps / bare.rps;
     console.log(
@@ -480,7 +494,8 @@ async function main() {
     results.figure("(a) single data-set POSTs", `${ours.rps.toFixed(0)} req/s, p99 ${ours.p99} ms`);
 
     console.log(
-      `\n(b) batches of ${BATCH} data sets x ${POINTS_PER_SET} data points, ${DURATION * ROUNDS} s, ${BATCH_CONNECTIONS} connections over ${BATCH_CONNECTIONS} vehicles; ` +
+      `\n(b) batches of ${BATCH} data sets x ${POINTS_PER_SET} data points, ${DURATION * ROUNDS} s, ` +
+        `${BATCH_CONNECTIONS} connections over ${BATCH_CONNECTIONS} vehicles; ` +
         `(c) and PostgreSQL alone beside them, in slices of ${DURATION / 2} s (p50 and p99 over all their slices' requests)`,
     );
     for (const [i, r] of rounds.entries())
@@ -496,16 +511,19 @@ async function main() {
     }
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500]", batches));
     console.log(
-      `data points/s through the API: ${apiPoints.toFixed(0)} (lowest second ${minPoints.toFixed(0)}) (target >= ${TARGET_POINTS}): ${met(apiPoints >= TARGET_POINTS)}   ` +
+      `data points/s through the API: ${apiPoints.toFixed(0)} (lowest second ${minPoints.toFixed(0)}) ` +
+        `(target >= ${TARGET_POINTS}): ${met(apiPoints >= TARGET_POINTS)}   ` +
         `p99 ${batches.p99} ms (target <= ${TARGET_BATCH_P99} ms): ${met(batches.p99 <= TARGET_BATCH_P99)}`,
     );
     console.log(
       `PostgreSQL alone, INSERT … SELECT unnest, same rows (500 data_sets + 1,500 data_points a transaction, ${BATCH_CONNECTIONS} connections), ` +
-        `into the same partitioned tables: ${pgPartitioned.pointsPerSecond.toFixed(0)} data points/s, ${pgPartitioned.batches} batches, p50 ${pgPartitioned.p50} ms, p99 ${pgPartitioned.p99} ms; ` +
+        `into the same partitioned tables: ${pgPartitioned.pointsPerSecond.toFixed(0)} data points/s, ` +
+        `${pgPartitioned.batches} batches, p50 ${pgPartitioned.p50} ms, p99 ${pgPartitioned.p99} ms; ` +
         `into plain copies (no partitions): ${pg.pointsPerSecond.toFixed(0)} data points/s, ${pg.batches} batches, p50 ${pg.p50} ms, p99 ${pg.p99} ms`,
     );
     console.log(
-      `API / PostgreSQL alone: ${(apiPoints / pgPartitioned.pointsPerSecond).toFixed(2)} of the same tables, ${(apiPoints / pg.pointsPerSecond).toFixed(2)} of plain copies`,
+      `API / PostgreSQL alone: ${(apiPoints / pgPartitioned.pointsPerSecond).toFixed(2)} of the same ` +
+        `tables, ${(apiPoints / pg.pointsPerSecond).toFixed(2)} of plain copies`,
     );
     const aloneRatio = apiPoints / pgPartitioned.pointsPerSecond;
     results.figure(
@@ -528,12 +546,14 @@ async function main() {
     );
 
     console.log(
-      `\n(c) the batches of (b) on ${BATCH_CONNECTIONS} vehicles with ${MIXED_SUBSCRIPTIONS.length} subscriptions each (mixed types and periods, one HTTP_POST delivery each)`,
+      `\n(c) the batches of (b) on ${BATCH_CONNECTIONS} vehicles with ${MIXED_SUBSCRIPTIONS.length} ` +
+        `subscriptions each (mixed types and periods, one HTTP_POST delivery each)`,
     );
     console.log(fmt("POST /v1/api/vehicle/{id}/dataSet/ [500] + subs", withSubs));
     const subscribedRatio = subscribedPoints / apiPoints;
     console.log(
-      `data points/s: ${subscribedPoints.toFixed(0)}; notifications written: ${stored!.notes} (${stored!.waypoint_notes} WAYPOINT), pending deliveries: ${stored!.pending}\n` +
+      `data points/s: ${subscribedPoints.toFixed(0)}; notifications written: ${stored!.notes} ` +
+        `(${stored!.waypoint_notes} WAYPOINT), pending deliveries: ${stored!.pending}\n` +
         `ratio with/without subscriptions: ${subscribedRatio.toFixed(2)} (no target: the notification lists keep their indexes)`,
     );
     const perSecond = (n: number) => `${Math.round(n).toLocaleString("en-US")} points/s`;
@@ -585,8 +605,10 @@ async function main() {
       ...(stored!.odd_trips ? [`${stored!.odd_trips} vehicles do not have exactly one trip`] : []),
       ...(overbooked ? [`${overbooked} requests shared a vehicle after a timeout`] : []),
     ];
+    const sets = stored!.single_sets + stored!.batch_sets;
+    const allStored = `every data set answered was stored, none twice (${sets} data sets, ${stored!.points} data points)`;
     console.log(
-      `\ncheck: ${problems.length ? problems.join("; ") : `every data set answered was stored, none twice (${stored!.single_sets + stored!.batch_sets} data sets, ${stored!.points} data points); one trip per vehicle; counters agree`}`,
+      `\ncheck: ${problems.length ? problems.join("; ") : `${allStored}; one trip per vehicle; counters agree`}`,
     );
 
     // All cores: a cluster of one HTTP process per core starts beside the single process, on the
@@ -596,7 +618,7 @@ async function main() {
     const cluster = await launchBenchService({
       name: "bench-ingest-cores",
       databaseUrl,
-      extraEnv: { BENCH_BUILD: "1", ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
+      extraEnv: { ...benchRateLimits(), WEB_CONCURRENCY: String(cores) },
     });
     try {
       const clusterDriver = await benchDriver(cluster.baseUrl, cluster.env, "bench-ingest-cores", {
@@ -658,7 +680,9 @@ async function main() {
         `  slices: ${batchSlices.map((x) => `${x.side} ${points(x.result).toFixed(0)}`).join(", ")} data points/s`,
       );
       console.log(
-        `all cores / one process: single POSTs ${(singleAll.rps / singleOne.rps).toFixed(2)}×; batches ${points(batchAll).toFixed(0)} against ${points(batchOne).toFixed(0)} data points/s (${(points(batchAll) / points(batchOne)).toFixed(2)}×)`,
+        `all cores / one process: single POSTs ${(singleAll.rps / singleOne.rps).toFixed(2)}×; batches ` +
+          `${points(batchAll).toFixed(0)} against ${points(batchOne).toFixed(0)} data points/s ` +
+          `(${(points(batchAll) / points(batchOne)).toFixed(2)}×)`,
       );
       results.figure(`(a) single POSTs: ${cores} processes / one`, `${(singleAll.rps / singleOne.rps).toFixed(2)}×`);
       results.figure(`(b) batches: ${cores} processes / one`, `${(points(batchAll) / points(batchOne)).toFixed(2)}×`);
@@ -669,6 +693,7 @@ async function main() {
   } finally {
     await sql.unsafe(`drop schema if exists ${scratch} cascade`).catch(() => {});
     await sql.end({ timeout: 5 });
+    await baseline.stop();
     await service.stop();
     database.drop();
   }

@@ -85,9 +85,11 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
     await sql.begin(async (tx) => {
       const trips = chunk.map((c) => c.trip);
       const tripRows = await tx.unsafe(
-        `insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
+        `insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage,
+          start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude)
          select 'production', $1, t.s, t.e, t.e, t.m, t.s, t.slat, t.slon, t.e, t.elat, t.elon
-           from unnest($2::timestamptz[], $3::timestamptz[], $4::numeric[], $5::float8[], $6::float8[], $7::float8[], $8::float8[]) as t(s, e, m, slat, slon, elat, elon)
+           from unnest($2::timestamptz[], $3::timestamptz[], $4::numeric[], $5::float8[], $6::float8[],
+             $7::float8[], $8::float8[]) as t(s, e, m, slat, slon, elat, elon)
          returning id, (extract(epoch from start_time) * 1000)::float8 as start`,
         [
           vehicleId,
@@ -116,7 +118,8 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
       );
       await tx.unsafe(
         `insert into data_points (vehicle_id, data_set_id, position, recorded_at, key, value)
-         select $1, p.set_id, p.pos, p.at, p.key, p.value from unnest($2::bigint[], $3::smallint[], $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)`,
+         select $1, p.set_id, p.pos, p.at, p.key, p.value from unnest($2::bigint[], $3::smallint[],
+           $4::timestamptz[], $5::text[], $6::text[]) as p(set_id, pos, at, key, value)`,
         [vehicleId, ...[0, 1, 2, 3, 4].map((c) => rows.map((r) => r[c]!))] as never[],
       );
       for (const r of rows) {
@@ -134,12 +137,15 @@ async function seed(sql: postgres.Sql, vehicleId: number, t0: number) {
   const off = last.sets.at(-1)!;
   const beforeOff = last.sets.at(-2)!;
   await sql.begin(async (tx) => {
-    await tx`update vehicles set mileage = mileage + ${mileage}, running = false, last_running_at = ${iso(beforeOff.at)}::timestamptz, last_data_at = ${iso(off.at)}::timestamptz,
+    await tx`update vehicles set mileage = mileage + ${mileage}, running = false,
+      last_running_at = ${iso(beforeOff.at)}::timestamptz, last_data_at = ${iso(off.at)}::timestamptz,
       last_waypoint_at = ${iso(off.at)}::timestamptz, last_latitude = ${last.trip.endLat}, last_longitude = ${last.trip.endLon} where id = ${vehicleId}`;
     await tx`insert into vehicle_data_stats (vehicle_id, data_sets, data_points) values (${vehicleId}, ${sets}, ${points})
-      on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets, data_points = vehicle_data_stats.data_points + excluded.data_points`;
+      on conflict (vehicle_id) do update set data_sets = vehicle_data_stats.data_sets + excluded.data_sets,
+        data_points = vehicle_data_stats.data_points + excluded.data_points`;
     await tx.unsafe(
-      `insert into vehicle_key_stats (vehicle_id, key, month, data_points) select $1, k.key, k.month, k.n from unnest($2::text[], $3::date[], $4::bigint[]) as k(key, month, n)
+      `insert into vehicle_key_stats (vehicle_id, key, month, data_points) select $1, k.key, k.month, k.n from
+        unnest($2::text[], $3::date[], $4::bigint[]) as k(key, month, n)
        on conflict (vehicle_id, key, month) do update set data_points = vehicle_key_stats.data_points + excluded.data_points`,
       [
         vehicleId,
@@ -231,7 +237,8 @@ async function explainFor(
     "account/data/?sinceLastCall=true": async () => {
       const [c] = await sql`select tx_id::text, point_id::text from data_cursors where account_id = ${accountId}`;
       return [
-        `select p.id from data_points p where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        `select p.id from data_points p where p.vehicle_id in (select id from vehicles where account_id =
+          ${accountId}) and p.tx_id < pg_snapshot_xmin(pg_current_snapshot())
            and (p.tx_id, p.id) > ('${c?.tx_id ?? 0}'::xid8, ${c?.point_id ?? 0}::bigint) order by p.tx_id, p.id limit 50`,
       ];
     },
@@ -325,7 +332,8 @@ async function main() {
         (select count(*) from data_sets where vehicle_id = ${vehicleId})::int as sets,
         (select data_points from vehicle_data_stats where vehicle_id = ${vehicleId})::int as kept_points,
         (select count(*) from data_points where vehicle_id = ${vehicleId})::int as points,
-        (select count(*) from (select key, date_trunc('month', recorded_at at time zone 'UTC')::date, count(*) as n from data_points where vehicle_id = ${vehicleId} group by 1, 2
+        (select count(*) from (select key, date_trunc('month', recorded_at at time zone 'UTC')::date, count(*)
+          as n from data_points where vehicle_id = ${vehicleId} group by 1, 2
            except select key, month, data_points from vehicle_key_stats where vehicle_id = ${vehicleId}) d)::int as key_mismatches,
         (select count(*) from trips where vehicle_id = ${vehicleId})::int as trips,
         (select count(*) from trips where vehicle_id = ${vehicleId} and end_time is null)::int as open_trips,
@@ -346,9 +354,8 @@ async function main() {
       c!.running !== false && "vehicle still running",
       c!.last_data_ok !== true && "vehicle last_data_at is not its newest data set",
     ].filter(Boolean);
-    console.log(
-      `  check: ${problems.length ? problems.join("; ") : `${c!.points} data points, ${c!.sets} data sets, ${c!.trips} trips; counters, mileage and state agree with the rows`}`,
-    );
+    const agree = `${c!.points} data points, ${c!.sets} data sets, ${c!.trips} trips; counters, mileage and state agree with the rows`;
+    console.log(`  check: ${problems.length ? problems.join("; ") : agree}`);
     if (problems.length) throw new Error("seeded data is inconsistent");
 
     console.log("VACUUM ANALYZE…");
@@ -385,7 +392,8 @@ async function main() {
     for (const [name, url, target] of endpoints) results.push(await time(name, url, auth, target ?? true));
 
     console.log(
-      `\nReads of a vehicle with ${c!.points} data points (${c!.sets} data sets, ${c!.trips} trips), PostgreSQL, production build, ${SAMPLES} sequential requests each`,
+      `\nReads of a vehicle with ${c!.points} data points (${c!.sets} data sets, ${c!.trips} trips), ` +
+        `PostgreSQL, production build, ${SAMPLES} sequential requests each`,
     );
     for (const r of results) {
       const verdict = r.target

@@ -187,7 +187,10 @@ async function main() {
     ];
 
     console.log(
-      `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ${PER_ROUND * ROUNDS} single posts a side, ${READS_PER_ROUND * ROUNDS} samples of each quick read (${SLOW_PER_ROUND * ROUNDS} of the trip replay), ${BATCHES_PER_ROUND * ROUNDS} batches of each kind, load ${loadAverage()}`,
+      `\nbench:scale — ${VEHICLES} vehicles, ${MONTHS} months, ${ROUNDS} alternating rounds, ` +
+        `${PER_ROUND * ROUNDS} single posts a side, ${READS_PER_ROUND * ROUNDS} samples of each quick read ` +
+        `(${SLOW_PER_ROUND * ROUNDS} of the trip replay), ${BATCHES_PER_ROUND * ROUNDS} batches of each ` +
+        `kind, load ${loadAverage()}`,
     );
     console.log(
       `| figure | empty | ${POINTS.toLocaleString("en")} points | at size / empty | its 95 % interval | within 20 % |`,
@@ -201,7 +204,8 @@ async function main() {
       compared.set(e.name, { e, f, ratio, ok });
       const interval = e.sampled && f.sampled ? ratioInterval(e.sampled, f.sampled.samples) : null;
       console.log(
-        `| ${e.name} (${e.unit}) | ${e.value.toFixed(1)} | ${f.value.toFixed(1)} | ${ratio.toFixed(2)} | ${interval ? interval.map((x) => x.toFixed(2)).join("–") : ""} | ${ok ? "yes" : "NO"} |`,
+        `| ${e.name} (${e.unit}) | ${e.value.toFixed(1)} | ${f.value.toFixed(1)} | ${ratio.toFixed(2)} | ` +
+          `${interval ? interval.map((x) => x.toFixed(2)).join("–") : ""} | ${ok ? "yes" : "NO"} |`,
       );
     }
     // Point 5's ratios on each side (the batches go one at a time here; bench:ingest's (b) and (c) at four
@@ -221,11 +225,17 @@ async function main() {
     }
     for (const d of drops) {
       console.log(
-        `\nretention --days ${d.days}: ${d.result.partitions} month(s) dropped, ${d.result.deleted.toLocaleString("en")} points, ${d.seconds.toFixed(2)} s for the whole run (a process start, the partitions ahead, the month's counters under its lock, the drop, and the batches' pass over every vehicle)`,
+        `\nretention --days ${d.days}: ${d.result.partitions} month(s) dropped, ` +
+          `${d.result.deleted.toLocaleString("en")} points, ${d.seconds.toFixed(2)} s for the whole run (a ` +
+          `process start, the partitions ahead, the month's counters under its lock, the drop, and the ` +
+          `batches' pass over every vehicle)`,
       );
       for (const m of d.months)
         console.log(
-          `  ${m.partition}: ${m.points.toLocaleString("en")} points; the month's transaction ${m.emptyMs} ms (its counter rows off the totals ${m.countersMs} ms, the detach ${m.detachMs} ms, commit ${m.commitMs} ms: target ≤ 1 s); then the drop of the detached month, which no request waits for, ${m.dropMs} ms`,
+          `  ${m.partition}: ${m.points.toLocaleString("en")} points; the month's transaction ${m.emptyMs} ms ` +
+            `(its counter rows off the totals ${m.countersMs} ms, the detach ${m.detachMs} ms, commit ` +
+            `${m.commitMs} ms: target ≤ 1 s); then the drop of the detached month, which no request waits for, ` +
+            `${m.dropMs} ms`,
         );
     }
 
@@ -424,7 +434,10 @@ async function writeRound(sides: Side[], counted: boolean): Promise<string[]> {
       s.samples.singles.push(...singles);
       for (const kind of BATCH_KINDS) s.samples.batches[kind].push(...batches[kind]);
     }
-    return `single posts ${rateOf(1)(singles).toFixed(1)}/s, batches ${batchRate(batches.plain)}, subscribed ${batchRate(batches.subscribed)}, PostgreSQL alone ${batchRate(batches.alone)} points/s`;
+    return (
+      `single posts ${rateOf(1)(singles).toFixed(1)}/s, batches ${batchRate(batches.plain)}, subscribed ` +
+      `${batchRate(batches.subscribed)}, PostgreSQL alone ${batchRate(batches.alone)} points/s`
+    );
   });
 }
 
@@ -627,7 +640,8 @@ async function fill(sql: postgres.Sql) {
       await tx`
         insert into vehicle_key_stats (vehicle_id, key, month, data_points)
         select v, k, m.month, m.n from unnest(${chunk}::int[]) v cross join unnest(array['GEN_WAYPOINT', 'GEN_SPEED', 'GEN_VOLTAGE']) k
-          cross join (select date_trunc('month', (${new Date(start)}::timestamptz + make_interval(secs => g * ${stepSeconds})) at time zone 'UTC')::date as month, count(*) as n
+          cross join (select date_trunc('month', (${new Date(start)}::timestamptz + make_interval(secs => g *
+            ${stepSeconds})) at time zone 'UTC')::date as month, count(*) as n
                         from generate_series(0, ${setsPerVehicle - 1}) g group by 1) m`;
       await copyLatestPoints(tx, chunk);
     });

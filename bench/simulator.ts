@@ -167,13 +167,22 @@ async function main() {
     const loopCpu = ((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100;
     const machineCpu = ((machine1.busy - machine0.busy) / (machine1.total - machine0.total)) * 100;
     const memory = process.memoryUsage();
-    console.log(`
-achieved rate       ${rate.toFixed(1)} data sets/s (${committed} in ${seconds.toFixed(1)} s)   target ${TARGET_RATE}/s sustained — ${met(rate >= TARGET_RATE * 0.98)}
-ingest lag          p50 ${percentile(lags, 50)} ms   p99 ${p99} ms   max ${lags.at(-1)} ms (due time → committed)   target p99 <= ${TARGET_P99} ms — ${met(p99 <= TARGET_P99)}
-ingest call         p50 ${percentile(ingestTimes, 50)} ms   p99 ${percentile(ingestTimes, 99)} ms (one vehicle's due data sets, one transaction; 8 at a time)
-CPU                 loop process ${loopCpu.toFixed(0)} % of one core; machine ${machineCpu.toFixed(0)} % busy (all cores, incl. PostgreSQL and the service)
-loop process memory rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB (incl. the routing graph built above)
-load average        ${loadAverage()}`);
+    console.log(
+      [
+        "",
+        `achieved rate       ${rate.toFixed(1)} data sets/s (${committed} in ${seconds.toFixed(1)} s)   ` +
+          `target ${TARGET_RATE}/s sustained — ${met(rate >= TARGET_RATE * 0.98)}`,
+        `ingest lag          p50 ${percentile(lags, 50)} ms   p99 ${p99} ms   max ${lags.at(-1)} ms (due time → committed)   ` +
+          `target p99 <= ${TARGET_P99} ms — ${met(p99 <= TARGET_P99)}`,
+        `ingest call         p50 ${percentile(ingestTimes, 50)} ms   p99 ${percentile(ingestTimes, 99)} ms ` +
+          "(one vehicle's due data sets, one transaction; 8 at a time)",
+        `CPU                 loop process ${loopCpu.toFixed(0)} % of one core; machine ${machineCpu.toFixed(0)} % busy ` +
+          "(all cores, incl. PostgreSQL and the service)",
+        `loop process memory rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB ` +
+          "(incl. the routing graph built above)",
+        `load average        ${loadAverage()}`,
+      ].join("\n"),
+    );
     results.figure(
       `committed data sets, ${grouped(VEHICLES)} vehicles, ${SECONDS} s`,
       `${rate.toFixed(1)} data sets/s`,

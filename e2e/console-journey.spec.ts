@@ -309,6 +309,8 @@ test("a partner goes from sign-up to webhooks that arrive, fail, retry, deactiva
   expect(errors).toEqual([]);
   testInfo.annotations.push({
     type: "receiver",
-    description: `${receiver.answered.length} webhooks: ${["200", "500", "410"].map((s) => `${receiver.answered.filter((a) => String(a.status) === s).length}×${s}`).join(", ")}`,
+    description:
+      `${receiver.answered.length} webhooks: ` +
+      `${["200", "500", "410"].map((s) => `${receiver.answered.filter((a) => String(a.status) === s).length}×${s}`).join(", ")}`,
   });
 });

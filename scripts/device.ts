@@ -27,15 +27,19 @@ function describe(event: StandInEvent, id: string, protocol: string): string {
   if (event.kind === "failed") {
     const hint =
       event.reason === "refused"
-        ? ` — no vehicle in this environment may have the device ${id}: put it in a vehicle's "Device serial number" (the driver site's vehicle page), or check --sandbox`
+        ? ` — no vehicle in this environment may have the device ${id}: put it in a vehicle's ` +
+          `"Device serial number" (the driver site's vehicle page), or check --sandbox`
         : "";
-    return `not acknowledged: ${event.message}${hint}; ${event.pending} records kept, trying again in ${Math.round(event.retryInMs / 1000)} s`;
+    const retryIn = Math.round(event.retryInMs / 1000);
+    return `not acknowledged: ${event.message}${hint}; ${event.pending} records kept, trying again in ${retryIn} s`;
   }
   const last = event.batch.at(-1)!;
   const position = last.position ? `${last.position.latitude.toFixed(6)},${last.position.longitude.toFixed(6)}` : "-";
   const mph = mphFromKnots(last.speedKnots ?? 0).toFixed(0);
   const records = event.batch.length === 1 ? "1 record" : `${event.batch.length} records`;
-  return `acknowledged ${records} (${event.acknowledged}/${event.of})${event.resent ? ", sent again" : ""}: ${position} ${mph} mph, ignition ${last.ignition ? "on" : "off"} [${protocol}]`;
+  const again = event.resent ? ", sent again" : "";
+  const ignition = last.ignition ? "on" : "off";
+  return `acknowledged ${records} (${event.acknowledged}/${event.of})${again}: ${position} ${mph} mph, ignition ${ignition} [${protocol}]`;
 }
 
 const OPTIONS = {
@@ -77,7 +81,8 @@ async function main() {
   const records = tripRecords(trip, { ...args, deviceId: args.id, start: new Date(), speedup: args.speedup });
   const minutes = Math.max(1, Math.round(trip.durationSeconds / args.speedup / 60));
   console.log(
-    `${args.protocol} tracker ${args.id} → ${args.host}:${args.port}: ${route.name}, ${(trip.lengthMeters / METERS_PER_MILE).toFixed(1)} mi, ${records.length} fixes over about ${minutes} min (seed ${seed})`,
+    `${args.protocol} tracker ${args.id} → ${args.host}:${args.port}: ${route.name}, ` +
+      `${(trip.lengthMeters / METERS_PER_MILE).toFixed(1)} mi, ${records.length} fixes over about ${minutes} min (seed ${seed})`,
   );
 
   const stop = new AbortController();
@@ -96,7 +101,8 @@ async function main() {
     onEvent: (event) => console.log(`${clock()} ${describe(event, args.id, args.protocol)}`),
   });
   console.log(
-    `${result.acknowledged.length} of ${records.length} records acknowledged over ${result.connections} connection(s)${result.stopped ? `; ${result.stopped}` : ""}`,
+    `${result.acknowledged.length} of ${records.length} records acknowledged over ${result.connections} connection(s)` +
+      (result.stopped ? `; ${result.stopped}` : ""),
   );
   if (result.pending.length > 0) process.exitCode = 1;
 }

@@ -1,34 +1,21 @@
 import cluster, { type Worker } from "node:cluster";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import next from "next";
 import { closeReplica } from "@/db/replica";
 import { closeDb } from "@/db/client";
 import { DEMO, seedDemo } from "@/server/surfaces/demo/seed";
 import { sessionSecret } from "@/server/platform/sessions/session-secret";
 import { env, type Env } from "@/server/platform/env";
-import { drainServer, markDraining } from "@/server/platform/fleet/drain";
-import { setProcessPhase } from "@/server/platform/fleet/process-state";
-import { stampClientAddress } from "@/server/platform/request/client-address";
-import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
-import { answerDuplicateHost } from "@/server/http/host-header";
-import { withinBodyLimit } from "@/server/http/body-limits";
-import { requestTimeouts } from "@/server/http/request-timeouts";
-import { stampRequestId } from "@/server/http/request-id";
-import { endStalledStreams } from "@/server/http/stream-stalls";
-import { logger, withLogContext } from "@/server/platform/log";
+import { logger } from "@/server/platform/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/platform/metrics/cluster";
-import { countRoutesOf, observeRequest } from "@/server/platform/metrics/http-requests";
 import { metrics } from "@/server/platform/metrics/registry";
-import { loadRouteTable } from "@/server/platform/metrics/route-table";
-import { answerMetrics, METRICS_PATH } from "@/server/platform/metrics/scrape";
-import { rememberListeningPort } from "@/server/platform/request/public-origin";
 import { startWorker } from "@/worker/index";
 import { flushAccessLog } from "@/server/access-log/flush";
-import { buildDir, buildIfNeeded } from "./lib/build";
+import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
+import { drainMs, serveHttp } from "./lib/serve-http";
+import { onStopSignal } from "./lib/stop-signal";
 
 // `npm start`: the whole service. Database (embedded when DATABASE_URL is unset), migrations,
 // demo data and a production build when needed, once; then Next.js on HOST:PORT from
@@ -68,7 +55,7 @@ async function main() {
   };
 
   if (processes === 1) {
-    const web = await serveHttp(config);
+    const web = await serveHttp(config, { dir: root, dev });
     // The background work (notification delivery, the simulator's real-time loop) runs here too,
     // each part unless switched off (WORKER=off, SIMULATOR=0); `npm run worker` runs it alone.
     const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
@@ -135,7 +122,7 @@ async function main() {
 /** A forked HTTP process: Next.js only, on the database the primary prepared. */
 async function runHttpProcess(config: Env) {
   answerClusterCollections();
-  const web = await serveHttp(config);
+  const web = await serveHttp(config, { dir: root, dev });
   metrics().processes.set({ role: "http" }, 1);
   onStopSignal(async () => {
     await web.drain();
@@ -146,86 +133,15 @@ async function runHttpProcess(config: Env) {
   process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
 }
 
-async function serveHttp(config: Env): Promise<{ port: number; drain(): Promise<void> }> {
-  const app = next({ dev, dir: root, hostname: config.HOST, port: config.PORT });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-  countRoutesOf(
-    loadRouteTable({ distDir: await buildDir(root), publicDir: path.join(root, "public"), own: [METRICS_PATH] }),
-  );
-  const server = http.createServer(requestTimeouts(config.REQUEST_TIMEOUT_SECONDS), (req, res) => {
-    stampClientAddress(req);
-    markDraining(res);
-    endStalledStreams(res, config.STREAM_STALL_SECONDS * 1000);
-    observeRequest(req, res);
-    // Every log line written while this request is handled, by us or below Next.js, carries its id.
-    const requestId = stampRequestId(req, res);
-    withLogContext({ requestId }, () => {
-      if (answerDuplicateHost(req, res)) return;
-      if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
-      if (answerBeforeNext(req, res)) return;
-      withinBodyLimit(req, res, () => void handle(req, res));
-    });
-  });
-  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-    const answer = socket.writable ? clientErrorAnswer(error) : null;
-    if (answer) socket.end(answer);
-    else socket.destroy();
-  });
-  // A port taken (EADDRINUSE) or not ours to take (EACCES) ends the start with the reason: unheard,
-  // the error would reach Next.js's uncaught-exception handler, which logs it and keeps a process
-  // that serves nothing running.
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.PORT, config.HOST, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  setProcessPhase("serving");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
-  rememberListeningPort(port);
-  return {
-    port,
-    async drain() {
-      const finished = await drainServer(server, drainMs(config));
-      if (!finished)
-        logger.info({ seconds: config.DRAIN_TIMEOUT_SECONDS }, "drain timed out: the requests still open were cut");
-      await app.close?.();
-    },
-  };
-}
-
 /** The access log's counts still in memory, written once the requests and deliveries are done. */
 async function flushAccessLogOnStop() {
   await flushAccessLog().catch((error: unknown) => logger.error({ err: error }, "access log: the last flush failed"));
 }
 
-const drainMs = (config: Env) => config.DRAIN_TIMEOUT_SECONDS * 1000;
-
-/** SIGTERM or SIGINT: mark the process draining, run `stop`, exit 0 (1 if stopping failed). */
-function onStopSignal(stop: () => Promise<void>) {
-  let stopping = false;
-  const handler = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    setProcessPhase("draining");
-    logger.info({ signal }, `${signal}: draining`);
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, "stopping failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => handler("SIGINT"));
-  process.on("SIGTERM", () => handler("SIGTERM"));
-}
-
 function printDemo(base: string) {
   const { clientId, clientSecret } = DEMO.sandbox;
+  const tokenRequest = `curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${base}/sandbox/oauth/token`;
+  const vehicleList = `curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/`;
   // CI's first stage follows these lines as a newcomer would (the sign-in link, the curl line):
   // keep each on one line.
   console.log(`
@@ -237,7 +153,7 @@ Try the authorization page (sign in as the demo driver, or register a new one):
   ${base}/sandbox/OAuth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(DEMO.app.redirectUris[0])}&response_type=code&state=demo
 
 Get a token and list the demo vehicles (the family car drives a loop in Columbus):
-  TOKEN=$(curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${base}/sandbox/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/
+  TOKEN=$(${tokenRequest} | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && ${vehicleList}
 Then the notifications its subscriptions made (ignition, downtown geofence, position each minute):
   curl -s -H "Authorization: Bearer $TOKEN" ${base}/sandbox/api/vehicle/${DEMO.deviceSerial}/eventNotification/
 `);

@@ -299,7 +299,8 @@ function printTable(rows: typeof stages) {
   );
   for (const s of rows)
     console.log(
-      `  ${s.label.padEnd(58)} ${s.seconds.toFixed(1).padStart(7)} s  budget ${String(s.budget).padStart(4)} s${s.seconds > s.budget ? "  OVER" : ""}${s.ok ? "" : "  FAILED"}`,
+      `  ${s.label.padEnd(58)} ${s.seconds.toFixed(1).padStart(7)} s  budget ` +
+        `${String(s.budget).padStart(4)} s${s.seconds > s.budget ? "  OVER" : ""}${s.ok ? "" : "  FAILED"}`,
     );
   // Wall time: type check and lint overlap.
   console.log(

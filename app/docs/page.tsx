@@ -51,7 +51,10 @@ export default async function DocsPage({ searchParams }: Props) {
                   key={e}
                   href={`/docs?env=${e}`}
                   aria-current={e === environment ? "true" : undefined}
-                  className={`min-h-11 content-center rounded-full px-3 font-semibold ${e === environment ? "bg-slate-900 text-white" : "bg-white text-slate-800 ring-1 ring-slate-300"}`}
+                  className={
+                    `min-h-11 content-center rounded-full px-3 font-semibold ` +
+                    `${e === environment ? "bg-slate-900 text-white" : "bg-white text-slate-800 ring-1 ring-slate-300"}`
+                  }
                 >
                   {e === "sandbox" ? "Sandbox" : "Production"}
                 </Link>

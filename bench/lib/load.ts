@@ -23,7 +23,9 @@ function loadLine(when: string): { line: string; busy: boolean } {
   const { one, five, fifteen, busy } = loadNow();
   const limit = BUSY_PER_CORE * os.cpus().length;
   return {
-    line: `load average at ${when}: ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)} (1, 5, 15 min; ${os.cpus().length} cores, busy above ${limit.toFixed(1)})`,
+    line:
+      `load average at ${when}: ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)} (1, 5, 15 min; ` +
+      `${os.cpus().length} cores, busy above ${limit.toFixed(1)})`,
     busy,
   };
 }
@@ -37,7 +39,9 @@ export function reportLoad(name: string): void {
     console.log(`${name}: ${end.line}`);
     if (start.busy) {
       console.log(
-        `${name}: WARNING: the machine was busy (load above ${(BUSY_PER_CORE * os.cpus().length).toFixed(1)} at the start): other work ran beside this benchmark, its figures are not comparable with a quiet run's`,
+        `${name}: WARNING: the machine was busy (load above ${(BUSY_PER_CORE * os.cpus().length).toFixed(1)} ` +
+          `at the start): other work ran beside this benchmark, its figures are not comparable with a quiet ` +
+          `run's`,
       );
     }
   });

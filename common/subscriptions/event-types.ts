@@ -74,9 +74,12 @@ export const typeInfo = (type: EventType): TypeInfo => EVENT_TYPES[type];
 const MEANING: Record<NotificationPeriod, string> = {
   CONTINUOUS: "every data set that meets the criteria (for a momentary event: every data set carrying it)",
   STATECHANGE:
-    "when the criteria become met and when they stop being met, with the recorded values (for a momentary event: on a data set carrying it after one without it, and on a data set without it after one with it, recorded with recordedEvent false)",
+    "when the criteria become met and when they stop being met, with the recorded values (for a " +
+    "momentary event: on a data set carrying it after one without it, and on a data set without it after " +
+    "one with it, recorded with recordedEvent false)",
   INITIALSTATE:
-    "when the criteria become met; re-arms once they stop (for a momentary event: on a data set carrying it after one without it; `INITIAL` is an accepted alias)",
+    "when the criteria become met; re-arms once they stop (for a momentary event: on a data set carrying " +
+    "it after one without it; `INITIAL` is an accepted alias)",
   ONETIME:
     "the first time the criteria are met (for a momentary event: the first data set carrying it), then the subscription is deleted",
 };
@@ -85,5 +88,8 @@ const MEANING: Record<NotificationPeriod, string> = {
 export function periodsDescription(): string {
   const meanings = PERIODS.map((p) => `${p}: ${MEANING[p]}.`).join(" ");
   const byType = EVENT_TYPE_NAMES.map((t) => `${t}: ${EVENT_TYPES[t].periods.join(", ")}`).join("; ");
-  return `${meanings} Periods per type (the first is the default when none is sent; any other answers 400 with a field error on notificationPeriod): ${byType}.`;
+  return (
+    `${meanings} Periods per type (the first is the default when none is sent; any other answers 400 ` +
+    `with a field error on notificationPeriod): ${byType}.`
+  );
 }

@@ -32,7 +32,10 @@ export function AuthPanel({
       type="button"
       aria-pressed={mode === value}
       onClick={() => setMode(value)}
-      className={`min-h-11 flex-1 rounded-md px-3 text-sm font-semibold ${mode === value ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+      className={
+        `min-h-11 flex-1 rounded-md px-3 text-sm font-semibold ` +
+        `${mode === value ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`
+      }
     >
       {label}
     </button>

@@ -60,7 +60,10 @@ export function PartnerAuthForm({ mode, continueTo }: { mode: "sign-in" | "sign-
         else if (problem.kind === "registrations_limited") setMessage(problemMessage(problem, "partner"));
         else
           setMessage(
-            `That e-mail and password do not match a partner account.${problem.kind === "invalid_credentials" && problem.waitSeconds > 0 ? ` Wait ${describeWait(problem.waitSeconds)} before trying again.` : ""}`,
+            "That e-mail and password do not match a partner account." +
+              (problem.kind === "invalid_credentials" && problem.waitSeconds > 0
+                ? ` Wait ${describeWait(problem.waitSeconds)} before trying again.`
+                : ""),
           );
       }
     } catch {

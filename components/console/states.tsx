@@ -12,7 +12,10 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 export function Notice({ tone = "info", children }: { tone?: "info" | "warn"; children: ReactNode }) {
   return (
     <div
-      className={`rounded-lg px-4 py-3 text-sm ${tone === "warn" ? "bg-amber-50 text-amber-950 ring-1 ring-amber-200" : "bg-blue-50 text-blue-950 ring-1 ring-blue-200"}`}
+      className={
+        `rounded-lg px-4 py-3 text-sm ` +
+        `${tone === "warn" ? "bg-amber-50 text-amber-950 ring-1 ring-amber-200" : "bg-blue-50 text-blue-950 ring-1 ring-blue-200"}`
+      }
     >
       {children}
     </div>

@@ -76,7 +76,10 @@ export function DownloadData() {
       {progress ? (
         <p role="status" aria-live="polite" className="text-sm text-slate-700" data-testid="export-progress">
           {totals
-            ? `${count(totals["data-points"]!, "data point", "data points")}, ${count(totals.trips!, "trip", "trips")}, ${count(totals.notifications!, "notification", "notifications")}, ${count(totals.vehicles!, "vehicle", "vehicles")}: `
+            ? `${count(totals["data-points"]!, "data point", "data points")}, ` +
+              `${count(totals.trips!, "trip", "trips")}, ` +
+              `${count(totals.notifications!, "notification", "notifications")}, ` +
+              `${count(totals.vehicles!, "vehicle", "vehicles")}: `
             : "Starting… "}
           {mb(progress.bytes)} received
           {state === "done"

@@ -111,7 +111,10 @@ export function LiveVehicles({
                     {v.label ? <p className="truncate text-sm text-slate-600">{v.name}</p> : null}
                   </div>
                   <span
-                    className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${v.running ? "bg-emerald-100 text-emerald-900" : "bg-slate-100 text-slate-800"}`}
+                    className={
+                      `shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ` +
+                      `${v.running ? "bg-emerald-100 text-emerald-900" : "bg-slate-100 text-slate-800"}`
+                    }
                   >
                     {v.running ? "Running" : "Parked"}
                   </span>
@@ -144,7 +147,10 @@ export function LiveVehicles({
                         setFollowId(following ? null : v.vehicleId);
                         select(v.vehicleId);
                       }}
-                      className={`min-h-11 rounded-lg px-3 text-sm font-semibold ${following ? "bg-blue-700 text-white hover:bg-blue-800" : "border border-slate-300 hover:bg-slate-50"}`}
+                      className={
+                        `min-h-11 rounded-lg px-3 text-sm font-semibold ` +
+                        `${following ? "bg-blue-700 text-white hover:bg-blue-800" : "border border-slate-300 hover:bg-slate-50"}`
+                      }
                     >
                       {following ? "Following" : "Follow"}
                     </button>

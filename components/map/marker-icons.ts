@@ -66,7 +66,10 @@ function makePinIcon(kind: "start" | "end") {
     className: `wl-trip-${kind}`,
     iconSize: [22, 22],
     iconAnchor: [11, 11],
-    html: `<span data-trip-marker="${kind}" style="display:flex;width:22px;height:22px;border-radius:4px;align-items:center;justify-content:center;background:${color};color:#fff;font:700 11px/1 system-ui;border:2px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.5)">${kind === "start" ? "A" : "B"}</span>`,
+    html:
+      `<span data-trip-marker="${kind}" style="display:flex;width:22px;height:22px;border-radius:4px;` +
+      `align-items:center;justify-content:center;background:${color};color:#fff;font:700 11px/1 system-ui;` +
+      `border:2px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.5)">${kind === "start" ? "A" : "B"}</span>`,
   });
 }
 
@@ -79,6 +82,8 @@ function makeReplayIcon() {
     className: "wl-replay-marker",
     iconSize: [20, 20],
     iconAnchor: [10, 10],
-    html: '<span data-replay-marker style="display:block;width:20px;height:20px;border-radius:9999px;background:#1d4ed8;border:3px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.6)"></span>',
+    html:
+      '<span data-replay-marker style="display:block;width:20px;height:20px;border-radius:9999px;' +
+      'background:#1d4ed8;border:3px solid #fff;box-shadow:0 1px 4px rgba(0,0,0,.6)"></span>',
   });
 }

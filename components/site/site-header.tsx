@@ -54,7 +54,10 @@ export function SiteHeader({ session, current }: { session: HeaderSession; curre
                     <Link
                       href={s.href}
                       aria-current={current === s.id ? "page" : undefined}
-                      className={`inline-block min-h-11 content-center font-semibold underline-offset-4 hover:underline ${current === s.id ? "text-slate-900 underline decoration-2" : "text-blue-700"}`}
+                      className={
+                        `inline-block min-h-11 content-center font-semibold underline-offset-4 hover:underline ` +
+                        `${current === s.id ? "text-slate-900 underline decoration-2" : "text-blue-700"}`
+                      }
                     >
                       {s.label}
                     </Link>

@@ -13,7 +13,10 @@ export function Button({
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof variants }) {
   return (
     <button
-      className={`inline-flex min-h-11 items-center justify-center rounded-lg px-4 py-2 text-sm font-semibold transition-colors ${variants[variant]} ${className}`}
+      className={
+        `inline-flex min-h-11 items-center justify-center rounded-lg px-4 py-2 text-sm font-semibold ` +
+        `transition-colors ${variants[variant]} ${className}`
+      }
       {...props}
     />
   );

@@ -38,7 +38,10 @@ export function CollapsibleNav({
         aria-controls={id}
         onClick={() => setOpenOn(open ? null : pathname)}
         onKeyDown={closeOnEscape}
-        className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-900 hover:bg-slate-50 md:hidden"
+        className={
+          "inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 px-3 text-sm " +
+          "font-semibold text-slate-900 hover:bg-slate-50 md:hidden"
+        }
       >
         <svg
           aria-hidden="true"
@@ -57,7 +60,10 @@ export function CollapsibleNav({
         id={id}
         onClick={closeOnLink}
         onKeyDown={closeOnEscape}
-        className={`${open ? "flex" : "hidden"} w-full flex-col items-start gap-1 border-t border-slate-200 pt-2 md:flex md:w-auto md:flex-row md:items-center md:border-0 md:pt-0 ${className}`}
+        className={
+          `${open ? "flex" : "hidden"} w-full flex-col items-start gap-1 border-t border-slate-200 pt-2 ` +
+          `md:flex md:w-auto md:flex-row md:items-center md:border-0 md:pt-0 ${className}`
+        }
       >
         {children}
       </div>

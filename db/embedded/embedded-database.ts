@@ -123,7 +123,8 @@ async function serverAnswers(marker: Marker): Promise<boolean> {
   const answer = await probe(marker.url, BUSY_SERVER_PATIENCE_MS);
   if (answer === "silent")
     throw new Error(
-      `the embedded database's server (process ${marker.pid}, ${marker.url}) accepts connections but has not answered for ${BUSY_SERVER_PATIENCE_MS / 1000} s; ` +
+      `the embedded database's server (process ${marker.pid}, ${marker.url}) accepts connections but has ` +
+        `not answered for ${BUSY_SERVER_PATIENCE_MS / 1000} s; ` +
         `not opening its files a second time (if that process is not Wayline's, delete embedded-db.json in the data directory)`,
     );
   return answer === "postgres";

@@ -17,7 +17,8 @@ export async function startCallbackServer() {
     received.push(url);
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(
-      `<!doctype html><title>Partner app</title><h1>Partner app received the callback</h1><p>${url.searchParams.has("code") ? "A code arrived." : (url.searchParams.get("error") ?? "")}</p>`,
+      `<!doctype html><title>Partner app</title><h1>Partner app received the ` +
+        `callback</h1><p>${url.searchParams.has("code") ? "A code arrived." : (url.searchParams.get("error") ?? "")}</p>`,
     );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

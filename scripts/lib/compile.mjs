@@ -101,18 +101,13 @@ const ownFileMeta = {
 };
 
 /**
- * Bundles every compiled script unless all are current (`force`: regardless). Resolves with whether it
- * compiled. Says so on stderr (stdout is a command's answer: app:create --json).
+ * esbuild's options for bundles of these entry points in .build/, as the compiled scripts are made. The
+ * benchmarks' baseline app's process is bundled with them too (bench/lib/baseline.ts), so that it runs as
+ * the service's processes do.
  */
-export async function compileScripts({ force = false } = {}) {
-  if (!force && bundlesAreCurrent()) return false;
-  // Each bundle is dated when its sources were read: a source saved during the build is newer, so
-  // the next check compiles again.
-  const startedAt = new Date();
-  // Loaded only to compile: a start that finds the bundles current does not pay for it.
-  const { build } = await import("esbuild");
-  const result = await build({
-    entryPoints: COMPILED_SCRIPTS.map((s) => path.join(root, "scripts", s)),
+export function bundleOptions(entryPoints) {
+  return {
+    entryPoints,
     absWorkingDir: root,
     outdir: BUILD_DIR,
     outExtension: { ".js": ".mjs" },
@@ -124,9 +119,25 @@ export async function compileScripts({ force = false } = {}) {
     tsconfig: path.join(root, "tsconfig.json"),
     banner: { js: BANNER },
     plugins: [serverOnly, ownFileMeta],
+    logLevel: "warning",
+  };
+}
+
+/**
+ * Bundles every compiled script unless all are current (`force`: regardless). Resolves with whether it
+ * compiled. Says so on stderr (stdout is a command's answer: app:create --json).
+ */
+export async function compileScripts({ force = false } = {}) {
+  if (!force && bundlesAreCurrent()) return false;
+  // Each bundle is dated when its sources were read: a source saved during the build is newer, so
+  // the next check compiles again.
+  const startedAt = new Date();
+  // Loaded only to compile: a start that finds the bundles current does not pay for it.
+  const { build } = await import("esbuild");
+  const result = await build({
+    ...bundleOptions(COMPILED_SCRIPTS.map((s) => path.join(root, "scripts", s))),
     metafile: true,
     write: false,
-    logLevel: "warning",
   });
   fs.mkdirSync(BUILD_DIR, { recursive: true });
   const inputs = {};

@@ -36,7 +36,8 @@ export const accountOperations = {
     tag: "Accounts",
     summary: "Create a driver account",
     description:
-      "Requires a client-credentials token. The response carries accessToken.code, an authorization code for the new account that the token endpoint exchanges without any user step.",
+      "Requires a client-credentials token. The response carries accessToken.code, an authorization code " +
+      "for the new account that the token endpoint exchanges without any user step.",
     auth: "client",
     body: createAccountBody,
     access: accessRules.account,

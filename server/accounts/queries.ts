@@ -37,7 +37,9 @@ export async function listAccounts(
 ) {
   const granted =
     withAccountScope && scope.appId !== undefined
-      ? sql`${accounts.id} in (select ${accountGrants.accountId} from ${accountGrants} where ${accountGrants.appId} = ${scope.appId} and ${accountGrants.revokedAt} is null and ${accountGrants.accountScope})`
+      ? sql`${accounts.id} in (select ${accountGrants.accountId} from ${accountGrants} where
+        ${accountGrants.appId} = ${scope.appId} and ${accountGrants.revokedAt} is null and
+        ${accountGrants.accountScope})`
       : undefined;
   const where = and(scopeWhere(scope), granted);
   const [rows, [total]] = await Promise.all([

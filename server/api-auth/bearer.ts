@@ -11,7 +11,8 @@ import { noteGrantUse, noteTokenUse } from "./last-use";
 import type { Principal } from "./principal";
 
 // "Authorization: Bearer …" on every API call: one statement decides whether the token works here,
-// reads what the driver granted the app (a user token's grant, by its primary key), and meters the request (docs/api.md#rate-limits). A working token takes one request from its
+// reads what the driver granted the app (a user token's grant, by its primary key), and meters the
+// request (docs/api.md#rate-limits). A working token takes one request from its
 // token's and its client's buckets; a request without one (no header, a malformed one, an unknown,
 // revoked, expired or other-environment token) takes one from its address's bucket, so guessing is
 // paced too and every answer, 401s included, says how its bucket stands. The header is hashed

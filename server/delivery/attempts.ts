@@ -121,19 +121,35 @@ async function recordRows(
     )}`;
   }
   if (outbox.length > 0) {
-    await sql`insert into email_outbox ${sql(outbox.map((o) => ({ notification_delivery_id: o.notificationDeliveryId, app_id: o.appId, recipient: o.recipient, subject: o.subject, text: o.text })))}`;
+    await sql`insert into email_outbox ${sql(
+      outbox.map((o) => ({
+        notification_delivery_id: o.notificationDeliveryId,
+        app_id: o.appId,
+        recipient: o.recipient,
+        subject: o.subject,
+        text: o.text,
+      })),
+    )}`;
   }
   if (delivered.length > 0)
-    await sql`update notification_deliveries set status = 'DELIVERED', lease_owner = null, lease_until = null where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
+    await sql`update notification_deliveries set status = 'DELIVERED', lease_owner = null, lease_until = null
+      where id = any(${`{${delivered.join(",")}}`}::bigint[])`;
   for (const d of deactivated) {
-    await sql`update subscription_deliveries set active = false, deactivation_reason = ${d.reason}, deactivated_at = ${d.at.toISOString()}::timestamptz where id = ${d.deliveryId} and active`;
+    await sql`update subscription_deliveries
+      set active = false, deactivation_reason = ${d.reason}, deactivated_at = ${d.at.toISOString()}::timestamptz
+      where id = ${d.deliveryId} and active`;
   }
   if (deactivated.length > 0)
-    await sql`update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
+    await sql`update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null
+      where id = any(${`{${deactivated.map((d) => d.id).join(",")}}`}::bigint[])`;
   if (cancelled.length > 0)
-    await sql`update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null where id = any(${`{${cancelled.join(",")}}`}::bigint[]) and status = 'PENDING'`;
+    await sql`update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null
+      where id = any(${`{${cancelled.join(",")}}`}::bigint[]) and status = 'PENDING'`;
   for (const r of retries) {
-    await sql`update notification_deliveries set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz, failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null where id = ${r.id} and status = 'PENDING'`;
+    await sql`update notification_deliveries
+      set attempts = ${r.attempts}, next_attempt_at = ${r.at.toISOString()}::timestamptz,
+          failing_since = ${r.failingSince.toISOString()}::timestamptz, lease_owner = null, lease_until = null
+      where id = ${r.id} and status = 'PENDING'`;
   }
   for (const [notificationId, status] of httpStatuses) {
     await sql`update notifications set http_status_code = ${status} where id = ${notificationId}`;

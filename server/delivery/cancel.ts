@@ -27,7 +27,8 @@ export async function cancelAccountDeliveries(
        order by nd.id
          for update of nd
     )
-    update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null where id in (select id from gone) returning id`)) as unknown as {
+    update notification_deliveries set status = 'FAILED', lease_owner = null, lease_until = null
+     where id in (select id from gone) returning id`)) as unknown as {
     id: string;
   }[];
   return rows.length;

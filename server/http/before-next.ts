@@ -106,7 +106,11 @@ export function clientErrorAnswer(error: NodeJS.ErrnoException): string | null {
   const body = JSON.stringify(
     oauth ? { error: "invalid_request", error_description: detail } : errorBody(new ApiError("VALIDATION", detail)),
   );
-  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: no-store\r\n${REQUEST_ID_HEADER}: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nCache-Control: ` +
+    `no-store\r\n${REQUEST_ID_HEADER}: ${randomUUID()}\r\nContent-Length: ` +
+    `${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }
 
 function splitUrl(url: string): [string, string] {

@@ -6,7 +6,7 @@ import type { ServerOptions } from "node:http";
  * with its body. Node checks open connections against them every `connectionsCheckingInterval`
  * (30 s by default, which would let a short timeout run twice over): here a quarter of the
  * timeout, at most 5 s. A request that runs out of time ends in the server's clientError answer
- * (408, scripts/start.ts). The time a handler takes to answer is not counted.
+ * (408, scripts/lib/serve-http.ts). The time a handler takes to answer is not counted.
  */
 export function requestTimeouts(seconds: number): ServerOptions {
   const ms = Math.round(seconds * 1000);

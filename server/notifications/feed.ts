@@ -53,7 +53,8 @@ export function feedStart(principal: Principal, query: { after?: string; since?:
   if (after && after.issuedAt < horizonTime) {
     throw new ApiError(
       "CURSOR_EXPIRED",
-      `The cursor is older than the ${env().EVENT_FEED_RETENTION_DAYS} days the feed keeps: restart with since=<DateTime> (the time up to which you have the events) instead of after.`,
+      `The cursor is older than the ${env().EVENT_FEED_RETENTION_DAYS} days the feed keeps: restart with ` +
+        `since=<DateTime> (the time up to which you have the events) instead of after.`,
     );
   }
   // Without a cursor: from `since`, or the oldest event kept.

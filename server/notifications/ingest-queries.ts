@@ -18,7 +18,8 @@ import { enqueueDeliveries } from "./pending-deliveries";
  */
 export const liveSubscriptionsColumn = (sql: Sql): Fragment => sql`(
   select coalesce(json_agg(json_build_array(s.id, s.app_id, s.client_id, s.type, s.notification_period, s.minimum_time, s.criteria, a.time_zone,
-                                            st.met, ${ms(sql, sql`st.evaluated_at`)}, ${ms(sql, sql`st.notified_at`)}, st.anchor_latitude, st.anchor_longitude) order by s.id), '[]')
+                                            st.met, ${ms(sql, sql`st.evaluated_at`)},
+                                              ${ms(sql, sql`st.notified_at`)}, st.anchor_latitude, st.anchor_longitude) order by s.id), '[]')
     from subscriptions s
     join accounts a on a.id = v.account_id
     left join subscription_states st on st.subscription_id = s.id and st.vehicle_id = v.id
@@ -141,7 +142,8 @@ export function notificationWrites(sql: Sql, environment: Environment, writes: N
       // The bodies go as one JSON document: as a text array, postgres.js escaped every character
       // of every body, a twentieth of a subscribed batch's node CPU.
       sql`nu as (select u.*, b.body from unnest(${list.map((x) => x.w.vehicleId)}::int[], ${list.map((x) => x.w.accountId)}::int[],
-                                         ${list.map((x) => x.n.subscriptionId)}::int[], ${list.map((x) => x.n.appId)}::int[], ${list.map((x) => x.n.type)}::text[],
+                                         ${list.map((x) => x.n.subscriptionId)}::int[],
+                                           ${list.map((x) => x.n.appId)}::int[], ${list.map((x) => x.n.type)}::text[],
                                          ${list.map((x) => x.setOrd)}::int[], ${list.map((x) => x.n.onetime)}::boolean[])
                 with ordinality as u(vehicle, account, sub, app, type, set_ord, onetime, ord)
                 join jsonb_array_elements(${JSON.stringify(list.map((x) => x.n.body))}::jsonb) with ordinality as b(body, ord) on b.ord = u.ord)`,

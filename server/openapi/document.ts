@@ -168,7 +168,8 @@ function success(op: Operation, example: OperationExample) {
     const data = JSON.stringify(example.response);
     return {
       description:
-        "Server-Sent Events: each message's `id` is the event's cursor, `event` its type and `data` the event JSON (`x-event-data`); comment lines (`: heartbeat`) keep the connection open.",
+        "Server-Sent Events: each message's `id` is the event's cursor, `event` its type and `data` the " +
+        "event JSON (`x-event-data`); comment lines (`: heartbeat`) keep the connection open.",
       content: {
         [op.response.stream]: {
           schema: { type: "string", "x-event-data": toSchema(responseSchema(op), "output") },
@@ -204,7 +205,8 @@ function introduction(environment: Environment, origin: string): string {
   return [
     "Connected-vehicle accounts, vehicles, their data and notifications about them.",
     "",
-    `Every call carries \`Authorization: Bearer <token>\`, a token from \`${origin}${prefix}/oauth/token\`. Every path answers the same with or without a trailing slash.`,
+    `Every call carries \`Authorization: Bearer <token>\`, a token from ` +
+      `\`${origin}${prefix}/oauth/token\`. Every path answers the same with or without a trailing slash.`,
     "",
     "## Environments",
     "",
@@ -219,11 +221,17 @@ function introduction(environment: Environment, origin: string): string {
     "",
     "## Errors",
     "",
-    'Every error has the body `{"error":{"httpStatus","errorCode","detail","errorDisplay","fieldErrors":[…]}}`: 400 `VALIDATION`, 401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 `CANNOTPERSIST`, 410 `CURSOR_EXPIRED` (an event-feed cursor older than the feed keeps), 413, 415, 429 `RATE_LIMITED`, 500 `INTERNAL` (with `Retry-After` when the database is out of reach for the moment: retry then). The OAuth endpoints answer RFC 6749 errors instead.',
+    "Every error has the body " +
+      '`{"error":{"httpStatus","errorCode","detail","errorDisplay","fieldErrors":[…]}}`: 400 `VALIDATION`, ' +
+      "401 `UNAUTHORIZED`, 403 `FORBIDDEN`, 404 `NOT_FOUND` (also for ids you may not see), 405, 409 " +
+      "`CANNOTPERSIST`, 410 `CURSOR_EXPIRED` (an event-feed cursor older than the feed keeps), 413, 415, " +
+      "429 `RATE_LIMITED`, 500 `INTERNAL` (with `Retry-After` when the database is out of reach for the " +
+      "moment: retry then). The OAuth endpoints answer RFC 6749 errors instead.",
     "",
     "## Guides",
     "",
-    "[Quickstart](/docs/guides/quickstart) · [OAuth flows](/docs/guides/oauth) · [Verifying webhook signatures](/docs/guides/webhook-signatures) · [The sandbox simulator](/docs/guides/simulator)",
+    "[Quickstart](/docs/guides/quickstart) · [OAuth flows](/docs/guides/oauth) · [Verifying webhook " +
+      "signatures](/docs/guides/webhook-signatures) · [The sandbox simulator](/docs/guides/simulator)",
   ].join("\n");
 }
 
@@ -267,7 +275,8 @@ export function openApiDocument(environment: Environment, origin: string) {
                 "A cursor older than the feed keeps (`CURSOR_EXPIRED`): restart with `since`",
                 new ApiError(
                   "CURSOR_EXPIRED",
-                  "The cursor is older than the 7 days the feed keeps: restart with since=<DateTime> (the time up to which you have the events) instead of after.",
+                  "The cursor is older than the 7 days the feed keeps: restart with since=<DateTime> (the time up to " +
+                    "which you have the events) instead of after.",
                 ),
               ),
             }
@@ -347,7 +356,8 @@ export function openApiDocument(environment: Environment, origin: string) {
       {
         name: "Webhooks",
         description:
-          "What your receivers get: one entry per event type, the JSON body each HTTP_POST delivery carries (the same as the event feed's events), signed with Standard Webhooks headers.",
+          "What your receivers get: one entry per event type, the JSON body each HTTP_POST delivery carries " +
+          "(the same as the event feed's events), signed with Standard Webhooks headers.",
       },
       ...(environment === "sandbox"
         ? [

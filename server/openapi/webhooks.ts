@@ -15,8 +15,16 @@ const SIGNATURE_HEADERS = [
 function describe(type: string): string {
   const info = EVENT_TYPES[type as EventType];
   if (!info)
-    return `An app event: sent to the app's event endpoint (set in the console) and shown in its event feed; ${type === "ACCESSREVOKED" ? "a driver or the app revoked the app's access to an account" : "a driver deleted an account the app could reach"}. Carries these four fields and nothing else.`;
-  return `Sent to every HTTP_POST delivery of a ${type} subscription (scopes: ${info.scopes.join(", ").toLowerCase()}; periods: ${info.periods.join(", ")}). Answer any 2xx within 10 s; other answers are retried or deactivate the delivery (see Delivery).`;
+    return (
+      `An app event: sent to the app's event endpoint (set in the console) and shown in its event feed; ` +
+      `${type === "ACCESSREVOKED" ? "a driver or the app revoked the app's access to an account" : "a driver deleted an account the app could reach"}. ` +
+      `Carries these four fields and nothing else.`
+    );
+  return (
+    `Sent to every HTTP_POST delivery of a ${type} subscription (scopes: ` +
+    `${info.scopes.join(", ").toLowerCase()}; periods: ${info.periods.join(", ")}). Answer any 2xx ` +
+    `within 10 s; other answers are retried or deactivate the delivery (see Delivery).`
+  );
 }
 
 export function webhookEntries(): Record<string, unknown> {

@@ -20,7 +20,13 @@ export const simulatorOperations = {
     path: "/vehicle/{vehicleId}/simulation/",
     tag: "Simulator",
     summary: "Start a simulated trip for a vehicle",
-    description: `${SANDBOX} Give start and end (optionally via points: routed on the road network, fastest by speed limit), route (a polyline driven as given), routeId (a saved route) or templateId. realtime: data sets every collectionPeriod seconds (1–300, default 60), speedUp 1–60 times faster, repeat to drive on (back and forth, or round a loop) until stopped. instant: the whole trip at once with past timestamps (startTime, default now minus the trip's duration). seed makes the trip repeatable. One running simulation per vehicle (409).`,
+    description:
+      `${SANDBOX} Give start and end (optionally via points: routed on the road network, fastest by speed ` +
+      `limit), route (a polyline driven as given), routeId (a saved route) or templateId. realtime: data ` +
+      `sets every collectionPeriod seconds (1–300, default 60), speedUp 1–60 times faster, repeat to drive ` +
+      `on (back and forth, or round a loop) until stopped. instant: the whole trip at once with past ` +
+      `timestamps (startTime, default now minus the trip's duration). seed makes the trip repeatable. One ` +
+      `running simulation per vehicle (409).`,
     auth: "any",
     params: simulationParams,
     body: simulationBody,

@@ -25,7 +25,8 @@ export async function saveOutcomes(outcomes: Outcome[]): Promise<void> {
         ended_at = case when v.finished then coalesce(r.ended_at, now()) else r.ended_at end,
         park_pending = r.status = 'stopped' and v.trip_open,
         next_due_at = case when r.status = 'stopped' then (case when v.trip_open then now() else null end) else v.next_due end
-      from unnest(${col((o) => o.id)}::int[], ${col((o) => o.lap)}::int[], ${col((o) => o.lapStartedAt.toISOString())}::timestamptz[], ${col((o) => o.nextIndex)}::int[],
+      from unnest(${col((o) => o.id)}::int[], ${col((o) => o.lap)}::int[],
+        ${col((o) => o.lapStartedAt.toISOString())}::timestamptz[], ${col((o) => o.nextIndex)}::int[],
                   ${col((o) => o.tripId)}::bigint[], ${col((o) => o.progress)}::float8[], ${col((o) => o.posted)}::int[], ${col((o) => o.finished)}::bool[],
                   ${col((o) => o.tripOpen)}::bool[], ${col((o) => (o.nextDue ? o.nextDue.toISOString() : null))}::timestamptz[])
         as v(id, lap, lap_started_at, next_index, trip_id, progress, posted, finished, trip_open, next_due)

@@ -90,7 +90,10 @@ function opsFor<K extends PrefixKind>(kind: K) {
       tag,
       summary: "Subscribe to an event type",
       description:
-        "Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period.",
+        "Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` " +
+        "(HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, " +
+        "subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's " +
+        "first allowed period.",
       auth,
       params: withType,
       body: subscriptionBody,
@@ -267,7 +270,11 @@ export const eventFeedOperation = operation({
   tag: "Event feed",
   summary: "The app's events in commit order, paged by cursor",
   description:
-    "Pass each answer's `nextCursor` as `after` on the next call to see every event once, whatever commits concurrently; per vehicle, events keep the order of the data sets that caused them. Without `after`: from `since`, or from the oldest event kept. A cursor older than the feed keeps (EVENT_FEED_RETENTION_DAYS, at least 7 days) answers 410 `CURSOR_EXPIRED`: restart with `since`. A user token sees its own account's events only.",
+    "Pass each answer's `nextCursor` as `after` on the next call to see every event once, whatever " +
+    "commits concurrently; per vehicle, events keep the order of the data sets that caused them. Without " +
+    "`after`: from `since`, or from the oldest event kept. A cursor older than the feed keeps " +
+    "(EVENT_FEED_RETENTION_DAYS, at least 7 days) answers 410 `CURSOR_EXPIRED`: restart with `since`. A " +
+    "user token sees its own account's events only.",
   auth: "any",
   query: z.object({
     after: optional(feedCursor).describe("The nextCursor (or an event's cursor) of an earlier answer"),
@@ -292,7 +299,15 @@ export const eventStreamOperation = operation({
   tag: "Event feed",
   summary: "The app's events as they commit, as Server-Sent Events",
   description:
-    "Send `Accept: text/event-stream` (any other Accept answers 400). Each event is one SSE message: `id:` the event's cursor, `event:` its type, `data:` the event JSON the feed's pages answer. Resumes after `Last-Event-ID` (what EventSource sends when it reconnects) or `after`; without either, from `since` or the oldest event kept. A bad or expired cursor answers 400 or 410 in JSON before the stream starts. A comment line (`: heartbeat`) comes at least every 15 s; the stream closes within 5 s of its token being revoked or expiring. Opening a stream counts as one request against the rate limits. A token holds at most 5 open streams and an app 20 in the environment (a user token's: per account), by default; the next answers 429 with `Retry-After`. A client that stops reading is cut off once the stream's writes have not drained for 30 s.",
+    "Send `Accept: text/event-stream` (any other Accept answers 400). Each event is one SSE message: " +
+    "`id:` the event's cursor, `event:` its type, `data:` the event JSON the feed's pages answer. " +
+    "Resumes after `Last-Event-ID` (what EventSource sends when it reconnects) or `after`; without " +
+    "either, from `since` or the oldest event kept. A bad or expired cursor answers 400 or 410 in JSON " +
+    "before the stream starts. A comment line (`: heartbeat`) comes at least every 15 s; the stream " +
+    "closes within 5 s of its token being revoked or expiring. Opening a stream counts as one request " +
+    "against the rate limits. A token holds at most 5 open streams and an app 20 in the environment (a " +
+    "user token's: per account), by default; the next answers 429 with `Retry-After`. A client that " +
+    "stops reading is cut off once the stream's writes have not drained for 30 s.",
   auth: "any",
   query: z.object({
     after: optional(feedCursor).describe("Start after this cursor (Last-Event-ID wins when both are sent)"),

@@ -246,7 +246,8 @@ export const subscriptionOut = z
   })
   .catchall(z.unknown())
   .describe(
-    "The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields.",
+    "The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, " +
+      "relationship, startTime, endTime, daysOfWeek) appear beside these fields.",
   );
 
 export const notificationOut = z
@@ -270,7 +271,11 @@ export const notificationOut = z
   })
   .catchall(z.unknown())
   .describe(
-    "Plus the type's recorded values: recordedWaypoint {timestamp, latitude, longitude}, recordedBoundaryCondition, ignitionStatus, thresholdVoltage/recordedVoltage, dataKey/thresholdValue/relationship/recordedValue, troubleCodes, authorizationStatus, and recordedEvent for the momentary events (true when a data set carried it; false in STATECHANGE's notification that it stopped arriving).",
+    "Plus the type's recorded values: recordedWaypoint {timestamp, latitude, longitude}, " +
+      "recordedBoundaryCondition, ignitionStatus, thresholdVoltage/recordedVoltage, " +
+      "dataKey/thresholdValue/relationship/recordedValue, troubleCodes, authorizationStatus, and " +
+      "recordedEvent for the momentary events (true when a data set carried it; false in STATECHANGE's " +
+      "notification that it stopped arriving).",
   );
 
 // An event of GET /eventFeed/: the body its webhook carries, plus its position in the feed.

@@ -47,7 +47,9 @@ export async function pointsSinceLastCall({
       // still running at this very first call could fall behind the cursor.
       const [last] = await rows<{ tx_id: string; id: string }>(
         tx,
-        sql`select p.tx_id::text, p.id::text from data_points p where p.vehicle_id in (select id from vehicles where account_id = ${accountId}) order by p.tx_id desc, p.id desc limit 1`,
+        sql`select p.tx_id::text, p.id::text from data_points p
+          where p.vehicle_id in (select id from vehicles where account_id = ${accountId})
+          order by p.tx_id desc, p.id desc limit 1`,
       );
       // A concurrent first call may have set it meanwhile: either cursor starts after what had committed.
       await tx

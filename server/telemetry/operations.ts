@@ -23,7 +23,10 @@ export const telemetryOperations = {
     tag: "Device data",
     summary: "Post a data set, or a batch of up to 500 (a JSON array)",
     description:
-      "Sandbox: any app with access to the vehicle. Production: apps approved as data providers. A batch is applied in timestamp order in one transaction and answered with every data set in timestamp order; a data set at a timestamp the vehicle already has is a duplicate and is answered with the stored one, as a read shows it: positions at the precision the driver granted, and 403 without the data scope (nothing of the post is written then).",
+      "Sandbox: any app with access to the vehicle. Production: apps approved as data providers. A batch is applied in " +
+      "timestamp order in one transaction and answered with every data set in timestamp order; a data set at a " +
+      "timestamp the vehicle already has is a duplicate and is answered with the stored one, as a read shows it: " +
+      "positions at the precision the driver granted, and 403 without the data scope (nothing of the post is written then).",
     auth: "any",
     params: vehicleDataParams,
     body: dataSetPostBody,
@@ -101,7 +104,9 @@ export const telemetryOperations = {
     tag: "Device data",
     summary: "Data points of all of an account's vehicles",
     description:
-      "sinceLastCall=true returns the points stored since this app's previous call for the account, oldest first (the first call returns none and sets the cursor). A client-credentials token names the account with accountId; a user token reads its own.",
+      "sinceLastCall=true returns the points stored since this app's previous call for the account, oldest first (the " +
+      "first call returns none and sets the cursor). A client-credentials token names the account with accountId; a " +
+      "user token reads its own.",
     auth: "any",
     query: pagingQuery.extend({ sinceLastCall: flag, accountId: optional(idParam) }),
     access: accessRules.dataPoint,

@@ -123,7 +123,8 @@ async function emptyPartitionOnce(partition: MonthPartition): Promise<Emptied> {
     // The counter rows are locked in ingest's order (the vehicle's, then its keys'), each in vehicle and
     // key order: two workers' runs wait for each other rather than deadlock.
     await tx.execute(
-      sql`select 1 from vehicle_data_stats where vehicle_id in (select vehicle_id from vehicle_key_stats where month = ${month}) order by vehicle_id for update`,
+      sql`select 1 from vehicle_data_stats
+        where vehicle_id in (select vehicle_id from vehicle_key_stats where month = ${month}) order by vehicle_id for update`,
     );
     await tx.execute(sql`select 1 from vehicle_key_stats where month = ${month} order by vehicle_id, key for update`);
     const gone = (await tx.execute(sql`
@@ -136,7 +137,8 @@ async function emptyPartitionOnce(partition: MonthPartition): Promise<Emptied> {
     }[];
     // A key whose newest point is in this month has no point after it: its copy goes with the month.
     await tx.execute(
-      sql`delete from latest_data_points where recorded_at >= ${partition.from.toISOString()}::timestamptz and recorded_at < ${partition.to.toISOString()}::timestamptz`,
+      sql`delete from latest_data_points
+        where recorded_at >= ${partition.from.toISOString()}::timestamptz and recorded_at < ${partition.to.toISOString()}::timestamptz`,
     );
     const detachFrom = performance.now();
     await detachPartition(tx, "data_points", partition);

@@ -130,17 +130,21 @@ export async function createSubscription(
 ): Promise<{ subscriptionId: number; deliveryIds: number[] }> {
   const [sub] = await sql<
     { id: number }[]
-  >`insert into subscriptions (environment, app_id, client_id, scope, type, notification_period) values ('sandbox', ${appId}, ${clientId}, 'SYSTEM', 'WAYPOINT', 'CONTINUOUS') returning id`;
+  >`insert into subscriptions (environment, app_id, client_id, scope, type, notification_period)
+    values ('sandbox', ${appId}, ${clientId}, 'SYSTEM', 'WAYPOINT', 'CONTINUOUS') returning id`;
   const deliveryIds: number[] = [];
   for (const [position, d] of deliveries.entries()) {
     const [row] =
       d.type === "HTTP_POST"
         ? await sql<
             { id: number }[]
-          >`insert into subscription_deliveries (subscription_id, position, type, post_url, post_headers, oauth2) values (${sub!.id}, ${position}, 'HTTP_POST', ${d.postUrl}, ${d.postHeaders ? sql.json(d.postHeaders) : null}, ${d.oauth2 ? sql.json(d.oauth2) : null}) returning id`
-        : await sql<
-            { id: number }[]
-          >`insert into subscription_deliveries (subscription_id, position, type, recipient, subscriber_subject, subscriber_content) values (${sub!.id}, ${position}, 'EMAIL', ${d.recipient}, ${d.subscriberSubject ?? null}, ${d.subscriberContent ?? null}) returning id`;
+          >`insert into subscription_deliveries (subscription_id, position, type, post_url, post_headers,
+            oauth2) values (${sub!.id}, ${position}, 'HTTP_POST', ${d.postUrl},
+            ${d.postHeaders ? sql.json(d.postHeaders) : null}, ${d.oauth2 ? sql.json(d.oauth2) : null})
+            returning id`
+        : await sql<{ id: number }[]>`insert into subscription_deliveries (subscription_id, position, type, recipient,
+            subscriber_subject, subscriber_content) values (${sub!.id}, ${position}, 'EMAIL', ${d.recipient},
+            ${d.subscriberSubject ?? null}, ${d.subscriberContent ?? null}) returning id`;
     deliveryIds.push(row!.id);
   }
   return { subscriptionId: sub!.id, deliveryIds };
@@ -165,7 +169,8 @@ export async function insertNotifications(
       insert into notifications (environment, subscription_id, app_id, vehicle_id, type, event_at, body)
       select 'sandbox', ${subscriptionId}, ${appId}, 1000 + g, 'WAYPOINT', now(),
         json_build_object('minimumTime', 0, 'notificationPeriod', 'CONTINUOUS', 'creatorClientId', ${clientId}::text,
-          'recordedWaypoint', json_build_object('timestamp', to_char(now() at time zone 'utc', 'YYYYMMDD"T"HH24MISS"+0000"'), 'latitude', 39.96 + g / 1000.0, 'longitude', -82.99))
+          'recordedWaypoint', json_build_object('timestamp', to_char(now() at time zone 'utc',
+            'YYYYMMDD"T"HH24MISS"+0000"'), 'latitude', 39.96 + g / 1000.0, 'longitude', -82.99))
       from generate_series(1, ${count}) g
       returning id`;
     const ids = rows.map((r) => Number(r.id));

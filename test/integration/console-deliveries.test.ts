@@ -89,8 +89,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
       expect(res.body.redirect).toBe(`/console/apps/${appId}/notifications/${id}`);
       const [after] = await testSql()`select status from notification_deliveries where id = ${ndId}`;
       expect(after!.status).toBe("PENDING");
-      const entries =
-        await testSql()`select attempts, failing_since, lease_owner, lease_until, next_attempt_at <= now() as due from notification_deliveries where id = ${ndId}`;
+      const entries = await testSql()`select attempts, failing_since, lease_owner, lease_until, next_attempt_at <= now()
+          as due from notification_deliveries where id = ${ndId}`;
       expect(entries).toEqual([{ attempts: 0, failing_since: null, lease_owner: null, lease_until: null, due: true }]);
 
       const again = await partner.action("resend-notification", { appId, notificationId: String(id) });
@@ -154,8 +154,8 @@ describe("console deliveries on the suite's service (worker off)", () => {
       const res = await partner.action("resend-failed", { appId, environment: "sandbox", since });
       expect(res.status, res.text).toBe(200);
       expect(res.body.reveal).toEqual({ requeued: 2, skippedDeactivated: 1, moreRemain: "no" });
-      const states =
-        await testSql()`select notification_id, status from notification_deliveries where notification_id in ${testSql()(ids.concat(inactive))} order by notification_id`;
+      const states = await testSql()`select notification_id, status from notification_deliveries where notification_id
+          in ${testSql()(ids.concat(inactive))} order by notification_id`;
       expect(Object.fromEntries(states.map((s) => [Number(s.notification_id), s.status]))).toEqual({
         [failed1]: "PENDING",
         [failed2]: "PENDING",

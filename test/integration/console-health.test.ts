@@ -306,7 +306,8 @@ describe("console delivery health", () => {
     const partner = await newPartner();
     const { appId, subs } = await appWithDeliveries(partner, 1);
     const [s] = subs as [Subscribed];
-    await testSql()`update subscription_deliveries set active = false, deactivation_reason = 'HTTP 410 Gone', deactivated_at = now() where id = ${s.deliveryId}`;
+    await testSql()`update subscription_deliveries set active = false, deactivation_reason =
+      'HTTP 410 Gone', deactivated_at = now() where id = ${s.deliveryId}`;
     const html = (await partner.get(`/console/apps/${appId}/health?env=sandbox`)).text;
     const state = stateOf(html, s.deliveryId, "</form>");
     expect(state).toBe("HTTP_POST https://partner.example/hook-0 deactivated HTTP 410 Gone Reactivate");

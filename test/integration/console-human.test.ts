@@ -55,7 +55,8 @@ describe("console: one table component", () => {
     // One attempt recorded as the worker would (this service runs without one), for the delivery log's table.
     const [row] =
       await testSql()`select id, delivery_id from notification_deliveries where notification_id = ${notificationId}`;
-    await testSql()`insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms, request_headers)
+    await testSql()`insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at,
+      target, outcome, http_status, latency_ms, request_headers)
       values (${row!.id}, ${notificationId}, ${row!.delivery_id}, now(), 'https://partner.example/hook', 'DELIVERED', 200, 42, ${JSON.stringify({ "webhook-id": String(notificationId) })}::jsonb)`;
 
     const tables: [string, string][] = [
@@ -66,7 +67,9 @@ describe("console: one table component", () => {
     for (const [page, label] of tables) {
       const html = (await partner.get(page)).text;
       const region = new RegExp(
-        `<div class="overflow-x-auto[^"]*" tabindex="0" role="region" aria-label="${label}[^"]*"><table class="w-full text-left text-sm" style="min-width:[^"]+"><caption class="sr-only">[^<]+</caption><thead><tr[^>]*><th scope="col" class="px-3 py-2">`,
+        `<div class="overflow-x-auto[^"]*" tabindex="0" role="region" aria-label="${label}[^"]*"><table ` +
+          `class="w-full text-left text-sm" style="min-width:[^"]+"><caption ` +
+          `class="sr-only">[^<]+</caption><thead><tr[^>]*><th scope="col" class="px-3 py-2">`,
       );
       expect(html, page).toMatch(region);
     }

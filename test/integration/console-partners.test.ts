@@ -327,7 +327,8 @@ describe("apps and credentials", () => {
     expect(sub.status).toBe(200);
     expect(sub.text).toMatch(/<dt>subscriptionId<\/dt><dd>\d+<\/dd>/);
     expect(sub.text).toContain(
-      `<form method="get" action="/console/apps/${app!.id}/subscriptions"><input type="hidden" name="env" value="sandbox"><button type="submit">Done</button></form>`,
+      `<form method="get" action="/console/apps/${app!.id}/subscriptions"><input type="hidden" name="env" ` +
+        `value="sandbox"><button type="submit">Done</button></form>`,
     );
   });
 });
@@ -535,8 +536,9 @@ describe("connected accounts, subscriptions and notifications", () => {
 
   it("reactivate-delivery switches a deactivated delivery back on; delete marks the subscription deleted", async () => {
     const { partner, app, subscriptionId } = await partnerWithData();
-    const [delivery] =
-      await testSql()`update subscription_deliveries set active = false, deactivation_reason = 'HTTP 410 at 20260101T000000+0000', deactivated_at = now() where subscription_id = ${subscriptionId} returning id`;
+    const [delivery] = await testSql()`update subscription_deliveries set active = false, deactivation_reason =
+        'HTTP 410 at 20260101T000000+0000', deactivated_at = now() where subscription_id =
+        ${subscriptionId} returning id`;
     expect(visibleText((await partner.get(`/console/apps/${app.appId}/subscriptions?env=sandbox`)).text)).toContain(
       "HTTP 410 at",
     );

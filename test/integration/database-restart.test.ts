@@ -87,7 +87,8 @@ describe.skipIf(inject("embedded"))(
     });
 
     test(
-      "fails fast while the database is away (500 INTERNAL with Retry-After on the API), serves everything within 10 s of its return, loses nothing, delivers again",
+      "fails fast while the database is away (500 INTERNAL with Retry-After on the API), serves everything " +
+        "within 10 s of its return, loses nothing, delivers again",
       { timeout: 300_000 },
       async () => {
         // A failure here has once come from a service that never served again after the return (CI,
@@ -199,10 +200,14 @@ describe.skipIf(inject("embedded"))(
         const during = answers.filter((a) => a.endedAt > downAt && a.startedAt < backAt);
         const settled = answers.filter((a) => a.endedAt >= backAt + RECOVERY_MS);
         const failed = answers.filter((a) => a.status !== 200);
+        const firstOkAfter = (what: string) => {
+          const ok = answers.filter((a) => a.what === what && a.status === 200 && a.startedAt >= backAt);
+          return `${what} +${(ok.sort((a, b) => a.endedAt - b.endedAt)[0]?.endedAt ?? Infinity) - backAt} ms`;
+        };
         console.log(
           `database restart: ${answers.length} requests, ${failed.length} not 200 (${[...new Set(failed.map((a) => a.status))].join(", ")}); ` +
             `during the outage ${during.length} answered, longest ${Math.max(...durations(during))} ms; ` +
-            `first 200 of each kind after the return: ${[...new Set(answers.map((a) => a.what))].map((w) => `${w} +${(answers.filter((a) => a.what === w && a.status === 200 && a.startedAt >= backAt).sort((a, b) => a.endedAt - b.endedAt)[0]?.endedAt ?? Infinity) - backAt} ms`).join(", ")}`,
+            `first 200 of each kind after the return: ${[...new Set(answers.map((a) => a.what))].map(firstOkAfter).join(", ")}`,
         );
 
         // While the database was away, readiness said so.

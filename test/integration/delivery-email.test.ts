@@ -148,7 +148,8 @@ describe("EMAIL delivery without SMTP_URL", () => {
     });
     await waitFor(async () => (await rowStatus(s.db, id!)) === "DELIVERED", { what: "DELIVERED" });
     const [mail] = await s.db.sql<{ recipient: string; subject: string; text: string; app_id: number }[]>`
-      select o.recipient, o.subject, o.text, o.app_id from email_outbox o join notification_deliveries nd on nd.id = o.notification_delivery_id where nd.notification_id = ${id!}`;
+      select o.recipient, o.subject, o.text, o.app_id from email_outbox o join notification_deliveries nd on
+        nd.id = o.notification_delivery_id where nd.notification_id = ${id!}`;
     expect(mail).toMatchObject({ recipient: "inbox@partner.example", subject: "Moved", app_id: s.app.appId });
     expect(mail!.text).toContain(`id: ${id}`);
   });

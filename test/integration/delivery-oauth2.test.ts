@@ -182,12 +182,15 @@ describe("HTTP_POST delivery with oauth2", () => {
           async () =>
             (
               await fx.db
-                .sql`select 1 from pg_stat_activity where application_name = 'wayline' and wait_event_type = 'Lock' and query ilike '%from "subscription_deliveries"%for no key update%'`
+                .sql`select 1 from pg_stat_activity where application_name = 'wayline' and wait_event_type = 'Lock'
+                  and query ilike '%from "subscription_deliveries"%for no key update%'`
             ).length > 0,
           { what: "the worker waiting for the credentials' lock" },
         );
         Object.assign(state, { access: "access-elsewhere", refresh: "refresh-elsewhere" });
-        await tx`update subscription_deliveries set oauth2 = ${tx.json({ ...oauth2, access_token: "access-elsewhere", refresh_token: "refresh-elsewhere" })} where id = ${deliveryId}`;
+        await tx`update subscription_deliveries set oauth2 =
+          ${tx.json({ ...oauth2, access_token: "access-elsewhere", refresh_token: "refresh-elsewhere" })}
+          where id = ${deliveryId}`;
       });
       await waitFor(
         async () =>

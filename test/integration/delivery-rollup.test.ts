@@ -110,7 +110,8 @@ describe("delivery health rollup", () => {
       throw error;
     });
     const [{ failed, workers: by } = { failed: 0, workers: 0 }] = await db.sql<{ failed: number; workers: number }[]>`
-      select (count(*) filter (where outcome <> 'DELIVERED'))::int as failed, count(distinct worker_id)::int as workers from delivery_attempts where delivery_id in ${db.sql(sub.deliveryIds)}`;
+      select (count(*) filter (where outcome <> 'DELIVERED'))::int as failed, count(distinct worker_id)::int
+        as workers from delivery_attempts where delivery_id in ${db.sql(sub.deliveryIds)}`;
     expect(failed).toBeGreaterThan(30);
     // Row by row: delivered once, and at most the 3 failing answers the receiver gives a webhook. A
     // row may also hold failures the receiver never answered (no complete answer within 10 s): a CI
@@ -135,7 +136,8 @@ describe("delivery health rollup", () => {
     // Row by row, the rollup against the same attempts rolled up afresh by the backfill migration
     // (in a transaction rolled back: the rollup is left as the workers wrote it).
     const rollup = (sql: postgres.Sql | postgres.TransactionSql) =>
-      sql`select delivery_id, bucket_seconds, bucket_start, attempts, delivered, failures, latency from delivery_attempt_rollups order by delivery_id, bucket_seconds, bucket_start`;
+      sql`select delivery_id, bucket_seconds, bucket_start, attempts, delivered, failures, latency from
+        delivery_attempt_rollups order by delivery_id, bucket_seconds, bucket_start`;
     const incremental = await rollup(db.sql);
     const afresh = await db.sql
       .begin(async (sql) => {

@@ -285,7 +285,9 @@ describe.skipIf(inject("embedded"))("GET /eventFeed/ and a transaction that comm
         const [row] = await tx<
           { id: string }[]
         >`insert into notifications (environment, subscription_id, app_id, vehicle_id, type, event_at, body)
-        values ('sandbox', ${car.subscriptionId}, ${appId}, ${car.vehicleId}, 'WAYPOINT', now(), ${tx.json({ minimumTime: 0, notificationPeriod: "CONTINUOUS", creatorClientId: a.app.sandbox.clientId })}) returning id::text`;
+        values ('sandbox', ${car.subscriptionId}, ${appId}, ${car.vehicleId}, 'WAYPOINT', now(),
+          ${tx.json({ minimumTime: 0, notificationPeriod: "CONTINUOUS", creatorClientId: a.app.sandbox.clientId })})
+          returning id::text`;
         inserted(Number(row!.id));
         await held;
       });

@@ -247,7 +247,8 @@ describe.skipIf(inject("embedded"))("a fleet on one PostgreSQL database", () => 
         { what: "every delivery DELIVERED", timeoutMs: 90_000 },
       );
       const [deliveries] =
-        await sql`select count(*)::int as n from notification_deliveries nd join notifications n on n.id = nd.notification_id where n.vehicle_id = any(${vehicleIds})`;
+        await sql`select count(*)::int as n from notification_deliveries nd join notifications n on n.id =
+          nd.notification_id where n.vehicle_id = any(${vehicleIds})`;
       expect(deliveries!.n).toBe(expectedSets);
 
       const received = new Map<string, number[]>();
@@ -299,7 +300,9 @@ describe.skipIf(inject("embedded"))("a fleet on one PostgreSQL database", () => 
       const driven = await sql`select coalesce(sum(data_set_count), 0)::int as n from simulation_runs`;
 
       console.log(
-        `fleet: ${expectedSets} data sets, ${notificationIds.length} notifications, ${driven[0]!.n} simulated data sets, ${twice.length} webhooks sent twice by the killed worker's unrecorded batch; proxy served ${[...proxy.served.values()].join(" / ")}`,
+        `fleet: ${expectedSets} data sets, ${notificationIds.length} notifications, ${driven[0]!.n} ` +
+          `simulated data sets, ${twice.length} webhooks sent twice by the killed worker's unrecorded batch; ` +
+          `proxy served ${[...proxy.served.values()].join(" / ")}`,
       );
     },
   );

@@ -145,7 +145,8 @@ async function fingerprint(): Promise<string> {
          cred as (select id from app_credentials where app_id = ${app})
     select md5(concat_ws('|',
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from accounts t where t.id in (select id from acc)),
-      (select count(*) || ':' || coalesce(md5(string_agg(concat_ws(',', t.account_id, t.source, t.granted_at, t.revoked_at), ';' order by t.account_id)), '') from account_grants t where t.app_id = ${app}),
+      (select count(*) || ':' || coalesce(md5(string_agg(concat_ws(',', t.account_id, t.source, t.granted_at,
+        t.revoked_at), ';' order by t.account_id)), '') from account_grants t where t.app_id = ${app}),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from vehicles t where t.id in (select id from veh)),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from devices t where t.vehicle_id in (select id from veh)),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from data_sets t where t.vehicle_id in (select id from veh)),
@@ -153,8 +154,10 @@ async function fingerprint(): Promise<string> {
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from trips t where t.vehicle_id in (select id from veh)),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from data_cursors t where t.app_id = ${app}),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscriptions t where t.app_id = ${app}),
-      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscription_deliveries t where t.subscription_id in (select id from subscriptions where app_id = ${app})),
-      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscription_states t where t.subscription_id in (select id from subscriptions where app_id = ${app})),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscription_deliveries t where
+        t.subscription_id in (select id from subscriptions where app_id = ${app})),
+      (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from subscription_states t where
+        t.subscription_id in (select id from subscriptions where app_id = ${app})),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from notifications t where t.app_id = ${app}),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from simulation_routes t where t.app_id = ${app}),
       (select count(*) || ':' || coalesce(max(t.xmin::text::bigint), 0) from simulation_runs t where t.app_id = ${app}),

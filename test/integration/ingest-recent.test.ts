@@ -79,7 +79,8 @@ describe("the next post for a recently posted vehicle", () => {
     const { vehicleId, account } = await driverWithVehicle();
     const client = await clientToken(apps().main.sandbox);
     await post(vehicleId, client, dataSet(secondsAgo(120), "ON"));
-    await testSql()`update account_grants set revoked_at = now() where account_id = ${account.id} and app_id = (select app_id from app_credentials where client_id = ${apps().main.sandbox.clientId})`;
+    await testSql()`update account_grants set revoked_at = now() where account_id = ${account.id} and
+      app_id = (select app_id from app_credentials where client_id = ${apps().main.sandbox.clientId})`;
     const refused = await sandbox.post(`/vehicle/${vehicleId}/dataSet/`, dataSet(secondsAgo(60), "RUNNING"), client);
     expect(refused.status, refused.text).toBe(404);
     const [stored] = await testSql()`select count(*)::int as n from data_sets where vehicle_id = ${vehicleId}`;

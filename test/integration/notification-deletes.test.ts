@@ -39,8 +39,8 @@ const noOrphans = { orphans: 0 };
 // The app events an account's deletion makes (ACCOUNTDELETED: the bare account id, for the apps that
 // could reach it; docs/delivery.md#app-events) are not the account's notifications, and stay.
 async function left(accountId: number) {
-  const [row] =
-    await testSql()`select (select count(*) from notifications where account_id = ${accountId} and type not in ('ACCESSREVOKED', 'ACCOUNTDELETED'))::int as notifications,
+  const [row] = await testSql()`select (select count(*) from notifications where account_id = ${accountId}
+        and type not in ('ACCESSREVOKED', 'ACCOUNTDELETED'))::int as notifications,
       (select count(*) from notification_deliveries nd where not exists (select 1 from notifications n where n.id = nd.notification_id))::int as orphans,
       (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id where n.account_id = ${accountId})::int as deliveries,
       (select count(*) from notification_deliveries nd join notifications n on n.id = nd.notification_id

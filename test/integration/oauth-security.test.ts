@@ -376,8 +376,9 @@ describe("refresh tokens and the grants without them", () => {
     );
     const got = redirectParams(location);
     expect(got).not.toHaveProperty("refresh_token");
-    const [row] =
-      await testSql()`select refresh_hash, grant_type, extract(epoch from access_expires_at - created_at)::int as ttl from oauth_tokens where access_hash = encode(sha256(${got.access_token!}::bytea), 'hex')`;
+    const [row] = await testSql()`select refresh_hash, grant_type, extract(epoch from access_expires_at -
+        created_at)::int as ttl from oauth_tokens where access_hash =
+        encode(sha256(${got.access_token!}::bytea), 'hex')`;
     expect(row).toMatchObject({ refresh_hash: null, grant_type: "implicit" });
     expect(Math.abs((row as { ttl: number }).ttl - 86400)).toBeLessThanOrEqual(1);
   });

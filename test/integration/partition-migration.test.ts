@@ -47,7 +47,8 @@ const fill: SQL[] = [
       select '{}', 'sandbox', s.id, s.app_id, 'IGNITION_ON', now() from subscriptions s`,
   sql`insert into notification_deliveries (notification_id, delivery_id)
       select n.id, d.id from notifications n, subscription_deliveries d`,
-  sql`insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome, http_status, latency_ms, request_headers)
+  sql`insert into delivery_attempts (notification_delivery_id, notification_id, delivery_id, attempted_at, target, outcome,
+                                 http_status, latency_ms, request_headers)
       select nd.id, nd.notification_id, nd.delivery_id, now() - make_interval(hours => g), 'https://partner.example/hook',
              case when g % 2 = 0 then 'DELIVERED' else 'RETRY' end, case when g % 2 = 0 then 200 else 500 end, g, '{"a": "b"}'
         from notification_deliveries nd cross join generate_series(1, 3000, 5) g`,
@@ -56,14 +57,17 @@ const fill: SQL[] = [
 // What must come through, each as a fingerprint of every row (an md5 of the rows in id order).
 const tables = {
   // The columns the old schema had (0029 adds the points' span, null for these rows).
-  data_sets: sql`select count(*)::int as n, md5(string_agg((t.id, t.environment, t.vehicle_id, t.trip_id, t.recorded_at, t.ignition_status, t.device_id, t.vin, t.received_at)::text, '|' order by t.id)) as digest from data_sets t`,
+  data_sets: sql`select count(*)::int as n, md5(string_agg((t.id, t.environment, t.vehicle_id,
+    t.trip_id, t.recorded_at, t.ignition_status, t.device_id, t.vin, t.received_at)::text, '|' order by
+    t.id)) as digest from data_sets t`,
   data_points: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.id)) as digest from data_points t`,
   delivery_attempts: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.id)) as digest from delivery_attempts t`,
   vehicle_data_stats: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.vehicle_id)) as digest from vehicle_data_stats t`,
   // Each key's total (0030 counts it by month: the months' sum).
   vehicle_key_stats: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.vehicle_id, t.key)) as digest
     from (select vehicle_id, key, sum(data_points)::bigint as data_points from vehicle_key_stats group by 1, 2) t`,
-  delivery_attempt_rollups: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by t.delivery_id, t.bucket_seconds, t.bucket_start)) as digest from delivery_attempt_rollups t`,
+  delivery_attempt_rollups: sql`select count(*)::int as n, md5(string_agg(t::text, '|' order by
+    t.delivery_id, t.bucket_seconds, t.bucket_start)) as digest from delivery_attempt_rollups t`,
 };
 
 describe("migrations 0028–0031 on a database filled through the old schema", () => {

@@ -5,8 +5,8 @@ import { baseUrl } from "../helpers/browser";
 import { root } from "../helpers/processes";
 
 // The production build (.next, which the suite's service was started on and `npm start` serves)
-// has no benchmark baseline: the bare routes of app/bench/ are route files only in the benchmarks'
-// own build (BENCH_BUILD=1, next.config.js, docs/benchmarks.md#the-baselines-build).
+// has no benchmark baseline: the bare routes are an app of their own, bench/baseline/
+// (docs/benchmarks.md#the-baseline-app).
 
 describe("the production build's route table", () => {
   it("has no /bench route, beside the routes it does have", () => {

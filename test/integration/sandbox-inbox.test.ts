@@ -79,7 +79,8 @@ async function inboxRequests(partner: ConsolePartner, appId: string, after?: num
 
 const headerMap = (r: InboxRequest) => Object.fromEntries(r.headers);
 const attemptsOf = (notificationId: number) =>
-  sql`select outcome, http_status, latency_ms, response_excerpt, target, error, signature from delivery_attempts where notification_id = ${notificationId} order by id`;
+  sql`select outcome, http_status, latency_ms, response_excerpt, target, error, signature from
+    delivery_attempts where notification_id = ${notificationId} order by id`;
 const statusOf = async (notificationId: number) =>
   (await sql`select status from notification_deliveries where notification_id = ${notificationId}`)[0]?.status as
     string | undefined;
@@ -144,7 +145,8 @@ describe("sandbox inbox", () => {
   );
 
   it(
-    "the notification's console page shows the body once, then each attempt with the request headers as sent (signature included), status, latency and the answer",
+    "the notification's console page shows the body once, then each attempt with the request headers as " +
+      "sent (signature included), status, latency and the answer",
     { tags: ["embedded"] },
     async () => {
       const partner = await newPartner();

@@ -324,7 +324,8 @@ describe("subscription API", () => {
     // A second app that the account authorized sees the vehicle, but not the first app's subscriptions.
     const second = await createPartnerApp();
     const secondToken = await clientToken(second.sandbox);
-    await testSql()`insert into account_grants (account_id, app_id, source) select ${account.id}, app_id, 'authorized' from app_credentials where client_id = ${second.sandbox.clientId}`;
+    await testSql()`insert into account_grants (account_id, app_id, source) select ${account.id},
+      app_id, 'authorized' from app_credentials where client_id = ${second.sandbox.clientId}`;
     expect((await sandbox.get(`/vehicle/${vehicleId}`, secondToken)).status).toBe(200);
     expectApiError(
       await sandbox.get(`/vehicle/${vehicleId}/eventSubscription/${sub.id}`, secondToken),

@@ -745,7 +745,8 @@ describe("deleting a vehicle", { tags: ["embedded"] }, () => {
     expect(posted.status, posted.text).toBe(200);
     const count = async () => {
       const [row] = await testSql()`select (select count(*) from trips where vehicle_id = ${vehicleId})::int as trips,
-        (select count(*) from data_sets where vehicle_id = ${vehicleId})::int as sets, (select count(*) from data_points where vehicle_id = ${vehicleId})::int as points`;
+        (select count(*) from data_sets where vehicle_id = ${vehicleId})::int as sets, (select count(*) from
+          data_points where vehicle_id = ${vehicleId})::int as points`;
       return row;
     };
     expect(await count()).toEqual({ trips: 1, sets: 7, points: 19 });

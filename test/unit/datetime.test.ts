@@ -66,7 +66,8 @@ describe("wire DateTime", () => {
   it("formats every second of the range the same way as from its UTC parts", () => {
     const two = (n: number) => String(n).padStart(2, "0");
     const parts = (d: Date) =>
-      `${String(d.getUTCFullYear()).padStart(4, "0")}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}T${two(d.getUTCHours())}${two(d.getUTCMinutes())}${two(d.getUTCSeconds())}+0000`;
+      `${String(d.getUTCFullYear()).padStart(4, "0")}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}` +
+      `T${two(d.getUTCHours())}${two(d.getUTCMinutes())}${two(d.getUTCSeconds())}+0000`;
     for (let i = 0; i < 2000; i++) {
       const d = new Date(
         Date.UTC(1970 + (i % 130), i % 12, 1 + (i % 28), i % 24, (i * 7) % 60, (i * 13) % 60, i % 1000),

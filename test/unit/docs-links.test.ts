@@ -66,7 +66,9 @@ describe("links in README.md and docs/", () => {
   it("makes GitHub's anchors from the headings", () => {
     const anchors = parsed.get(path.join(root, "docs", "benchmarks.md"))!.anchors;
     expect(anchors).toContain("benchingest"); // ### bench:ingest
-    expect(anchors).toContain("the-baselines-build"); // ### The baselines' build
+    expect(anchors).toContain("the-baseline-app"); // ### The baseline app
+    // ## Pruning: the hot reads' plans
+    expect(parsed.get(path.join(root, "docs", "partitions.md"))!.anchors).toContain("pruning-the-hot-reads-plans");
     expect(parsed.get(path.join(root, "docs", "decisions", "README.md"))!.anchors).toContain(
       "time-partitioned-telemetry",
     );

@@ -86,7 +86,10 @@ export function SimulatorForm({ vehicles, routes, templates, trip, onTrip, error
         <button
           type="submit"
           disabled={pending || !vehicleId}
-          className="inline-flex min-h-11 items-center justify-center rounded-lg bg-blue-700 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-800 disabled:bg-blue-300"
+          className={
+            "inline-flex min-h-11 items-center justify-center rounded-lg bg-blue-700 px-4 py-2 text-sm " +
+            "font-semibold text-white hover:bg-blue-800 disabled:bg-blue-300"
+          }
         >
           {pending ? "Working…" : "Start simulation"}
         </button>

@@ -91,7 +91,9 @@ export async function listen(l: Listener): Promise<void> {
       ? {}
       : { since: toWire(new Date()) };
   l.print(
-    `Forwarding the app's sandbox events to ${l.forwardTo} (${saved ? "resuming where the last run stopped" : l.fromStart ? "from the oldest event kept" : "from now"}; reading ${l.source.how}). Ctrl-C stops; a restart resumes.`,
+    `Forwarding the app's sandbox events to ${l.forwardTo} ` +
+      `(${saved ? "resuming where the last run stopped" : l.fromStart ? "from the oldest event kept" : "from now"}; ` +
+      `reading ${l.source.how}). Ctrl-C stops; a restart resumes.`,
   );
   while (!l.signal.aborted) {
     try {

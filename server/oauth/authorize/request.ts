@@ -114,7 +114,8 @@ export async function checkAuthorizationRequest(
   if (endpointEnvironment && client.environment !== endpointEnvironment) {
     return invalid(
       "Wrong environment",
-      `This app's client id belongs to ${client.environment}; use the ${client.environment === "production" ? "/oauth/authorize" : "/sandbox/oauth/authorize"} page.`,
+      `This app's client id belongs to ${client.environment}; use the ` +
+        `${client.environment === "production" ? "/oauth/authorize" : "/sandbox/oauth/authorize"} page.`,
     );
   }
   if (!redirectUri)

@@ -1,5 +1,6 @@
 // Where this process is in its life, for the readiness probe (app/api/health/ready) and the
-// metrics: "starting" until scripts/start.ts listens, "serving", then "draining" from SIGTERM on.
+// metrics: "starting" until the HTTP front (scripts/lib/serve-http.ts) listens, "serving", then
+// "draining" from SIGTERM on.
 // Kept on globalThis: the server entry point and Next.js's separately bundled route modules are
 // different module instances in one process, and must see one state.
 

@@ -83,7 +83,9 @@ function create() {
     }),
     deliveries: new Counter({
       name: "wayline_deliveries_total",
-      help: "Notification delivery rows settled by a worker, by outcome: delivered, retry (scheduled again) or deactivated (given up, the delivery turned off).",
+      help:
+        "Notification delivery rows settled by a worker, by outcome: delivered, retry (scheduled again) or " +
+        "deactivated (given up, the delivery turned off).",
       labelNames: ["outcome"] as const,
       registers,
     }),
@@ -107,7 +109,9 @@ function create() {
     }),
     heavyReads: new Counter({
       name: "wayline_heavy_reads_total",
-      help: "Heavy reads (data-set, data-point and trip lists, trip replays, delivery health) by where they ran: replica or primary (docs/operations.md#read-replicas).",
+      help:
+        "Heavy reads (data-set, data-point and trip lists, trip replays, delivery health) by where they ran: " +
+        "replica or primary (docs/operations.md#read-replicas).",
       labelNames: ["target"] as const,
       registers,
       // Counted by db/replica.ts, which sits below the metrics: read out at each scrape.

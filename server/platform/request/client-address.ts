@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { env } from "@/server/platform/env";
 
-/** Set by scripts/start.ts on every request, replacing whatever a client sent under that name. */
+/** Set by the HTTP front (scripts/lib/serve-http.ts) on every request, replacing whatever a client sent under that name. */
 export const CLIENT_ADDRESS_HEADER = "x-wayline-client-address";
 
 // Route handlers never see the socket, so the server entry point stamps the client's address on

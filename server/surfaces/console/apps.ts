@@ -45,7 +45,10 @@ export const appInput = z.object({
 });
 export type AppInput = z.output<typeof appInput>;
 
-/** The redirect URI rules (docs/oauth.md#authorization-page) per URI, as the sandbox accepts them (production is stricter, checked per request and shown in the page). */
+/**
+ * The redirect URI rules (docs/oauth.md#authorization-page) per URI, as the sandbox accepts them
+ * (production is stricter, checked per request and shown in the page).
+ */
 function redirectUriErrors(uris: string[]): FieldError[] {
   const problems = uris.map((uri) => ({ uri, problem: redirectUriProblem(uri, "sandbox") })).filter((p) => p.problem);
   return problems.length

@@ -48,14 +48,16 @@ function windowParts(deliveryIds: number[], since: Date, hours: boolean) {
   const a = deliveryAttempts;
   const rows = (seconds: number, from: Date, to: Date | null) => sql`
     select ${r.bucketStart} as at, ${r.attempts} as attempts, ${r.delivered} as delivered, ${r.failures} as failures, ${r.latency} as latency
-    from ${r} where ${inArray(r.deliveryId, deliveryIds)} and ${r.bucketSeconds} = ${seconds} and ${r.bucketStart} >= ${at(from)}${to ? sql` and ${r.bucketStart} < ${at(to)}` : sql``}`;
+    from ${r} where ${inArray(r.deliveryId, deliveryIds)} and ${r.bucketSeconds} = ${seconds}
+      and ${r.bucketStart} >= ${at(from)}${to ? sql` and ${r.bucketStart} < ${at(to)}` : sql``}`;
   return sql`
     ${hours ? sql`${rows(COARSE, coarseEdge, null)} union all ${rows(FINE, fineEdge, coarseEdge)}` : rows(FINE, fineEdge, null)}
     union all
     select ${a.attemptedAt}, 1, (${a.outcome} = 'DELIVERED')::int,
       case when ${a.outcome} = 'DELIVERED' then '{}'::jsonb else jsonb_build_object(coalesce(${a.httpStatus}::text, 'none'), 1) end,
       jsonb_build_object(width_bucket(${a.latencyMs}, ${bounds})::text, 1)
-    from ${a} where ${inArray(a.deliveryId, deliveryIds)} and ${a.attemptedAt} >= ${at(since)} and ${a.attemptedAt} < ${at(fineEdge)} and ${a.outcome} <> 'REDIRECTED'`;
+    from ${a} where ${inArray(a.deliveryId, deliveryIds)} and ${a.attemptedAt} >= ${at(since)} and
+      ${a.attemptedAt} < ${at(fineEdge)} and ${a.outcome} <> 'REDIRECTED'`;
 }
 
 type FigureRow = {
@@ -112,7 +114,10 @@ export async function windowFigures(
   return (await sumParts(db, deliveryIds, since, null)).get(null) ?? emptyFigures();
 }
 
-/** The same per bucket of `strideSeconds` (a multiple of 5 minutes; of an hour, or under one), on the UTC grid: the first bucket holds only the attempts from `since` on. */
+/**
+ * The same per bucket of `strideSeconds` (a multiple of 5 minutes; of an hour, or under one), on the
+ * UTC grid: the first bucket holds only the attempts from `since` on.
+ */
 export async function seriesFigures(
   db: Executor,
   { deliveryIds, since, strideSeconds }: { deliveryIds: number[]; since: Date; strideSeconds: number },

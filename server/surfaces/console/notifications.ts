@@ -18,7 +18,9 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 // still queued, else FAILED if any failed, else DELIVERED; null when it had no delivery. The outer
 // column is spelled out: drizzle leaves a single-table select's columns unqualified, and a bare
 // "id" inside the subquery would be notification_deliveries.id.
-const deliveryState = sql<DeliveryState | null>`(select case when bool_or(nd.status = 'PENDING') then 'PENDING' when bool_or(nd.status = 'FAILED') then 'FAILED' when count(*) > 0 then 'DELIVERED' end from notification_deliveries nd where nd.notification_id = notifications.id)`;
+const deliveryState = sql<DeliveryState | null>`(select case when bool_or(nd.status = 'PENDING')
+  then 'PENDING' when bool_or(nd.status = 'FAILED') then 'FAILED' when count(*) > 0 then 'DELIVERED'
+  end from notification_deliveries nd where nd.notification_id = notifications.id)`;
 
 // The list's filters, from the page's query string; anything unreadable is not applied (a filter
 // form never makes a page fail), and the page says which (unappliedFilters).

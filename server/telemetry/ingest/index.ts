@@ -167,7 +167,8 @@ async function duplicateView(principal: Principal, accountId: number): Promise<L
   if (!grant.data)
     throw new ApiError(
       "FORBIDDEN",
-      'The vehicle already has a data set at one of these timestamps, and the answer would show it: that is a read of its data, which needs the "data" scope the driver has not granted this app (scope=data). Nothing was written.',
+      "The vehicle already has a data set at one of these timestamps, and the answer would show it: that is a read of " +
+        'its data, which needs the "data" scope the driver has not granted this app (scope=data). Nothing was written.',
     );
   return grant.location;
 }

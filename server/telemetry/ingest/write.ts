@@ -95,12 +95,16 @@ const tripColumns = (t: OpenTrip) => [
   t.end?.longitude ?? null,
   t.startMileage,
 ];
-/** The trips' columns as unnest() arguments, in TRIP_NAMES order. Mileages are exact decimals (common/telemetry/miles.ts): sent as text, the number's shortest form. */
+/**
+ * The trips' columns as unnest() arguments, in TRIP_NAMES order. Mileages are exact decimals
+ * (common/telemetry/miles.ts): sent as text, the number's shortest form.
+ */
 function tripArrays(sql: Sql, trips: OpenTrip[]): Fragment {
   const rows = trips.map(tripColumns);
   const column = (i: number) => rows.map((row) => row[i] ?? null) as never[];
   return sql`${column(0)}::timestamptz[], ${column(1)}::timestamptz[], ${column(2)}::timestamptz[], ${column(3)}::numeric[], ${column(4)}::timestamptz[],
-             ${column(5)}::float8[], ${column(6)}::float8[], ${column(7)}::timestamptz[], ${column(8)}::float8[], ${column(9)}::float8[], ${column(10)}::numeric[]`;
+             ${column(5)}::float8[], ${column(6)}::float8[], ${column(7)}::timestamptz[], ${column(8)}::float8[],
+             ${column(9)}::float8[], ${column(10)}::numeric[]`;
 }
 const TRIP_NAMES = (sql: Sql) =>
   sql`start_time, end_time, last_data_at, mileage, start_at, start_lat, start_lon, end_at, end_lat, end_lon, start_mileage`;
@@ -187,7 +191,9 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
   }
   const createdTrips = writes.flatMap((w) => w.createdTrips.map((trip) => ({ vehicleId: w.vehicleId, trip })));
   if (createdTrips.length > 0) {
-    ctes.push(sql`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage, start_waypoint_at, start_latitude, start_longitude, end_waypoint_at, end_latitude, end_longitude, start_mileage)
+    ctes.push(sql`tn as (insert into trips (environment, vehicle_id, start_time, end_time, last_data_at, mileage,
+                                           start_waypoint_at, start_latitude, start_longitude, end_waypoint_at,
+                                           end_latitude, end_longitude, start_mileage)
                   select ${environment}, u.* from unnest(${createdTrips.map((t) => t.vehicleId)}::int[], ${tripArrays(
                     sql,
                     createdTrips.map((t) => t.trip),
@@ -204,13 +210,16 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
       : sql``;
   // The sets as sent, numbered (ord) in the statement's order: points name theirs by that number.
   ctes.push(sql`sets_in as (select * from unnest(${sets.map((x) => x.vehicleId)}::int[], ${sets.map((x) => x.set.recordedAt)}::timestamptz[],
-                              ${sets.map((x) => x.set.pointsFrom)}::timestamptz[], ${sets.map((x) => x.set.pointsTo)}::timestamptz[], ${sets.map((x) => x.set.ignitionStatus)}::text[],
-                              ${sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId)))}::bigint[], ${sets.map((x) => x.set.tripStart)}::timestamptz[],
+                              ${sets.map((x) => x.set.pointsFrom)}::timestamptz[], ${sets.map((x) => x.set.pointsTo)}::timestamptz[],
+                              ${sets.map((x) => x.set.ignitionStatus)}::text[],
+                              ${sets.map((x) => (x.set.tripId === null ? null : String(x.set.tripId)))}::bigint[],
+                              ${sets.map((x) => x.set.tripStart)}::timestamptz[],
                               ${sets.map((x) => x.set.late)}::boolean[], ${sets.map((x) => x.set.deviceId)}::text[], ${sets.map((x) => x.set.vin)}::text[])
                     with ordinality as s(vehicle, at, points_from, points_to, ignition, trip, trip_start, late, device, vin, ord))`);
   ctes.push(sql`ds as (insert into data_sets (environment, vehicle_id, recorded_at, points_from, points_to, ignition_status, trip_id, device_id, vin)
                 select ${environment}, s.vehicle, s.at, coalesce(s.points_from, s.at), coalesce(s.points_to, s.at), s.ignition,
-                       case when s.late then (select id from trips where vehicle_id = s.vehicle and start_time <= s.at and coalesce(end_time, 'infinity') >= s.at
+                       case when s.late then (select id from trips where vehicle_id = s.vehicle and start_time <= s.at
+                                                 and coalesce(end_time, 'infinity') >= s.at
                                                order by start_time desc limit 1)
                             ${ofCreatedTrip}
                             else s.trip end,

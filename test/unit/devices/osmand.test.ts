@@ -24,11 +24,27 @@ function parseOne(request: OsmAndRequest) {
 }
 
 const JSON_DRIVING =
-  '{"location":{"event":"motionchange","is_moving":false,"uuid":"0e9a2473-a9a7-4c00-997b-fb97d2154e75","timestamp":"2021-07-21T08:06:34.444Z","odometer":0,"coords":{"latitude":-6.1148096,"longitude":106.6837015,"accuracy":3.8,"speed":18.67,"speed_accuracy":0.26,"heading":63,"heading_accuracy":0.28,"altitude":35.7,"altitude_accuracy":3.8},"activity":{"type":"still","confidence":100},"battery":{"is_charging":false,"level":0.79},"extras":{}},"device_id":"8737767034"}';
+  '{"location":{"event":"motionchange","is_moving":false,"uuid":"0e9a2473-a9a7-4c00-997b-fb97d2154e75",' +
+  '"timestamp":"2021-07-21T08:06:34.444Z","odometer":0,"coords":{"latitude":-6.1148096,' +
+  '"longitude":106.6837015,"accuracy":3.8,"speed":18.67,"speed_accuracy":0.26,"heading":63,' +
+  '"heading_accuracy":0.28,"altitude":35.7,"altitude_accuracy":3.8},"activity":{"type":"still",' +
+  '"confidence":100},"battery":{"is_charging":false,"level":0.79},"extras":{}},' +
+  '"device_id":"8737767034"}';
 const JSON_EXTRAS =
-  '{"location":{"timestamp":"2025-06-15T13:45:12.862Z","coords":{"latitude":37.4219983,"longitude":-122.084,"accuracy":5,"speed":0,"heading":-1,"altitude":5},"is_moving":false,"odometer":0,"event":"motionchange","battery":{"level":1,"is_charging":false},"activity":{"type":"still"},"extras":{"device_string_test":"long_device_id","device_bool_test":true,"device_bool_false_test":false,"device_integer_test":1,"device_double_test":1.345,"device_very_long_double_test":1763636.3442},"_":"&id=48241179&lat=37.4219983&lon=-122.084&timestamp=2025-06-15T13:45:12.862Z&"},"device_id":"48241179"}';
+  '{"location":{"timestamp":"2025-06-15T13:45:12.862Z","coords":{"latitude":37.4219983,' +
+  '"longitude":-122.084,"accuracy":5,"speed":0,"heading":-1,"altitude":5},"is_moving":false,' +
+  '"odometer":0,"event":"motionchange","battery":{"level":1,"is_charging":false},' +
+  '"activity":{"type":"still"},"extras":{"device_string_test":"long_device_id","device_bool_test":true,' +
+  '"device_bool_false_test":false,"device_integer_test":1,"device_double_test":1.345,' +
+  '"device_very_long_double_test":1763636.3442},"_":"&id=48241179&lat=37.4219983&lon=-122.084&timestamp' +
+  '=2025-06-15T13:45:12.862Z&"},"device_id":"48241179"}';
 const JSON_UNKNOWNS =
-  '{"location":{"extras":{},"mock":true,"coords":{"speed_accuracy":-1,"speed":-1,"longitude":-122.406417,"ellipsoidal_altitude":0,"floor":null,"heading_accuracy":-1,"latitude":37.785834000000001,"accuracy":5,"altitude_accuracy":-1,"altitude":0,"heading":-1},"is_moving":false,"age":188,"odometer":0,"uuid":"2FB04C65-99CF-42AB-8DD3-EBCB4B108BF8","event":"motionchange","battery":{"level":-1,"is_charging":false},"activity":{"type":"unknown","confidence":100},"timestamp":"2025-05-09T04:11:30.579Z"},"device_id":"658765"}';
+  '{"location":{"extras":{},"mock":true,"coords":{"speed_accuracy":-1,"speed":-1,' +
+  '"longitude":-122.406417,"ellipsoidal_altitude":0,"floor":null,"heading_accuracy":-1,' +
+  '"latitude":37.785834000000001,"accuracy":5,"altitude_accuracy":-1,"altitude":0,"heading":-1},' +
+  '"is_moving":false,"age":188,"odometer":0,"uuid":"2FB04C65-99CF-42AB-8DD3-EBCB4B108BF8",' +
+  '"event":"motionchange","battery":{"level":-1,"is_charging":false},"activity":{"type":"unknown",' +
+  '"confidence":100},"timestamp":"2025-05-09T04:11:30.579Z"},"device_id":"658765"}';
 
 describe("OsmAnd query string", () => {
   it("Traccar Client's parameters: id, seconds, position, knots as mph, bearing, ignition, the rest as DEVICE_", () => {

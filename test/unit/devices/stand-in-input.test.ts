@@ -194,7 +194,8 @@ describe("the stand-in's routes", () => {
     expect(() => standInRoute(single)).toThrow(`--route ${single}: fewer than two distinct points`);
     expect(() => standInRoute(path.join(dir, "missing.gpx"))).toThrow(/ENOENT/);
     expect(() => standInRoute("nowhere")).toThrow(
-      "--route nowhere: not a .gpx file, nor a template of the simulator's (columbus-downtown-loop, columbus-osu-worthington, columbus-south-to-north, dc-mall-loop, dc-georgetown-capitol-hill)",
+      "--route nowhere: not a .gpx file, nor a template of the simulator's (columbus-downtown-loop, " +
+        "columbus-osu-worthington, columbus-south-to-north, dc-mall-loop, dc-georgetown-capitol-hill)",
     );
     const template = standInRoute("dc-mall-loop");
     expect(template.name).toBe("Washington, DC: White House – Capitol loop");

@@ -34,9 +34,13 @@ export function gpxTrack(trip: ExportTrip, track: TrackRow[]): string {
         : "";
     })
     .join("");
+  const desc =
+    `vehicle ${trip.vehicleId}; started ${trip.startTime.toISOString()}` +
+    (trip.endTime ? `; ended ${trip.endTime.toISOString()}` : "") +
+    (trip.mileage !== null ? `; ${trip.mileage} miles` : "");
   return (
     `  <trk>\n    <name>${xml(`Trip ${trip.id}, ${trip.vehicleName}`)}</name>\n` +
-    `    <desc>${xml(`vehicle ${trip.vehicleId}; started ${trip.startTime.toISOString()}${trip.endTime ? `; ended ${trip.endTime.toISOString()}` : ""}${trip.mileage !== null ? `; ${trip.mileage} miles` : ""}`)}</desc>\n` +
+    `    <desc>${xml(desc)}</desc>\n` +
     `    <trkseg>\n${points}    </trkseg>\n  </trk>\n`
   );
 }

@@ -1,7 +1,5 @@
 import type { Metadata } from "next";
 import { ActionForm } from "@/components/console/action-form";
-import { AppTabs } from "@/components/console/app-tabs";
-import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { SelectField, SubmitButton } from "@/components/console/fields";
 import { InboxLive } from "@/components/console/inbox-live";
 import { InboxUrl } from "@/components/console/inbox-url";
@@ -18,46 +16,45 @@ type Props = { params: Promise<{ appId: string }> };
 // requests it received, updated live (docs/console.md#sandbox-inbox).
 export default async function InboxPage({ params }: Props) {
   const appId = pageId((await params).appId);
-  const { session, csrfToken, overview } = await consoleAppPage(appId, `/console/apps/${appId}/inbox`);
+  const { session, csrfToken } = await consoleAppPage(appId, `/console/apps/${appId}/inbox`);
   const inbox = await appInbox(session.partnerUserId, appId);
   const requests = await appInboxRequests(session.partnerUserId, appId);
 
   return (
     <>
-      <ConsoleHeader session={session} />
-      <ConsoleMain>
-        <h1 className="text-2xl font-bold tracking-tight">Sandbox inbox</h1>
-        <AppTabs appId={appId} appName={overview.app.name} current="inbox" />
-        <Section title="Receiver" id="inbox-receiver">
-          <div className="flex flex-col gap-4">
-            <InboxUrl appId={appId} url={inbox.url} showLink={false} />
-            <ActionForm
-              action="set-inbox-answer"
-              csrfToken={csrfToken}
-              label="Inbox answer setting"
-              className="flex flex-col gap-3 sm:flex-row sm:items-end"
+      <h1 className="text-2xl font-bold tracking-tight">Sandbox inbox</h1>
+      <Section title="Receiver" id="inbox-receiver">
+        <div className="flex flex-col gap-4">
+          <InboxUrl appId={appId} url={inbox.url} showLink={false} />
+          <ActionForm
+            action="set-inbox-answer"
+            csrfToken={csrfToken}
+            label="Inbox answer setting"
+            className="flex flex-col gap-3 sm:flex-row sm:items-end"
+          >
+            <input type="hidden" name="appId" value={appId} />
+            <SelectField
+              name="answerStatus"
+              label="The inbox answers"
+              defaultValue={String(inbox.answerStatus)}
+              hint={
+                "500 makes deliveries retry; 401 makes an oauth2 delivery refresh its token (other deliveries are " +
+                "deactivated, as by any receiver answering 401)."
+              }
             >
-              <input type="hidden" name="appId" value={appId} />
-              <SelectField
-                name="answerStatus"
-                label="The inbox answers"
-                defaultValue={String(inbox.answerStatus)}
-                hint="500 makes deliveries retry; 401 makes an oauth2 delivery refresh its token (other deliveries are deactivated, as by any receiver answering 401)."
-              >
-                <option value="200">200 OK (delivered)</option>
-                <option value="500">500 Internal Server Error (retried)</option>
-                <option value="401">401 Unauthorized (token refresh)</option>
-              </SelectField>
-              <div>
-                <SubmitButton variant="secondary">Save</SubmitButton>
-              </div>
-            </ActionForm>
-          </div>
-        </Section>
-        <Section title="Requests" id="inbox-requests">
-          <InboxLive appId={appId} initial={requests} />
-        </Section>
-      </ConsoleMain>
+              <option value="200">200 OK (delivered)</option>
+              <option value="500">500 Internal Server Error (retried)</option>
+              <option value="401">401 Unauthorized (token refresh)</option>
+            </SelectField>
+            <div>
+              <SubmitButton variant="secondary">Save</SubmitButton>
+            </div>
+          </ActionForm>
+        </div>
+      </Section>
+      <Section title="Requests" id="inbox-requests">
+        <InboxLive appId={appId} initial={requests} />
+      </Section>
     </>
   );
 }

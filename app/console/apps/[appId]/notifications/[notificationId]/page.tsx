@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
-import { AppTabs } from "@/components/console/app-tabs";
-import { ConsoleHeader, ConsoleMain } from "@/components/console/console-header";
 import { CopyButton } from "@/components/console/copy-value";
 import { DeliveryLogView } from "@/components/console/delivery-log";
 import { SubmitButton } from "@/components/console/fields";
@@ -24,10 +22,7 @@ export default async function NotificationPage({ params }: Props) {
   const raw = await params;
   const appId = pageId(raw.appId);
   const notificationId = pageId(raw.notificationId);
-  const { session, csrfToken, overview } = await consoleAppPage(
-    appId,
-    `/console/apps/${appId}/notifications/${notificationId}`,
-  );
+  const { session, csrfToken } = await consoleAppPage(appId, `/console/apps/${appId}/notifications/${notificationId}`);
   const loaded = await ownedOr404(() => appNotification(session.partnerUserId, appId, notificationId));
   if ("refused" in loaded) throw new Error(loaded.refused);
   const { row, body } = loaded;
@@ -40,64 +35,59 @@ export default async function NotificationPage({ params }: Props) {
 
   return (
     <>
-      <ConsoleHeader session={session} />
-      <ConsoleMain>
-        <h1 className="text-2xl font-bold tracking-tight">
-          Notification {row.id} <span className="font-normal text-slate-700">· {row.type}</span>
-        </h1>
-        <AppTabs appId={appId} appName={overview.app.name} current="notifications" />
-        {row.vehicleId !== null ? (
-          <p className="text-sm">
-            Vehicle: <VehicleRef appId={appId} environment={row.environment} id={row.vehicleId} vehicle={vehicle} />
-          </p>
-        ) : null}
-        <p>
-          <Link
-            className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline"
-            href={`/console/apps/${appId}/notifications?env=${row.environment}`}
-          >
-            Back to the {row.environment} notifications
-          </Link>
+      <h1 className="text-2xl font-bold tracking-tight">
+        Notification {row.id} <span className="font-normal text-slate-700">· {row.type}</span>
+      </h1>
+      {row.vehicleId !== null ? (
+        <p className="text-sm">
+          Vehicle: <VehicleRef appId={appId} environment={row.environment} id={row.vehicleId} vehicle={vehicle} />
         </p>
-        <Section title="Body" id="body">
-          <pre
-            id="notification-json"
-            className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50"
-            tabIndex={0}
-            aria-label="Notification JSON"
-            data-testid="notification-json"
-          >
-            {json}
-          </pre>
-          <div className="mt-3">
-            <CopyButton label="JSON" value={json} shownId="notification-json" />
-          </div>
-        </Section>
-        <Section title="Delivery attempts" id="attempts">
-          {log.length === 0 ? (
-            <EmptyState title="No deliveries">
-              This notification&apos;s subscription had no active delivery when it fired: it is read through the API
-              only.
-            </EmptyState>
-          ) : (
-            <div className="flex flex-col gap-4">
-              <p className="text-sm text-slate-700">
-                Last receiver status: {row.httpStatusCode === 0 ? "none yet" : row.httpStatusCode}.
+      ) : null}
+      <p>
+        <Link
+          className="inline-block min-h-11 content-center text-sm font-semibold text-blue-700 underline"
+          href={`/console/apps/${appId}/notifications?env=${row.environment}`}
+        >
+          Back to the {row.environment} notifications
+        </Link>
+      </p>
+      <Section title="Body" id="body">
+        <pre
+          id="notification-json"
+          className="overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-50"
+          tabIndex={0}
+          aria-label="Notification JSON"
+          data-testid="notification-json"
+        >
+          {json}
+        </pre>
+        <div className="mt-3">
+          <CopyButton label="JSON" value={json} shownId="notification-json" />
+        </div>
+      </Section>
+      <Section title="Delivery attempts" id="attempts">
+        {log.length === 0 ? (
+          <EmptyState title="No deliveries">
+            This notification&apos;s subscription had no active delivery when it fired: it is read through the API only.
+          </EmptyState>
+        ) : (
+          <div className="flex flex-col gap-4">
+            <p className="text-sm text-slate-700">
+              Last receiver status: {row.httpStatusCode === 0 ? "none yet" : row.httpStatusCode}.
+            </p>
+            <DeliveryLogView deliveries={log} />
+            <ActionForm action="resend-notification" csrfToken={csrfToken} label="Resend this notification">
+              <input type="hidden" name="appId" value={appId} />
+              <input type="hidden" name="notificationId" value={row.id} />
+              <p className="mb-2 text-sm text-slate-700">
+                Sends it again through every delivery that has finished (delivered or failed) and is active; queued ones
+                are left as they are.
               </p>
-              <DeliveryLogView deliveries={log} />
-              <ActionForm action="resend-notification" csrfToken={csrfToken} label="Resend this notification">
-                <input type="hidden" name="appId" value={appId} />
-                <input type="hidden" name="notificationId" value={row.id} />
-                <p className="mb-2 text-sm text-slate-700">
-                  Sends it again through every delivery that has finished (delivered or failed) and is active; queued
-                  ones are left as they are.
-                </p>
-                <SubmitButton variant="secondary">Resend</SubmitButton>
-              </ActionForm>
-            </div>
-          )}
-        </Section>
-      </ConsoleMain>
+              <SubmitButton variant="secondary">Resend</SubmitButton>
+            </ActionForm>
+          </div>
+        )}
+      </Section>
     </>
   );
 }

@@ -3,8 +3,8 @@ import { parseDateTime } from "@/common/http/datetime";
 
 // POST /bench/ingest?vehicle=ID — the baseline of `npm run bench:ingest` (a): the same data set
 // body as POST /v1/api/vehicle/{id}/dataSet/, stored as one INSERT of its data_sets row, in a bare
-// route handler without our wrapper, auth, validation, trips, state or data points. A route only in
-// the benchmarks' own build (BENCH_BUILD=1, next.config.js), never in the production build.
+// route handler without our wrapper, auth, validation, trips, state or data points. A route of the
+// baseline app (bench/baseline/), never of the product.
 export async function POST(request: Request) {
   const vehicleId = Number(new URL(request.url).searchParams.get("vehicle"));
   const body = (await request.json()) as { timestamp?: string; ignitionStatus?: string };

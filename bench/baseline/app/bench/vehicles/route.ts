@@ -3,8 +3,7 @@ import { sha256 } from "@/server/platform/security/secrets";
 
 // GET /bench/vehicles — the baseline of `npm run bench:api`: the same token lookup and vehicle
 // query as GET /v1/api/vehicle/, as a bare route handler without our wrapper, validation or
-// serialization. A route only in the benchmarks' own build (BENCH_BUILD=1, next.config.js), never in
-// the production build.
+// serialization. A route of the baseline app (bench/baseline/), never of the product.
 export async function GET(request: Request) {
   const token = request.headers.get("authorization")?.slice(7) ?? "";
   const sql = rawSql();
