@@ -1,5 +1,5 @@
 import { expect, inject } from "vitest";
-import type { TestApp } from "../integration/global-setup";
+import type { TestApp } from "@/test/integration/global-setup";
 import { api, sha256, testSql, uniqueName, type Env, type Reply } from "./api";
 import { runScript, serviceEnv } from "./processes";
 

@@ -150,7 +150,7 @@ export async function startHttpsReceiver({
   tlsOverride?: { key: string; cert: string };
 }): Promise<HttpsReceiver> {
   // Loaded here rather than imported at the top: ajv and the catalog's schemas cost about 0.2 s a
-  // file, and many files import this module (through own-service.ts) without starting a receiver.
+  // file, and many files import this module (through app-with-own-database.ts) without starting a receiver.
   const { webhookBodyProblem } = await import("./webhook-schemas");
   const requests: ReceivedRequest[] = [];
   const schemaProblems: string[] = [];

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { ensureEmbeddedTemplate } from "../helpers/embedded-template";
-import { compileScripts } from "../../scripts/lib/compile.mjs";
-import { launchService, runScript } from "../helpers/processes";
+import { ensureEmbeddedTemplate } from "@/test/helpers/embedded-template";
+import { compileScripts } from "@/scripts/lib/compile.mjs";
+import { startApp, runScript } from "@/test/helpers/processes";
 
 /** Registered for the "web" app, besides https://partner.example/callback (which every app has). */
 export const WEB_REDIRECT_URIS = [
@@ -75,7 +75,7 @@ async function startShared(): Promise<Shared> {
   await compileScripts();
   // Every run starts embedded services (on PostgreSQL too: the demo's, a fleet's other half).
   await ensureEmbeddedTemplate();
-  const service = await launchService({ name: "it", databaseUrl, extraEnv: { TRUST_PROXY: "1" } });
+  const service = await startApp({ name: "it", databaseUrl, extraEnv: { TRUST_PROXY: "1" } });
   try {
     const create = async (name: string, extra: string[] = []) =>
       JSON.parse(
