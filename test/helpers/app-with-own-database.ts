@@ -1,8 +1,7 @@
-import path from "node:path";
-import { expect, inject } from "vitest";
-import { newAccountBody, request, type Credentials } from "./api";
+import { inject } from "vitest";
+import { type Credentials } from "./api";
 import { freshDatabase } from "./fresh-database";
-import { startHttpsReceiver, type HttpsReceiver } from "./https-receiver";
+import { startHttpsReceiverFor, type HttpsReceiver } from "./https-receiver";
 import { runScript, startApp, type RunningApp } from "./processes";
 
 // An app of a test file's own on a database of its own, for tests whose notifications and
@@ -31,10 +30,7 @@ export async function startAppWithOwnDatabase(
 ): Promise<AppWithOwnDatabase> {
   const database = inject("embedded") ? null : await freshDatabase(inject("databaseUrl"), name.replace(/-/g, "_"));
   const app = await startApp({ name, databaseUrl: database?.url, extraEnv, nodeFlags });
-  const ca = path.join(app.dataDir, "test-ca");
-  const receiver = await startHttpsReceiver({
-    ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") },
-  });
+  const receiver = await startHttpsReceiverFor(app);
   const partnerApp = JSON.parse(
     (
       await runScript(
@@ -54,40 +50,4 @@ export async function startAppWithOwnDatabase(
       await database?.drop();
     },
   };
-}
-
-/**
- * The partner's way to a driver account on that app: a client-credentials token, an account
- * created with it, and the account's code exchanged for the driver's token.
- */
-export async function partnerAccount({
-  app,
-  partnerApp,
-}: {
-  app: { baseUrl: string };
-  partnerApp: { sandbox: Credentials };
-}): Promise<{ clientToken: string; accountId: number; token: string }> {
-  const tokenUrl = `${app.baseUrl}/sandbox/oauth/token`;
-  const { clientId, clientSecret } = partnerApp.sandbox;
-  const headers = {
-    "Content-Type": "application/x-www-form-urlencoded",
-    Authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`,
-  };
-  const client = await request("POST", tokenUrl, { body: "grant_type=client_credentials", headers });
-  expect(client.status, client.text).toBe(200);
-  const clientToken = client.body.access_token as string;
-  const account = await request("POST", `${app.baseUrl}/sandbox/api/account/`, {
-    token: clientToken,
-    json: newAccountBody(),
-  });
-  expect(account.status, account.text).toBe(200);
-  const exchange = await request("POST", tokenUrl, {
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code: account.body.account.accessToken.code,
-    }).toString(),
-    headers,
-  });
-  expect(exchange.status, exchange.text).toBe(200);
-  return { clientToken, accountId: account.body.account.id as number, token: exchange.body.access_token as string };
 }

@@ -226,6 +226,15 @@ export async function startHttpsReceiver({
   };
 }
 
+/**
+ * A receiver that an app's deliveries trust: its certificate from the test CA in the app's data dir
+ * (the one DELIVERY_CA_FILE names: test/helpers/processes.ts#serviceEnv).
+ */
+export function startHttpsReceiverFor(app: { dataDir: string }): Promise<HttpsReceiver> {
+  const ca = path.join(app.dataDir, "test-ca");
+  return startHttpsReceiver({ ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") } });
+}
+
 /** Verifies a received webhook the way a partner would, with the standardwebhooks library. */
 export function verifyWebhook(secret: string, req: ReceivedRequest): unknown {
   return new Webhook(secret).verify(req.body, {

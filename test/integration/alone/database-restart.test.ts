@@ -5,7 +5,8 @@ import { request } from "@/test/helpers/api";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 import { startHttpsReceiver, verifyWebhook, type HttpsReceiver } from "@/test/helpers/https-receiver";
 import { startOwnPostgres, type OwnPostgres } from "@/test/helpers/own-postgres";
-import { partnerAccount, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
 import { startApp, runScript, type RunningApp } from "@/test/helpers/processes";
 import { dataSet, waypoint } from "@/test/helpers/telemetry";
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "@/test/helpers/api";
 import { Browser } from "@/test/helpers/browser";
 import { waitFor } from "@/test/helpers/delivery-fixture";
-import { partnerAccount, startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
 import { dataSet, waypoint } from "@/test/helpers/telemetry";
 
 // The access log is written off the request's path and flushed on a clean stop

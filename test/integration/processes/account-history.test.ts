@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "@/test/helpers/api";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 import { verifyWebhook } from "@/test/helpers/https-receiver";
-import { partnerAccount, startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
 import { dataSet, waypoint } from "@/test/helpers/telemetry";
 
 // An account's notification history outlives the vehicle it names (docs/subscriptions.md#who-keeps-

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { request } from "@/test/helpers/api";
 import { idleSockets, keepAliveAgent, send } from "@/test/helpers/keep-alive";
-import { partnerAccount, startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
 import { serviceV8Flags } from "@/test/helpers/processes";
 import { simulatedTrip } from "@/test/helpers/telemetry";
 

@@ -8,7 +8,7 @@ import { waitFor } from "@/test/helpers/delivery-fixture";
 import { verifyWebhook, type ReceivedRequest } from "@/test/helpers/https-receiver";
 import { CALLBACK, newDriver, webApp } from "@/test/helpers/oauth-flow";
 import { redirectParams } from "@/test/helpers/browser";
-import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerOnPool, type PartnerOnPool } from "@/test/helpers/pool";
 import { freePort, root } from "@/test/helpers/processes";
 import { REFERENCE_BUNDLE_VERSION } from "@/server/openapi/reference-bundle";
 
@@ -16,7 +16,9 @@ import { REFERENCE_BUNDLE_VERSION } from "@/server/openapi/reference-bundle";
 // written, against a running service: the shell blocks in one bash session per guide (variables
 // carry from block to block, as in a reader's terminal), the receivers of the signature guide as
 // real servers fed a real signed webhook. Only the reader's own values are put in: the service's
-// origin, the app's credentials, the receiver URL.
+// origin, the app's credentials, the receiver URL. The service is the pool's shared app with the
+// delivery worker on, the partner app the file's own; the file sits in processes/ for the processes
+// a reader starts (the shell sessions, the receivers, `wayline listen`).
 
 type Block = { lang: string; file?: string; code: string };
 
@@ -114,13 +116,13 @@ function startTypeScript(block: Block, env: Vars) {
   };
 }
 
-let own: AppWithOwnDatabase;
+let own: PartnerOnPool;
 let hook: ReceivedRequest | undefined;
 let quickstartVars: Vars = {};
 
 beforeAll(async () => {
-  own = await startAppWithOwnDatabase("guides", { WORKER: "on" });
-}, 240_000);
+  own = await partnerOnPool("worker", "guides");
+});
 
 afterAll(async () => {
   await own?.stop();

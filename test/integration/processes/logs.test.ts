@@ -3,7 +3,8 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "@/test/helpers/api";
-import { partnerAccount, startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
 
 // The service's log, read as an operator reads it: its own output, captured from the process.
 // A service of this file's own at LOG_LEVEL=debug, on a database of its own (an unexpected error

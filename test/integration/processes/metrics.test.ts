@@ -4,7 +4,8 @@ import { request } from "@/test/helpers/api";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 import { scrape, total } from "@/test/helpers/metrics-scrape";
 import { openSse } from "@/test/helpers/sse";
-import { partnerAccount, startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
 import { simulatedTrip } from "@/test/helpers/telemetry";
 
 // GET /metrics (docs/operations.md#metrics) on `npm start` with two HTTP processes and the worker

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { request } from "@/test/helpers/api";
 import { startOwnPostgres, startOwnReplica, type OwnPostgres, type OwnReplica } from "@/test/helpers/own-postgres";
-import { partnerAccount } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
 import { startApp, runScript, type RunningApp } from "@/test/helpers/processes";
 import { dataSet, waypoint } from "@/test/helpers/telemetry";
 

@@ -2,19 +2,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "@/test/helpers/api";
 import { verifyWebhook } from "@/test/helpers/https-receiver";
-import { partnerAccount, startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
+import { partnerOnPool, type PartnerOnPool } from "@/test/helpers/pool";
 import { dataSet, waypoint } from "@/test/helpers/telemetry";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 
 // One id for push and pull (docs/event-feed.md#one-id-push-and-pull): the webhook-id of an event's
-// delivery is its eventId in the feed and on notification reads. A service of its own with the
-// delivery worker on and a real HTTPS receiver (process-spawning, hence a file of its own).
+// delivery is its eventId in the feed and on notification reads. On the pool's shared app with the
+// delivery worker on, with a partner app (its own feed) and a real HTTPS receiver of its own.
 
-let own: AppWithOwnDatabase;
+let own: PartnerOnPool;
 
 beforeAll(async () => {
-  own = await startAppWithOwnDatabase("event-feed-webhook", { WORKER: "on" });
-}, 240_000);
+  own = await partnerOnPool("worker", "event-feed-webhook");
+});
 
 afterAll(async () => {
   await own?.stop();

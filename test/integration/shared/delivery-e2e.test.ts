@@ -2,19 +2,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "@/test/helpers/api";
 import { verifyWebhook } from "@/test/helpers/https-receiver";
-import { partnerAccount, startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
+import { partnerAccount } from "@/test/helpers/partner-account";
+import { partnerOnPool, type PartnerOnPool } from "@/test/helpers/pool";
 import { dataSet, waypoint } from "@/test/helpers/telemetry";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 
 // The whole way, as a partner sees it: a WAYPOINT subscription made through the API, a data set
-// POSTed, and the signed webhook arriving at the partner's HTTPS receiver. A service of its own
-// (with the delivery worker on), on a database of its own, so no other test's notifications mix in.
+// POSTed, and the signed webhook arriving at the partner's HTTPS receiver. On the pool's shared app
+// with the delivery worker on, with a partner app and a receiver of its own, so no other test's
+// notifications mix in.
 
-let own: AppWithOwnDatabase;
+let own: PartnerOnPool;
 
 beforeAll(async () => {
-  own = await startAppWithOwnDatabase("delivery-e2e", { WORKER: "on" });
-}, 240_000);
+  own = await partnerOnPool("worker", "delivery-e2e");
+});
 
 afterAll(async () => {
   await own?.stop();

@@ -1,17 +1,14 @@
-import fs from "node:fs";
-import path from "node:path";
 import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visibleText } from "@/test/helpers/browser";
 import { ConsolePartner } from "@/test/helpers/console-partner";
 import { waitFor } from "@/test/helpers/delivery-fixture";
-import { freshDatabase } from "@/test/helpers/fresh-database";
 import { request } from "@/test/helpers/api";
-import { startHttpsReceiver, verifyWebhook, type HttpsReceiver } from "@/test/helpers/https-receiver";
-import { startApp, type RunningApp } from "@/test/helpers/processes";
+import { startHttpsReceiverFor, verifyWebhook, type HttpsReceiver } from "@/test/helpers/https-receiver";
+import { poolApp } from "@/test/helpers/pool";
 
-// The sandbox inbox (docs/delivery.md#sandbox-inbox) over real HTTP, on a service of its own with the
+// The sandbox inbox (docs/delivery.md#sandbox-inbox) over real HTTP, on the pool's shared app with the
 // delivery worker on: a sandbox subscription delivers to the app's inbox URL through the real
 // worker; the inbox verifies the signature (checked again here with the standardwebhooks
 // package), keeps the last 100 requests, answers 500 or 401 when told to; the inbox URL is refused
@@ -29,34 +26,18 @@ type InboxRequest = {
   signatureNote: string;
 };
 
-let service: RunningApp;
+const service = poolApp("worker");
 let receiver: HttpsReceiver;
 let sql: postgres.Sql;
-let dropDatabase: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
-  let databaseUrl: string | undefined;
-  if (!inject("embedded")) {
-    const database = await freshDatabase(inject("databaseUrl"), "sandbox_inbox");
-    databaseUrl = database.url;
-    dropDatabase = database.drop;
-  }
-  service = await startApp({ name: "sandbox-inbox", databaseUrl, extraEnv: { WORKER: "on" } });
-  const ca = path.join(service.dataDir, "test-ca");
-  receiver = await startHttpsReceiver({
-    ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") },
-  });
-  const dbUrl =
-    databaseUrl ??
-    (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
-  sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
-}, 240_000);
+  receiver = await startHttpsReceiverFor(service);
+  sql = postgres(service.databaseUrl, { max: 2, onnotice: () => {} });
+});
 
 afterAll(async () => {
   await sql?.end({ timeout: 5 });
   await receiver?.close();
-  await service?.stop();
-  await dropDatabase?.();
 });
 
 const newPartner = () => new ConsolePartner(service.baseUrl).signUp();

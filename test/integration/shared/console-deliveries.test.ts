@@ -1,25 +1,22 @@
-import fs from "node:fs";
-import path from "node:path";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testSql, uniqueName } from "@/test/helpers/api";
 import { Browser, visibleText } from "@/test/helpers/browser";
 import { ConsolePartner } from "@/test/helpers/console-partner";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 import {
-  startHttpsReceiver,
+  startHttpsReceiverFor,
   verifyWebhook,
   type HttpsReceiver,
   type ReceivedRequest,
 } from "@/test/helpers/https-receiver";
-import { startApp, type RunningApp } from "@/test/helpers/processes";
-import { freshDatabase } from "@/test/helpers/fresh-database";
+import { poolApp } from "@/test/helpers/pool";
 
 // The delivery half of the partner console over real HTTP: the webhook signing secret (reveal,
 // rotation with 24 h overlap), every delivery attempt of a notification, resending one or all
 // failed, a test notification per subscription, and the e-mail outbox; always for the partner's
-// own apps only. The last part runs a service of its own with the delivery worker on and a real
-// HTTPS receiver, as delivery-e2e.test.ts does.
+// own apps only. The last part runs on the pool's shared app with the delivery worker on, with a
+// real HTTPS receiver of its own, as delivery-e2e.test.ts does.
 // On the embedded database too: the tests tagged `embedded`, those of the delivery rows and queue
 // (the console's own checks, CSRF and 404s, answer the same there).
 
@@ -276,41 +273,21 @@ describe("console deliveries on the suite's service (worker off)", () => {
 });
 
 describe(
-  "console deliveries end to end (a service of its own, worker on, HTTPS receiver)",
+  "console deliveries end to end (the pool's app with the worker on, an HTTPS receiver)",
   { tags: ["embedded"] },
   () => {
-    let service: RunningApp;
+    const service = poolApp("worker");
     let receiver: HttpsReceiver;
     let sql: postgres.Sql;
-    let dropDatabase: (() => Promise<void>) | null = null;
 
     beforeAll(async () => {
-      let databaseUrl: string | undefined;
-      if (!inject("embedded")) {
-        const database = await freshDatabase(inject("databaseUrl"), "console_deliveries");
-        databaseUrl = database.url;
-        dropDatabase = database.drop;
-      }
-      service = await startApp({
-        name: "console-deliveries",
-        databaseUrl,
-        extraEnv: { WORKER: "on", DELIVERY_ALLOWED_HOSTS: "127.0.0.1" },
-      });
-      const ca = path.join(service.dataDir, "test-ca");
-      receiver = await startHttpsReceiver({
-        ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") },
-      });
-      const dbUrl =
-        databaseUrl ??
-        (JSON.parse(fs.readFileSync(path.join(service.dataDir, "embedded-db.json"), "utf8")) as { url: string }).url;
-      sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
-    }, 240_000);
+      receiver = await startHttpsReceiverFor(service);
+      sql = postgres(service.databaseUrl, { max: 2, onnotice: () => {} });
+    });
 
     afterAll(async () => {
       await sql?.end({ timeout: 5 });
       await receiver?.close();
-      await service?.stop();
-      await dropDatabase?.();
     });
 
     const delivered = (id: number) =>

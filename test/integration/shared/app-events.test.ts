@@ -4,42 +4,46 @@ import { newAccountBody, request } from "@/test/helpers/api";
 import { Browser, hiddenFields } from "@/test/helpers/browser";
 import { ConsolePartner } from "@/test/helpers/console-partner";
 import { waitFor } from "@/test/helpers/delivery-fixture";
-import { verifyWebhook, type ReceivedRequest } from "@/test/helpers/https-receiver";
-import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
-import { loggedErrors } from "@/test/helpers/processes";
+import {
+  startHttpsReceiverFor,
+  verifyWebhook,
+  type HttpsReceiver,
+  type ReceivedRequest,
+} from "@/test/helpers/https-receiver";
+import { poolApp } from "@/test/helpers/pool";
 import { dataSet, waypoint } from "@/test/helpers/telemetry";
 
-// Revocation that bites, and tells (docs/delivery.md#revocation, #app-events): a service of its own
-// with the delivery worker on and a real HTTPS receiver. For each way an app loses an account (the
-// driver's Revoke button, the app's own /oauth/revoke, a deletion through the API and through the
-// driver site): every token of the grant fails at once, a delivery that was queued and retrying
-// (the receiver answers 500) is never attempted again once the revocation answered, and the app's
-// endpoint receives ACCESSREVOKED or ACCOUNTDELETED, signed, with exactly four fields, also in
-// the app's event feed.
+// Revocation that bites, and tells (docs/delivery.md#revocation, #app-events): on the pool's shared
+// app with the delivery worker on, with a partner, an app and a real HTTPS receiver of its own. For
+// each way an app loses an account (the driver's Revoke button, the app's own /oauth/revoke, a
+// deletion through the API and through the driver site): every token of the grant fails at once, a
+// delivery that was queued and retrying (the receiver answers 500) is never attempted again once the
+// revocation answered, and the app's endpoint receives ACCESSREVOKED or ACCOUNTDELETED, signed, with
+// exactly four fields, also in the app's event feed.
 
-let own: AppWithOwnDatabase;
+let receiver: HttpsReceiver;
 let partner: ConsolePartner;
 let app: { appId: number; clientId: string; clientSecret: string };
 let secret: string;
 const ENDPOINT = "/app-events";
 
 beforeAll(async () => {
-  own = await startAppWithOwnDatabase("app-events", { WORKER: "on" });
-  partner = await new ConsolePartner(own.app.baseUrl).signUp();
+  receiver = await startHttpsReceiverFor(poolApp("worker"));
+  partner = await new ConsolePartner(base()).signUp();
   app = await partner.createApp();
   secret = String((await partner.ok("reveal-signing-secret", { appId: String(app.appId) })).reveal!.signingSecret);
   await partner.ok("set-app-event-endpoint", {
     appId: String(app.appId),
     environment: "sandbox",
-    url: `${own.receiver.url}${ENDPOINT}`,
+    url: `${receiver.url}${ENDPOINT}`,
   });
-}, 240_000);
-
-afterAll(async () => {
-  await own?.stop();
 });
 
-const base = () => own.app.baseUrl;
+afterAll(async () => {
+  await receiver?.close();
+});
+
+const base = () => poolApp("worker").baseUrl;
 const api = () => `${base()}/sandbox/api`;
 const basic = () => `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString("base64")}`;
 const form = { "Content-Type": "application/x-www-form-urlencoded" };
@@ -70,10 +74,10 @@ async function accountWithRetryingDelivery(name: string) {
   expect(vehicle.status, vehicle.text).toBe(200);
   const vehicleId = vehicle.body.vehicle.vehicleId as number;
   const hook = `/retry/${name}`;
-  own.receiver.route(hook, () => ({ status: 500, body: '{"error":"try again"}' }));
+  receiver.route(hook, () => ({ status: 500, body: '{"error":"try again"}' }));
   const sub = await request("POST", `${api()}/vehicle/${vehicleId}/eventSubscription/WAYPOINT/`, {
     token,
-    json: { postUrl: `${own.receiver.url}${hook}` },
+    json: { postUrl: `${receiver.url}${hook}` },
   });
   expect(sub.status, sub.text).toBe(200);
   for (let i = 0; i < 3; i++) {
@@ -84,7 +88,7 @@ async function accountWithRetryingDelivery(name: string) {
     expect(posted.status, posted.text).toBe(200);
   }
   // Queued and retrying: each of the three notifications was tried, and at least one again.
-  await waitFor(async () => (own.receiver.on(hook).length >= 4 ? true : undefined), {
+  await waitFor(async () => (receiver.on(hook).length >= 4 ? true : undefined), {
     what: "retried deliveries",
     timeoutMs: 30_000,
   });
@@ -106,7 +110,7 @@ async function apiStatus(token: string) {
 async function appEvent(type: string, accountId: number): Promise<{ req: ReceivedRequest; body: unknown }> {
   return waitFor(
     async () => {
-      for (const req of own.receiver.on(ENDPOINT)) {
+      for (const req of receiver.on(ENDPOINT)) {
         const body = verifyWebhook(secret, req) as Record<string, unknown>;
         if (body._type === type && body.accountId === accountId) return { req, body };
       }
@@ -127,7 +131,7 @@ async function expectSilenceAndEvent(t: { accountId: number; hook: string }, at:
   });
   // Give the worker time for further retries (5 ms, 300 ms, 1.8 s at this retry scale) before looking.
   await new Promise((r) => setTimeout(r, 2500));
-  expect(own.receiver.on(t.hook).filter((r) => r.receivedAt > at)).toEqual([]);
+  expect(receiver.on(t.hook).filter((r) => r.receivedAt > at)).toEqual([]);
   // In the app's feed too, with the webhook's id and body. Read until it is there: the feed hands out an
   // event once every older transaction on the PostgreSQL server has ended (server/notifications/feed.ts),
   // and another file's write can still be running.
@@ -202,12 +206,12 @@ describe("revocation that bites, and tells", () => {
       const t = await accountWithRetryingDelivery("gate-revoke");
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      const before = own.receiver.on(t.hook).length;
-      own.receiver.route(t.hook, async () => {
+      const before = receiver.on(t.hook).length;
+      receiver.route(t.hook, async () => {
         await held;
         return { status: 500, body: '{"error":"try again"}' };
       });
-      await waitFor(async () => (own.receiver.on(t.hook).length > before ? true : undefined), {
+      await waitFor(async () => (receiver.on(t.hook).length > before ? true : undefined), {
         what: "a retry in flight",
         timeoutMs: 30_000,
       });
@@ -241,8 +245,7 @@ describe("revocation that bites, and tells", () => {
   it("deletion through the API (DELETE /account/{id}): tokens fail, deliveries stop, ACCOUNTDELETED arrives", async () => {
     const t = await accountWithRetryingDelivery("api-delete");
     const res = await request("DELETE", `${api()}/account/${t.accountId}`, { token: t.clientToken });
-    // A 500 says why: the service's logged errors.
-    expect(res.status, `${res.text}\n${loggedErrors(own.app.output()).join("\n")}`).toBe(200);
+    expect(res.status, res.text).toBe(200);
     const at = Date.now();
     expect(await apiStatus(t.token)).toBe(401);
     await expectSilenceAndEvent(t, at, "ACCOUNTDELETED");
