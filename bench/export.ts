@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { Unzip, UnzipInflate } from "fflate";
 import postgres from "postgres";
-import { type RunningService } from "../test/helpers/processes";
+import { type RunningApp } from "../test/helpers/processes";
 import { benchDatabase, benchDriver, driverSession, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
 import { resultRecorder } from "./lib/results";
@@ -68,7 +68,7 @@ async function seed(sql: postgres.Sql, vehicleId: number, points: number) {
 const CAPPED_HEAP_MB = 192;
 
 /** One export, read whole (the warm-up). */
-async function exportOnce(service: RunningService, cookie: string) {
+async function exportOnce(service: RunningApp, cookie: string) {
   const res = await fetch(`${service.baseUrl}/me/export`, { headers: { Cookie: cookie } });
   if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
   await res.arrayBuffer();
@@ -85,7 +85,7 @@ type Measured = {
 };
 
 /** The export read and unpacked as it arrives, with the service's RSS and V8 heap sampled meanwhile. */
-async function measured(service: RunningService, cookie: string): Promise<Measured> {
+async function measured(service: RunningApp, cookie: string): Promise<Measured> {
   const rssBefore = rssOf(service.pid);
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssOf(service.pid))), 50);

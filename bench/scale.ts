@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import postgres from "postgres";
 import { startOwnPostgres, type OwnPostgres } from "../test/helpers/own-postgres";
-import { runScript, type RunningService, type ServiceEnv } from "../test/helpers/processes";
+import { runScript, type RunningApp, type ServiceEnv } from "../test/helpers/processes";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDriver, benchRateLimits, driverSession, loadAverage, launchBenchService } from "./lib/setup";
 import { copyLatestPoints } from "./lib/latest-points";
@@ -113,7 +113,7 @@ const noSamples = (): Samples => ({
 type Side = {
   name: string;
   sql: postgres.Sql;
-  service: RunningService;
+  service: RunningApp;
   vehicleId: number;
   /**
    * Batches beside the measured vehicle's, of another driver and app (so the measured reads, the event feed's

@@ -8,7 +8,7 @@ import { hydrated, keepOnLoopback, pageErrors, shot } from "./support/driver";
 // partner's app sends test notifications that the receiver answers 200, then 500 (retried), then
 // 200 again; the Delivery health tab then shows the figures the receiver's log makes (attempts,
 // delivered, failures by status), the charts drawn by Recharts, the backlog and the state.
-// Figures are checked exactly in test/integration/console-health.test.ts; here, what a person sees.
+// Figures are checked exactly in test/integration/shared/console-health.test.ts; here, what a person sees.
 
 let service: DeliveryService;
 

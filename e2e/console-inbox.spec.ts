@@ -7,7 +7,7 @@ import { keepOnLoopback, shot } from "./support/driver";
 // the inbox page shows a request arrive while it is open (no reload), with its headers, body and
 // whether its Standard Webhooks signature verifies; switched to answer 500, the next request says
 // so. Requests come from outside the browser over real HTTP, signed with the app's revealed secret
-// (the worker's way to the inbox is covered by test/integration/sandbox-inbox.test.ts).
+// (the worker's way to the inbox is covered by test/integration/shared/sandbox-inbox.test.ts).
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 

@@ -1,5 +1,5 @@
 import { compileScripts } from "../scripts/lib/compile.mjs";
-import { launchService } from "../test/helpers/processes";
+import { startApp } from "../test/helpers/processes";
 import { launchDeliveryService } from "./support/delivery-service";
 
 // Starts the real services for the browser tests, side by side, each stopped by its pid afterwards:
@@ -14,7 +14,7 @@ export default async function globalSetup() {
   // (scripts/lib/compile.mjs), made current here once, before any of them starts.
   await compileScripts();
   const launched = await Promise.allSettled([
-    launchService({
+    startApp({
       name: "e2e",
       port: Number(process.env.E2E_PORT),
       databaseUrl: process.env.DATABASE_URL || undefined,

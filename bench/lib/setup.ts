@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
-import { launchService, runScript, serviceV8Flags, type ServiceEnv } from "../../test/helpers/processes";
+import { startApp, runScript, serviceV8Flags, type ServiceEnv } from "../../test/helpers/processes";
 
 // What every benchmark needs before it measures: a PostgreSQL database, and a driver account
 // made the way a partner makes one (app, client token, account, code exchange).
@@ -11,10 +11,10 @@ import { launchService, runScript, serviceV8Flags, type ServiceEnv } from "../..
  * each service writes a V8 CPU profile there when it stops (open it in Chrome's DevTools), to see
  * where a figure's time goes; a profiled run's figures are not the benchmark's.
  */
-export function launchBenchService(opts: Parameters<typeof launchService>[0]): ReturnType<typeof launchService> {
+export function launchBenchService(opts: Parameters<typeof startApp>[0]): ReturnType<typeof startApp> {
   const dir = process.env.BENCH_CPU_PROF;
   const profile = dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
-  return launchService({ ...opts, nodeFlags: [...serviceV8Flags, ...profile, ...(opts.nodeFlags ?? [])] });
+  return startApp({ ...opts, nodeFlags: [...serviceV8Flags, ...profile, ...(opts.nodeFlags ?? [])] });
 }
 
 /** DATABASE_URL when given, else a fresh database on 127.0.0.1 that drop() removes. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { freshDatabase } from "../../test/helpers/fresh-database";
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from "../../test/helpers/https-receiver";
-import { launchService } from "../../test/helpers/processes";
+import { startApp } from "../../test/helpers/processes";
 
 // The specs that follow webhooks (console-journey, console-health) need what the run's main
 // service lacks on purpose: a delivery worker (WORKER=on; the main one shows deliveries that wait).
@@ -41,7 +41,7 @@ function switchableReceiver(https: HttpsReceiver): Receiver {
 export async function launchDeliveryService(): Promise<{ baseUrl: string; dataDir: string; stop(): Promise<void> }> {
   const database = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, "e2e_delivery") : null;
   try {
-    const service = await launchService({
+    const service = await startApp({
       name: "e2e-delivery",
       databaseUrl: database?.url,
       extraEnv: {

@@ -10,7 +10,7 @@ import { createVehicleBody, updateVehicleBody, vehicleOut } from "@/server/vehic
 
 // One realistic example per operation for the reference (/docs): request values and the 200 body
 // with its envelope. They describe one story (Ada's car in Columbus, its ignition subscription, a
-// simulated drive), so ids agree across operations. test/integration/openapi-examples.test.ts
+// simulated drive), so ids agree across operations. test/integration/shared/openapi-examples.test.ts
 // parses every one with the operation's own zod schemas, so an example cannot drift from the code.
 // Update bodies change one harmless field only: an example that clears deviceId would detach the
 // device of whoever sends it.

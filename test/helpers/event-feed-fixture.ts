@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { api, clientToken, createDriver, type Env } from "./api";
 import { createPartnerApp } from "./fixtures";
 import { dataSet, waypoint } from "./telemetry";
-import type { TestApp } from "../integration/global-setup";
+import type { TestApp } from "@/test/integration/global-setup";
 
 // What the event feed's tests start from (event-feed.test.ts, event-stream.test.ts): an app of their
 // own with a client-credentials token, and drivers of it whose vehicle notifies on every waypoint.

@@ -1,5 +1,5 @@
 import { expect, inject } from "vitest";
-import type { TestApp } from "../integration/global-setup";
+import type { SharedApp, TestApp } from "@/test/integration/global-setup";
 import { api, sha256, testSql, uniqueName, type Env, type Reply } from "./api";
 import { runScript, serviceEnv } from "./processes";
 
@@ -16,16 +16,18 @@ export const apps = () => inject("apps");
 
 /**
  * A partner app of its own, made with the operator CLI like the ones of global-setup: for tests
- * that need exact list contents, which the shared apps cannot give while other files run.
+ * that need exact list contents, which the shared apps cannot give while other files run. On the
+ * main shared app, or on the one `on` names (a pool app: test/helpers/pool.ts).
  */
 export async function createPartnerApp(
   name = uniqueName("app"),
-  opts: { dataProvider?: boolean; redirectUris?: string[] } = {},
+  opts: { dataProvider?: boolean; redirectUris?: string[]; on?: SharedApp } = {},
 ): Promise<TestApp> {
+  const on = opts.on ?? { dataDir: inject("dataDir"), databaseUrl: inject("databaseUrl") };
   const env = serviceEnv({
     port: 0,
-    dataDir: inject("dataDir"),
-    databaseUrl: inject("embedded") ? undefined : inject("databaseUrl"),
+    dataDir: on.dataDir,
+    databaseUrl: inject("embedded") ? undefined : on.databaseUrl,
   });
   const uris = ["https://partner.example/callback", ...(opts.redirectUris ?? [])].flatMap((uri) => [
     "--redirect-uri",

@@ -2,7 +2,7 @@ import http from "node:http";
 import fc from "fast-check";
 import { inject } from "vitest";
 
-// Building blocks of the fuzz suite (test/integration/fuzz.test.ts, docs/testing.md#fuzz-suite):
+// Building blocks of the fuzz suite (test/integration/shared/fuzz.test.ts, docs/testing.md#fuzz-suite):
 // a raw HTTP sender that sends paths exactly as written (fetch would resolve dot segments and
 // refuses TRACE), hostile values, and the judges of an answer.
 

@@ -150,7 +150,7 @@ export async function startHttpsReceiver({
   tlsOverride?: { key: string; cert: string };
 }): Promise<HttpsReceiver> {
   // Loaded here rather than imported at the top: ajv and the catalog's schemas cost about 0.2 s a
-  // file, and many files import this module (through own-service.ts) without starting a receiver.
+  // file, and many files import this module (through app-with-own-database.ts) without starting a receiver.
   const { webhookBodyProblem } = await import("./webhook-schemas");
   const requests: ReceivedRequest[] = [];
   const schemaProblems: string[] = [];
@@ -224,6 +224,15 @@ export async function startHttpsReceiver({
         );
       }),
   };
+}
+
+/**
+ * A receiver that an app's deliveries trust: its certificate from the test CA in the app's data dir
+ * (the one DELIVERY_CA_FILE names: test/helpers/processes.ts#serviceEnv).
+ */
+export function startHttpsReceiverFor(app: { dataDir: string }): Promise<HttpsReceiver> {
+  const ca = path.join(app.dataDir, "test-ca");
+  return startHttpsReceiver({ ca: { dir: ca, certFile: path.join(ca, "ca.pem"), keyFile: path.join(ca, "ca.key") } });
 }
 
 /** Verifies a received webhook the way a partner would, with the standardwebhooks library. */

@@ -12,8 +12,8 @@ import { inject } from "vitest";
 import { freshDatabase, type FreshDatabase } from "./fresh-database";
 import { root } from "./processes";
 
-// For the tests of a migration that moves rows (test/integration/*-migration.test.ts): a database
-// made by the migrations up to an earlier one, filled through that schema, then migrated on.
+// For the tests of a migration that moves rows (queue-migration.test.ts, partition-migration.test.ts):
+// a database made by the migrations up to an earlier one, filled through that schema, then migrated on.
 
 export const migrations = path.join(root, "db", "migrations");
 

@@ -98,12 +98,17 @@ export function serviceEnv({
   return env;
 }
 
+/** The app's process as spawned: not yet known to be listening. */
+export type SpawnedApp = { child: ChildProcess; output: () => string };
+
 /**
- * Starts `npm start`'s entry point (without npm, so the pid is the server's own). nodeFlags go to
- * node before the script (e.g. serviceV8Flags, or --cpu-prof, which NODE_OPTIONS may not carry);
- * the HTTP processes it forks inherit them.
+ * Spawns the app's process: `npm start`'s entry point (without npm, so the pid is the server's
+ * own) with `env` as its whole environment (its port, data dir and database are the caller's), and
+ * returns at once, without waiting for it to listen (waitForHealth does). It stops nothing: the
+ * caller stops it with stopProcess. nodeFlags go to node before the script (e.g. serviceV8Flags, or
+ * --cpu-prof, which NODE_OPTIONS may not carry); the HTTP processes it forks inherit them.
  */
-export function startService(env: ServiceEnv, nodeFlags: string[] = []): { child: ChildProcess; output: () => string } {
+export function spawnApp(env: ServiceEnv, nodeFlags: string[] = []): SpawnedApp {
   let output = "";
   const child = spawn(process.execPath, [...nodeFlags, ...scriptArgs("start.ts")], {
     cwd: root,
@@ -194,7 +199,8 @@ export function runScript(
   });
 }
 
-export type RunningService = {
+/** An app started by startApp, healthy, in a data dir of its own. */
+export type RunningApp = {
   baseUrl: string;
   dataDir: string;
   env: ServiceEnv;
@@ -203,7 +209,7 @@ export type RunningService = {
   child(): ChildProcess;
   stop(): Promise<void>;
   /**
-   * Stops the service by its pid and starts it again on the same data dir (a second `npm start`),
+   * Stops the app's process by its pid and spawns it again on the same data dir (a second `npm start`),
    * with `extraEnv` added to its environment from then on (e.g. the delivery worker turned on).
    */
   restart(extraEnv?: Record<string, string>): Promise<void>;
@@ -211,10 +217,12 @@ export type RunningService = {
 };
 
 /**
- * The service under test, started and healthy, in a fresh data dir: on `databaseUrl` when given,
- * else on the embedded database. stop() ends it by its pid and removes the data dir.
+ * Starts the app (spawnApp) in a fresh data dir on a free port and waits until it answers healthy:
+ * on the database at `databaseUrl` when given (made and dropped by the caller), else on an embedded
+ * database of its own in the data dir; the app migrates either at start, as `npm start` does.
+ * stop() stops the process by its pid and removes the data dir (never the caller's database).
  */
-export async function launchService(opts: {
+export async function startApp(opts: {
   name: string;
   databaseUrl?: string;
   seedDemo?: boolean;
@@ -223,7 +231,7 @@ export async function launchService(opts: {
   nodeFlags?: string[];
   /** Where the helper finds a port when none is given (freePort); port-in-use.test.ts hands it a taken one. */
   choosePort?: () => Promise<number>;
-}): Promise<RunningService> {
+}): Promise<RunningApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `wayline-${opts.name}-`));
   if (!opts.databaseUrl) seedEmbeddedDataDir(dataDir);
   const choosePort = opts.choosePort ?? freePort;
@@ -234,9 +242,9 @@ export async function launchService(opts: {
     ...opts.extraEnv,
   });
   let env = envOn(port);
-  let service = startService(env, opts.nodeFlags);
+  let spawned = spawnApp(env, opts.nodeFlags);
   const stop = async () => {
-    await stopProcess(service.child);
+    await stopProcess(spawned.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   // A port freePort() found free may be taken before the service binds it (by another file's process, or
@@ -244,34 +252,34 @@ export async function launchService(opts: {
   // with EADDRINUSE (scripts/start.ts), and starts again on another port; a port the caller chose is kept.
   for (let attempt = 1; ; attempt++) {
     try {
-      await waitForHealth(`http://127.0.0.1:${port}`, service.child, service.output);
+      await waitForHealth(`http://127.0.0.1:${port}`, spawned.child, spawned.output);
       break;
     } catch (error) {
-      const portTaken = service.child.exitCode !== null && service.output().includes("EADDRINUSE");
+      const portTaken = spawned.child.exitCode !== null && spawned.output().includes("EADDRINUSE");
       if (opts.port !== undefined || !portTaken || attempt === 3) {
         await stop();
         throw error;
       }
       port = await choosePort();
       env = envOn(port);
-      service = startService(env, opts.nodeFlags);
+      spawned = spawnApp(env, opts.nodeFlags);
     }
   }
   const baseUrl = `http://127.0.0.1:${port}`;
-  const running: RunningService = {
+  const running: RunningApp = {
     baseUrl,
     dataDir,
     env,
-    pid: service.child.pid!,
-    child: () => service.child,
+    pid: spawned.child.pid!,
+    child: () => spawned.child,
     stop,
-    output: () => service.output(),
+    output: () => spawned.output(),
     async restart(extraEnv = {}) {
-      await stopProcess(service.child);
+      await stopProcess(spawned.child);
       Object.assign(env, extraEnv);
-      service = startService(env, opts.nodeFlags);
-      running.pid = service.child.pid!;
-      await waitForHealth(baseUrl, service.child, service.output);
+      spawned = spawnApp(env, opts.nodeFlags);
+      running.pid = spawned.child.pid!;
+      await waitForHealth(baseUrl, spawned.child, spawned.output);
     },
   };
   return running;

@@ -6,7 +6,7 @@ import type { DataSetInput } from "@/server/telemetry/schemas";
 
 // Ingest's plan is pure: from a read and the posted sets, the write; from the write's answer, the
 // API's answer and the read the next post may start from. The statements themselves are tested
-// against PostgreSQL (test/integration/ingest-version.test.ts, write-groups.test.ts).
+// against PostgreSQL (test/integration/shared/ingest-version.test.ts, write-groups.test.ts).
 
 const t = (minute: number) => new Date(Date.UTC(2026, 0, 1, 8, minute));
 const set = (

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Marked } from "marked";
 
 // The guides under /docs/guides/…: Markdown files in docs/guides/, rendered with marked. Code
-// blocks marked `run` in their info string are executed by test/integration/guides.test.ts; the
+// blocks marked `run` in their info string are executed by test/integration/processes/guides.test.ts; the
 // marker is not shown (marked keeps only the first word of the info string as the language).
 
 export type Guide = { slug: string; title: string; summary: string };

@@ -1,6 +1,6 @@
 // The methods of the driver site's JSON routes (app/(driver)/me/…), for the 405 that npm start's
 // server answers, before Next.js, to a method Next.js cannot route (TRACE and the like: Next.js
-// would answer 500). The route files are the source; test/integration/method-and-path-errors.test.ts
+// would answer 500). The route files are the source; test/integration/shared/method-and-path-errors.test.ts
 // holds this table to them through Next.js's own OPTIONS answer, which lists a route's exports.
 const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/account\/?$/, ["GET", "POST", "DELETE"]],
