@@ -45,3 +45,15 @@ export async function contactOf(env: Env, deviceId: string): Promise<ContactRow 
       from device_contacts where environment = ${env} and device_id = ${deviceId}`;
   return row;
 }
+
+/** Polls `read` until `done` holds of its value (bounded); says what was seen on timeout. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) throw new Error(`still not as expected after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}

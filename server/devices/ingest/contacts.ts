@@ -17,6 +17,30 @@ const UNKNOWN_KEPT = "7 days";
 // The calendar day (UTC) the records of the day are counted on.
 const today = (sql: Sql) => sql`(now() at time zone 'UTC')::date`;
 
+/**
+ * A TCP device's first frame (Teltonika's IMEI, GT06's login): whether a vehicle names the id.
+ * Known: its contact and open connection are noted; unknown: the contact is recorded as refused.
+ */
+export async function identify(input: {
+  environment: Environment;
+  deviceId: string;
+  protocol: DeviceProtocol;
+  connection: string;
+}): Promise<boolean> {
+  const sql = rawSql();
+  const { environment, deviceId, protocol, connection } = input;
+  const [row] = await sql<{ known: boolean }[]>`
+    with k as (select exists (select 1 from devices where environment = ${environment} and serial = ${deviceId} and vehicle_id is not null) as known),
+    noted as (insert into device_contacts (environment, device_id, protocol, last_contact_at, connection, connected_at)
+              select ${environment}, ${deviceId}, ${protocol}, now(), ${connection}, now() from k where k.known
+              on conflict (environment, device_id) do update set protocol = excluded.protocol, last_contact_at = excluded.last_contact_at,
+                connection = excluded.connection, connected_at = excluded.connected_at)
+    select known from k`;
+  const known = row?.known ?? false;
+  if (!known) await recordUnknown(sql, environment, [{ deviceId, protocol }]);
+  return known;
+}
+
 /** Contacts of ids no vehicle names, in the batch that found them so (or on the pool). */
 export async function recordUnknown(
   sql: Sql,
@@ -61,6 +85,32 @@ export async function recordStored(sql: Sql, environment: Environment, contacts:
       records_on_day = case when device_contacts.records_day = excluded.records_day
                             then device_contacts.records_on_day + excluded.records_on_day else excluded.records_on_day end,
       records_day = excluded.records_day, ignition = excluded.ignition, motion_at = excluded.motion_at`;
+}
+
+/** A frame or request of a known device refused (a bad CRC, an impossible record, …): its last refusal. */
+export async function recordRefusal(input: {
+  environment: Environment;
+  deviceId: string;
+  protocol: DeviceProtocol;
+  reason: string;
+}): Promise<void> {
+  const { environment, deviceId, protocol, reason } = input;
+  await rawSql()`
+    insert into device_contacts (environment, device_id, protocol, last_contact_at, last_refusal_at, last_refusal_reason)
+    values (${environment}, ${deviceId}, ${protocol}, now(), now(), ${reason.slice(0, 200)})
+    on conflict (environment, device_id) do update set protocol = excluded.protocol, last_contact_at = excluded.last_contact_at,
+      last_refusal_at = excluded.last_refusal_at, last_refusal_reason = excluded.last_refusal_reason`;
+}
+
+/** A TCP connection's end: the device is no longer connected, unless a newer connection of it is. */
+export async function endConnection(input: {
+  environment: Environment;
+  deviceId: string;
+  connection: string;
+}): Promise<void> {
+  await rawSql()`
+    update device_contacts set connection = null
+     where environment = ${input.environment} and device_id = ${input.deviceId} and connection = ${input.connection}`;
 }
 
 /** Ids no vehicle names, not heard from for 7 days: forgotten (the worker's hourly job). */

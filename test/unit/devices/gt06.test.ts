@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dataPointsOf } from "@/server/devices/protocols/data-points";
 import { MAX_LONG_FRAME, splitFrames } from "@/server/devices/protocols/gt06/frames";
 import { decodeFrame } from "@/server/devices/protocols/gt06/messages";
-import { bytes, gt06Content, gt06Frame, hexOf, referenceCrcItu } from "./reference";
+import { bytes, gt06Content, gt06Frame, hexOf, referenceCrcItu } from "../../helpers/device-reference";
 
 // Real captures from traccar/traccar, src/test/java/org/traccar/protocol/Gt06ProtocolDecoderTest.java.
 const LOGIN = "78780D01086471700328358100093F040D0A";

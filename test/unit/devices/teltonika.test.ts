@@ -3,7 +3,7 @@ import { dataPointsOf } from "@/server/devices/protocols/data-points";
 import { decodeTcpPacket, splitTcpFrames } from "@/server/devices/protocols/teltonika/frames";
 import { handshakeReply } from "@/server/devices/protocols/teltonika/replies";
 import { decodeUdpDatagram } from "@/server/devices/protocols/teltonika/udp";
-import { bytes, hexOf, referenceCrcIbm, teltonikaPacket } from "./reference";
+import { bytes, hexOf, referenceCrcIbm, teltonikaPacket } from "../../helpers/device-reference";
 
 // Real captures, each with its source:
 // - WIKI: Teltonika's "Teltonika Data Sending Protocols" page (wiki.teltonika-gps.com), the

@@ -1,0 +1,72 @@
+import { environments, type Environment } from "@/db/schema";
+import { logger } from "@/server/platform/log";
+import { Gt06Session } from "./gt06-session";
+import type { ListenerKind, PortPlan } from "./ports";
+import { listenTcp, type Listener } from "./tcp";
+import { TeltonikaSession } from "./teltonika-session";
+
+// The device gateway (docs/devices.md#the-gateway): for each environment, a listener per protocol
+// and the shared port, on the ports of the plan (ports.ts). Run by `npm start` beside the service
+// and alone by `npm run gateway` (scripts/gateway.ts); as many processes as a host needs may run
+// behind a TCP load balancer, since everything a connection's records depend on is in the database.
+//
+// A port that cannot be had (taken, or not ours to take) is one log line, and the rest runs on: the
+// devices of that port cannot connect until it is free and the gateway restarted, the others can.
+// drain() stops accepting, lets every connection finish and acknowledge what it has received, and
+// closes them, within its bound.
+
+export type GatewayOptions = { host: string; ports: PortPlan; idleMs: number };
+
+type Bound = { environment: Environment; kind: ListenerKind; port: number };
+
+export type Gateway = {
+  listening: Bound[];
+  failed: (Bound & { code: string })[];
+  /** True when every connection ended within `withinMs`. */
+  drain(withinMs: number): Promise<boolean>;
+};
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const { host, idleMs } = options;
+  const listeners: Listener[] = [];
+  const listening: Gateway["listening"] = [];
+  const failed: Gateway["failed"] = [];
+  const open = async (environment: Environment, kind: ListenerKind, start: (port: number) => Promise<Listener>) => {
+    const port = options.ports[environment][kind];
+    try {
+      const listener = await start(port);
+      listeners.push(listener);
+      listening.push({ environment, kind, port: listener.port });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      failed.push({ environment, kind, port, code });
+      logger.error(
+        { environment, listener: kind, port, host, code },
+        `device gateway: cannot listen on ${host}:${port} (${kind}, ${environment}): ${code}; its devices cannot connect, the rest runs on`,
+      );
+    }
+  };
+
+  for (const environment of environments) {
+    const context = { environment, idleMs };
+    await open(environment, "teltonika", (port) =>
+      listenTcp({ port, host, accept: (socket) => new TeltonikaSession(socket, context) }),
+    );
+    await open(environment, "gt06", (port) =>
+      listenTcp({ port, host, accept: (socket) => new Gt06Session(socket, context) }),
+    );
+  }
+  logger.info(
+    { host, listening: listening.map((l) => `${l.environment} ${l.kind} ${l.port}`) },
+    "device gateway listening",
+  );
+
+  return {
+    listening,
+    failed,
+    async drain(withinMs) {
+      const ended = await Promise.all(listeners.map((l) => l.drain(withinMs)));
+      return ended.every(Boolean);
+    },
+  };
+}
