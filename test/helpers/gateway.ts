@@ -1,3 +1,4 @@
+import dgram from "node:dgram";
 import net from "node:net";
 import { inject } from "vitest";
 import { startGateway, type Gateway } from "@/server/devices/gateway";
@@ -155,3 +156,27 @@ export function gt06Location(at: Date, serial: number): Uint8Array {
 
 /** A GT06 heartbeat (0x23): ACC on, charging, battery 4.05 V, signal 4. */
 export const gt06Heartbeat = (serial: number) => gt06Frame(0x23, Uint8Array.of(0b110, 0x01, 0x95, 0x04), serial);
+
+/** A Teltonika UDP datagram: its length, packet id, 01, the AVL packet id, the IMEI, the AVL data. */
+export function teltonikaDatagram(imei: string, ids: { packet: number; avl: number }, data: Uint8Array): Uint8Array {
+  const head = Uint8Array.of(ids.packet >> 8, ids.packet & 0xff, 0x01, ids.avl, 0, imei.length, ...Buffer.from(imei));
+  const length = head.length + data.length;
+  return Uint8Array.of(length >> 8, length & 0xff, ...head, ...data);
+}
+
+/** Sends a datagram and resolves with the first answer (hex), or null when none came within `timeoutMs`. */
+export function sendDatagram(port: number, datagram: Uint8Array, timeoutMs = 5_000): Promise<string | null> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket("udp4");
+    const timer = setTimeout(() => {
+      socket.close();
+      resolve(null);
+    }, timeoutMs);
+    socket.once("message", (answer) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(answer.toString("hex"));
+    });
+    socket.send(datagram, port, "127.0.0.1");
+  });
+}

@@ -6,17 +6,19 @@ import {
   CAPTURED_8E_WAYPOINT,
   DeviceSocket,
   codec8eData,
+  sendDatagram,
   startTestGateway,
+  teltonikaDatagram,
   teltonikaImei,
   type TestGateway,
 } from "../helpers/gateway";
 import { wireTime } from "../helpers/telemetry";
 
-// Teltonika over real TCP on loopback (docs/devices.md#teltonika), against the gateway's listener in
-// this process and the suite's database, read back over the API: the IMEI handshake, each AVL
-// packet acknowledged with its record count only once stored, a resend after a lost
-// acknowledgement stored once, and what closes a connection unanswered. Ingest underneath: both
-// databases (the tag).
+// Teltonika over real TCP and UDP on loopback (docs/devices.md#teltonika), against the gateway's
+// listeners in this process and the suite's database, read back over the API: the IMEI handshake,
+// each AVL packet acknowledged with its record count only once stored, a resend after a lost
+// acknowledgement stored once, what closes a connection unanswered, and UDP's acknowledgement.
+// Ingest underneath: both databases (the tag).
 
 // Codec 16 from Teltonika's protocol page (the wiki's example, its CRC checked in the unit tests):
 // two records, 2019-07-10, no position.
@@ -161,5 +163,39 @@ describe("Teltonika over TCP", () => {
     const device = await DeviceSocket.connect(gw.port("production", "teltonika"));
     device.send(teltonikaImei(imei));
     expect(await device.closed()).toBe("00");
+  });
+});
+
+describe("Teltonika over UDP", () => {
+  const udpPort = () => gw.port("sandbox", "teltonika-udp");
+
+  it("a datagram is answered with its packet id and record count once stored; a resend is stored once", async () => {
+    const imei = uniqueImei();
+    const car = await vehicleForDevice("sandbox", imei);
+    const base = Math.floor(Date.now() / 1000) * 1000;
+    const datagram = teltonikaDatagram(
+      imei,
+      { packet: 0xcafe, avl: 7 },
+      codec8eData([secondsAgo(base, 20), secondsAgo(base, 10)]),
+    );
+    expect(await sendDatagram(udpPort(), datagram)).toBe("0005cafe010702");
+    expect(await sendDatagram(udpPort(), datagram)).toBe("0005cafe010702");
+    const sets = (await readAs("sandbox", car.accessToken, `/vehicle/${car.vehicleId}/dataSet/`)).dataSet;
+    expect(sets).toHaveLength(2);
+    expect(await contactOf("sandbox", imei)).toMatchObject({ protocol: "teltonika", records_on_day: 2 });
+  });
+
+  it("a datagram of an IMEI no vehicle names, or one whose length field lies, is not answered", async () => {
+    const imei = uniqueImei();
+    const data = codec8eData([new Date(Date.now() - 5_000)]);
+    expect(await sendDatagram(udpPort(), teltonikaDatagram(imei, { packet: 1, avl: 1 }, data), 1_500)).toBeNull();
+    await eventually(
+      () => contactOf("sandbox", imei),
+      (c) => c?.unknown_contacts === 1,
+    );
+    await vehicleForDevice("sandbox", imei);
+    const lying = teltonikaDatagram(imei, { packet: 2, avl: 2 }, data);
+    lying[1]! += 1;
+    expect(await sendDatagram(udpPort(), lying, 1_500)).toBeNull();
   });
 });

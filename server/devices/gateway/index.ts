@@ -1,9 +1,12 @@
 import { environments, type Environment } from "@/db/schema";
 import { logger } from "@/server/platform/log";
 import { Gt06Session } from "./gt06-session";
+import { listenOsmAnd, osmAndServer } from "./http";
 import type { ListenerKind, PortPlan } from "./ports";
+import { acceptShared } from "./shared-port";
 import { listenTcp, type Listener } from "./tcp";
 import { TeltonikaSession } from "./teltonika-session";
+import { listenUdp } from "./udp";
 
 // The device gateway (docs/devices.md#the-gateway): for each environment, a listener per protocol
 // and the shared port, on the ports of the plan (ports.ts). Run by `npm start` beside the service
@@ -49,11 +52,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   for (const environment of environments) {
     const context = { environment, idleMs };
+    const osmand = osmAndServer(environment, idleMs);
+    await open(environment, "osmand", (port) => listenOsmAnd({ environment, port, host, osmand }));
     await open(environment, "teltonika", (port) =>
       listenTcp({ port, host, accept: (socket) => new TeltonikaSession(socket, context) }),
     );
+    await open(environment, "teltonika-udp", (port) => listenUdp({ environment, port, host }));
     await open(environment, "gt06", (port) =>
       listenTcp({ port, host, accept: (socket) => new Gt06Session(socket, context) }),
+    );
+    await open(environment, "shared", (port) =>
+      listenTcp({ port, host, accept: (socket) => acceptShared(socket, context, osmand.server) }),
     );
   }
   logger.info(

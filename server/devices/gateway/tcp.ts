@@ -11,7 +11,7 @@ export type Drainable = { drain(): Promise<void> };
 export type Listener = { port: number; drain(withinMs: number): Promise<boolean> };
 
 /** Listens on host:port (port 0: any free one); rejects when it cannot (EADDRINUSE, EACCES, …). */
-function listen(server: net.Server, port: number, host: string): Promise<number> {
+export function listen(server: net.Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -9,7 +9,7 @@ import type { Environment } from "@/db/schema";
 export type DeviceProtocol = "osmand" | "teltonika" | "gt06";
 
 /** The refusal recorded for an id no vehicle names. */
-const UNKNOWN_ID = "no vehicle has this deviceId";
+export const UNKNOWN_ID = "no vehicle has this deviceId";
 
 /** How long an id no vehicle names is remembered after its last contact. */
 const UNKNOWN_KEPT = "7 days";
