@@ -80,9 +80,10 @@ export class DeviceSocket {
     this.socket.write(data);
   }
 
-  /** The next `n` bytes the gateway sent. */
+  /** The next `n` bytes the gateway sent; fails as soon as the connection ends without them. */
   async read(n: number, timeoutMs = 10_000): Promise<string> {
-    await this.until(() => this.received.length >= n, timeoutMs, `no ${n} bytes`);
+    await this.until(() => this.received.length >= n || this.ended, timeoutMs, `no ${n} bytes`);
+    if (this.received.length < n) throw new Error(`the connection ended before ${n} bytes came`);
     const taken = this.received.subarray(0, n);
     this.received = this.received.subarray(n);
     return taken.toString("hex");

@@ -1,8 +1,9 @@
 import { environments, type Environment } from "@/db/schema";
+import type { Env } from "@/server/platform/env";
 import { logger } from "@/server/platform/log";
 import { Gt06Session } from "./gt06-session";
 import { listenOsmAnd, osmAndServer } from "./http";
-import type { ListenerKind, PortPlan } from "./ports";
+import { portPlan, type ListenerKind, type PortPlan } from "./ports";
 import { acceptShared } from "./shared-port";
 import { listenTcp, type Listener } from "./tcp";
 import { TeltonikaSession } from "./teltonika-session";
@@ -19,6 +20,17 @@ import { listenUdp } from "./udp";
 // closes them, within its bound.
 
 export type GatewayOptions = { host: string; ports: PortPlan; idleMs: number };
+
+/** The options the configuration gives (DEVICE_HOST, else HOST; DEVICE_PORT_OFFSET; DEVICE_IDLE_SECONDS). */
+export function gatewayOptions(
+  config: Pick<Env, "HOST" | "DEVICE_HOST" | "DEVICE_PORT_OFFSET" | "DEVICE_IDLE_SECONDS">,
+): GatewayOptions {
+  return {
+    host: config.DEVICE_HOST ?? config.HOST,
+    ports: portPlan(config.DEVICE_PORT_OFFSET),
+    idleMs: config.DEVICE_IDLE_SECONDS * 1000,
+  };
+}
 
 type Bound = { environment: Environment; kind: ListenerKind; port: number };
 
