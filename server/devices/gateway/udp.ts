@@ -21,7 +21,9 @@ export function listenUdp(input: { environment: Environment; port: number; host:
 
   socket.on("message", (datagram, from) => {
     if (draining) return;
-    const handled = handle(datagram, from).finally(() => inHand.delete(handled));
+    const handled = handle(datagram, from)
+      .catch((error: unknown) => logger.error({ err: error, protocol: "teltonika" }, "device gateway: datagram failed"))
+      .finally(() => inHand.delete(handled));
     inHand.add(handled);
   });
 
