@@ -95,6 +95,23 @@ const config = {
         "common/telemetry/.",
     ),
     upward(
+      "device-protocols-are-pure",
+      "^server/devices/protocols/",
+      "^(db/|server/(?!devices/protocols/|simulator/geo))",
+      "server/devices/protocols/ turns bytes into records and replies, and nothing else: no database and no domain " +
+        "(the gateway's sessions, server/devices/gateway/, do the I/O and hand the records to ingest), so every " +
+        "decoder is tested byte for byte on its own.",
+    ),
+    {
+      name: "device-protocols-without-io",
+      severity: "error",
+      comment:
+        "The decoders open no socket, file or process (Node's modules that do I/O, which includeOnly names): " +
+        "the gateway's listeners and sessions read and answer the devices.",
+      from: { path: "^server/devices/protocols/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    upward(
       "common-is-a-leaf",
       "^common/",
       "^(app|server|components|worker|scripts)/",
@@ -140,7 +157,10 @@ const config = {
     },
   ],
   options: {
-    includeOnly: "^(app|server|db|common|components|worker|scripts|test|e2e|bench)/",
+    // Our folders, and Node's modules that do I/O (for device-protocols-without-io).
+    includeOnly:
+      "^(app|server|db|common|components|worker|scripts|test|e2e|bench)/" +
+      "|^(net|dgram|http|https|http2|tls|fs|fs/promises|child_process|cluster|worker_threads)$",
     exclude: { path: "^db/migrations/" },
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,

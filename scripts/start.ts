@@ -11,6 +11,7 @@ import { logger } from "@/server/platform/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/platform/metrics/cluster";
 import { metrics } from "@/server/platform/metrics/registry";
 import { startWorker } from "@/worker/index";
+import { gatewayOptions, startGateway, type Gateway } from "@/server/devices/gateway";
 import { flushAccessLog } from "@/server/access-log/flush";
 import { buildIfNeeded } from "./lib/build";
 import { prepareDatabase } from "./lib/database";
@@ -20,14 +21,16 @@ import { onStopSignal } from "./lib/stop-signal";
 // `npm start`: the whole service. Database (embedded when DATABASE_URL is unset), migrations,
 // demo data and a production build when needed, once; then Next.js on HOST:PORT from
 // WEB_CONCURRENCY processes (default: one per core on PostgreSQL, one on the embedded database;
-// see docs/operations.md), and the notification delivery worker and the simulator's real-time
-// loop in exactly one process (unless WORKER=off / SIMULATOR=0: then `npm run worker` does it).
+// see docs/operations.md), and the notification delivery worker, the simulator's real-time loop
+// and the device gateway in exactly one process (unless WORKER=off / SIMULATOR=0 /
+// DEVICE_GATEWAY=off: then `npm run worker` and `npm run gateway` do them).
 //
 // With one process everything runs here, as it always did. With several, this process is the
 // node:cluster primary: it prepares the database, runs the background work, forks the HTTP
 // processes (which share the listening socket), replaces one that dies, and sums their metrics.
 // SIGTERM drains: every process stops accepting connections, finishes its requests (at most
-// DRAIN_TIMEOUT_SECONDS), the worker gives back its leases, and the process exits 0.
+// DRAIN_TIMEOUT_SECONDS), the worker gives back its leases, the gateway acknowledges what its
+// devices sent, and the process exits 0.
 
 // Next.js would otherwise report anonymous telemetry over the network.
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -53,32 +56,48 @@ async function main() {
     );
     if (config.seedDemo) printDemo(base);
   };
+  // The device gateway's ports, for whoever sets up a device (docs/devices.md#ports).
+  const devicesReady = (devices: Gateway | null) => {
+    if (!devices) return;
+    const host = gatewayOptions(config).host;
+    const ports = (environment: string) =>
+      devices.listening
+        .filter((l) => l.environment === environment)
+        .map((l) => `${l.kind} ${l.port}`)
+        .join(", ");
+    console.log(`Device gateway on ${host}: production ${ports("production")}; sandbox ${ports("sandbox")}`);
+  };
 
   if (processes === 1) {
     const web = await serveHttp(config, { dir: root, dev });
     // The background work (notification delivery, the simulator's real-time loop) runs here too,
     // each part unless switched off (WORKER=off, SIMULATOR=0); `npm run worker` runs it alone.
     const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
+    const devices = await startDevices(config);
     metrics().processes.set({ role: "http" }, 1);
     metrics().processes.set({ role: "worker" }, config.workerEnabled || config.simulator ? 1 : 0);
     ready(web.port);
+    devicesReady(devices);
     onStopSignal(async () => {
-      await Promise.all([web.drain(), worker.stop({ withinMs: drainMs(config) })]);
+      await Promise.all([web.drain(), worker.stop({ withinMs: drainMs(config) }), devices?.drain(drainMs(config))]);
       await flushAccessLogOnStop();
       await database.stop();
     });
     return;
   }
 
-  // The primary: background work and metrics here, HTTP in the forked processes.
+  // The primary: background work, the device gateway and metrics here, HTTP in the forked processes.
   serveClusterMetrics();
   const worker = await startWorker({ delivery: config.workerEnabled, simulator: config.simulator });
+  const devices = await startDevices(config);
   metrics().processes.set({ role: "worker" }, config.workerEnabled || config.simulator ? 1 : 0);
   let stopping = false;
   let listening = 0;
   const fork = () => cluster.fork();
   cluster.on("listening", (_worker, address) => {
-    if (++listening === processes) ready(address.port);
+    if (++listening !== processes) return;
+    ready(address.port);
+    devicesReady(devices);
   });
   cluster.on("exit", (child: Worker, code, signal) => {
     if (stopping) return;
@@ -112,7 +131,7 @@ async function main() {
       () => children.forEach((w) => w.isDead() || w.process.kill("SIGKILL")),
       drainMs(config) + 5000,
     );
-    await Promise.all([exited, worker.stop({ withinMs: drainMs(config) })]);
+    await Promise.all([exited, worker.stop({ withinMs: drainMs(config) }), devices?.drain(drainMs(config))]);
     clearTimeout(kill);
     await flushAccessLogOnStop();
     await database.stop();
@@ -131,6 +150,11 @@ async function runHttpProcess(config: Env) {
   });
   // The primary gone (killed): nothing will replace or stop this process, so it stops itself.
   process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
+}
+
+/** The device gateway in this process, unless DEVICE_GATEWAY=off (then `npm run gateway` runs it). */
+async function startDevices(config: Env): Promise<Gateway | null> {
+  return config.deviceGateway ? startGateway(gatewayOptions(config)) : null;
 }
 
 /** The access log's counts still in memory, written once the requests and deliveries are done. */

@@ -12,3 +12,4 @@ export * from "./partners";
 export * from "./rate-limits";
 export * from "./inbox";
 export * from "./access-log";
+export * from "./device-contacts";

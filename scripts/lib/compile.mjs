@@ -23,10 +23,10 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 const BUILD_DIR = path.join(root, ".build");
 
 /**
- * The entry points the npm scripts run compiled, in scripts/. A new process (say, a device gateway)
- * is one more name here and a script `node scripts/compile.mjs && node .build/<name>.mjs`.
+ * The entry points the npm scripts run compiled, in scripts/. A new process is one more name here
+ * and a script `node scripts/compile.mjs && node .build/<name>.mjs`.
  */
-export const COMPILED_SCRIPTS = ["start.ts", "worker.ts", "app-create.ts", "retention.ts", "device.ts"];
+export const COMPILED_SCRIPTS = ["start.ts", "worker.ts", "gateway.ts", "app-create.ts", "retention.ts", "device.ts"];
 
 /** The files besides the bundles' own inputs whose change makes every bundle stale. */
 const SETTINGS = [path.join(root, "tsconfig.json"), import.meta.filename];

@@ -18,7 +18,8 @@ export async function appsWithAccess(tx: Executor, { accountId }: { accountId: n
 
 /**
  * Rows that name the account or its vehicles without a key to them: the devices assigned to its
- * vehicles (their serial is the vehicle's other id; a key would only unassign them), the sign-in
+ * vehicles (their serial is the vehicle's other id; a key would only unassign them) and what the
+ * device gateway kept of them (device_contacts, keyed by the serial), the sign-in
  * throttle counted for its username, copies of its notifications in the sandbox inboxes and the
  * e-mail outbox.
  */
@@ -26,6 +27,10 @@ export async function deleteAccountTraces(
   tx: Executor,
   { accountId, environment, username }: { accountId: number; environment: Environment; username: string },
 ): Promise<void> {
+  await tx.execute(sql`
+    delete from device_contacts c using devices d
+     where d.vehicle_id in (select id from vehicles where account_id = ${accountId})
+       and c.environment = d.environment and c.device_id = d.serial`);
   await tx.execute(sql`
     delete from devices where vehicle_id in (select id from vehicles where account_id = ${accountId})`);
   await tx.execute(sql`

@@ -22,7 +22,15 @@ export type Principal = {
  * - `console`: the partner console acting as the app: each account as its driver granted the app;
  * - `driver-site`: the signed-in driver, as the owner of the account;
  * - `simulator`: a simulation run posting the data of the app (or account) that started it;
- * - `demo`: the demo's set-up, acting as the demo app;
- * - `device`: a device reporting through the device gateway, for the vehicle it is assigned to.
+ * - `demo`: the demo's set-up, acting as the demo app.
+ * A device reporting through the device gateway is no app at all: it is a DeviceCaller.
  */
-type Caller = { via: "token"; tokenId: number } | { via: "console" | "driver-site" | "simulator" | "demo" | "device" };
+type Caller = { via: "token"; tokenId: number } | { via: "console" | "driver-site" | "simulator" | "demo" };
+
+/**
+ * A device reporting through the device gateway (server/devices/), for the vehicle whose deviceId
+ * it sends, in the environment of the listener that received it: no app, token or account stands
+ * behind it, so it is not a Principal, and ingest takes it on a path of its own
+ * (server/telemetry/ingest/locked.ts) that reads nothing back.
+ */
+export type DeviceCaller = { via: "device"; environment: Environment };

@@ -131,6 +131,14 @@ const schema = databaseEnvSchema.extend({
   STREAM_MAX_PER_APP: z.coerce.number().int().min(1).max(100_000).default(20),
   STREAM_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
   STREAM_STALL_SECONDS: z.coerce.number().min(0.5).max(3600).default(30),
+  // The device gateway (docs/devices.md#the-gateway): off runs none in `npm start` (`npm run gateway`
+  // runs it alone). DEVICE_HOST is the address its ports bind (default HOST); DEVICE_PORT_OFFSET is
+  // added to every device port (a second instance on one machine; at most 50,480, which keeps the
+  // sandbox's OsmAnd 15055 a port); a TCP connection silent for DEVICE_IDLE_SECONDS is closed.
+  DEVICE_GATEWAY: boolish,
+  DEVICE_HOST: optionalString,
+  DEVICE_PORT_OFFSET: z.coerce.number().int().min(0).max(50_480).default(0),
+  DEVICE_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
@@ -145,6 +153,7 @@ export type Env = z.infer<typeof schema> & {
   workerEnabled: boolean;
   rateLimits: boolean;
   accessLog: boolean;
+  deviceGateway: boolean;
 };
 
 let cached: Env | undefined;
@@ -169,6 +178,7 @@ export function env(): Env {
     workerEnabled: parsed.data.WORKER ?? true,
     rateLimits: parsed.data.RATE_LIMITS ?? true,
     accessLog: parsed.data.ACCESS_LOG ?? true,
+    deviceGateway: parsed.data.DEVICE_GATEWAY ?? true,
   };
   return cached;
 }

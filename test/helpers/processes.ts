@@ -91,6 +91,9 @@ export function serviceEnv({
     ACCESS_LOG_FLUSH_SECONDS: "0.5",
     // One process, as the tests expect one pid; the fleet tests ask for more.
     WEB_CONCURRENCY: "1",
+    // No device gateway: its ports are fixed (a front door's `npm start` on this machine may hold
+    // them). A test that needs one runs it in its own process, or asks for it with an offset of its own.
+    DEVICE_GATEWAY: "off",
   };
   delete env.SMTP_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

@@ -7,7 +7,6 @@ import { ApiError, notFound } from "@/common/http/errors";
 import type { LocationPrecision } from "@/common/oauth/grant-scope";
 import { grantFor } from "@/server/grants/grant-view";
 import type { Principal } from "@/server/api-auth/principal";
-import { LOCATION_KEYS } from "@/common/telemetry/keys";
 import { readDataSets } from "../queries";
 import type { DataSetInput, DataSetOut } from "../schemas";
 import { answerOf, planWrite, readAfter } from "./plan";
@@ -123,11 +122,7 @@ async function ingestOnce(
     throw new ApiError("FORBIDDEN", "Only apps approved as data providers may post data sets in production.");
   }
 
-  // Paused by the driver: the positions (GEN_WAYPOINT, and GEN_NEAREST_ADDRESS, the address near one)
-  // are not stored; the rest of each data set is, so lastWaypoint, trips' ends and every evaluation see
-  // no new position (docs/driver-site.md#pause-location).
-  const kept = read.vehicle.locationPaused ? withoutPositions(sets) : sets;
-  const plan = planWrite(read, kept, { environment: principal.environment, unread: recent && { scope } });
+  const plan = planWrite(read, sets, { environment: principal.environment, unread: recent && { scope } });
   const vehicleId = read.vehicle.id;
   const duplicatesAt = plan.duplicateIds.length ? await duplicateView(principal, read.vehicle.accountId) : null;
   if (!plan.write)
@@ -172,6 +167,3 @@ async function duplicateView(principal: Principal, accountId: number): Promise<L
     );
   return grant.location;
 }
-
-const withoutPositions = (sets: DataSetInput[]): DataSetInput[] =>
-  sets.map((set) => ({ ...set, datum: set.datum.filter((d) => !LOCATION_KEYS.has(d.key)) }));

@@ -3,7 +3,7 @@ import type { AccountScope } from "@/server/accounts/queries";
 import { evaluateSubscriptions } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import { decodeVin } from "@/server/vehicles/vin";
-import { translateValue } from "@/common/telemetry/keys";
+import { LOCATION_KEYS, translateValue } from "@/common/telemetry/keys";
 import type { DataSetInput, DataSetOut } from "../schemas";
 import { planIngest, type OpenTrip } from "../segmentation";
 import type { IngestRead } from "./read";
@@ -28,7 +28,8 @@ export type IngestPlan = {
 
 /**
  * read: the vehicle as read (or as the last ingest left it, then `unread` is set). sets: in
- * timestamp order; of two with one timestamp the first is kept.
+ * timestamp order; of two with one timestamp the first is kept. A paused vehicle's sets are planned
+ * without their positions, whoever posts them (withoutPositions).
  */
 export function planWrite(
   read: IngestRead,
@@ -39,7 +40,7 @@ export function planWrite(
   const fresh: DataSetInput[] = [];
   const duplicateIds: number[] = [];
   const seen = new Set<number>();
-  for (const set of sets) {
+  for (const set of vehicle.locationPaused ? withoutPositions(sets) : sets) {
     const at = set.timestamp.getTime();
     const stored = existing.get(at);
     if (stored !== undefined) duplicateIds.push(stored);
@@ -111,6 +112,12 @@ export function planWrite(
     open: plan.open,
   };
 }
+
+// Paused by the driver: the positions (GEN_WAYPOINT, and GEN_NEAREST_ADDRESS, the address near one)
+// are not stored; the rest of each data set is, so lastWaypoint, trips' ends and every evaluation see
+// no new position (docs/driver-site.md#pause-location).
+const withoutPositions = (sets: DataSetInput[]): DataSetInput[] =>
+  sets.map((set) => ({ ...set, datum: set.datum.filter((d) => !LOCATION_KEYS.has(d.key)) }));
 
 /** The vehicle as the write left it: what the next post for it may start from instead of a read. */
 export function readAfter(

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { attributeName, dataPointsOf, recordProblem } from "@/server/devices/protocols/data-points";
 import { detectProtocol } from "@/server/devices/protocols/detect";
 import type { DeviceRecord } from "@/server/devices/protocols/record";
-import { ascii, bytes } from "./reference";
+import { ascii, bytes } from "../../helpers/device-reference";
 
 // First bytes as devices send them: Teltonika's IMEI frame and GT06's login (traccar/traccar,
 // TeltonikaProtocolDecoderTest.java and Gt06ProtocolDecoderTest.java), an OsmAnd request line.

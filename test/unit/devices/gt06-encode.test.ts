@@ -9,8 +9,8 @@ import { splitFrames } from "@/server/devices/protocols/gt06/frames";
 import { decodeFrame } from "@/server/devices/protocols/gt06/messages";
 import { replyFrame } from "@/server/devices/protocols/gt06/replies";
 import type { DeviceRecord } from "@/server/devices/protocols/record";
-import { ALARM_VIBRATION, GPS_LBS, GPS_LBS_ACC, LOGIN, LOGIN_WITH_TIME_ZONE } from "./captures";
-import { bytes, hexOf, referenceCrcItu } from "./reference";
+import { ALARM_VIBRATION, GPS_LBS, GPS_LBS_ACC, LOGIN, LOGIN_WITH_TIME_ZONE } from "@/test/helpers/device-captures";
+import { bytes, hexOf, referenceCrcItu } from "@/test/helpers/device-reference";
 
 // The encoder is judged by the decoder (frames.ts, messages.ts) and by real captures: what it
 // makes from a capture's record is the capture, and what it makes from a record decodes to it.

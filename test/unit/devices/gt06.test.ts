@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dataPointsOf } from "@/server/devices/protocols/data-points";
 import { MAX_LONG_FRAME, splitFrames } from "@/server/devices/protocols/gt06/frames";
 import { decodeFrame } from "@/server/devices/protocols/gt06/messages";
-import { bytes, gt06Content, gt06Frame, hexOf, referenceCrcItu } from "./reference";
+import { bytes, gt06Content, gt06Frame, hexOf, referenceCrcItu } from "@/test/helpers/device-reference";
 import {
   LOGIN,
   LOGIN_LEADING_ZERO,
@@ -19,9 +19,9 @@ import {
   TIME_REQUEST,
   LONG_INFO,
   ZERO_LENGTH,
-} from "./captures";
+} from "@/test/helpers/device-captures";
 
-// The real captures, each with its source, are in captures.ts.
+// The real captures, each with its source, are in test/helpers/device-captures.ts.
 
 const now = new Date("2026-12-07T12:00:00Z");
 const session = { deviceId: "864717003283581", now };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeOsmAnd, type OsmAndForm } from "@/server/devices/protocols/osmand/encode";
 import { type OsmAndRequest, parseOsmAndRequest } from "@/server/devices/protocols/osmand/request";
 import type { DeviceRecord } from "@/server/devices/protocols/record";
-import { OSMAND_TRACCAR_CLIENT } from "./captures";
+import { OSMAND_TRACCAR_CLIENT } from "@/test/helpers/device-captures";
 
 // The encoder is judged by the parser (request.ts) and by a real request: what it makes from the
 // request's record is the request, and what it makes from a record parses to it.

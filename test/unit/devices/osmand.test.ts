@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { dataPointsOf } from "@/server/devices/protocols/data-points";
 import { type OsmAndRequest, parseOsmAndRequest } from "@/server/devices/protocols/osmand/request";
-import { OSMAND_TRACCAR_CLIENT } from "./captures";
+import { OSMAND_TRACCAR_CLIENT } from "@/test/helpers/device-captures";
 
 // Real requests from traccar/traccar, src/test/java/org/traccar/protocol/OsmAndProtocolDecoderTest.java:
-// the query-string forms of OsmAnd and Traccar Client (the first in captures.ts, which the encoder's
+// the query-string forms of OsmAnd and Traccar Client (the first in test/helpers/device-captures.ts, which the encoder's
 // tests share), and Traccar Client 9's JSON bodies.
 
 const now = new Date("2026-12-07T12:00:00Z");

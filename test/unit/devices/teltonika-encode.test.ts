@@ -19,8 +19,8 @@ import {
   WIKI_CODEC_8E,
   WIKI_UDP_CODEC_8,
   WIKI_UDP_CODEC_8E,
-} from "./captures";
-import { bytes, hexOf, referenceCrcIbm } from "./reference";
+} from "@/test/helpers/device-captures";
+import { bytes, hexOf, referenceCrcIbm } from "@/test/helpers/device-reference";
 
 // The encoder is judged by the decoder (codecs.ts, frames.ts, udp.ts) and by real captures: what
 // it makes from a capture's records is the capture, and what it makes from records decodes to them.

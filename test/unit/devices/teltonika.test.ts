@@ -3,7 +3,7 @@ import { dataPointsOf } from "@/server/devices/protocols/data-points";
 import { decodeTcpPacket, splitTcpFrames } from "@/server/devices/protocols/teltonika/frames";
 import { handshakeReply } from "@/server/devices/protocols/teltonika/replies";
 import { decodeUdpDatagram } from "@/server/devices/protocols/teltonika/udp";
-import { bytes, hexOf, referenceCrcIbm, teltonikaPacket } from "./reference";
+import { bytes, hexOf, referenceCrcIbm, teltonikaPacket } from "@/test/helpers/device-reference";
 import {
   WIKI_CODEC_8,
   WIKI_CODEC_8E,
@@ -17,9 +17,9 @@ import {
   TRACCAR_CODEC_12,
   TRACCAR_BAD_LENGTH,
   TRACCAR_UDP,
-} from "./captures";
+} from "@/test/helpers/device-captures";
 
-// The real captures, each with its source, are in captures.ts.
+// The real captures, each with its source, are in test/helpers/device-captures.ts.
 
 const now = new Date("2026-12-07T12:00:00Z");
 const context = { deviceId: "352093086403655", now };
