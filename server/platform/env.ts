@@ -134,6 +134,23 @@ const schema = databaseEnvSchema.extend({
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
+  // The device gateway's ports (docs/devices.md#seeing-the-device): each protocol's port, sandbox
+  // 10000 above production's, plus this offset (a second instance on one machine). 15055 + 50480 is
+  // the highest port there is.
+  DEVICE_PORT_OFFSET: z.coerce.number().int().min(0).max(50_480).default(0),
+  // An idle device connection is closed after this many seconds; a connection the gateway noted
+  // and nothing was heard on for longer is not shown as open (a gateway that stopped without
+  // noting its end).
+  DEVICE_IDLE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  // The host name devices are told to send to (the driver site's "Connect a device"). Unset: the
+  // host of the public origin (PUBLIC_URL, else HOST).
+  DEVICE_PUBLIC_HOST: optionalString.pipe(
+    z
+      .string()
+      .max(253)
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, "Must be a host name or an IP address, without scheme or port.")
+      .optional(),
+  ),
 });
 
 export type Env = z.infer<typeof schema> & {
