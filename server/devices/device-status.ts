@@ -12,9 +12,9 @@ import { findContacts, type ContactRow } from "./contact-reads";
 // GET /vehicle/{id}/device (the same callers as the vehicle: docs/decisions/0142-seeing-the-device.md),
 // by the driver site's vehicle page and by the console's sandbox vehicles.
 
-type DeviceProtocol = ContactRow["protocol"];
+export type DeviceProtocol = ContactRow["protocol"];
 
-type DeviceRefusal = {
+export type DeviceRefusal = {
   at: Date;
   /** Why, as the gateway recorded it: "no vehicle has this deviceId", "bad CRC", … */
   reason: string;
@@ -66,7 +66,7 @@ function statusOf(deviceId: string, row: ContactRow | undefined): DeviceStatus {
 }
 
 /** The devices the given ids name in an environment, each id's status (a vehicle without one: null). */
-async function deviceStatuses(
+export async function deviceStatuses(
   environment: Environment,
   deviceIds: (string | null)[],
 ): Promise<(deviceId: string | null) => DeviceStatus> {

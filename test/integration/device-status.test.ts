@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from "vitest";
 import { rawSql } from "@/db/client";
 import { recordUnknown } from "@/server/devices/ingest/contacts";
 import { api, apiBase, clientToken, createDriver, request, testSql, type Env } from "../helpers/api";
+import { seedContact } from "../helpers/device-contacts";
 import { addVehicle, apps, DATE_TIME, ENVS, expectApiError, uniqueDevice } from "../helpers/fixtures";
 import { driverGranting } from "../helpers/grants";
 import { webApp } from "../helpers/oauth-flow";
@@ -14,34 +15,6 @@ import { wireTime } from "../helpers/telemetry";
 // the other states by SQL.
 process.env.DATA_DIR = inject("dataDir");
 if (!inject("embedded")) process.env.DATABASE_URL = inject("databaseUrl");
-
-type Contact = {
-  protocol?: "osmand" | "teltonika" | "gt06";
-  /** Seconds before the database's now. */
-  contactAgo?: number;
-  recordAgo?: number | null;
-  /** Days before today (UTC) the records were counted on; null: none. */
-  recordsDaysAgo?: number | null;
-  records?: number;
-  refusal?: { ago: number; reason: string } | null;
-  connection?: string | null;
-};
-
-/** A row as the gateway keeps it, times relative to the database's clock; the times it holds. */
-async function seedContact(env: Env, deviceId: string, c: Contact = {}) {
-  const ago = (seconds: number | null | undefined) =>
-    seconds === null || seconds === undefined ? null : new Date(Date.now() - seconds * 1000);
-  const [row] = await testSql()<{ last_contact_at: Date; last_record_at: Date | null; last_refusal_at: Date | null }[]>`
-    insert into device_contacts (environment, device_id, protocol, last_contact_at, last_record_at, records_day,
-                                 records_on_day, last_refusal_at, last_refusal_reason, connection, connected_at)
-    values (${env}, ${deviceId}, ${c.protocol ?? "teltonika"}, ${ago(c.contactAgo ?? 30)}, ${ago(c.recordAgo === undefined ? 40 : c.recordAgo)},
-            case when ${c.recordsDaysAgo === undefined ? 0 : c.recordsDaysAgo}::int is null then null
-                 else (now() at time zone 'UTC')::date - ${c.recordsDaysAgo === undefined ? 0 : c.recordsDaysAgo}::int end,
-            ${c.records ?? 0}, ${ago(c.refusal?.ago)}, ${c.refusal?.reason ?? null},
-            ${c.connection ?? null}, ${c.connection ? ago(c.contactAgo ?? 30) : null})
-    returning last_contact_at, last_record_at, last_refusal_at`;
-  return row!;
-}
 
 const NOTHING_HEARD = {
   protocol: null,
