@@ -60,7 +60,8 @@ export type Driver = {
   password: string;
   accountId: number;
   token: string;
-  addVehicle(label: string): Promise<number>;
+  /** A vehicle of the driver's; `fields` as POST /vehicle/ takes them (a deviceId). */
+  addVehicle(label: string, fields?: Record<string, unknown>): Promise<number>;
   post(vehicleId: number, sets: DataSet[]): Promise<void>;
 };
 
@@ -106,13 +107,13 @@ export async function newDriver(tag: string, overrides: Record<string, string> =
     password,
     accountId: account.id,
     token,
-    addVehicle: async (label) =>
+    addVehicle: async (label, fields = {}) =>
       (
         await json(
           await fetch(`${baseUrl()}/sandbox/api/vehicle/`, {
             method: "POST",
             headers: auth,
-            body: JSON.stringify({ label }),
+            body: JSON.stringify({ label, ...fields }),
           }),
           "vehicle",
         )

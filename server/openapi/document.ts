@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accountOperations } from "@/server/accounts/operations";
+import { deviceOperations } from "@/server/devices/operations";
 import type { Environment } from "@/db/schema";
 import { MAX_BODY_BYTES } from "@/server/http/body";
 import { errorBody } from "@/server/http/error-body";
@@ -19,6 +20,7 @@ import { webhookEntries } from "./webhooks";
 export const allOperations: Operation[] = [
   ...Object.values(accountOperations),
   ...Object.values(vehicleOperations),
+  ...Object.values(deviceOperations),
   ...Object.values(telemetryOperations),
   ...eventOperations,
   ...Object.values(simulatorOperations),

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { accountOut, createAccountBody, createdAccountOut, updateAccountBody } from "@/common/accounts/schemas";
 import { EVENT_TYPES, type EventType } from "@/common/subscriptions/event-types";
+import { deviceOut } from "@/server/devices/schemas";
 import type { Operation } from "@/common/http/operation";
 import { savedRouteBody, savedRouteOut, simulationBody, simulationOut, templateOut } from "@/server/simulator/schemas";
 import { feedEventOut, notificationOut, subscriptionBody, subscriptionOut } from "@/server/subscriptions/schemas";
@@ -54,6 +55,18 @@ const vehicle = {
   year: "2019",
   make: "Honda",
   model: "Civic",
+};
+
+// A phone app (OsmAnd's protocol, over HTTP: no connection held) heard from today; it tried once
+// before the car named its identifier.
+const device = {
+  deviceId: "WL-4F2A91C3",
+  protocol: "osmand",
+  connected: false,
+  lastContact: AT,
+  lastRecordTime: AT,
+  recordsToday: 412,
+  lastRefusal: { time: "20261120T090511+0000", reason: "no vehicle has this deviceId" },
 };
 
 const point = (id: number, key: string, value: string) => ({
@@ -193,6 +206,7 @@ const members = new Map<z.ZodType, (op: Operation) => unknown>([
   [accountOut, () => account],
   [createdAccountOut, () => ({ ...account, accessToken: { code: "c_N3vq8Jm2xKp4Rt7Ws1Yz" } })],
   [vehicleOut, () => vehicle],
+  [deviceOut, () => device],
   [dataSetOut, () => dataSet],
   [tripOut, () => trip],
   [vehiclePointOut, () => ({ ...point(880412, "GEN_SPEED", "34.2"), vehicleId: VEHICLE_ID })],

@@ -142,6 +142,15 @@ const schema = databaseEnvSchema.extend({
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),
+  // The host name devices are told to send to (the driver site's "Connect a device"). Unset: the
+  // host of the public origin (PUBLIC_URL, else HOST).
+  DEVICE_PUBLIC_HOST: optionalString.pipe(
+    z
+      .string()
+      .max(253)
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, "Must be a host name or an IP address, without scheme or port.")
+      .optional(),
+  ),
 });
 
 export type Env = z.infer<typeof schema> & {

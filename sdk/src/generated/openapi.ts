@@ -660,6 +660,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vehicle/{vehicleId}/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the device gateway saw of the vehicle's device
+         * @description The tracker or phone app whose id is the vehicle's deviceId: the protocol it speaks, whether it holds a connection open now, when it was last heard from, its newest record, its records today (UTC) and the last contact refused, also from before the vehicle named the id. The same callers as GET /vehicle/{vehicleId}; a vehicle without a deviceId answers deviceId null with nothing heard.
+         */
+        get: operations["getVehicleVehicleIdDevice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/vehicle/{vehicleId}/eventNotification/": {
         parameters: {
             query?: never;
@@ -7786,6 +7806,102 @@ export interface operations {
                             tripId: number | null;
                             vehicleId: number;
                             vin: string | null;
+                        };
+                        totalRecords: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (`VALIDATION`), with `fieldErrors` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or expired token, or a token of the other environment */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's, the client's or (without a working token) the address's rate limit (`RATE_LIMITED`) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request fits */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVehicleVehicleIdDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1042 */
+                vehicleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Links to the next and previous page of a list */
+                        actions: {
+                            inputs: null;
+                            methods: null;
+                            /** @enum {string} */
+                            name: "next" | "previous";
+                            /** Format: uri */
+                            uri: string;
+                        }[];
+                        device: {
+                            /** @description An open TCP connection now (OsmAnd's HTTP requests never hold one) */
+                            connected: boolean;
+                            /** @description The vehicle's deviceId: the id the device sends. null: no device named */
+                            deviceId: string | null;
+                            /** @description When the gateway last heard from it, refused or not */
+                            lastContact: string | null;
+                            /** @description The newest record time (the fix's) stored */
+                            lastRecordTime: string | null;
+                            /** @description The last contact refused: an id no vehicle named yet, a frame that failed its checks */
+                            lastRefusal: {
+                                /** @description Why, in words: "no vehicle has this deviceId", "bad CRC", … */
+                                reason: string;
+                                /**
+                                 * @description yyyyMMdd'T'HHmmss+0000
+                                 * @example 20141112T195503+0000
+                                 */
+                                time: string;
+                            } | null;
+                            /** @description The protocol it last spoke; null until it is heard from */
+                            protocol: ("osmand" | "teltonika" | "gt06") | null;
+                            /** @description Records stored today (UTC), resends not counted */
+                            recordsToday: number;
                         };
                         totalRecords: number | null;
                     };

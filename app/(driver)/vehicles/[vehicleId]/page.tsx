@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ConnectDevice } from "@/components/devices/connect-device";
 import { DeleteVehicle } from "@/components/driver/delete-vehicle";
 import { LocationPause } from "@/components/driver/location-pause";
 import { formatMiles, formatWhen, zoneOf } from "@/components/driver/format";
@@ -8,6 +9,7 @@ import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
 import { getDriverAccount } from "@/server/surfaces/driver/account";
+import { driverDevice } from "@/server/surfaces/driver/device";
 import { tileConfig } from "@/server/surfaces/driver/map-config";
 import { vehicleTitle } from "@/server/surfaces/driver/views";
 import { getDriverVehicle, recentTrips } from "@/server/surfaces/driver/vehicles";
@@ -19,17 +21,19 @@ export const metadata: Metadata = { title: "Vehicle" };
 type Props = { params: Promise<{ vehicleId: string }> };
 
 // /vehicles/{id} — one of the driver's vehicles: details, its last position on a small map (live),
-// recent trips, edit, delete.
+// recent trips, connecting a device (what to type into it, what the gateway saw of it), edit, delete.
 export default async function VehiclePage({ params }: Props) {
   const { vehicleId: raw } = await params;
   const session = await requireDriver(`/vehicles/${encodeURIComponent(raw)}`);
   const vehicleId = idOrNotFound(raw);
-  const [vehicle, { trips, total }, account] = await Promise.all([
+  const [vehicle, { trips, total }, account, device] = await Promise.all([
     orNotFound(getDriverVehicle(session, vehicleId)),
     orNotFound(recentTrips(session, vehicleId)),
     getDriverAccount(session),
+    orNotFound(driverDevice(session, vehicleId)),
   ]);
   const zone = zoneOf(account.timeZone);
+  const time = (at: Date) => <time dateTime={at.toISOString()}>{formatWhen(at.toISOString(), zone)}</time>;
   const title = vehicleTitle(vehicle);
   const details: [string, string][] = [
     ["Type", vehicle.name],
@@ -112,6 +116,16 @@ export default async function VehiclePage({ params }: Props) {
                 ) : null}
               </>
             )}
+          </Card>
+          <Card>
+            <h2 className="mb-4 text-lg font-semibold">Connect a device</h2>
+            <ConnectDevice
+              status={device.status}
+              endpoints={device.endpoints}
+              environment={session.environment}
+              time={time}
+              noIdentifier="Enter it as the device serial number under Edit, and save."
+            />
           </Card>
           <Card>
             <h2 className="mb-4 text-lg font-semibold">Edit</h2>

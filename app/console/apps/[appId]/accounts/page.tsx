@@ -1,10 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/console/action-form";
+import { LocalTime } from "@/components/console/local-time";
+import { ConnectDevice } from "@/components/devices/connect-device";
+import { formatDateTime } from "@/common/http/datetime";
 import { DataTable } from "@/components/console/data-table";
 import { SubmitButton } from "@/components/console/fields";
 import { EmptyState, Notice, Section } from "@/components/console/states";
 import { connectedAccounts } from "@/server/surfaces/console/connected";
+import { sandboxDevices } from "@/server/surfaces/console/devices";
 import { consoleAppPage, ownedOr404, pageEnvironment, pageId } from "@/server/surfaces/console/pages";
 
 export const dynamic = "force-dynamic";
@@ -16,12 +20,16 @@ type Props = {
 };
 
 // /console/apps/{id}/accounts?env= — the accounts the app created or that authorized it, with
-// their vehicles; in the sandbox, a test account and a vehicle in two clicks.
+// their vehicles; in the sandbox, a test account and a vehicle in two clicks, and per vehicle how
+// to connect a device and what the gateway saw of it.
 export default async function AccountsPage({ params, searchParams }: Props) {
   const appId = pageId((await params).appId);
   const environment = pageEnvironment((await searchParams).env);
   const { session, csrfToken } = await consoleAppPage(appId, `/console/apps/${appId}/accounts?env=${environment}`);
   const data = await ownedOr404(() => connectedAccounts(session.partnerUserId, appId, environment));
+  const devices =
+    environment === "sandbox" ? await ownedOr404(() => sandboxDevices(session.partnerUserId, appId)) : null;
+  const time = (at: Date) => <LocalTime iso={at.toISOString()} wire={formatDateTime(at)} />;
 
   return (
     <>
@@ -107,6 +115,37 @@ export default async function AccountsPage({ params, searchParams }: Props) {
                   ]}
                 />
               )}
+              {devices && !("refused" in devices)
+                ? account.vehicles.map((v) => {
+                    const status = devices.byVehicle.get(v.vehicleId);
+                    return status ? (
+                      <details
+                        key={v.vehicleId}
+                        className="mt-3 rounded-lg border border-slate-200 px-3 py-2"
+                        data-testid={`device-${v.vehicleId}`}
+                      >
+                        <summary className="cursor-pointer py-2 font-medium">
+                          Connect a device to {v.label ?? v.name}{" "}
+                          <span className="font-mono font-normal text-slate-700">#{v.vehicleId}</span>
+                        </summary>
+                        <div className="mt-2">
+                          <ConnectDevice
+                            status={status}
+                            endpoints={devices.endpoints}
+                            environment="sandbox"
+                            time={time}
+                            noIdentifier={
+                              <>
+                                Give the vehicle one with <code className="font-mono">POST /vehicle/{v.vehicleId}</code>{" "}
+                                and a <code className="font-mono">deviceId</code>.
+                              </>
+                            }
+                          />
+                        </div>
+                      </details>
+                    ) : null;
+                  })
+                : null}
               {environment === "sandbox" ? (
                 <div className="mt-3">
                   <ActionForm
