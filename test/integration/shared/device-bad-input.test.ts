@@ -357,15 +357,23 @@ describe("connections that never end a frame, and 1,000 that send nothing", () =
     await vehicleForDevice(ENV, imei);
     const teltonikaHeader = Uint8Array.of(...teltonikaImei(imei), 0, 0, 0, 0, 0, 0, 0x04, 0xf0);
     const port = (kind: ListenerKind) => gw.port(ENV, kind);
-    const [teltonika, gt06, sharedHttp, sharedLetters, osmand] = await Promise.all([
+    const [teltonika, unknownImei, gt06, sharedHttp, sharedLetters, osmand] = await Promise.all([
       streamUntilClosed(port("teltonika"), teltonikaHeader, 0xaa),
+      streamUntilClosed(port("teltonika"), teltonikaImei(uniqueImei()), 0x00),
       streamUntilClosed(port("gt06"), bytes("7878ff"), 0xaa),
       streamUntilClosed(port("shared"), Buffer.from("GET /?id="), 0x61),
       streamUntilClosed(port("shared"), new Uint8Array(), 0x41),
       streamUntilClosed(port("osmand"), Buffer.from("GET /?id="), 0x61),
     ]);
-    const results = { teltonika, gt06, sharedHttp, sharedLetters, osmand };
-    expect(results).toEqual({ teltonika: true, gt06: true, sharedHttp: true, sharedLetters: true, osmand: true });
+    const results = { teltonika, unknownImei, gt06, sharedHttp, sharedLetters, osmand };
+    expect(results).toEqual({
+      teltonika: true,
+      unknownImei: true,
+      gt06: true,
+      sharedHttp: true,
+      sharedLetters: true,
+      osmand: true,
+    });
     await peersAcknowledged();
   });
 
