@@ -473,7 +473,7 @@ describe("mutated frames over the sockets", () => {
       const device = await DeviceSocket.connect(gw.port(ENV, "teltonika"));
       device.send(Buffer.concat([encodeImei(imei), ...c.frames.slice(1)]));
       const mustClose = expected === "refused" || expected === "bad CRC";
-      const closed = await closedWithin(device, mustClose ? 10_000 : 500);
+      const closed = await closedWithin(device, mustClose ? 10_000 : 300);
       if (mustClose) expect(closed, c.mutation!.kind).toBe(true);
       device.end();
     });
@@ -497,7 +497,7 @@ describe("mutated frames over the sockets", () => {
       const device = await DeviceSocket.connect(gw.port(ENV, "gt06"));
       device.send(Buffer.concat([login, ...c.frames.slice(1)]));
       const mustClose = expected === "refused" || expected === "bad CRC";
-      const closed = await closedWithin(device, mustClose ? 10_000 : 500);
+      const closed = await closedWithin(device, mustClose ? 10_000 : 300);
       if (mustClose) expect(closed, c.mutation!.kind).toBe(true);
       device.end();
     });
@@ -519,7 +519,7 @@ describe("mutated frames over the sockets", () => {
       // The device's IMEI in place of the case's, wherever the mutation left it whole.
       const from = Buffer.from(c.imei);
       for (let i = datagram.indexOf(from); i >= 0; i = datagram.indexOf(from, i + 1)) datagram.write(imei, i, "latin1");
-      const answer = await sendDatagram(gw.port(ENV, "teltonika-udp"), datagram, 500);
+      const answer = await sendDatagram(gw.port(ENV, "teltonika-udp"), datagram, 300);
       const times = c.records.map((r) => seconds(r.fixTime));
       if (c.mutation!.expect === "refused") {
         expect(answer, c.mutation!.kind).toBeNull();
