@@ -11,7 +11,9 @@ export const vin = text(17)
     const problem = vinProblem(v);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
-const deviceId = text(64).pipe(
+/** The longest id a vehicle's deviceId may be: the gateway remembers no longer unknown id (devices/ingest/contacts.ts). */
+export const LONGEST_DEVICE_ID = 64;
+const deviceId = text(LONGEST_DEVICE_ID).pipe(
   z
     .string()
     .min(1)

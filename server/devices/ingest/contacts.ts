@@ -1,6 +1,7 @@
 import { rawSql } from "@/db/client";
 import type { Sql } from "@/db/fragments";
 import type { Environment } from "@/db/schema";
+import { LONGEST_DEVICE_ID } from "@/server/vehicles/schemas";
 
 // What the gateway keeps of each device id (device_contacts, docs/devices.md#what-the-gateway-keeps):
 // the statements that write it. What records change is written by the batch that stores them
@@ -41,12 +42,17 @@ export async function identify(input: {
   return known;
 }
 
-/** Contacts of ids no vehicle names, in the batch that found them so (or on the pool). */
+/**
+ * Contacts of ids no vehicle names, in the batch that found them so (or on the pool). An id longer
+ * than a vehicle's deviceId can be is not remembered: no vehicle will ever name it, so no driver
+ * would see that it tried, and an OsmAnd id can be as long as a URL (a row of kilobytes a request).
+ */
 export async function recordUnknown(
   sql: Sql,
   environment: Environment,
-  contacts: { deviceId: string; protocol: DeviceProtocol }[],
+  all: { deviceId: string; protocol: DeviceProtocol }[],
 ): Promise<void> {
+  const contacts = all.filter((c) => c.deviceId.length <= LONGEST_DEVICE_ID);
   if (contacts.length === 0) return;
   await sql`
     insert into device_contacts (environment, device_id, protocol, last_contact_at, last_refusal_at, last_refusal_reason, unknown_contacts)
