@@ -12,11 +12,11 @@ import { reportLoad } from "./lib/load";
 import { resultRecorder } from "./lib/results";
 import { grouped } from "./lib/format";
 
-// `npm run bench:scale` (issue 32, point 2): the same figures on an empty database and on one holding
+// `npm run bench:scale`: the same figures on an empty database and on one holding
 // BENCH_POINTS data points (default 50,000,000) of BENCH_VEHICLES vehicles (default 1,000) over BENCH_MONTHS
 // months (default 4), in one run, against the production build on PostgreSQL: single and batched ingest
 // rates (batches plain, on a vehicle with ten subscriptions, and PostgreSQL's own insert of such rows, as
-// bench:ingest (b) and (c) compare them: issue 32, point 5 asks its ratios at size as on an empty database),
+// bench:ingest (b) and (c) compare them, whose ratios at size should be those of an empty database),
 // every device-data read's p50 and p99, the event feed's read, the live map's read (a driver-site
 // session), and the bytes on disk per million points; then the time retention takes to drop the oldest month.
 // Target: every figure at size within 20 % of empty; dropping a month ≤ 1 s.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "./support/accessible";
 import { hydrated, keepOnLoopback } from "./support/driver";
 
-// A console that speaks human (issue 20, point 2), in Chromium at desktop and phone width: the app
+// A console that speaks human, in Chromium at desktop and phone width: the app
 // just created is listed while its one-time secret is on screen; the simulator is a tab of the app;
 // "Watch" on a run selects that run's vehicle; times show in the partner's time zone with a relative
 // form, and the exact wire DateTime on hover and copy.

@@ -4,7 +4,7 @@ import { verifyWebhook } from "../test/helpers/https-receiver";
 import { startDeliveryService, type Answered, type DeliveryService } from "./support/delivery-service";
 import { hydrated, keepOnLoopback, pageErrors, shot } from "./support/driver";
 
-// Issue 9's whole partner journey in Chromium, on the run's service with the delivery worker on
+// The whole partner journey in Chromium, on the run's service with the delivery worker on
 // and a real HTTPS receiver of its own on loopback (e2e/support/delivery-service.ts): sign up, create an app, copy its credentials (and get
 // a token with what was copied), a sandbox account and vehicle, a WAYPOINT subscription to the
 // receiver, a simulation that drives the vehicle, deliveries in the console's log, the receiver

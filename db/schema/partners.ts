@@ -1,7 +1,7 @@
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { partnerApps } from "./apps";
 
-// Partner console users (issue 9): the developers who sign in to /console and own partner apps.
+// Partner console users: the developers who sign in to /console and own partner apps.
 // A separate table from driver accounts: a partner is not a driver of any environment, and the
 // two never share a session (server/surfaces/console/auth-options.ts).
 export const partnerUsers = pgTable(

@@ -79,7 +79,7 @@ export function newAccountBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Creates an account with a client token and exchanges its code: the partner flow of issue 2. */
+/** Creates an account with a client token and exchanges its code: the partner flow (docs/api.md). */
 export async function createDriver(env: Env, creds: Credentials, overrides: Record<string, unknown> = {}) {
   const clientTok = await clientToken(creds);
   const created = await api(env).post("/account/", newAccountBody(overrides), clientTok);

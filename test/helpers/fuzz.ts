@@ -142,7 +142,7 @@ const hugeValue: fc.Arbitrary<unknown> = fc.constantFrom(
 const limitNumber: fc.Arbitrary<unknown> = fc.oneof(fc.constantFrom(...LIMIT_NUMBERS), fc.double(), fc.integer());
 
 // Deep nesting around a NUL or a lone surrogate once answered 500 (the check that looks for them
-// recursed past the stack) or held the process for half a minute (issue "Hardening II" 2, 3).
+// recursed past the stack) or held the process for half a minute.
 const DEEP_LEAVES = ["1", '"\\u0000"', '"\\ud800"'];
 
 /** Arrays or objects nested 2 to 100,000 deep around a number, a NUL or a lone surrogate; or 200 arrays 2,000 deep and a NUL (800 KB). */

@@ -4,7 +4,7 @@ import { startApp, type RunningApp } from "@/test/helpers/processes";
 import { DEMO } from "@/server/surfaces/demo/seed";
 import { parseDateTime } from "@/common/http/datetime";
 
-// What a newcomer sees after `npm start` (issue 7 point 6, and the "front door" issue): the demo
+// What a newcomer sees after `npm start` (the front door: README.md): the demo
 // car moving with a mileage that grows, notifications from the demo app's subscriptions within a
 // minute, a finished trip to replay, and vehicles named from their VINs. A service of its own, on
 // the embedded database with demo data, as `npm start` runs it.

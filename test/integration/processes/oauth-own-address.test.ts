@@ -9,9 +9,8 @@ import { runScript } from "@/test/helpers/processes";
 // X-Forwarded-For, so this file runs a service of its own and tells clients apart the way the
 // kernel does: each test client connects from an address of its own in 127.0.0.0/8 (Linux routes
 // the whole block to loopback). Small limits that refill once in minutes, so counts cannot drift.
-// Issue "Hardening II": point 6 (any spelling of the OAuth paths keeps the client's own address
-// and is counted once) and point 7 (a request whose client did not authenticate never spends that
-// client's budget, only its address's).
+// Any spelling of the OAuth paths keeps the client's own address and is counted once; a request
+// whose client did not authenticate never spends that client's budget, only its address's.
 
 const LIMITS = { TRUST_PROXY: "0", RATE_LIMIT_OAUTH_CLIENT: "6/1h", RATE_LIMIT_OAUTH_ADDRESS: "3/1h" };
 

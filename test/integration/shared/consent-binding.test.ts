@@ -8,7 +8,7 @@ import type { TestApp } from "@/test/integration/global-setup";
 // (docs/oauth.md#authorization-page). Its CSRF token is signed over that request's client,
 // redirect URI, response type and mode, scope, state, PKCE challenge and method, prompt and login
 // hint, so a form posted with any of them changed ends on our error page: no redirect, no code,
-// no consent recorded. (Issue "Hardening II", point 1: app A's form posted with app B's client_id
+// no consent recorded. (App A's form posted with app B's client_id
 // used to answer 303 with a code that B could exchange for the driver's token.)
 
 let appB: TestApp;

@@ -2,7 +2,7 @@ import http from "node:http";
 import { describe, expect, inject, it } from "vitest";
 
 // Every answer on an API path is JSON in the API's error body, whatever the method or the path's
-// spelling (issue 19.3, docs/api.md#errors); the OAuth endpoints answer other methods 405 with
+// spelling (docs/api.md#errors); the OAuth endpoints answer other methods 405 with
 // Allow: POST (docs/oauth.md#token-endpoint). Over node:http: fetch refuses TRACE and normalizes
 // dot segments before sending.
 

@@ -4,7 +4,7 @@ import { apps, expectApiError, expectFieldErrors, expectOAuthError } from "@/tes
 import { bodyFixtures, validBodies, type BodyFixtures, type Path } from "@/test/helpers/json-bodies";
 
 // U+0000 cannot be stored or compared by PostgreSQL, so every way it can come in is refused before
-// anything reads it (issue 19.2): 400 VALIDATION naming the field INVALID on the API
+// anything reads it: 400 VALIDATION naming the field INVALID on the API
 // (docs/api.md#errors), invalid_request or invalid_client at the OAuth endpoints (docs/oauth.md).
 // Never a 500, and nothing written.
 

@@ -15,7 +15,7 @@ import {
   webApp,
 } from "@/test/helpers/oauth-flow";
 
-// The security matrix of issue 3 (RFC 6749, RFC 7636, RFC 9700) over real HTTP: what must never
+// The OAuth security matrix (RFC 6749, RFC 7636, RFC 9700) over real HTTP: what must never
 // redirect, what must never be exchanged twice or without its proof, and what the answers must
 // carry.
 

@@ -2,7 +2,7 @@ import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
 import { api, clientToken, newAccountBody, tokenRequest, type Env } from "@/test/helpers/api";
 
-// The partner journey of issue 2, end to end, in both environments: only a client id and secret.
+// The partner journey, end to end, in both environments: only a client id and secret.
 describe.each<Env>(["sandbox", "production"])("partner flow in %s", (env) => {
   it("client token → create account → exchange code → refresh → vehicles CRUD → delete account", async () => {
     const creds = inject("apps").main[env];

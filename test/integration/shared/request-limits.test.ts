@@ -5,10 +5,10 @@ import { apiErrorProblem, send } from "@/test/helpers/fuzz";
 import { sendStreamed } from "@/test/helpers/streamed-body";
 import { driverWithVehicle } from "@/test/helpers/telemetry";
 
-// The limits on what one request may hold (issue "Hardening II" 2, 3, 4 and 10;
-// docs/api.md#request-bodies, docs/operations.md#request-limits): JSON nested deeper than 64
-// levels is refused by a scan of the raw text before anything walks it, bodies over the path's
-// limit are answered 413 before they are read, and any path under /me answers in the API's body.
+// The limits on what one request may hold (docs/api.md#request-bodies,
+// docs/operations.md#request-limits): JSON nested deeper than 64 levels is refused by a scan of
+// the raw text before anything walks it, bodies over the path's limit are answered 413 before they
+// are read, and any path under /me answers in the API's body.
 
 const base = () => inject("baseUrl");
 const MiB = 1024 * 1024;
