@@ -101,9 +101,12 @@ export async function recordRefusal(input: {
   reason: string;
 }): Promise<void> {
   const { environment, deviceId, protocol, reason } = input;
+  // Only for an id a vehicle names: what an id no vehicle names sends is not kept beyond the
+  // unknown contact itself (recordUnknown).
   await rawSql()`
     insert into device_contacts (environment, device_id, protocol, last_contact_at, last_refusal_at, last_refusal_reason)
-    values (${environment}, ${deviceId}, ${protocol}, now(), now(), ${reason.slice(0, 200)})
+    select ${environment}, ${deviceId}, ${protocol}, now(), now(), ${reason.slice(0, 200)}
+     where exists (select 1 from devices where environment = ${environment} and serial = ${deviceId} and vehicle_id is not null)
     on conflict (environment, device_id) do update set protocol = excluded.protocol, last_contact_at = excluded.last_contact_at,
       last_refusal_at = excluded.last_refusal_at, last_refusal_reason = excluded.last_refusal_reason`;
 }
