@@ -210,12 +210,6 @@ const polygon = z
       `GEOFENCE instead of origin and radius: the fence's corners, ${POLYGON_MIN} to ${POLYGON_MAX} points, closed ` +
       "or not (read back without the closing point). Edges run straight in latitude and longitude, the short " +
       "way round (over the antimeridian where that is shorter); a point on an edge is inside.",
-    example: [
-      { latitude: 39.9612, longitude: -82.9988 },
-      { latitude: 39.9612, longitude: -82.9901 },
-      { latitude: 39.9665, longitude: -82.9901 },
-      { latitude: 39.9665, longitude: -82.9988 },
-    ],
   });
 
 // The criteria of every type, all optional here (criteria.ts requires what a type needs).
