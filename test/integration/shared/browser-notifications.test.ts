@@ -63,6 +63,16 @@ describe("browser notifications", () => {
     expect(message!.vapid.sub).toBe("mailto:postmaster@127.0.0.1");
     const [listed] = (await browsers(browser)) as { lastSuccessAt: string | null }[];
     expect(listed!.lastSuccessAt).not.toBeNull();
+    // The account page carries the switch, and says in how many browsers notifications are on.
+    const page = await browser.request("GET", "/account");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Browser notifications");
+    expect(page.text).toContain("On in 1 browser of yours.");
+    // The service worker the switch registers, served as a script at the site's root (its scope).
+    const worker = await browser.request("GET", "/sw.js");
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get("content-type")).toMatch(/javascript/);
+    expect(worker.text).toContain('addEventListener("push"');
   });
 
   it("a 410 subscription is removed, a 500 one is reported as a failure and kept", async () => {
