@@ -12,6 +12,10 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/positions\/stream\/?$/, ["GET"]],
   [/^\/me\/access-log\/?$/, ["GET"]],
   [/^\/me\/export\/?$/, ["GET"]],
+  [/^\/me\/push\/?$/, ["GET"]],
+  [/^\/me\/push\/subscribe\/?$/, ["POST"]],
+  [/^\/me\/push\/unsubscribe\/?$/, ["POST"]],
+  [/^\/me\/push\/test\/?$/, ["POST"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */
