@@ -8,6 +8,8 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/vehicles\/?$/, ["POST"]],
   [/^\/me\/vehicles\/[^/]+\/?$/, ["GET", "POST", "DELETE"]],
   [/^\/me\/vehicles\/[^/]+\/location-pause\/?$/, ["POST"]],
+  [/^\/me\/vehicles\/[^/]+\/shares\/?$/, ["GET", "POST"]],
+  [/^\/me\/vehicles\/[^/]+\/shares\/[^/]+\/?$/, ["DELETE"]],
   [/^\/me\/positions\/?$/, ["GET"]],
   [/^\/me\/positions\/stream\/?$/, ["GET"]],
   [/^\/me\/access-log\/?$/, ["GET"]],
