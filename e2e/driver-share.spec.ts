@@ -1,5 +1,6 @@
 import { devices, expect, test } from "@playwright/test";
-import { dataSet, hydrated, keepOnLoopback, newDriver, shot, signIn } from "./support/driver";
+import { axeOf, runAxe } from "./support/accessible";
+import { dataSet, hydrated, keepOnLoopback, newDriver, pageErrors, shot, signIn } from "./support/driver";
 
 // Sharing a live location (docs/driver-site.md#share-a-live-location), in Chromium: the driver makes
 // a link on the vehicle page and copies it; a second browser context without a session, at a
@@ -36,6 +37,7 @@ test("a shared link opened without a session moves live, ends within 5 s of the 
   await keepOnLoopback(viewerContext);
   try {
     const viewer = await viewerContext.newPage();
+    const errors = pageErrors(viewer);
     const opened = await viewer.goto(link);
     expect(opened?.status()).toBe(200);
     await expect(viewer.getByRole("heading", { name: "Shared car" })).toBeVisible();
@@ -51,6 +53,10 @@ test("a shared link opened without a session moves live, ends within 5 s of the 
     await driver.post(car, [dataSet(new Date(t0 + 60_000), "RUNNING", 39.9631, -82.9971, 25)]);
     await expect(marker).toHaveAttribute("data-latitude", "39.9631");
     await shot(viewer, "shared-location-phone");
+    const axe = await runAxe(axeOf(viewer).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]));
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual(
+      [],
+    );
 
     // The driver sees the view, then ends the link.
     await page.reload();
@@ -65,6 +71,8 @@ test("a shared link opened without a session moves live, ends within 5 s of the 
     expect(again?.status()).toBe(410);
     await expect(viewer.getByRole("heading", { name: "This shared location has ended" })).toBeVisible();
     await expect(viewer.locator("body")).not.toContainText("39.96");
+    // No script error on the way, the ended page included.
+    expect(errors).toEqual([]);
   } finally {
     await viewerContext.close();
   }
