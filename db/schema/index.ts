@@ -14,3 +14,4 @@ export * from "./inbox";
 export * from "./access-log";
 export * from "./device-contacts";
 export * from "./push-subscriptions";
+export * from "./share-links";
