@@ -1,5 +1,6 @@
 import { compileScripts } from "../scripts/lib/compile.mjs";
-import { startApp } from "../test/helpers/processes";
+import { buildIfNeeded } from "../scripts/lib/build";
+import { root, startApp } from "../test/helpers/processes";
 import { launchDeliveryService } from "./support/delivery-service";
 
 // Starts the real services for the browser tests, side by side, each stopped by its pid afterwards:
@@ -13,6 +14,9 @@ export default async function globalSetup() {
   // The processes started here and by the specs run the compiled scripts, as the npm scripts do
   // (scripts/lib/compile.mjs), made current here once, before any of them starts.
   await compileScripts();
+  // The production build too, once: the services below start side by side, and each would
+  // otherwise rebuild a stale one at the same time (Next.js refuses a second build at once).
+  await buildIfNeeded(root);
   const launched = await Promise.allSettled([
     startApp({
       name: "e2e",

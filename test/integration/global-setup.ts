@@ -5,7 +5,8 @@ import type { TestProject } from "vitest/node";
 import { ensureEmbeddedTemplate } from "@/test/helpers/embedded-template";
 import { compileScripts } from "@/scripts/lib/compile.mjs";
 import { freshDatabase } from "@/test/helpers/fresh-database";
-import { runScript, startApp, type RunningApp } from "@/test/helpers/processes";
+import { buildIfNeeded } from "@/scripts/lib/build";
+import { root, runScript, startApp, type RunningApp } from "@/test/helpers/processes";
 
 /** Registered for the "web" app, besides https://partner.example/callback (which every app has). */
 export const WEB_REDIRECT_URIS = [
@@ -112,6 +113,9 @@ async function startShared(): Promise<Shared> {
   // The processes the tests start run the compiled scripts, as the npm scripts do (scripts/lib/compile.mjs),
   // made current here once, before any of them starts.
   await compileScripts();
+  // The production build too: the services below start side by side, and each would otherwise
+  // rebuild a stale one at the same time as the others (Next.js refuses a second build at once).
+  await buildIfNeeded(root);
   // Every run starts embedded services (on PostgreSQL too: the demo's, a fleet's other half).
   await ensureEmbeddedTemplate();
   // Side by side: each start mostly waits on its own process. Every one that started is stopped
