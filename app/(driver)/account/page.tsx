@@ -39,6 +39,15 @@ export default async function AccountPage() {
               <PasswordForm />
             </Card>
             <Card>
+              <h2 className="text-lg font-semibold">Alerts</h2>
+              <p className="mt-2 text-sm text-slate-700">
+                Which of your vehicles&apos; events you are told about by e-mail or browser notification, and when not.{" "}
+                <Link className="text-blue-700 underline" href="/account/alerts">
+                  Alert settings
+                </Link>
+              </p>
+            </Card>
+            <Card>
               <h2 className="text-lg font-semibold">Your data</h2>
               <p className="mb-4 mt-2 text-sm text-slate-700">
                 One ZIP file with your account, vehicles, trips (GPX and GeoJSON), every data point (CSV),
