@@ -12,6 +12,9 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/positions\/stream\/?$/, ["GET"]],
   [/^\/me\/access-log\/?$/, ["GET"]],
   [/^\/me\/export\/?$/, ["GET"]],
+  [/^\/me\/alerts\/?$/, ["GET"]],
+  [/^\/me\/alerts\/settings\/?$/, ["GET", "POST"]],
+  [/^\/me\/alerts\/test\/?$/, ["POST"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */
