@@ -14,3 +14,4 @@ export * from "./inbox";
 export * from "./access-log";
 export * from "./device-contacts";
 export * from "./alerts";
+export * from "./push-subscriptions";

@@ -2,7 +2,8 @@ import { KIND_INFO, type AlertKind } from "@/common/alerts/kinds";
 import { env } from "@/server/platform/env";
 import type { ClaimedAlert } from "./queries";
 
-// What an alert says in its e-mail to the account's address.
+// What an alert says on each channel: an e-mail to the account's address, and the browser
+// notification's title, body and the page it opens (the driver's alerts list).
 
 export const ALERT_FROM = "Wayline alerts <alerts@wayline.invalid>";
 
@@ -31,5 +32,13 @@ export function alertEmail(alert: ClaimedAlert): { subject: string; text: string
   return {
     subject: alertTitle(alert),
     text: `${lines.join("\n")}\n\nAll your alerts, and the settings that choose them: ${alertsUrl()}\n`,
+  };
+}
+
+export function alertPush(alert: ClaimedAlert): { title: string; body: string; url: string } {
+  return {
+    title: alertTitle(alert),
+    body: alert.test ? "Browser notifications of your alerts reach this browser." : alert.summary,
+    url: "/alerts",
   };
 }

@@ -2,7 +2,8 @@ import { env } from "@/server/platform/env";
 import { childLogger } from "@/server/platform/log";
 import { sendOverSmtp } from "@/server/delivery/email";
 import { decideRetry } from "@/server/delivery/retry-policy";
-import { ALERT_FROM, alertEmail } from "./compose";
+import { sendPushToAccount } from "@/server/alerts/push/send";
+import { ALERT_FROM, alertEmail, alertPush } from "./compose";
 import { extendAlertLeases, recordAlertOutcomes, type AlertOutcome, type ClaimedAlert } from "./queries";
 
 // One batch of alert deliveries the queue claimed (server/delivery/queue.ts): each sent on its
@@ -38,9 +39,14 @@ async function sendEmailAlert(alert: ClaimedAlert): Promise<Sent> {
   }
 }
 
-// The browser channel's slot: Web Push to the account's subscribed browsers.
-async function sendBrowserAlert(): Promise<Sent> {
-  return { kind: "failed", reason: "Browser notifications are not available on this server." };
+// Web Push to every browser the driver turned notifications on in (push/send.ts, which removes the
+// subscriptions whose push service answers 404 or 410). Delivered when one browser took it; retried
+// while any failed and none took it; failed when no browser is subscribed (or all were gone).
+async function sendBrowserAlert(alert: ClaimedAlert): Promise<Sent> {
+  const result = await sendPushToAccount({ accountId: alert.accountId, payload: alertPush(alert) });
+  if (result.sent > 0) return { kind: "delivered" };
+  if (result.failures.length > 0) return { kind: "retry", error: result.failures.join("; ") };
+  return { kind: "failed", reason: "No browser of yours has notifications turned on." };
 }
 
 export async function processAlertDeliveries(
@@ -54,7 +60,7 @@ export async function processAlertDeliveries(
   try {
     const outcomes = await Promise.all(
       claimed.map(async (row): Promise<AlertOutcome> => {
-        const sent = await (row.channel === "email" ? sendEmailAlert(row) : sendBrowserAlert()).catch(
+        const sent = await (row.channel === "email" ? sendEmailAlert(row) : sendBrowserAlert(row)).catch(
           (error: unknown): Sent => {
             log.error({ err: error, alertDeliveryId: row.id }, "alert delivery failed unexpectedly");
             return {

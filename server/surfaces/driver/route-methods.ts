@@ -15,6 +15,10 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/alerts\/?$/, ["GET"]],
   [/^\/me\/alerts\/settings\/?$/, ["GET", "POST"]],
   [/^\/me\/alerts\/test\/?$/, ["POST"]],
+  [/^\/me\/push\/?$/, ["GET"]],
+  [/^\/me\/push\/subscribe\/?$/, ["POST"]],
+  [/^\/me\/push\/unsubscribe\/?$/, ["POST"]],
+  [/^\/me\/push\/test\/?$/, ["POST"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */
