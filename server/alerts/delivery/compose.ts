@@ -11,7 +11,7 @@ const kindLabel = (kind: string) => KIND_INFO[kind as AlertKind]?.label ?? kind;
 
 function alertTitle(alert: Pick<ClaimedAlert, "test" | "kind" | "vehicleName">): string {
   if (alert.test) return "Wayline: test alert";
-  return `Wayline: ${kindLabel(alert.kind)}${alert.vehicleName ? ` — ${alert.vehicleName}` : ""}`;
+  return `Wayline: ${kindLabel(alert.kind)}${alert.vehicleName ? ` (${alert.vehicleName})` : ""}`;
 }
 
 /** The alerts page, absolute when the public origin is known. */

@@ -5,6 +5,7 @@ import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers
 import { Browser } from "@/test/helpers/browser";
 import { uniqueDevice } from "@/test/helpers/fixtures";
 import { waitFor } from "@/test/helpers/delivery-fixture";
+import { startPushService, type PushService } from "@/test/helpers/push-service";
 import { startSmtpReceiver } from "@/test/helpers/smtp-receiver";
 import { dataSet } from "@/test/helpers/telemetry";
 
@@ -15,13 +16,16 @@ import { dataSet } from "@/test/helpers/telemetry";
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let own: AppWithOwnDatabase;
 let sql: postgres.Sql;
+let push: PushService;
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
   own = await startAppWithOwnDatabase("alerts-email", { WORKER: "on", SMTP_URL: smtp.url });
   sql = postgres(own.app.env.DATABASE_URL!, { max: 1, fetch_types: false, onnotice: () => {} });
+  push = await startPushService({ dataDir: own.app.dataDir });
 });
 afterAll(async () => {
+  await push?.close();
   await sql?.end();
   await own?.stop();
   await smtp?.close();
@@ -132,8 +136,8 @@ describe("driver alerts by e-mail", () => {
     await waitFor(async () => (await alertsOf(d))[0]!.channels[0]!.outcome === "delivered", { what: "delivered" });
     const [mail, ...more] = mailsTo(d.email);
     expect(more).toHaveLength(0);
-    expect(mail!.raw).toMatch(/^Subject: Wayline: Speed above a limit — Alert wagon\r?$/m);
-    expect(mail!.raw).toMatch(new RegExp(`^X-Wayline-Alert-Id: ${alerts[0]!.id}\\r?$`, "m"));
+    expect(mail!.raw).toMatch(/^Subject: Wayline: Speed above a limit \(Alert wagon\)\r?$/m);
+    expect(mail!.raw).toMatch(new RegExp(`^X-Wayline-Alert-Id: ${alerts[0]!.id}\\r?$`, "im"));
     expect(mail!.raw).toContain("Speed 70 mph, above your limit of 65 mph");
 
     // Clear for two minutes, then over again: a new episode, a second alert.
@@ -166,7 +170,7 @@ describe("driver alerts by e-mail", () => {
     const alerts = await alertsOf(d);
     expect(alerts.map((a) => a.what)).toEqual(["Ignition on"]);
     await waitFor(async () => mailsTo(d.email).length === 1, { what: "the e-mail" });
-    expect(mailsTo(d.email)[0]!.raw).toMatch(/^Subject: Wayline: Ignition on — Alert wagon\r?$/m);
+    expect(mailsTo(d.email)[0]!.raw).toMatch(/^Subject: Wayline: Ignition on \(Alert wagon\)\r?$/m);
   });
 
   it("in the quiet hours the alert is listed as not sent, and no e-mail goes", async () => {
@@ -207,7 +211,7 @@ describe("driver alerts by e-mail", () => {
     const sent = await me(d, "POST", "/me/alerts/test", { channel: "email" });
     expect(sent.status, sent.text).toBe(200);
     const mail = await waitFor(async () => mailsTo(d.email)[0], { what: "the test e-mail" });
-    expect(mail.raw).toMatch(new RegExp(`^X-Wayline-Alert-Id: ${sent.body.alertId}\\r?$`, "m"));
+    expect(mail.raw).toMatch(new RegExp(`^X-Wayline-Alert-Id: ${sent.body.alertId}\\r?$`, "im"));
     expect(mail.raw).toContain("This is a test alert");
     await waitFor(async () => (await alertsOf(d))[0]?.channels[0]?.outcome === "delivered", { what: "delivered" });
     expect((await alertsOf(d))[0]).toMatchObject({ test: true, vehicle: null, what: "Test alert (e-mail)" });
@@ -270,5 +274,34 @@ describe("driver alerts by e-mail", () => {
            + (select count(*) from alert_preferences where account_id = ${accountId})::int
            + (select count(*) from alert_deliveries where alert_id = ${alert!.id})::int as n`;
     expect(left!.n).toBe(0);
+  });
+
+  it("the browser channel: one Web Push per alert to the driver's browser; none subscribed is listed not sent", async () => {
+    const d = await driver();
+    await me(d, "POST", "/me/alerts/settings", settings([{ kind: "LOW_BATTERY", email: false, browser: true }]));
+    // Not subscribed yet: the alert is listed, its browser channel not sent and why.
+    await post(d, [dataSet(new Date(Date.now() - 300_000), "ON", [{ key: "GEN_VOLTAGE", value: 11.5 }])]);
+    await waitFor(async () => (await alertsOf(d))[0]?.channels[0]?.outcome === "not sent", { what: "not sent" });
+    expect((await alertsOf(d))[0]!.channels[0]!.reason).toBe("No browser of yours has notifications turned on.");
+
+    const key = (await me(d, "GET", "/me/push")).body.push.publicKey as string;
+    const browser = push.subscribe(key);
+    expect((await me(d, "POST", "/me/push/subscribe", browser.toJSON())).status).toBe(200);
+    // Clear for two minutes, then low again: a new episode, pushed to the browser.
+    await post(d, [
+      dataSet(new Date(Date.now() - 200_000), "ON", [{ key: "GEN_VOLTAGE", value: 12.6 }]),
+      dataSet(new Date(Date.now() - 60_000), "ON", [{ key: "GEN_VOLTAGE", value: 12.6 }]),
+      dataSet(new Date(Date.now() - 50_000), "ON", [{ key: "GEN_VOLTAGE", value: 11.4 }]),
+      dataSet(new Date(Date.now() - 40_000), "ON", [{ key: "GEN_VOLTAGE", value: 11.3 }]),
+    ]);
+    await waitFor(async () => browser.messages.length > 0, { what: "the push message" });
+    expect(JSON.parse(browser.messages[0]!.text)).toMatchObject({
+      title: "Wayline: Low battery (Alert wagon)",
+      body: "Low battery: 11.4 V",
+      url: "/alerts",
+    });
+    await waitFor(async () => (await alertsOf(d))[0]?.channels[0]?.outcome === "delivered", { what: "delivered" });
+    expect(browser.messages).toHaveLength(1);
+    expect(await alertsOf(d)).toHaveLength(2);
   });
 });
