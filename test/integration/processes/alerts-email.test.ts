@@ -304,4 +304,19 @@ describe("driver alerts by e-mail", () => {
     expect(browser.messages).toHaveLength(1);
     expect(await alertsOf(d)).toHaveLength(2);
   });
+
+  it("preferences saved between two posts count from the next post (a post that skips its read checks them)", async () => {
+    const d = await driver();
+    const at = (seconds: number) => new Date(Date.now() - 600_000 + seconds * 1000);
+    // No alert chosen: what this post leaves is the next post's read (recent-reads.ts).
+    await post(d, [dataSet(at(0), "ON", [{ key: "GEN_SPEED", value: 90 }])]);
+    await me(
+      d,
+      "POST",
+      "/me/alerts/settings",
+      settings([{ kind: "SPEEDING", email: true, browser: false, threshold: 50, unit: "mph" }]),
+    );
+    await post(d, [dataSet(at(10), "ON", [{ key: "GEN_SPEED", value: 91 }])]);
+    expect((await alertsOf(d)).map((a) => a.what)).toEqual(["Speed 91 mph, above your limit of 50 mph"]);
+  });
 });
