@@ -1,8 +1,10 @@
+import { strFromU8, unzipSync } from "fflate";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newAccountBody, request, uniqueName, type Reply } from "@/test/helpers/api";
 import { startAppWithOwnDatabase, type AppWithOwnDatabase } from "@/test/helpers/app-with-own-database";
 import { Browser } from "@/test/helpers/browser";
+import { downloadBytes } from "@/test/helpers/driver-download";
 import { uniqueDevice } from "@/test/helpers/fixtures";
 import { waitFor } from "@/test/helpers/delivery-fixture";
 import { startPushService, type PushService } from "@/test/helpers/push-service";
@@ -318,5 +320,26 @@ describe("driver alerts by e-mail", () => {
     );
     await post(d, [dataSet(at(10), "ON", [{ key: "GEN_SPEED", value: 91 }])]);
     expect((await alertsOf(d)).map((a) => a.what)).toEqual(["Speed 91 mph, above your limit of 50 mph"]);
+  });
+
+  it("Download my data holds the alert settings and every alert with its channels", async () => {
+    const d = await driver();
+    await me(
+      d,
+      "POST",
+      "/me/alerts/settings",
+      settings([{ kind: "IGNITION_ON", email: true, browser: true }], { from: "22:00", to: "06:00" }),
+    );
+    await post(d, [dataSet(new Date(Date.now() - 120_000), "OFF"), dataSet(new Date(Date.now() - 60_000), "ON")]);
+    const zip = await downloadBytes(d.browser, "/me/export", own.app.baseUrl);
+    expect(zip.status).toBe(200);
+    const exported = JSON.parse(strFromU8(unzipSync(zip.bytes)["alerts.json"]!));
+    expect(exported.quietHours).toEqual({ from: "22:00", to: "06:00" });
+    expect(exported.preferences).toEqual([
+      { kind: "IGNITION_ON", email: true, browser: true, threshold: null, unit: null },
+    ]);
+    expect(exported.alerts).toHaveLength(1);
+    expect(exported.alerts[0]).toMatchObject({ kind: "IGNITION_ON", what: "Ignition on", vehicleId: d.vehicleId });
+    expect(exported.alerts[0].channels.map((c: { channel: string }) => c.channel)).toEqual(["email", "browser"]);
   });
 });
