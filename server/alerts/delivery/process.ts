@@ -4,7 +4,13 @@ import { sendOverSmtp } from "@/server/delivery/email";
 import { decideRetry } from "@/server/delivery/retry-policy";
 import { sendPushToAccount } from "@/server/alerts/push/send";
 import { ALERT_FROM, alertEmail, alertPush } from "./compose";
-import { extendAlertLeases, recordAlertOutcomes, type AlertOutcome, type ClaimedAlert } from "./queries";
+import {
+  extendAlertLeases,
+  recordAlertOutcomes,
+  releaseAlertLeases,
+  type AlertOutcome,
+  type ClaimedAlert,
+} from "./queries";
 
 // One batch of alert deliveries the queue claimed (server/delivery/queue.ts): each sent on its
 // channel, then every outcome recorded at once. A failed send is retried on the notifications'
@@ -90,6 +96,11 @@ export async function processAlertDeliveries(
       }),
     );
     await recordAlertOutcomes(workerId, outcomes);
+  } catch (error) {
+    // Nothing recorded: the rows go back at once and are sent again (at-least-once), as a
+    // notification batch's do (server/delivery/process.ts).
+    await releaseAlertLeases({ ids: claimed.map((c) => c.id), owner: workerId }).catch(() => {});
+    throw error;
   } finally {
     clearInterval(heartbeat);
   }

@@ -98,6 +98,15 @@ export async function extendAlertLeases({
      where d.id = mine.id`);
 }
 
+/** Leases given back at once (a batch that could not be recorded): the rows are claimed again. */
+export async function releaseAlertLeases({ ids: list, owner }: { ids: number[]; owner: string }): Promise<void> {
+  await db().execute(sql`
+    update alert_deliveries d set lease_owner = null, lease_until = null
+      from (select id from alert_deliveries where id = any(${ids(list)}::bigint[]) and lease_owner = ${owner}
+             order by id for no key update) mine
+     where d.id = mine.id`);
+}
+
 /** A stopping worker gives back what it still holds (as releaseOwnLeases does for notifications). */
 export async function releaseOwnAlertLeases(owner: string): Promise<void> {
   await db().execute(sql`
