@@ -88,10 +88,10 @@ const config = {
     ),
     runtime(
       "telemetry-calls-notifications",
-      "^server/(notifications|access-log)/",
+      "^server/(notifications|access-log|alerts)/",
       "^server/telemetry/",
-      "Ingest (server/telemetry/) evaluates subscriptions and notes what each app received: it calls " +
-        "notifications/ and access-log/, which take only types from it. The data keys all three read live in " +
+      "Ingest (server/telemetry/) evaluates subscriptions and the driver's alerts and notes what each app " +
+        "received: it calls notifications/, alerts/ and access-log/, which take only types from it. The data keys all three read live in " +
         "common/telemetry/.",
     ),
     upward(

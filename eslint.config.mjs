@@ -163,6 +163,7 @@ const config = [
       // ingest: one read and one write statement a batch (unnest over array parameters)
       "server/telemetry/ingest/*.ts",
       "server/notifications/ingest-queries.ts",
+      "server/alerts/ingest-queries.ts",
       // the device gateway's batches: their statements run in the transaction of ingest's (above)
       "server/devices/ingest/*.ts",
       // the delivery worker: claim, leases, LISTEN, recording a batch

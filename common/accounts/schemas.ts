@@ -8,7 +8,10 @@ const timeZones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UT
 export const preferredContacts = ["EMAIL", "PHONE", "SMS", "MAIL"] as const;
 
 const email = text(254).pipe(z.email("Must be an e-mail address."));
-const timeZone = text(64).refine((tz) => timeZones.has(tz), "Must be an IANA time zone such as America/New_York.");
+export const timeZone = text(64).refine(
+  (tz) => timeZones.has(tz),
+  "Must be an IANA time zone such as America/New_York.",
+);
 const preferredContact = z
   .string()
   .trim()

@@ -4,10 +4,11 @@ import { CollapsibleNav } from "@/components/ui/collapsible-nav";
 import { EnvironmentBadge } from "@/components/ui/card";
 import type { DriverSession } from "@/server/surfaces/driver/session";
 
-export type Section = "map" | "account" | "connected-apps" | "data-access";
+export type Section = "map" | "alerts" | "account" | "connected-apps" | "data-access";
 
 const sections: { id: Section; href: string; label: string }[] = [
   { id: "map", href: "/map", label: "Map" },
+  { id: "alerts", href: "/alerts", label: "Alerts" },
   { id: "account", href: "/account", label: "Account" },
   { id: "connected-apps", href: "/connected-apps", label: "Connected apps" },
   { id: "data-access", href: "/data-access", label: "Data access" },

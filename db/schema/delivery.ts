@@ -11,6 +11,7 @@ import {
   timestamp,
 } from "drizzle-orm/pg-core";
 import { partnerApps } from "./apps";
+import { alertDeliveries } from "./alerts";
 import { notificationDeliveries } from "./subscriptions";
 
 // Webhook signing secrets (Standard Webhooks, `whsec_…`), one per app for both environments, kept
@@ -101,10 +102,17 @@ export const emailOutbox = pgTable(
       { onDelete: "set null" },
     ),
     appId: integer("app_id").references(() => partnerApps.id, { onDelete: "cascade" }),
+    // A driver's alert e-mail (server/alerts/delivery/) rather than a partner's notification.
+    alertDeliveryId: bigint("alert_delivery_id", { mode: "number" }).references(() => alertDeliveries.id, {
+      onDelete: "cascade",
+    }),
     recipient: text("recipient").notNull(),
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("email_outbox_app_idx").on(t.appId, t.id)],
+  (t) => [
+    index("email_outbox_app_idx").on(t.appId, t.id),
+    index("email_outbox_alert_delivery_idx").on(t.alertDeliveryId),
+  ],
 );

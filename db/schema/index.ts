@@ -13,5 +13,6 @@ export * from "./rate-limits";
 export * from "./inbox";
 export * from "./access-log";
 export * from "./device-contacts";
+export * from "./alerts";
 export * from "./push-subscriptions";
 export * from "./share-links";

@@ -48,6 +48,24 @@ function smtpTransport(url: string): Transporter {
   return transport;
 }
 
+/**
+ * One e-mail over SMTP_URL, on the transport the notifications use (the driver's alerts send theirs
+ * here: server/alerts/delivery/). The server's answer; null when SMTP_URL is unset, and the caller
+ * keeps the e-mail in email_outbox. A failed send throws.
+ */
+export async function sendOverSmtp(mail: {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  headers: Record<string, string>;
+}): Promise<string | null> {
+  const smtpUrl = env().SMTP_URL;
+  if (!smtpUrl) return null;
+  const info = await smtpTransport(smtpUrl).sendMail(mail);
+  return String(info.response ?? "");
+}
+
 export async function closeEmailTransport(): Promise<void> {
   transport?.close();
   transport = undefined;

@@ -6,6 +6,8 @@ import { childLogger } from "@/server/platform/log";
 import { closeEmailTransport } from "./email";
 import { processDeliveries } from "./process";
 import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./claims";
+import { processAlertDeliveries } from "@/server/alerts/delivery/process";
+import { claimDueAlerts, releaseOwnAlertLeases, type ClaimedAlert } from "@/server/alerts/delivery/queries";
 
 // The delivery queue is the PENDING rows of notification_deliveries themselves (migration 0034):
 // a row is queued by being inserted, in the transaction of its notification (a committed
@@ -18,6 +20,8 @@ import { claimDue, QUEUE_CHANNEL, releaseOwnLeases, type Claimed } from "./claim
 //   drain); retries coming due and leases of a vanished worker (kill -9) are found by the same
 //   claim, run at least every POLL_MS while the worker waits;
 // - a live worker's heartbeat extends its leases (process.ts); a stopping one gives them back.
+// The drivers' alert deliveries (alert_deliveries, server/alerts/delivery/) are a second queue of the
+// same kind, claimed by the same pump and woken by the same NOTIFY.
 
 const log = childLogger({ component: "queue" });
 
@@ -63,8 +67,8 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
   let stopping = false;
   const inHand = new Set<Promise<void>>();
   let failed = false;
-  const send = (claimed: Claimed[]) => {
-    const batch: Promise<void> = processDeliveries(claimed, { workerId, leaseSeconds })
+  const send = (work: Promise<unknown>) => {
+    const batch: Promise<void> = work
       .then(
         () => {},
         (error: unknown) => {
@@ -93,21 +97,27 @@ export async function startDeliveryQueue(): Promise<DeliveryQueue> {
       }
       nudged = false;
       let claimed: Claimed[];
+      let alerts: ClaimedAlert[];
       try {
         claimed = await claimDue({ owner: workerId, leaseSeconds, limit: BATCH });
+        alerts = await claimDueAlerts({ owner: workerId, leaseSeconds, limit: BATCH });
       } catch (error) {
         log.error({ err: error }, "claiming deliveries failed");
         await idle(POLL_MS);
         continue;
       }
-      if (claimed.length > 0) send(claimed);
-      else if (!nudged && !stopping) await idle(POLL_MS);
+      if (claimed.length > 0) send(processDeliveries(claimed, { workerId, leaseSeconds }));
+      if (alerts.length > 0) send(processAlertDeliveries(alerts, { workerId, leaseSeconds }));
+      if (claimed.length === 0 && alerts.length === 0 && !nudged && !stopping) await idle(POLL_MS);
     }
   })();
 
   const giveBack = async () => {
     await releaseOwnLeases(workerId).catch((error: unknown) =>
       log.error({ err: error }, "releasing delivery leases failed"),
+    );
+    await releaseOwnAlertLeases(workerId).catch((error: unknown) =>
+      log.error({ err: error }, "releasing alert delivery leases failed"),
     );
   };
   let stopped: Promise<void> | null = null;

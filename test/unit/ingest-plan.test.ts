@@ -28,6 +28,7 @@ const read = (over: Partial<IngestRead> = {}): IngestRead => ({
   existing: new Map(),
   subscriptions: [],
   subscriptionsVersion: "/UTC",
+  alertRules: null,
   ...over,
 });
 const waypoints: LiveSubscription = {

@@ -45,6 +45,15 @@ export default async function AccountPage() {
               <PasswordForm />
             </Card>
             <Card>
+              <h2 className="text-lg font-semibold">Alerts</h2>
+              <p className="mt-2 text-sm text-slate-700">
+                Which of your vehicles&apos; events you are told about by e-mail or browser notification, and when not.{" "}
+                <Link className="text-blue-700 underline" href="/account/alerts">
+                  Alert settings
+                </Link>
+              </p>
+            </Card>
+            <Card>
               <h2 className="text-lg font-semibold">Browser notifications</h2>
               <p className="mb-4 mt-2 text-sm text-slate-700">
                 Alerts about your vehicles as notifications of this browser, even while the site is closed. The browser

@@ -1,5 +1,6 @@
 import { formatDateTime } from "@/common/http/datetime";
 import type { AccountScope } from "@/server/accounts/queries";
+import { evaluateAlerts } from "@/server/alerts/evaluate";
 import { evaluateSubscriptions } from "@/server/notifications/evaluate";
 import { factsOf } from "@/server/notifications/facts";
 import { decodeVin } from "@/server/vehicles/vin";
@@ -36,7 +37,7 @@ export function planWrite(
   sets: DataSetInput[],
   context: { environment: IngestWrite["environment"]; unread?: { scope: AccountScope } },
 ): IngestPlan {
-  const { vehicle, state, openTrip, existing, subscriptions } = read;
+  const { vehicle, state, openTrip, existing, subscriptions, alertRules } = read;
   const fresh: DataSetInput[] = [];
   const duplicateIds: number[] = [];
   const seen = new Set<number>();
@@ -80,14 +81,16 @@ export function planWrite(
   // Subscriptions are evaluated against the state the previous data set left, and their new
   // states are written only if that state is still current (the write's version check): an edge
   // can neither fire twice nor be missed by concurrent posts for one vehicle.
+  // The driver's alerts are evaluated on the same facts, read once for both.
+  const facts =
+    subscriptions.length > 0 || alertRules
+      ? fresh.map((set, i) => ({ facts: factsOf(set), late: plan.tripOf[i] === "late" }))
+      : [];
   const evaluation =
-    subscriptions.length > 0
-      ? evaluateSubscriptions(
-          subscriptions,
-          fresh.map((set, i) => ({ facts: factsOf(set), late: plan.tripOf[i] === "late" })),
-          { running: state.running },
-        )
-      : null;
+    subscriptions.length > 0 ? evaluateSubscriptions(subscriptions, facts, { running: state.running }) : null;
+  const alerting = alertRules
+    ? evaluateAlerts(alertRules, facts, { running: state.running, locationPaused: vehicle.locationPaused })
+    : null;
 
   return {
     duplicateIds,
@@ -107,6 +110,7 @@ export function planWrite(
         notifications: evaluation.notifications,
         states: evaluation.states,
       },
+      alerts: alerting && { accountId: vehicle.accountId, alerts: alerting.alerts, episodes: alerting.episodes },
       unread: context.unread && { scope: context.unread.scope, subscriptionsVersion: read.subscriptionsVersion },
     },
     open: plan.open,
@@ -126,6 +130,7 @@ export function readAfter(
   written: Written,
 ): IngestRead {
   const states = write.events?.states;
+  const episodes = write.alerts?.episodes;
   return {
     ...read,
     version: written.version,
@@ -135,6 +140,10 @@ export function readAfter(
     subscriptions: states
       ? read.subscriptions.map((s) => (states.has(s.id) ? { ...s, state: states.get(s.id)! } : s))
       : read.subscriptions,
+    alertRules:
+      read.alertRules && episodes?.size
+        ? { ...read.alertRules, episodes: new Map([...read.alertRules.episodes, ...episodes]) }
+        : read.alertRules,
   };
 }
 

@@ -6,6 +6,8 @@ import {
   liveSubscriptionsVersion,
   toLiveSubscriptions,
 } from "@/server/notifications/ingest-queries";
+import { alertRulesColumn, alertRulesVersion, toAlertRules } from "@/server/alerts/ingest-queries";
+import type { AlertRules } from "@/server/alerts/evaluate";
 import { vehicleIdOf } from "@/server/vehicles/queries";
 import type { OpenTrip, VehicleState } from "../segmentation";
 
@@ -24,9 +26,18 @@ export type IngestRead = {
   /** The ids of the data sets the vehicle already has at the posted timestamps, keyed by epoch ms. */
   existing: Map<number, number>;
   subscriptions: LiveSubscription[];
-  /** Which subscriptions those are, as liveSubscriptionsVersion tells. */
+  /** Which subscriptions and alert rules those are, as rulesVersion tells. */
   subscriptionsVersion: string;
+  /** The driver's alert rules and the vehicle's episodes; null when the driver chose no alert. */
+  alertRules: AlertRules | null;
 };
+
+/**
+ * For the vehicle `v`: the live subscriptions and the account's alert rules, as text (equal text,
+ * equal rules): a column of the read, and what a write without a read checks (write.ts).
+ */
+export const rulesVersion = (sql: Sql): Fragment =>
+  sql`(${liveSubscriptionsVersion(sql)} || '#' || ${alertRulesVersion(sql)})`;
 
 /**
  * The caller's accounts, for the vehicle alias `v`: a user token's own account, or every account
@@ -81,6 +92,7 @@ type ReadRow = {
   existing: [number, number][] | null;
   subscriptions: Parameters<typeof toLiveSubscriptions>[0];
   subscriptions_version: string;
+  alert_rules: Parameters<typeof toAlertRules>[0];
 };
 
 /** The vehicle as ingest needs it, or null when the caller cannot see it. timestamps: the posted ones (ISO). */
@@ -104,7 +116,8 @@ export async function readForIngest(
               select u.at, (select s.id from data_sets s where s.vehicle_id = v.id and s.recorded_at = u.at) as id
                 from unnest(${input.timestamps}::timestamptz[]) as u(at)) x
              where x.id is not null) as existing,
-           ${liveSubscriptionsColumn(sql)} as subscriptions, ${liveSubscriptionsVersion(sql)} as subscriptions_version
+           ${liveSubscriptionsColumn(sql)} as subscriptions, ${rulesVersion(sql)} as subscriptions_version,
+           ${alertRulesColumn(sql)} as alert_rules
       from vehicles v
      where v.environment = ${scope.environment} and ${ownedByCaller(sql, sql`${scope.accountId ?? null}`, sql`${scope.appId ?? null}`)} and ${match.where}
      ${match.order}
@@ -145,6 +158,7 @@ export async function readForIngest(
     existing: new Map(row.existing ?? []),
     subscriptions: toLiveSubscriptions(row.subscriptions),
     subscriptionsVersion: row.subscriptions_version,
+    alertRules: toAlertRules(row.alert_rules),
   };
 }
 

@@ -6,7 +6,8 @@ import type { IngestRead } from "./read";
 // seconds, so the next post for the vehicle can skip the read and go straight to the write. That
 // write checks what the read would have told: the vehicle row is still this version (every ingest
 // and every edit of the vehicle changes it), the caller still sees the vehicle, the same
-// subscriptions see it (liveSubscriptionsVersion; their states are the ones this ingest wrote),
+// subscriptions and the driver's alert rules see it (rulesVersion; their states and episodes are the
+// ones this ingest wrote),
 // and every data set is newer than the vehicle's newest (so none can be a duplicate). If anything
 // changed it writes nothing, and the ingest reads and writes as usual: an entry is only ever a
 // hint. Keyed by what the caller may see (the read depends on nothing else) and the vehicle as

@@ -1,13 +1,10 @@
 import { commaSeparated, epochMs as ms, type Fragment, type Sql } from "@/db/fragments";
 import type { Environment } from "@/db/schema";
 import type { AccountScope } from "@/server/accounts/queries";
-import {
-  liveSubscriptionsVersion,
-  notificationWrites,
-  type NotificationWrite,
-} from "@/server/notifications/ingest-queries";
+import { notificationWrites, type NotificationWrite } from "@/server/notifications/ingest-queries";
+import { alertWrites, type AlertWrite } from "@/server/alerts/ingest-queries";
 import type { OpenTrip, VehicleState } from "../segmentation";
-import { ownedByCaller } from "./read";
+import { ownedByCaller, rulesVersion } from "./read";
 
 // Ingest's write: one statement of data-modifying CTEs (the vehicle's state, trips, data sets,
 // data points, counters, notifications and their enqueue, subscription states), so it is atomic
@@ -58,6 +55,8 @@ export type IngestWrite = {
   points: NewDataPoint[];
   /** The notifications and subscription states evaluation made (server/notifications/ingest-queries.ts). */
   events: Omit<NotificationWrite, "vehicleId" | "firstSet"> | null;
+  /** The driver's alerts and episodes evaluation made (server/alerts/ingest-queries.ts). */
+  alerts: Omit<AlertWrite, "vehicleId" | "firstSet"> | null;
   /**
    * Set when the write goes on what an earlier ingest read (recent-reads.ts) rather than on a
    * read of its own: the write then also checks what the read would have, that the caller still
@@ -174,7 +173,7 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
                model = case when r.decoded then r.model else v.model end
               from ${vehicleRows(sql, writes)}
              where v.id = r.vehicle and v.xmin = r.version and v.id in (select id from free)
-               and (not r.unread or (${ownedByCaller(sql, sql`r.account`, sql`r.app`)} and ${liveSubscriptionsVersion(sql)} = r.subscriptions))
+               and (not r.unread or (${ownedByCaller(sql, sql`r.account`, sql`r.app`)} and ${rulesVersion(sql)} = r.subscriptions))
              returning v.id, v.xmin::text as version)`,
   ];
   const updatedTrips = writes.flatMap((w) => w.updatedTrips.map((trip) => ({ vehicleId: w.vehicleId, trip })));
@@ -296,6 +295,10 @@ export async function writeIngest(sql: Sql, writes: IngestWrite[]): Promise<(Wri
       sql,
       environment,
       writes.flatMap((w, i) => (w.events ? [{ ...w.events, vehicleId: w.vehicleId, firstSet: firstSets[i]! }] : [])),
+    ),
+    ...alertWrites(
+      sql,
+      writes.flatMap((w, i) => (w.alerts ? [{ ...w.alerts, vehicleId: w.vehicleId, firstSet: firstSets[i]! }] : [])),
     ),
   );
 

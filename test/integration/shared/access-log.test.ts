@@ -184,6 +184,7 @@ describe("the driver's access log and export", () => {
       "README.txt",
       "access-log.csv",
       "account.json",
+      "alerts.json",
       "connected-apps.json",
       "data-points.csv",
       "notifications.json",
@@ -235,6 +236,9 @@ describe("the driver's access log and export", () => {
     );
     expect(gpx).toContain('<trkpt lat="40.7128" lon="-74.006">');
     expect(gpx.trim().endsWith("</gpx>")).toBe(true);
+
+    // No alert chosen, none made: the settings' empty shape.
+    expect(JSON.parse(text("alerts.json"))).toEqual({ preferences: [], quietHours: null, alerts: [] });
 
     const notifications = JSON.parse(text("notifications.json"));
     expect(notifications).toHaveLength(notes[0]!.n);

@@ -46,6 +46,7 @@ describe("ingest's write checks the vehicle's version", () => {
           ],
           points: [{ set: 0, position: 0, recordedAt: null, key: "GEN_SPEED", value: "42" }],
           events: null,
+          alerts: null,
         },
       ]).then(([written]) => written);
 

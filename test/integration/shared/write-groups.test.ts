@@ -50,6 +50,7 @@ async function writesFor(count: number, at: Date) {
           ],
           points: [{ set: 0, position: 0, recordedAt: null, key: "GEN_SPEED", value: String(40 + i) }],
           events: null,
+          alerts: null,
           unread: { scope, subscriptionsVersion: read.subscriptionsVersion },
         },
       };

@@ -5,6 +5,7 @@ import { db } from "@/db/client";
 import { listActiveGrants } from "@/server/grants/grant-queries";
 import { serializeNotification } from "@/server/notifications/serialize";
 import { shareLinksForExport } from "@/server/sharing/service";
+import { exportAlertsOf } from "@/server/alerts/service";
 import { listVisibleVehicles } from "@/server/vehicles/service";
 import type { VehicleOut } from "@/server/vehicles/schemas";
 import { getDriverAccount } from "../account";
@@ -17,9 +18,9 @@ import { exportTotals, notificationBatch, tripBatch } from "./queries";
 import { zipStream } from "./zip";
 
 // "Download my data" (docs/driver-site.md#download-my-data): the account, its vehicles, trips as
-// GPX and GeoJSON, data points as CSV, notifications, connected apps with their grants, the shared
-// locations' links, and the access log, as one ZIP streamed while it is read. Every read goes a batch at a time, so memory
-// holds a batch, not the export. The totals go ahead of the body (headers), for the page's
+// GPX and GeoJSON, data points as CSV, notifications, the driver's alerts, connected apps with their
+// grants, the shared locations' links, and the access log, as one ZIP streamed while it is read.
+// Every read goes a batch at a time, so memory holds a batch, not the export. The totals go ahead of the body (headers), for the page's
 // progress; the body is read afterwards, so rows arriving meanwhile may be in it too.
 
 const POINT_BATCH = 5000;
@@ -123,6 +124,12 @@ async function buildExport(session: DriverSession): Promise<DriverExport> {
       },
     },
     {
+      name: "alerts.json",
+      content: async function* () {
+        yield json(await exportAlertsOf(accountId));
+      },
+    },
+    {
       name: "access-log.csv",
       content: async function* () {
         yield await accessCsvOfAccount(accountId);
@@ -200,6 +207,7 @@ trips.geojson         the same trips as GeoJSON (one feature per trip; coordinat
 data-points.csv       every data point your vehicles reported (times in UTC)
 notifications.json    the notifications apps' subscriptions made about your account and vehicles
 shared-links.json     the links you made to share a vehicle's live location, and how often each was opened
+alerts.json           your alert settings (kinds, channels, thresholds, quiet hours) and every alert with its outcomes
 access-log.csv        which app received which of your data, per hour, and each opening of a shared
                       location ("shared link"), the last 90 days
 `;
