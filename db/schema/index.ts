@@ -13,3 +13,4 @@ export * from "./rate-limits";
 export * from "./inbox";
 export * from "./access-log";
 export * from "./device-contacts";
+export * from "./places";
