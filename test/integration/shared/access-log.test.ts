@@ -187,6 +187,7 @@ describe("the driver's access log and export", () => {
       "connected-apps.json",
       "data-points.csv",
       "notifications.json",
+      "places.geojson",
       "trips.geojson",
       "trips.gpx",
       "vehicles.json",

@@ -3,6 +3,8 @@ import { accessCsvOfAccount } from "@/server/access-log/views";
 import { csvLine } from "@/server/access-log/csv";
 import { db } from "@/db/client";
 import { listActiveGrants } from "@/server/grants/grant-queries";
+import { placesToGeoJson } from "@/server/places/geojson";
+import { listPlaces } from "@/server/places/service";
 import { serializeNotification } from "@/server/notifications/serialize";
 import { listVisibleVehicles } from "@/server/vehicles/service";
 import type { VehicleOut } from "@/server/vehicles/schemas";
@@ -90,6 +92,12 @@ async function buildExport(session: DriverSession): Promise<DriverExport> {
           first = false;
         }
         yield GEOJSON_TAIL;
+      },
+    },
+    {
+      name: "places.geojson",
+      content: async function* () {
+        yield placesToGeoJson(await listPlaces(accountId));
       },
     },
     { name: "data-points.csv", content: () => dataPointsCsv(vehicleIds) },
@@ -190,6 +198,7 @@ vehicles.json         your vehicles, as the API shows them
 connected-apps.json   the apps that can reach your account, and how they got access
 trips.gpx             every trip's path, GPX 1.1 (one track per trip)
 trips.geojson         the same trips as GeoJSON (one feature per trip; coordinates longitude, latitude)
+places.geojson        your places (circles as a Point with properties.radius in metres), as the map exports them
 data-points.csv       every data point your vehicles reported (times in UTC)
 notifications.json    the notifications apps' subscriptions made about your account and vehicles
 access-log.csv        which app received which of your data, per hour, the last 90 days
