@@ -12,6 +12,10 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/positions\/stream\/?$/, ["GET"]],
   [/^\/me\/access-log\/?$/, ["GET"]],
   [/^\/me\/export\/?$/, ["GET"]],
+  [/^\/me\/places\/?$/, ["GET", "POST"]],
+  [/^\/me\/places\/export\/?$/, ["GET"]],
+  [/^\/me\/places\/import\/?$/, ["POST"]],
+  [/^\/me\/places\/[^/]+\/?$/, ["PATCH", "DELETE"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */
