@@ -96,7 +96,15 @@ export default function VehicleMap({
       data-markers={shown.length}
       data-places={places.places.length}
     >
-      <MapContainer center={[39.8, -98.6]} zoom={3} className="min-h-0 w-full flex-1" scrollWheelZoom worldCopyJump>
+      {/* pmIgnore={false}: the map opts in to Leaflet-Geoman, which draws only on maps and layers that do. */}
+      <MapContainer
+        center={[39.8, -98.6]}
+        zoom={3}
+        className="min-h-0 w-full flex-1"
+        scrollWheelZoom
+        worldCopyJump
+        pmIgnore={false}
+      >
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
         <KeepSize />
         <Camera vehicles={shown} selectedId={selectedId} followId={followId} fitRequest={fitRequest} />
