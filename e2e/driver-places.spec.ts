@@ -2,8 +2,8 @@ import { expect, test, type Page } from "@playwright/test";
 import { dataSet, keepOnLoopback, newDriver, shot, signIn } from "./support/driver";
 
 // The driver's places in Chromium, on the real map page: a polygon drawn with the mouse through
-// Leaflet-Geoman's toolbar and named, a circle drawn and renamed, then deleted, and the vehicle's
-// trip that ends inside the polygon named by it. Tiles never load (no traffic off loopback).
+// Leaflet-Geoman's toolbar, named, and reshaped by dragging a corner; a circle drawn, renamed, then
+// deleted; and the vehicle's trip that ends inside the polygon named by it. Tiles never load (no traffic off loopback).
 
 test.beforeEach(async ({ context }) => keepOnLoopback(context));
 
@@ -13,7 +13,7 @@ async function mapCentre(page: Page) {
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
-test("a driver draws a polygon and names it Work, draws a circle, renames and deletes it; the trip ending inside reads → Work", async ({
+test("a driver draws a polygon, names it Work and drags a corner; draws a circle, renames and deletes it; the trip ending inside reads → Work", async ({
   page,
 }) => {
   const driver = await newDriver("places");
@@ -54,6 +54,21 @@ test("a driver draws a polygon and names it Work, draws a circle, renames and de
   await expect(map).toHaveAttribute("data-places", "1");
   await expect(page.locator("path.wayline-place")).toHaveCount(1);
   await expect(page.locator(".wayline-place-label", { hasText: "Work" })).toBeVisible();
+
+  // Edit mode: the first corner dragged 40 px up and left; the server keeps the new shape.
+  const stored = async () =>
+    ((await (await page.request.get("/me/places")).json()) as { places: { name: string; shape: any }[] }).places;
+  const before = (await stored())[0]!.shape.polygon[0];
+  const edit = page.getByRole("button", { name: "Edit the places' shapes" });
+  await edit.click();
+  await page.mouse.move(corners[0][0], corners[0][1]);
+  await page.mouse.down();
+  await page.mouse.move(corners[0][0] - 40, corners[0][1] - 40, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await stored())[0]!.shape.polygon[0].latitude).toBeGreaterThan(before.latitude);
+  expect((await stored())[0]!.shape.polygon[0].longitude).toBeLessThan(before.longitude);
+  expect((await stored())[0]!.shape.polygon).toHaveLength(4);
+  await edit.click();
 
   // A circle away from it (right of it: the toolbar's Cancel opens left), the centre clicked, then a point 60 px out.
   await page.getByRole("button", { name: "Draw a place as a circle" }).click();
