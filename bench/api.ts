@@ -7,7 +7,7 @@ import { resultRecorder } from "./lib/results";
 
 // `npm run bench:api`: the production build on PostgreSQL. GET /v1/api/vehicle/ (an account with 50
 // vehicles, a valid user token, 32 connections) side by side with a bare Next.js route doing the same
-// token lookup and query (bench/baseline/app/bench/vehicles/route.ts, in the baseline app beside the
+// token lookup and query (bench/baseline/app/[env]/bench/vehicles/route.ts, in the baseline app beside the
 // service, on its database: bench/lib/baseline.ts), then POST /oauth/token client_credentials.
 // Targets: wrapper/bare throughput ratio >= 0.9, p99 <= 50 ms; >= 200 grants/s.
 // Then the vehicle list with the access log on and off (two fresh services beside it, one with
@@ -58,10 +58,20 @@ async function main() {
     console.log(`Warming up (${CONNECTIONS} connections)…`);
     const warm = { connections: CONNECTIONS, duration: 3, headers: auth };
     await autocannon({ ...warm, url: `${base}/v1/api/vehicle/` });
-    await autocannon({ ...warm, url: `${baseline.baseUrl}/bench/vehicles` });
+    await autocannon({ ...warm, url: `${baseline.baseUrl}/v1/bench/vehicles` });
 
-    const ours = await load({ url: `${base}/v1/api/vehicle/`, headers: auth });
-    const bare = await load({ url: `${baseline.baseUrl}/bench/vehicles`, headers: auth });
+    // In slices of half a phase in the order ours, bare, bare, ours: a drift of the machine over the
+    // run weighs on both alike (a single phase each moved the ratio by a tenth from run to run).
+    const wrapperSides = {
+      ours: { url: `${base}/v1/api/vehicle/`, headers: auth },
+      bare: { url: `${baseline.baseUrl}/v1/bench/vehicles`, headers: auth },
+    };
+    const wrapperOrder = ["ours", "bare", "bare", "ours"] as const;
+    const wrapperSlices: { side: string; r: Result }[] = [];
+    for (const side of wrapperOrder)
+      wrapperSlices.push({ side, r: await load({ ...wrapperSides[side], duration: DURATION / 2 }) });
+    const ours = combine(wrapperSlices.filter((x) => x.side === "ours").map((x) => x.r));
+    const bare = combine(wrapperSlices.filter((x) => x.side === "bare").map((x) => x.r));
     const grants = await load({
       url: `${base}/oauth/token`,
       method: "POST",
@@ -69,9 +79,11 @@ async function main() {
       body: "grant_type=client_credentials",
     });
 
-    console.log(`\nGET vehicle list, ${DURATION} s each, ${CONNECTIONS} connections, PostgreSQL, production build`);
+    console.log(
+      `\nGET vehicle list, ${CONNECTIONS} connections, PostgreSQL, production build, slices of ${DURATION / 2} s in the order ${wrapperOrder.join(", ")}`,
+    );
     console.log(fmt("GET /v1/api/vehicle/ (wrapper)", ours));
-    console.log(fmt("GET /bench/vehicles (bare handler)", bare));
+    console.log(fmt("GET /v1/bench/vehicles (bare handler)", bare));
     const ratio = ours.rps / bare.rps;
     console.log(`ratio wrapper/bare: ${ratio.toFixed(2)} (target >= 0.90)   p99 ${ours.p99} ms (target <= 50 ms)`);
     console.log(fmt("POST /oauth/token client_credentials", grants));

@@ -1,14 +1,29 @@
 import os from "node:os";
-import autocannon from "autocannon";
 import postgres from "postgres";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { launchBaseline } from "./lib/baseline";
-import { dataSet, waypoint } from "../test/helpers/telemetry";
+import {
+  BATCH,
+  BATCH_CONNECTIONS,
+  POINTS_PER_SET,
+  SETS_FROM,
+  batchLoad,
+  batchPoints,
+  combine,
+  dataSetPath,
+  fmt,
+  leased,
+  p50p99,
+  pointsPerSecond,
+  runningSet,
+  settle,
+  type Leased,
+  type Result,
+} from "./lib/api-load";
 import { reportLoad } from "./lib/load";
 import { resultRecorder } from "./lib/results";
 import { MIXED_SUBSCRIPTIONS, subscribeMixed } from "./lib/subscriptions";
 import { insertAlone, type AlonePoint } from "./lib/postgres-alone";
-import { percentile } from "./lib/percentile";
 import { addCpu, cpuLine, cpuMeter, postmasterPid, type CpuSpent } from "./lib/cpu";
 
 // `npm run bench:ingest`: the production build on PostgreSQL (DATABASE_URL, or a fresh database
@@ -34,7 +49,7 @@ import { addCpu, cpuLine, cpuMeter, postmasterPid, type CpuSpent } from "./lib/c
 // Then (a)'s single posts and (b)'s batches against `npm start` with one HTTP process per core
 // (WEB_CONCURRENCY) beside the single process, on the same database, in alternating slices.
 //
-// Every connection posts for a vehicle no other request is using at that moment (a lease, below),
+// Every connection posts for a vehicle no other request is using at that moment (a lease: lib/api-load.ts),
 // with strictly increasing timestamps in the past, one second apart (the wire DateTime has
 // seconds): what a fleet of devices does, and no request waits on another's vehicle row lock or
 // arrives late. BENCH_SECONDS (default 10) sets each measured phase's length.
@@ -47,14 +62,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 // 5 s ran at 70–75 % of its later rate, the bare route's at 90 % and more).
 const SINGLE_WARMUP = 10;
 const SINGLE_CONNECTIONS = 32;
-const BATCH = 500;
-const POINTS_PER_SET = 3;
-// Batches: 4 uploaders, each for its own vehicle. Each batch is one transaction under its
-// vehicle's row lock, so one uploader per vehicle is the real shape (a device or the simulator
-// sends its batches in order). Four is twice the cores here: enough to keep node and PostgreSQL
-// both busy (one request parses JSON while another waits on the database), while more would only
-// queue on 2 cores and lengthen p99 without adding throughput.
-const BATCH_CONNECTIONS = 4;
 
 const TARGET_RATIO = 0.7;
 const TARGET_POINTS = 20_000;
@@ -62,141 +69,9 @@ const TARGET_BATCH_P99 = 250;
 // Batches against PostgreSQL's own insert of the same rows into the same tables.
 const TARGET_ALONE_RATIO = 0.6;
 
-type Result = {
-  rps: number;
-  p50: number;
-  p99: number;
-  ok: number;
-  errors: number;
-  non2xx: number;
-  seconds: number;
-  minRps: number;
-};
-
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
-const fmt = (name: string, r: Result) =>
-  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${String(r.p50).padStart(4)} ms   ` +
-  `p99 ${String(r.p99).padStart(4)} ms   2xx ${r.ok}   errors ${r.errors}   non-2xx ${r.non2xx}`;
-
-// Timestamps: per vehicle, one second apart, starting 60 days ago (so every one is in the past).
-const start = Math.floor((Date.now() - 60 * 86_400_000) / 1000) * 1000;
-const clock = new Map<number, number>();
-const nextTime = (vehicle: number) => {
-  const n = clock.get(vehicle) ?? 0;
-  clock.set(vehicle, n + 1);
-  return { at: new Date(start + n * 1000), n };
-};
-
-const runningSet = (vehicle: number) => {
-  const { at, n } = nextTime(vehicle);
-  const step = n % 100_000;
-  return dataSet(at, "RUNNING", [
-    waypoint(39.5 + step * 1e-5, -83 + step * 1e-5),
-    { key: "GEN_SPEED", value: 20 + (n % 50) },
-    { key: "GEN_HEADING", value: n % 360 },
-  ]);
-};
-
-/**
- * autocannon over a pool of vehicles: each request leases a vehicle no request is using, and
- * gives it back with its response, so every vehicle has at most one request in flight and its
- * timestamps arrive in order. (autocannon resets a connection's context before each request, so
- * the lease travels in the context from setupRequest to onResponse of the same request.)
- */
-async function leased(opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  vehicles: number[];
-  headers: Record<string, string>;
-  path: (v: number) => string;
-  body: (v: number) => string;
-}): Promise<Leased> {
-  const free = [...opts.vehicles];
-  let overbooked = 0;
-  let sent = 0;
-  let rr = 0;
-  const latencies: number[] = [];
-  type Ctx = { vehicle?: number; began?: number };
-  const r = await autocannon({
-    url: opts.url,
-    connections: opts.connections,
-    duration: opts.duration,
-    timeout: 30,
-    headers: { ...opts.headers, "Content-Type": "application/json" },
-    requests: [
-      {
-        method: "POST",
-        setupRequest: (req, context: Ctx) => {
-          let vehicle = free.pop();
-          if (vehicle === undefined) {
-            // Only after a timeout lost a lease: share a vehicle rather than stall.
-            overbooked++;
-            vehicle = opts.vehicles[rr++ % opts.vehicles.length]!;
-          } else context.vehicle = vehicle;
-          sent++;
-          const body = opts.body(vehicle);
-          context.began = performance.now();
-          return { ...req, path: opts.path(vehicle), body };
-        },
-        onResponse: (_status, _body, context: Ctx) => {
-          if (context.began !== undefined) latencies.push(performance.now() - context.began);
-          if (context.vehicle !== undefined) free.push(context.vehicle);
-          context.vehicle = undefined;
-          context.began = undefined;
-        },
-      },
-    ],
-  });
-  return {
-    rps: r.requests.average,
-    minRps: r.requests.min,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    ok: r["2xx"],
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    seconds: r.duration,
-    overbooked,
-    sent,
-    latencies,
-  };
-}
-
-/**
- * A run's result, with its requests' latencies as this process saw them (from the body built to the
- * answer read, ms), so that slices of one path combine into one p99 over all their requests.
- */
-type Leased = Result & { overbooked: number; sent: number; latencies: number[] };
 
 type Slice = { side: "ours" | "bare"; result: Leased };
-
-/** The data points that runs of batches stored (their answered requests). */
-const batchPoints = (runs: Result[]) => runs.reduce((n, r) => n + r.ok, 0) * BATCH * POINTS_PER_SET;
-/** Batches' data points per second over runs of them. */
-const pointsPerSecond = (runs: Result[]) => batchPoints(runs) / runs.reduce((n, r) => n + r.seconds, 0);
-
-/** p50 and p99 of latencies (ms, rounded; 0 when there are none). */
-function p50p99(latencies: number[]): { p50: number; p99: number } {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (p: number) => (sorted.length ? Math.round(percentile(sorted, p)) : 0);
-  return { p50: at(50), p99: at(99) };
-}
-
-/** Runs of one path as one: requests over their total time; p50 and p99 over all their requests. */
-function combine(runs: Leased[]): Result {
-  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
-  const ok = runs.reduce((n, r) => n + r.ok, 0);
-  return {
-    rps: runs.reduce((n, r) => n + r.rps * r.seconds, 0) / seconds,
-    minRps: Math.min(...runs.map((r) => r.minRps)),
-    ...p50p99(runs.flatMap((r) => r.latencies)),
-    ok,
-    errors: runs.reduce((n, r) => n + r.errors, 0),
-    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
-    seconds,
-  };
-}
 
 /** The points of (b)'s data sets, as PostgreSQL alone writes them: a position along a line, a speed, a heading. */
 const BENCH_POINTS: AlonePoint[] = [
@@ -228,7 +103,7 @@ async function postgresUnnest(
   const worker = async (vehicleId: number, deadline: number) => {
     let n = aloneClock.get(vehicleId) ?? 0;
     while (Date.now() < deadline) {
-      const sets = Array.from({ length: BATCH }, () => new Date(start + n++ * 1000));
+      const sets = Array.from({ length: BATCH }, () => new Date(SETS_FROM + n++ * 1000));
       aloneClock.set(vehicleId, n);
       const began = performance.now();
       await insertAlone(sql, schema, vehicleId, sets, BENCH_POINTS);
@@ -252,24 +127,6 @@ async function plainCopies(sql: postgres.Sql, schema: string) {
   await sql.unsafe(`create schema ${schema}`);
   await sql.unsafe(`create table ${schema}.data_sets (like public.data_sets including all)`);
   await sql.unsafe(`create table ${schema}.data_points (like public.data_points including all)`);
-}
-
-/**
- * Waits until the service has finished what autocannon gave up on at the end of a run (requests
- * still in flight are processed all the same): no statement running and no new data set for
- * 0.6 s, so that row counts taken between phases belong to one phase.
- */
-async function settle(sql: postgres.Sql) {
-  let last = "";
-  let stable = 0;
-  for (let i = 0; i < 100 && stable < 2; i++) {
-    await new Promise((r) => setTimeout(r, 300));
-    const [row] =
-      await sql`select (select count(*) from pg_stat_activity where application_name = 'wayline' and state <> 'idle')::int as active,
-      (select coalesce(max(id), 0) from data_sets)::text as top`;
-    stable = row!.active === 0 && row!.top === last ? stable + 1 : 0;
-    last = row!.top as string;
-  }
 }
 
 async function main() {
@@ -329,7 +186,7 @@ async function main() {
       headers: auth,
       body: (v: number) => JSON.stringify(runningSet(v)),
     };
-    const ourPath = (v: number) => `/v1/api/vehicle/${v}/dataSet/`;
+    const ourPath = dataSetPath;
     const barePath = (v: number) => `/bench/ingest?vehicle=${v}`;
     const bareSide = { url: baseline.baseUrl, path: barePath };
     // Between runs, settle(): what one run left in flight must not load the next.
@@ -359,15 +216,7 @@ async function main() {
 
     // (b) batches of 500, (c) the same on vehicles with 10 subscriptions each, and PostgreSQL alone
     // inserting the same rows: the figures point 5 of "Data at scale" compares with each other.
-    const batchBody = (v: number) => JSON.stringify(Array.from({ length: BATCH }, () => runningSet(v)));
-    const batch = {
-      url: base,
-      connections: BATCH_CONNECTIONS,
-      vehicles: batchers,
-      headers: auth,
-      body: batchBody,
-      path: ourPath,
-    };
+    const batch = batchLoad({ url: base, headers: auth, vehicles: batchers });
     const subscribedBatch = { ...batch, vehicles: subscribed };
     console.log(`Warming up (b), (c) and PostgreSQL alone, ${WARMUP} s, ${WARMUP} s and 1 s…`);
     const warmBatches = await leased({ ...batch, duration: WARMUP });

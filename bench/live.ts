@@ -1,10 +1,11 @@
-import fs from "node:fs";
 import postgres from "postgres";
 import { loggedErrors } from "../test/helpers/processes";
 import { openSse, type SseStream } from "../test/helpers/sse";
 import { dataSet, waypoint } from "../test/helpers/telemetry";
 import { benchDatabase, benchDriver, benchRateLimits, launchBenchService } from "./lib/setup";
 import { reportLoad } from "./lib/load";
+import { rssKb } from "./lib/memory";
+import { inParallel } from "./lib/parallel";
 import { percentile } from "./lib/percentile";
 import { resultRecorder } from "./lib/results";
 
@@ -33,23 +34,6 @@ const POLLS = 200;
 const met = (ok: boolean) => (ok ? "met" : "MISSED");
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const now = () => performance.now() + performance.timeOrigin;
-const rssKb = (pid: number) =>
-  Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
-
-/** A few at a time, in order. */
-async function inParallel<T>(n: number, width: number, make: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array<T>(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await make(i);
-      }
-    }),
-  );
-  return out;
-}
 
 async function main() {
   reportLoad("bench:live");

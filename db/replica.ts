@@ -121,6 +121,10 @@ export function replicaReadCounts(): Record<ReadTarget, number> {
 
 /** Runs `fn` (a request's handling) as `caller`'s: its heavy reads know whose they are. */
 export function asCaller<T>(caller: string, fn: () => T): T {
+  // Without a replica nothing asks whose a read is. An AsyncLocalStorage once run stays enabled
+  // and taxes every promise the process makes (Node 20 propagates each enabled store on each
+  // async resource), so it is never run when no replica is configured.
+  if (!databaseConfig().replicaUrl) return fn();
   return shared.caller.run(caller, fn);
 }
 

@@ -6,6 +6,7 @@ import { closeReplica } from "@/db/replica";
 import { closeDb } from "@/db/client";
 import { DEMO, seedDemo } from "@/server/surfaces/demo/seed";
 import { sessionSecret } from "@/server/platform/sessions/session-secret";
+import { vapidKeys } from "@/server/alerts/push/vapid";
 import { env, type Env } from "@/server/platform/env";
 import { logger } from "@/server/platform/log";
 import { answerClusterCollections, serveClusterMetrics } from "@/server/platform/metrics/cluster";
@@ -43,8 +44,9 @@ async function main() {
   if (cluster.isWorker) return runHttpProcess(config);
   const database = await prepareDatabase();
   if (config.seedDemo) await seedDemo();
-  // Generated on first start (no configuration needed), before anyone can sign in.
+  // Generated on first start (no configuration needed), before anyone can sign in or subscribe.
   sessionSecret();
+  vapidKeys();
   if (!dev) await buildIfNeeded(root);
   const processes = dev ? 1 : (config.WEB_CONCURRENCY ?? (config.embedded ? 1 : os.availableParallelism()));
   const ready = (port: number) => {

@@ -38,7 +38,8 @@ export type BenchDriver = {
   /** The driver's sign-in to the driver site (production). */
   username: string;
   password: string;
-  newVehicle(label: string): Promise<number>;
+  /** A vehicle of the driver's, naming `deviceId` when given (a tracker's IMEI, a phone app's id). */
+  newVehicle(label: string, deviceId?: string): Promise<number>;
 };
 
 async function json<T>(res: Response, what: string): Promise<T> {
@@ -86,13 +87,13 @@ export async function benchDriver(
     "code exchange",
   );
   const auth = { Authorization: `Bearer ${userToken}` };
-  const newVehicle = async (label: string) =>
+  const newVehicle = async (label: string, deviceId?: string) =>
     (
       await json<{ vehicle: { vehicleId: number } }>(
         await fetch(`${base}/v1/api/vehicle/`, {
           method: "POST",
           headers: { ...auth, "Content-Type": "application/json" },
-          body: JSON.stringify({ label }),
+          body: JSON.stringify(deviceId === undefined ? { label } : { label, deviceId }),
         }),
         "vehicle create",
       )

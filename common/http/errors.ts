@@ -12,6 +12,8 @@ export const errorStatus = {
   CANNOTPERSIST: 409,
   /** An event-feed cursor older than the feed keeps (docs/event-feed.md). */
   CURSOR_EXPIRED: 410,
+  /** A shared location's link that ended or expired (docs/driver-site.md#share-a-live-location). */
+  GONE: 410,
   TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

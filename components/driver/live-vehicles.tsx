@@ -17,7 +17,8 @@ const POLL_MS = 2000;
 
 // The map home: every vehicle on the map and in the side list, kept current by the driver's
 // position stream (/me/positions/stream), or by polling /me/positions every POLL_MS while the
-// stream is down (useLive). Selecting a vehicle highlights it; "Follow" keeps it centred as it moves.
+// stream is down (useLive). Selecting a vehicle highlights it; "Follow" keeps it centred as it moves;
+// "Share" goes to the vehicle page's shared links.
 export function LiveVehicles({
   initial,
   tiles,
@@ -169,6 +170,13 @@ export function LiveVehicles({
                     >
                       {following ? "Following" : "Follow"}
                     </button>
+                    <Link
+                      href={`/vehicles/${v.vehicleId}#share`}
+                      aria-label={`Share the live location of ${title}`}
+                      className="inline-flex min-h-11 items-center rounded-lg border border-slate-300 px-3 text-sm font-semibold hover:bg-slate-50"
+                    >
+                      Share
+                    </Link>
                   </div>
                 ) : null}
               </li>

@@ -23,6 +23,8 @@ type Options<T> = {
   onSignedOut: () => void;
   /** The feed has nothing more to say (a finished run): close the stream, stop polling. */
   finished?: (data: T) => boolean;
+  /** A poll answered 410: what the page follows is gone for good (an ended shared link). */
+  onGone?: () => void;
 };
 
 // Keeps a page current by push, with polling as the fallback (docs/driver-site.md#live-map): an
@@ -31,13 +33,13 @@ type Options<T> = {
 // `pollUrl` every `pollMs` and tries the stream again after STREAM_RETRY_MS. A stream that ends
 // after having served a while (the server's 5-minute lifetime, a restart) is reopened at once. The mode
 // is returned so that the page says which it uses ("Live" or "Updating every N s").
-export function useLive<T>({ streamUrl, event, pollUrl, pollMs, onData, onSignedOut, finished }: Options<T>) {
+export function useLive<T>({ streamUrl, event, pollUrl, pollMs, onData, onSignedOut, finished, onGone }: Options<T>) {
   const [mode, setMode] = useState<LiveMode>("connecting");
   const [problem, setProblem] = useState<string | null>(null);
   // The latest callbacks, without reopening the stream when the page re-renders.
-  const handlers = useRef({ onData, onSignedOut, finished });
+  const handlers = useRef({ onData, onSignedOut, finished, onGone });
   useEffect(() => {
-    handlers.current = { onData, onSignedOut, finished };
+    handlers.current = { onData, onSignedOut, finished, onGone };
   });
 
   useEffect(() => {
@@ -67,6 +69,11 @@ export function useLive<T>({ streamUrl, event, pollUrl, pollMs, onData, onSigned
           if (res.status === 401) {
             end();
             handlers.current.onSignedOut();
+            return;
+          }
+          if (res.status === 410 && handlers.current.onGone) {
+            end();
+            handlers.current.onGone();
             return;
           }
           if (!res.ok) throw new Error(`the server answered ${res.status}`);

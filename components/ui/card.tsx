@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 
-export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
+export function Card({ children, className = "", id }: { children: ReactNode; className?: string; id?: string }) {
   return (
-    <section className={`rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 ${className}`}>
+    <section id={id} className={`rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 ${className}`}>
       {children}
     </section>
   );

@@ -14,3 +14,5 @@ export * from "./inbox";
 export * from "./access-log";
 export * from "./device-contacts";
 export * from "./places";
+export * from "./push-subscriptions";
+export * from "./share-links";

@@ -7,6 +7,7 @@ import { setProcessPhase } from "@/server/platform/fleet/process-state";
 import { stampClientAddress } from "@/server/platform/request/client-address";
 import { answerBeforeNext, clientErrorAnswer } from "@/server/http/before-next";
 import { answerDuplicateHost } from "@/server/http/host-header";
+import { answerSharePage } from "@/server/http/share-page";
 import { withinBodyLimit } from "@/server/http/body-limits";
 import { requestTimeouts } from "@/server/http/request-timeouts";
 import { stampRequestId } from "@/server/http/request-id";
@@ -20,7 +21,7 @@ import { buildDir } from "./build";
 
 // The HTTP front of every process that serves Next.js: timeouts, the client's address, request ids
 // and log context, metrics, the answers given before Next.js (a duplicate Host, methods it cannot
-// route, oversized bodies), then Next.js's handler for the app in `dir`. `npm start` serves the
+// route, oversized bodies, a shared location whose link ended), then Next.js's handler for the app in `dir`. `npm start` serves the
 // product with it; the benchmarks' baseline app (bench/baseline/) is served by the same front, so
 // that a bare handler and ours differ only below it.
 
@@ -47,7 +48,16 @@ export async function serveHttp(
       if (answerDuplicateHost(req, res)) return;
       if ((req.url ?? "").split("?")[0] === METRICS_PATH) return void answerMetrics(req, res);
       if (answerBeforeNext(req, res)) return;
-      withinBodyLimit(req, res, () => void handle(req, res));
+      const toNext = () => withinBodyLimit(req, res, () => void handle(req, res));
+      // A shared location's page whose link ended is 410, which a Next.js page cannot answer.
+      const share = answerSharePage(req, res);
+      if (!share) return toNext();
+      void share
+        .catch((error: unknown) => {
+          logger.warn({ err: error }, "checking a shared location's link failed: Next.js answers");
+          return false;
+        })
+        .then((answered) => answered || toNext());
     });
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {

@@ -2,6 +2,7 @@ import { ACCESS_CATEGORIES, type AccessCategory } from "@/common/access/categori
 import { csvLine } from "./csv";
 import { accessByDayOfAccount, accessByDayOfApp, accessHoursOfAccount, accessTotalsOfAccount } from "./queries";
 import type { Environment } from "@/db/schema";
+import { shareViewsOfAccount } from "@/server/sharing/service";
 
 // What the driver site's "Data access" page, its CSV and the console's access tab show: the last
 // DAYS days (docs/driver-site.md#data-access), by UTC day.
@@ -16,6 +17,9 @@ export type AppAccess = {
 };
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** How a view of a shared location is named in the access log. */
+const SHARED_LINK = "shared link";
 
 function windowStart(now: Date): Date {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -36,11 +40,15 @@ function fillDays(since: Date, rows: { day: string; category: string; count: num
   return [...byDay.values()];
 }
 
+/** The shared-link lines the page lists (the CSV has every one). */
+const SHARED_LINES_SHOWN = 100;
+
 export async function accessOfAccount(accountId: number, now = new Date()) {
   const since = windowStart(now);
-  const [totals, days] = await Promise.all([
+  const [totals, days, sharedViews] = await Promise.all([
     accessTotalsOfAccount({ accountId, since }),
     accessByDayOfAccount({ accountId, since }),
+    shareViewsOfAccount(accountId, since),
   ]);
   const apps = new Map<number, AppAccess>();
   for (const t of totals) {
@@ -50,21 +58,36 @@ export async function accessOfAccount(accountId: number, now = new Date()) {
   }
   for (const app of apps.values())
     app.categories.sort((a, b) => ACCESS_CATEGORIES.indexOf(a.category) - ACCESS_CATEGORIES.indexOf(b.category));
-  return { since: since.toISOString(), apps: [...apps.values()], days: fillDays(since, days) };
+  return {
+    since: since.toISOString(),
+    apps: [...apps.values()],
+    days: fillDays(since, days),
+    // Each opening of a shared location's page is a line of its own: who opened it is not known.
+    shared: { total: sharedViews.length, lines: sharedViews.slice(0, SHARED_LINES_SHOWN) },
+  };
 }
 
 const ACCESS_CSV_HEADER = ["app_id", "app", "category", "hour_utc", "count", "last_access_utc"];
 
-/** The access log of the account as CSV: one line per app, category and hour, newest first. */
+/**
+ * The access log of the account as CSV: one line per app, category and hour, newest first, then one
+ * line per view of a shared location (app "shared link", no app id, count 1).
+ */
 export async function accessCsvOfAccount(accountId: number, now = new Date()): Promise<string> {
-  const rows = await accessHoursOfAccount({ accountId, since: windowStart(now) });
+  const since = windowStart(now);
+  const [rows, sharedViews] = await Promise.all([
+    accessHoursOfAccount({ accountId, since }),
+    shareViewsOfAccount(accountId, since),
+  ]);
+  const hourOf = (at: string) => new Date(Math.floor(Date.parse(at) / HOUR_MS) * HOUR_MS).toISOString();
   return (
     csvLine(ACCESS_CSV_HEADER) +
     rows
       .map((r) =>
         csvLine([r.appId, r.appName, r.category, r.hour.toISOString(), r.count, new Date(r.lastAt).toISOString()]),
       )
-      .join("")
+      .join("") +
+    sharedViews.map((v) => csvLine(["", SHARED_LINK, "location", hourOf(v.viewedAt), 1, v.viewedAt])).join("")
   );
 }
 

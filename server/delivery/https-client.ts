@@ -79,7 +79,8 @@ export async function postHttps({
 }: {
   url: string;
   headers: Record<string, string>;
-  body: string;
+  /** Text (webhooks) or bytes (an encrypted Web Push message). */
+  body: string | Buffer;
   network: DeliveryNetwork;
   timeoutMs?: number;
 }): Promise<HttpAnswer | HttpFailure> {
@@ -105,7 +106,7 @@ export async function postHttps({
 function requestOnce(
   target: URL,
   headers: Record<string, string>,
-  body: string,
+  body: string | Buffer,
   network: DeliveryNetwork,
   timeoutMs: number,
   started: number,

@@ -3,7 +3,7 @@ import { slotQueue, takeStreamSlot, type StreamKind } from "@/server/platform/st
 import type { LiveFeed, LiveOutput } from "@/server/platform/wakeups/live-feed";
 
 // The live map's Server-Sent Events answer (the driver's /me/positions/stream, the console's run
-// stream): the headers that keep proxies from buffering, a comment every 15 s (the heartbeat, which
+// stream, a shared location's page): the headers that keep proxies from buffering, a comment every 15 s (the heartbeat, which
 // also asks the feed to read again, in case a NOTIFY was lost while the listener reconnected), and
 // an end after LIFETIME_MS, after which the browser's EventSource reconnects and the session is
 // checked again. The feed (server/surfaces/…) gets `send` and `close` and answers what to do on a
@@ -15,18 +15,27 @@ import type { LiveFeed, LiveOutput } from "@/server/platform/wakeups/live-feed";
 // (stream-slots.ts; its connection is cut by stream-stalls.ts).
 
 /** Whose streams one counts among: a driver account's live maps, or a partner's watched runs. */
-export type LiveHolder = { kind: StreamKind; key: string; holder: string };
+export type LiveHolder = { kind: StreamKind; key: string; holder: string; label: string };
 
 export const liveHolders = {
   driver: (accountId: number): LiveHolder => ({
     kind: "live-positions",
     key: `driver:${accountId}`,
     holder: "this driver account",
+    label: "user",
   }),
   partner: (partnerUserId: number): LiveHolder => ({
     kind: "simulator-run",
     key: `partner:${partnerUserId}`,
     holder: "this partner account",
+    label: "user",
+  }),
+  // A shared location's page is open to anyone with the link: its streams are capped per link.
+  share: (linkId: number): LiveHolder => ({
+    kind: "shared-location",
+    key: `share:${linkId}`,
+    holder: "this shared link",
+    label: "link",
   }),
 };
 
@@ -41,7 +50,7 @@ export async function liveEventsResponse(
   open: (out: LiveOutput) => Promise<LiveFeed>,
 ): Promise<Response> {
   const slot = takeStreamSlot(who.kind, [
-    { key: who.key, max: env().STREAM_MAX_PER_USER, holder: who.holder, label: "user" },
+    { key: who.key, max: env().STREAM_MAX_PER_USER, holder: who.holder, label: who.label },
   ]);
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;

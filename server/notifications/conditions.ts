@@ -6,6 +6,7 @@ import type {
   TimeOfDayCriteria,
 } from "@/server/subscriptions/criteria";
 import type { EventType } from "@/common/subscriptions/event-types";
+import { pointInPolygon, type LatLng } from "@/common/geo/polygon";
 import { METERS_PER_MILE, distanceMiles, localClock, type SetFacts } from "./facts";
 
 // Whether one data set meets one subscription's criteria (docs/subscriptions.md), and, for a set that
@@ -65,8 +66,9 @@ function compare(relationship: NumericCriteria["relationship"], value: number, t
   return Math.abs(value - threshold) < 1e-9;
 }
 
-const boundaryCondition = (c: GeofenceCriteria, at: { latitude: number; longitude: number }) =>
-  distanceMiles(c.origin, at) <= c.radius ? "INSIDE" : "OUTSIDE";
+// A polygon is judged by the same function as the driver's places (common/geo/polygon.ts).
+const boundaryCondition = (c: GeofenceCriteria, at: LatLng) =>
+  (c.polygon ? pointInPolygon(at, c.polygon) : distanceMiles(c.origin, at) <= c.radius) ? "INSIDE" : "OUTSIDE";
 
 export function evaluateCondition(
   type: EventType,

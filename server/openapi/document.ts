@@ -263,7 +263,7 @@ export function openApiDocument(environment: Environment, origin: string) {
               content: {
                 "application/json": {
                   schema: readableBody(toSchema(op.bodyDoc ?? op.body, "input")),
-                  examples: { example: { summary: "Example", value: example.body } },
+                  examples: { example: { summary: "Example", value: example.body }, ...example.moreBodies },
                 },
               },
             },

@@ -284,10 +284,31 @@ const queries: Record<string, unknown> = {
   eventType: "IGNITIONSTATUS",
 };
 
+// More request bodies an operation shows beside its example, by name: a GEOFENCE drawn as a polygon
+// (docs/subscriptions.md#polygons) where subscriptions are created on a vehicle or an account.
+const creates = (op: Operation) => op.method === "POST" && op.path.endsWith("/eventSubscription/{eventType}/");
+const polygonGeofence = {
+  summary: "GEOFENCE with a polygon (POST …/eventSubscription/GEOFENCE/)",
+  value: {
+    notificationPeriod: "STATECHANGE",
+    boundaryCondition: "INSIDE",
+    // Ada's office block in downtown Columbus, corner by corner; the ring need not be closed.
+    polygon: [
+      { latitude: 39.9612, longitude: -82.9988 },
+      { latitude: 39.9612, longitude: -82.9961 },
+      { latitude: 39.9631, longitude: -82.9961 },
+      { latitude: 39.9631, longitude: -82.9975 },
+      { latitude: 39.9624, longitude: -82.9988 },
+    ],
+    postUrl: WEBHOOK_URL,
+  },
+};
+
 export type OperationExample = {
   params: Record<string, string | number>;
   query: Record<string, unknown>;
   body?: unknown;
+  moreBodies?: Record<string, { summary: string; value: unknown }>;
   response: Record<string, unknown>;
 };
 
@@ -332,5 +353,6 @@ export function operationExample(op: Operation): OperationExample {
           ? { [op.response.key]: [member], totalRecords: 1, actions: [] }
           : { [op.response.key]: member, totalRecords: null, actions: [] };
   }
-  return { params: exampleParams, query: exampleQuery, ...(op.body ? { body } : {}), response };
+  const moreBodies = creates(op) && scopeOf(op.path) !== "SYSTEM" ? { polygonGeofence } : undefined;
+  return { params: exampleParams, query: exampleQuery, ...(op.body ? { body } : {}), moreBodies, response };
 }

@@ -65,6 +65,28 @@ const schema = databaseEnvSchema.extend({
   // Session signing for the driver sign-in (next-auth). Unset: generated on first start and kept
   // in DATA_DIR (server/platform/sessions/session-secret.ts).
   NEXTAUTH_SECRET: optionalString.pipe(z.string().min(32, "Must be at least 32 characters.").optional()),
+  // The VAPID key pair that signs browser notifications (RFC 8292; docs/browser-notifications.md), both
+  // or neither, base64url as web-push writes them. Unset: generated on first start and kept in DATA_DIR
+  // (server/alerts/push/vapid.ts). VAPID_SUBJECT: the contact push services see (mailto: or https:);
+  // unset, the public origin when it is https, else mailto:postmaster@ its host.
+  VAPID_PUBLIC_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{87}$/, "Must be 65 bytes, base64url.")
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "Must be 32 bytes, base64url.")
+      .optional(),
+  ),
+  VAPID_SUBJECT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, "Must be a mailto: address or an https: URL.")
+      .optional(),
+  ),
   // Behind a reverse proxy: take the client address from the last X-Forwarded-For entry.
   TRUST_PROXY: boolish,
   // The driver site's map tiles: an {x}/{y}/{z} URL template and its attribution (HTML, shown on

@@ -1,3 +1,4 @@
+import type { LatLng } from "@/common/geo/polygon";
 import type { FieldError } from "@/common/http/errors";
 import type { EventType } from "@/common/subscriptions/event-types";
 import type { Criteria, Day } from "./schemas";
@@ -5,9 +6,11 @@ import type { Criteria, Day } from "./schemas";
 // Which criteria each type needs (docs/subscriptions.md), with their defaults. Only the type's own fields
 // are stored; others sent in a body are ignored like any unknown member.
 
-export type GeofenceCriteria = {
-  origin: { latitude: number; longitude: number };
-  radius: number;
+// A geofence is a circle (origin, radius in miles) or a polygon (docs/subscriptions.md#polygons), never both.
+export type GeofenceCriteria = (
+  | { origin: LatLng; radius: number; polygon?: undefined }
+  | { polygon: LatLng[]; origin?: undefined; radius?: undefined }
+) & {
   boundaryCondition: "INSIDE" | "OUTSIDE";
   ignitionStatus: IgnitionFilter;
 };
@@ -20,7 +23,11 @@ export type TimeOfDayCriteria = {
 };
 export type IgnitionFilter = "ON" | "OFF" | "RUNNING" | "ANY";
 
-export type StoredCriteria = Partial<GeofenceCriteria & NumericCriteria & TimeOfDayCriteria>;
+export type StoredCriteria = Partial<
+  { origin: LatLng; radius: number; polygon: LatLng[] } & Omit<GeofenceCriteria, "origin" | "radius" | "polygon"> &
+    NumericCriteria &
+    TimeOfDayCriteria
+>;
 
 const ALL_DAYS: Day[] = ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"];
 
@@ -45,12 +52,22 @@ export function resolveCriteria(
   let criteria: StoredCriteria = {};
   switch (type) {
     case "GEOFENCE": {
-      const origin = need("origin");
-      const radius = need("radius");
-      const boundaryCondition = need("boundaryCondition");
-      if (origin && radius !== undefined && boundaryCondition) {
-        criteria = { origin, radius, boundaryCondition, ignitionStatus: sent.ignitionStatus ?? "ANY" };
+      const { polygon } = sent;
+      if (polygon && (sent.origin || sent.radius !== undefined)) {
+        errors.push({
+          fieldName: "polygon",
+          errorCode: "INVALID",
+          errorDisplay: "Give either polygon or origin and radius, not both.",
+        });
+        break;
       }
+      const origin = polygon ? undefined : need("origin");
+      const radius = polygon ? undefined : need("radius");
+      const boundaryCondition = need("boundaryCondition");
+      if (!boundaryCondition) break;
+      const common = { boundaryCondition, ignitionStatus: sent.ignitionStatus ?? "ANY" } as const;
+      if (polygon) criteria = { polygon, ...common };
+      else if (origin && radius !== undefined) criteria = { origin, radius, ...common };
       break;
     }
     case "NUMERICDATAKEY": {
@@ -84,6 +101,20 @@ export function resolveCriteria(
       break;
   }
   return errors.length > 0 ? { errors } : { criteria };
+}
+
+/**
+ * The criteria an update checks: the stored ones with the body's over them. A geofence changes
+ * shape whole: a polygon sent replaces a stored circle, an origin or radius sent a stored polygon.
+ */
+export function mergeCriteria(stored: StoredCriteria, sent: Criteria): Criteria {
+  const kept: Criteria = { ...stored };
+  if (sent.polygon !== undefined) {
+    delete kept.origin;
+    delete kept.radius;
+  }
+  if (sent.origin !== undefined || sent.radius !== undefined) delete kept.polygon;
+  return { ...kept, ...sent };
 }
 
 /** The criteria a stored subscription shows, as the body it would be created with. */

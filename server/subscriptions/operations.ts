@@ -93,7 +93,8 @@ function opsFor<K extends PrefixKind>(kind: K) {
         "Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` " +
         "(HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, " +
         "subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's " +
-        "first allowed period.",
+        "first allowed period. A GEOFENCE is a circle (`origin` and `radius` in miles) or a `polygon` of 3 to " +
+        "100 corners that does not cross itself (see the polygon example); a point on its edge is inside.",
       auth,
       params: withType,
       body: subscriptionBody,

@@ -11,6 +11,7 @@ import {
   text,
 } from "@/common/http/fields";
 import { PERIODS, periodsDescription } from "@/common/subscriptions/event-types";
+import { normaliseRing, selfIntersects } from "@/common/geo/polygon";
 import { inboxToken } from "@/server/inbox/address";
 
 // Subscriptions on the wire (docs/subscriptions.md). The body is parsed field by field
@@ -164,14 +165,57 @@ const clock = z
   .trim()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Must be a time like "07:30" (24-hour HH:MM).');
 
+const position = z.object({
+  latitude: numberish.pipe(z.number().min(-90, "Must be from -90 to 90.").max(90, "Must be from -90 to 90.")),
+  longitude: numberish.pipe(z.number().min(-180, "Must be from -180 to 180.").max(180, "Must be from -180 to 180.")),
+});
+
+const POLYGON_MIN = 3;
+const POLYGON_MAX = 100;
+
+// A GEOFENCE's ring (docs/subscriptions.md#polygons): 3–100 points, the closing repeat of the first
+// not counted and not stored, no point twice in a row, no edge crossing or touching another.
+// Each point's own errors name it (polygon.2.latitude); the ring's name the field.
+const polygon = z
+  .array(position)
+  .max(POLYGON_MAX + 1, `At most ${POLYGON_MAX} points.`)
+  .transform((points, ctx) => {
+    const ring = normaliseRing(points);
+    if (ring.length < POLYGON_MIN || ring.length > POLYGON_MAX) {
+      ctx.addIssue({
+        code: "custom",
+        message: `Must have ${POLYGON_MIN} to ${POLYGON_MAX} points (a closing repeat of the first is not counted).`,
+      });
+      return z.NEVER;
+    }
+    const repeated = ring.findIndex(
+      (p, i) => i > 0 && p.latitude === ring[i - 1]!.latitude && p.longitude === ring[i - 1]!.longitude,
+    );
+    if (repeated > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: [repeated],
+        message: `Point ${repeated} repeats the point before it.`,
+      });
+      return z.NEVER;
+    }
+    if (selfIntersects(ring)) {
+      ctx.addIssue({ code: "custom", message: "Must not cross or touch itself (edges meet only at their corners)." });
+      return z.NEVER;
+    }
+    return ring;
+  })
+  .meta({
+    description:
+      `GEOFENCE instead of origin and radius: the fence's corners, ${POLYGON_MIN} to ${POLYGON_MAX} points, closed ` +
+      "or not (read back without the closing point). Edges run straight in latitude and longitude, the short " +
+      "way round (over the antimeridian where that is shorter); a point on an edge is inside.",
+  });
+
 // The criteria of every type, all optional here (criteria.ts requires what a type needs).
 const criteriaFields = {
-  origin: keep(
-    z.object({
-      latitude: numberish.pipe(z.number().min(-90).max(90)),
-      longitude: numberish.pipe(z.number().min(-180).max(180)),
-    }),
-  ),
+  origin: keep(position),
+  polygon: keep(polygon),
   radius: keep(numberish.pipe(z.number().gt(0, "Must be above 0.").max(12_500, "Must be at most 12500 miles."))),
   boundaryCondition: keep(upper(["INSIDE", "OUTSIDE"], "Must be INSIDE or OUTSIDE.")),
   ignitionStatus: keep(upper(["ON", "OFF", "RUNNING", "ANY"], "Must be ON, OFF, RUNNING or ANY.")),
@@ -246,7 +290,7 @@ export const subscriptionOut = z
   })
   .catchall(z.unknown())
   .describe(
-    "The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, " +
+    "The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, " +
       "relationship, startTime, endTime, daysOfWeek) appear beside these fields.",
   );
 

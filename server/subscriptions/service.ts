@@ -8,7 +8,7 @@ import type { Page } from "@/common/http/paging";
 import { inboxTargetErrors } from "@/server/inbox/targets";
 import type { Principal } from "@/server/api-auth/principal";
 import { getVisibleVehicle } from "@/server/vehicles/service";
-import { resolveCriteria, criteriaOf } from "./criteria";
+import { resolveCriteria, criteriaOf, mergeCriteria } from "./criteria";
 import { typeInfo, type EventType, type NotificationPeriod, type Scope } from "@/common/subscriptions/event-types";
 import {
   deliveriesOf,
@@ -263,7 +263,7 @@ export async function updateSubscription(
       if (row.deletedAt) throw validationError([], "This subscription was deleted; create a new one.");
       const subType = row.type as EventType;
       const period = (body.notificationPeriod ?? row.notificationPeriod) as NotificationPeriod;
-      const criteria = resolveCriteria(subType, { ...criteriaOf(row.criteria), ...criteriaInput(body) });
+      const criteria = resolveCriteria(subType, mergeCriteria(criteriaOf(row.criteria), criteriaInput(body)));
       const existing = (await deliveriesOf(tx, [row.id])).get(row.id) ?? [];
       const legacyId = row.postUrl ? existing[0]?.id : undefined;
       const postUrl = body.postUrl ?? row.postUrl;

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import dgram from "node:dgram";
 import net from "node:net";
-import { inject } from "vitest";
 import { portPlan } from "@/server/devices/gateway/ports";
 import { root, scriptArgs } from "./processes";
 
-// `npm run gateway` as a process of the test's own, on the suite's database, on device ports of
-// its own: the fixed ports moved by a DEVICE_PORT_OFFSET whose every port (TCP, and UDP for
-// Teltonika) was found free. Offsets stay below the ephemeral range, so that no outgoing
-// connection's port takes one of them meanwhile.
+// `npm run gateway` as a process of the caller's own (a test's, on the suite's database:
+// helpers/gateway.ts's gatewayEnv; or a benchmark's), on device ports of its own: the fixed ports
+// moved by a DEVICE_PORT_OFFSET whose every port (TCP, and UDP for Teltonika) was found free.
+// Offsets stay below the ephemeral range, so that no outgoing connection's port takes one of them
+// meanwhile. No vitest here: the benchmarks run it too.
 
 const FIRST_OFFSET = 1_000;
 const LAST_OFFSET = 17_000; // 15055 + 17000 < 32768, where Linux's ephemeral ports begin
@@ -40,21 +40,6 @@ export async function freeDeviceOffset(): Promise<number> {
     if ((await Promise.all(checks)).every(Boolean)) return offset;
   }
   throw new Error("no device port offset with every port free");
-}
-
-/** The environment a gateway process (or a service that runs one) gets: the suite's database, the offset's ports. */
-export function gatewayEnv(offset: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    DATA_DIR: inject("dataDir"),
-    DEVICE_HOST: "127.0.0.1",
-    DEVICE_PORT_OFFSET: String(offset),
-    DRAIN_TIMEOUT_SECONDS: "10",
-  };
-  if (inject("embedded")) delete env.DATABASE_URL;
-  else env.DATABASE_URL = inject("databaseUrl");
-  return env;
 }
 
 export type GatewayProcess = { child: ChildProcess; output(): string; exited: Promise<number | null> };

@@ -33,6 +33,21 @@ export async function startTestGateway({ idleMs = 60_000 } = {}): Promise<TestGa
   };
 }
 
+/** The environment a gateway process (or a service that runs one) gets: the suite's database, the offset's ports. */
+export function gatewayEnv(offset: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATA_DIR: inject("dataDir"),
+    DEVICE_HOST: "127.0.0.1",
+    DEVICE_PORT_OFFSET: String(offset),
+    DRAIN_TIMEOUT_SECONDS: "10",
+  };
+  if (inject("embedded")) delete env.DATABASE_URL;
+  else env.DATABASE_URL = inject("databaseUrl");
+  return env;
+}
+
 /** A device's end of a TCP connection: what it sends, and what the gateway answers, byte for byte. */
 export class DeviceSocket {
   private received = Buffer.alloc(0);

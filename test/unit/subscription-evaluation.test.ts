@@ -122,11 +122,30 @@ const expected: Record<NotificationPeriod, { chart: number[]; rearm: number[] }>
   ONETIME: { chart: [0], rearm: [0] },
 };
 
+// A polygon fence is a GEOFENCE too: the same periods over the same chart. Met in the base of a
+// concave U around (40, -83), not met in its notch, which a circle or a bounding box would count in.
+const U_FENCE = [
+  { latitude: 39.99, longitude: -83.01 },
+  { latitude: 39.99, longitude: -82.98 },
+  { latitude: 40.02, longitude: -82.98 },
+  { latitude: 40.02, longitude: -82.99 },
+  { latitude: 40, longitude: -82.99 },
+  { latitude: 40, longitude: -83 },
+  { latitude: 40.02, longitude: -83 },
+  { latitude: 40.02, longitude: -83.01 },
+];
+const polygonFence: Scenario = {
+  criteria: { polygon: U_FENCE, boundaryCondition: "INSIDE", ignitionStatus: "ANY" },
+  met: (at) => set(at, "RUNNING", [wp(39.995, -82.995)]),
+  unmet: (at) => set(at, "RUNNING", [wp(40.01, -82.995)]),
+};
+
 describe("every type × every allowed period over the scripted chart", () => {
-  const cases = Object.entries(scenarios).flatMap(([type, scenario]) =>
-    EVENT_TYPES[type as EventType].periods.map((period) => ({ type: type as EventType, period, scenario })),
-  );
-  it.each(cases)("$type $period", ({ type, period, scenario }) => {
+  const cases = [
+    ...Object.entries(scenarios).map(([type, scenario]) => ({ name: type, type: type as EventType, scenario })),
+    { name: "GEOFENCE (polygon)", type: "GEOFENCE" as EventType, scenario: polygonFence },
+  ].flatMap((c) => EVENT_TYPES[c.type].periods.map((period) => ({ ...c, period })));
+  it.each(cases)("$name $period", ({ type, period, scenario }) => {
     const run = (pattern: boolean[]) =>
       pattern.map((met, i) => (met ? scenario.met(stepTime(i, true)) : scenario.unmet(stepTime(i, false))));
     expect(fired(subscription(type, period, scenario.criteria), run(CHART)), "met, met, met, not met").toEqual(
@@ -210,6 +229,42 @@ describe("type details", () => {
         set(t(1), "RUNNING", []),
       ]),
     ).toEqual([0]);
+  });
+
+  it("GEOFENCE with a polygon: over the antimeridian, OUTSIDE, its edge inside, recorded like a circle", () => {
+    // A strip of Fiji from lon 179.9 to -179.9 (0.2° wide, not 359.8°).
+    const polygon = [
+      { latitude: -16.8, longitude: 179.9 },
+      { latitude: -16.8, longitude: -179.9 },
+      { latitude: -16.6, longitude: -179.9 },
+      { latitude: -16.6, longitude: 179.9 },
+    ];
+    const fence = { polygon, boundaryCondition: "OUTSIDE" as const, ignitionStatus: "ANY" as const };
+    const sets = [
+      set(t(0), "RUNNING", [wp(-16.7, 179.95)]), // inside, west of 180
+      set(t(1), "RUNNING", [wp(-16.7, -179.95)]), // inside, east of it
+      set(t(2), "RUNNING", [wp(-16.7, 0)]), // the far side of the globe: outside
+      set(t(3), "RUNNING", [wp(-16.8, 180)]), // on the southern edge: inside
+      set(t(4), "RUNNING", [wp(-16.5, 179.95)]), // north of it: outside
+    ];
+    expect(fired(subscription("GEOFENCE", "CONTINUOUS", fence), sets)).toEqual([2, 4]);
+    expect(fired(subscription("GEOFENCE", "STATECHANGE", fence), sets)).toEqual([2, 3, 4]);
+    const { notifications } = evaluateSubscriptions(
+      [subscription("GEOFENCE", "STATECHANGE", { ...fence, boundaryCondition: "INSIDE" })],
+      sets.map((s) => ({ facts: factsOf(s), late: false })),
+      { running: false },
+    );
+    expect(notifications.map((n) => [n.set, n.body.recordedBoundaryCondition])).toEqual([
+      [0, "INSIDE"],
+      [2, "OUTSIDE"],
+      [3, "INSIDE"],
+      [4, "OUTSIDE"],
+    ]);
+    // A test notification of a polygon fence has the circle's members, the recorded ones null.
+    expect(recordedValues("GEOFENCE", fence, null)).toEqual({
+      recordedWaypoint: null,
+      recordedBoundaryCondition: null,
+    });
   });
 
   it("IGNITIONSTATUS starts from the vehicle's ignition; a RUNNING after OFF counts as ON", () => {

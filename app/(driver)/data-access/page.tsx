@@ -13,7 +13,8 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Data access" };
 
 // /data-access — which app received which of the driver's data over the last 90 days: per app and
-// category the count and the last access, a chart by day, and the same as CSV.
+// category the count and the last access, a chart by day, each opening of a shared location's link,
+// and the same as CSV.
 export default async function DataAccessPage() {
   const session = await requireDriver("/data-access");
   const [access, account] = await Promise.all([accessOfAccount(session.accountId), getDriverAccount(session)]);
@@ -54,6 +55,40 @@ export default async function DataAccessPage() {
             </a>
           </div>
           <AccessChart days={access.days} caption="Data received by apps, per day" testId="access-chart" />
+        </Card>
+        <Card>
+          <h2 className="text-lg font-semibold">Shared links</h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Each time someone opened a link you made to share a vehicle&apos;s live location: they saw its position.
+          </p>
+          {access.shared.total === 0 ? (
+            <p className="mt-3 text-slate-700">No shared link was opened in the last {ACCESS_DAYS} days.</p>
+          ) : (
+            <>
+              <ul className="mt-3 divide-y divide-slate-100 text-sm" aria-label="Shared link views">
+                {access.shared.lines.map((line, i) => (
+                  <li
+                    key={`${line.linkId}-${line.viewedAt}-${i}`}
+                    data-share-id={line.linkId}
+                    className="flex flex-wrap justify-between gap-2 py-1"
+                  >
+                    <span className="text-slate-900">
+                      Shared link · <span data-field="vehicle">{line.vehicle}</span> · Location
+                    </span>
+                    <span className="text-slate-700">
+                      <RelativeTime iso={line.viewedAt} timeZone={zone} />{" "}
+                      <span className="text-slate-600">({formatWhen(line.viewedAt, zone)})</span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              {access.shared.total > access.shared.lines.length ? (
+                <p className="mt-2 text-xs text-slate-600">
+                  The {access.shared.lines.length} most recent of {access.shared.total} views; the CSV has every one.
+                </p>
+              ) : null}
+            </>
+          )}
         </Card>
         {!any ? (
           <Card>

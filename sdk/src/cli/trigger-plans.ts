@@ -14,7 +14,54 @@ export type TriggerPlan = {
   sets(criteria: Criteria): [DataSetPlan, DataSetPlan];
 };
 
+type Point = { latitude: number; longitude: number };
 const HOME = { latitude: 39.9612, longitude: -82.9988 };
+
+/** The longitude step from a to b the short way round, as the service draws a polygon's edges. */
+const step = (from: number, to: number) => {
+  const d = (((to - from) % 360) + 360) % 360;
+  return d > 180 ? d - 360 : d;
+};
+
+/**
+ * A point well inside a polygon fence (docs/subscriptions.md#polygons), concave ones included: on the
+ * parallel halfway between two of its corners' latitudes, the middle of the widest stretch between
+ * two crossings of its edges. Longitudes are unwrapped from the first corner, as the service does.
+ */
+function insidePolygon(polygon: Point[]): Point {
+  const xs: number[] = [polygon[0]!.longitude];
+  for (let i = 1; i < polygon.length; i++) xs.push(xs[i - 1]! + step(polygon[i - 1]!.longitude, polygon[i]!.longitude));
+  const latitudes = [...new Set(polygon.map((p) => p.latitude))].sort((a, b) => a - b);
+  let best = { width: -1, point: polygon[0]! };
+  for (let k = 1; k < latitudes.length; k++) {
+    const y = (latitudes[k - 1]! + latitudes[k]!) / 2;
+    const crossings: number[] = [];
+    for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+      const [a, b] = [polygon[j]!, polygon[i]!];
+      const [ax, bx] = [xs[j]!, j === polygon.length - 1 ? xs[j]! + step(a.longitude, b.longitude) : xs[i]!];
+      if (a.latitude > y !== b.latitude > y)
+        crossings.push(ax + ((y - a.latitude) * (bx - ax)) / (b.latitude - a.latitude));
+    }
+    crossings.sort((a, b) => a - b);
+    for (let c = 0; c + 1 < crossings.length; c += 2) {
+      const width = crossings[c + 1]! - crossings[c]!;
+      const x = (crossings[c]! + crossings[c + 1]!) / 2;
+      if (width > best.width)
+        best = { width, point: { latitude: y, longitude: ((((x + 180) % 360) + 360) % 360) - 180 } };
+    }
+  }
+  return best.point;
+}
+
+/** A point outside a polygon fence: past its corners, away from the pole a ring might go round. */
+function beyondPolygon(polygon: Point[]): Point {
+  const latitudes = polygon.map((p) => p.latitude);
+  const north = latitudes.reduce((a, b) => a + b, 0) / latitudes.length < 0;
+  const latitude = north
+    ? Math.min(Math.max(...latitudes) + 0.05, 89.9)
+    : Math.max(Math.min(...latitudes) - 0.05, -89.9);
+  return { latitude, longitude: polygon[0]!.longitude };
+}
 const at = (p: { latitude: number; longitude: number }): Datum => ({
   key: "GEN_WAYPOINT",
   value: `${p.latitude.toFixed(6)},${p.longitude.toFixed(6)}`,
@@ -53,10 +100,14 @@ export const TRIGGER_PLANS: Record<string, TriggerPlan> = {
     criteria: { origin: HOME, radius: 1, boundaryCondition: "INSIDE", ignitionStatus: "ANY" },
     period: "CONTINUOUS",
     sets: (c) => {
-      const origin = (c.origin as typeof HOME | undefined) ?? HOME;
+      const polygon = c.polygon as Point[] | undefined;
+      const origin = polygon ? insidePolygon(polygon) : ((c.origin as Point | undefined) ?? HOME);
       const radius = Number(c.radius ?? 1);
-      // A point about twice the radius north (69 miles a degree of latitude), capped at the pole.
-      const far = { latitude: Math.min(origin.latitude + (radius * 2) / 69 + 0.05, 89.9), longitude: origin.longitude };
+      // A point about twice the radius north (69 miles a degree of latitude), capped at the pole; for a
+      // polygon, beyond its corners on the side away from the pole it might go round.
+      const far = polygon
+        ? beyondPolygon(polygon)
+        : { latitude: Math.min(origin.latitude + (radius * 2) / 69 + 0.05, 89.9), longitude: origin.longitude };
       const [outside, inside] = [
         { ignitionStatus: "RUNNING" as const, datum: [at(far)] },
         { ignitionStatus: "RUNNING" as const, datum: [at(origin)] },

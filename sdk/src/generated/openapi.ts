@@ -141,7 +141,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to an event type
-         * @description Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period.
+         * @description Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period. A GEOFENCE is a circle (`origin` and `radius` in miles) or a `polygon` of 3 to 100 corners that does not cross itself (see the polygon example); a point on its edge is inside.
          */
         post: operations["postAccountAccountIdEventSubscriptionEventType"];
         delete?: never;
@@ -433,7 +433,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to an event type
-         * @description Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period.
+         * @description Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period. A GEOFENCE is a circle (`origin` and `radius` in miles) or a `polygon` of 3 to 100 corners that does not cross itself (see the polygon example); a point on its edge is inside.
          */
         post: operations["postSystemEventSubscriptionEventType"];
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to an event type
-         * @description Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period.
+         * @description Receivers: the legacy `postUrl`/`postHeaders` (one HTTP_POST delivery) and/or `deliveries` (HTTP_POST with postUrl, postHeaders, oauth2; EMAIL with recipient, subscriberSubject, subscriberContent). The type's criteria go beside them. `notificationPeriod` defaults to the type's first allowed period. A GEOFENCE is a circle (`origin` and `radius` in miles) or a `polygon` of 3 to 100 corners that does not cross itself (see the polygon example); a point on its edge is inside.
          */
         post: operations["postVehicleVehicleIdEventSubscriptionEventType"];
         delete?: never;
@@ -2683,6 +2683,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -2711,7 +2716,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -2867,7 +2872,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -3011,6 +3016,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -3039,7 +3049,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -3271,7 +3281,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -3413,6 +3423,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -3441,7 +3456,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -5267,6 +5282,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -5295,7 +5315,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -5458,7 +5478,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -5609,6 +5629,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -5637,7 +5662,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -5883,7 +5908,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -6032,6 +6057,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -6060,7 +6090,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -8696,6 +8726,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -8724,7 +8759,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -8880,7 +8915,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -9024,6 +9059,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -9052,7 +9092,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -9284,7 +9324,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000
@@ -9426,6 +9466,11 @@ export interface operations {
                         latitude: number | string;
                         longitude: number | string;
                     };
+                    /** @description GEOFENCE instead of origin and radius: the fence's corners, 3 to 100 points, closed or not (read back without the closing point). Edges run straight in latitude and longitude, the short way round (over the antimeridian where that is shorter); a point on an edge is inside. */
+                    polygon?: {
+                        latitude: number | string;
+                        longitude: number | string;
+                    }[];
                     postHeaders?: {
                         [key: string]: string | number | boolean;
                     };
@@ -9454,7 +9499,7 @@ export interface operations {
                             /** Format: uri */
                             uri: string;
                         }[];
-                        /** @description The type's criteria (origin, radius, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
+                        /** @description The type's criteria (origin and radius or polygon, boundaryCondition, ignitionStatus, dataKey, thresholdValue, relationship, startTime, endTime, daysOfWeek) appear beside these fields. */
                         subscription: {
                             /**
                              * @description yyyyMMdd'T'HHmmss+0000

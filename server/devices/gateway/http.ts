@@ -2,7 +2,7 @@ import http from "node:http";
 import type { Environment } from "@/db/schema";
 import { drainServer } from "@/server/platform/fleet/drain";
 import { logger } from "@/server/platform/log";
-import { UNKNOWN_ID } from "../ingest/contacts";
+import { recordRefusal, UNKNOWN_ID } from "../ingest/contacts";
 import { submitRecords } from "../ingest/queue";
 import { parseOsmAndRequest } from "../protocols/osmand/request";
 import { logUnknownDevice } from "../unknown-ids";
@@ -65,7 +65,14 @@ async function answer(environment: Environment, req: http.IncomingMessage, res: 
     { method: req.method ?? "GET", url: req.url ?? "/", contentType: req.headers["content-type"] ?? null, body },
     new Date(),
   );
-  if ("refused" in parsed) return reply(res, 400, parsed.refused);
+  if ("refused" in parsed) {
+    // Kept as the device's last refusal, so that its vehicle's page can say why nothing arrives.
+    if (parsed.deviceId)
+      recordRefusal({ environment, deviceId: parsed.deviceId, protocol: "osmand", reason: parsed.refused }).catch(
+        (error: unknown) => logger.warn({ err: error }, "device gateway: a refusal not recorded"),
+      );
+    return reply(res, 400, parsed.refused);
+  }
   const deviceId = parsed.records[0]!.deviceId;
   try {
     const outcome = await submitRecords(environment, { deviceId, protocol: "osmand", records: parsed.records });

@@ -11,6 +11,9 @@ import { logUnknownDevice } from "../unknown-ids";
 // connection (recorded for a device already identified), and the drain. A protocol's session
 // (teltonika-session.ts, gt06-session.ts) says how its bytes split into frames and what each needs.
 
+/** How long a connection this side has ended may stay open before it is cut off. */
+const CLOSE_GRACE_MS = 2_000;
+
 /** Unhandled bytes past which the connection stops reading until its frames are handled. */
 const PAUSE_ABOVE = 16 * 1024;
 
@@ -74,11 +77,17 @@ export abstract class TcpSession {
     if (!this.closed) this.socket.write(bytes);
   }
 
-  /** Ends the connection once what was written has gone. */
+  /**
+   * Ends the connection once what was written has gone. A device that keeps its side open (it
+   * goes on sending, or simply never closes) is cut off CLOSE_GRACE_MS later. A timer of its own:
+   * the idle timeout restarts with every byte the device sends.
+   */
   protected close(): void {
     if (this.closed) return;
     this.closed = true;
     this.socket.end();
+    const cutOff = setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
+    this.socket.once("close", () => clearTimeout(cutOff));
   }
 
   /** Bytes or a frame the protocol refuses: recorded for an identified device, and the connection closed. */

@@ -54,12 +54,15 @@ export async function recordUnknown(
 ): Promise<void> {
   const contacts = all.filter((c) => c.deviceId.length <= LONGEST_DEVICE_ID);
   if (contacts.length === 0) return;
+  // In id order: two batches at once (queue.ts) that name the same unknown ids lock their rows in one
+  // order, and wait for each other rather than deadlock (known ids are under their vehicles' locks).
   await sql`
     insert into device_contacts (environment, device_id, protocol, last_contact_at, last_refusal_at, last_refusal_reason, unknown_contacts)
     select ${environment}, u.device_id, u.protocol, now(), now(), ${UNKNOWN_ID}, u.n
       from (select device_id, min(protocol) as protocol, count(*)::int as n
               from unnest(${contacts.map((c) => c.deviceId)}::text[], ${contacts.map((c) => c.protocol)}::text[]) as c(device_id, protocol)
              group by device_id) u
+     order by u.device_id
     on conflict (environment, device_id) do update set protocol = excluded.protocol, last_contact_at = excluded.last_contact_at,
       last_refusal_at = excluded.last_refusal_at, last_refusal_reason = excluded.last_refusal_reason,
       unknown_contacts = device_contacts.unknown_contacts + excluded.unknown_contacts`;
@@ -101,9 +104,12 @@ export async function recordRefusal(input: {
   reason: string;
 }): Promise<void> {
   const { environment, deviceId, protocol, reason } = input;
+  // Only for an id a vehicle names: what an id no vehicle names sends is not kept beyond the
+  // unknown contact itself (recordUnknown).
   await rawSql()`
     insert into device_contacts (environment, device_id, protocol, last_contact_at, last_refusal_at, last_refusal_reason)
-    values (${environment}, ${deviceId}, ${protocol}, now(), now(), ${reason.slice(0, 200)})
+    select ${environment}, ${deviceId}, ${protocol}, now(), now(), ${reason.slice(0, 200)}
+     where exists (select 1 from devices where environment = ${environment} and serial = ${deviceId} and vehicle_id is not null)
     on conflict (environment, device_id) do update set protocol = excluded.protocol, last_contact_at = excluded.last_contact_at,
       last_refusal_at = excluded.last_refusal_at, last_refusal_reason = excluded.last_refusal_reason`;
 }

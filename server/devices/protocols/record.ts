@@ -36,7 +36,11 @@ export type DeviceRecord = {
   attributes: Record<string, AttributeValue>;
 };
 
-/** Why bytes or a request were refused: the connection is closed (or 400 answered), nothing stored. */
-export type Refusal = { refused: string };
+/**
+ * Why bytes or a request were refused: the connection is closed (or 400 answered), nothing stored.
+ * With the device id they named, when they got that far (an OsmAnd request names it in itself).
+ */
+export type Refusal = { refused: string; deviceId?: string };
 
-export const refusal = (reason: string): Refusal => ({ refused: reason });
+export const refusal = (reason: string, deviceId?: string): Refusal =>
+  deviceId === undefined ? { refused: reason } : { refused: reason, deviceId };

@@ -14,7 +14,7 @@ import { metrics } from "@/server/platform/metrics/registry";
 // is ended by the server entry point once its writes have not drained for STREAM_STALL_SECONDS
 // (server/http/stream-stalls.ts), which frees the slot.
 
-export type StreamKind = "event-feed" | "live-positions" | "simulator-run";
+export type StreamKind = "event-feed" | "live-positions" | "simulator-run" | "shared-location";
 
 /** One cap a stream counts under: at most `max` open streams share `key`. */
 export type StreamLimit = { key: string; max: number; /** names it in the 429 */ holder: string; label: string };

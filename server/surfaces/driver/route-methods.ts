@@ -1,4 +1,5 @@
-// The methods of the driver site's JSON routes (app/(driver)/me/…), for the 405 that npm start's
+// The methods of the driver site's JSON routes (app/(driver)/me/…, and a shared location's stream
+// and poll under app/share/), for the 405 that npm start's
 // server answers, before Next.js, to a method Next.js cannot route (TRACE and the like: Next.js
 // would answer 500). The route files are the source; test/integration/shared/method-and-path-errors.test.ts
 // holds this table to them through Next.js's own OPTIONS answer, which lists a route's exports.
@@ -8,6 +9,8 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/vehicles\/?$/, ["POST"]],
   [/^\/me\/vehicles\/[^/]+\/?$/, ["GET", "POST", "DELETE"]],
   [/^\/me\/vehicles\/[^/]+\/location-pause\/?$/, ["POST"]],
+  [/^\/me\/vehicles\/[^/]+\/shares\/?$/, ["GET", "POST"]],
+  [/^\/me\/vehicles\/[^/]+\/shares\/[^/]+\/?$/, ["DELETE"]],
   [/^\/me\/positions\/?$/, ["GET"]],
   [/^\/me\/positions\/stream\/?$/, ["GET"]],
   [/^\/me\/access-log\/?$/, ["GET"]],
@@ -16,6 +19,11 @@ const ROUTES: [RegExp, string[]][] = [
   [/^\/me\/places\/export\/?$/, ["GET"]],
   [/^\/me\/places\/import\/?$/, ["POST"]],
   [/^\/me\/places\/[^/]+\/?$/, ["PATCH", "DELETE"]],
+  [/^\/me\/push\/?$/, ["GET"]],
+  [/^\/me\/push\/subscribe\/?$/, ["POST"]],
+  [/^\/me\/push\/unsubscribe\/?$/, ["POST"]],
+  [/^\/me\/push\/test\/?$/, ["POST"]],
+  [/^\/share\/[^/]+\/(stream|position)\/?$/, ["GET"]],
 ];
 
 /** The methods served at a driver-site JSON path, or null when it is none. */

@@ -2,10 +2,9 @@ import net from "node:net";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { portPlan } from "@/server/devices/gateway/ports";
 import { readAs, uniqueImei, vehicleForDevice } from "@/test/helpers/devices";
-import { DeviceSocket, codec8eData, teltonikaImei } from "@/test/helpers/gateway";
+import { DeviceSocket, codec8eData, gatewayEnv, teltonikaImei } from "@/test/helpers/gateway";
 import {
   freeDeviceOffset,
-  gatewayEnv,
   killGateway,
   startGatewayProcess,
   type GatewayProcess,

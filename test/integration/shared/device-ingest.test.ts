@@ -1,17 +1,19 @@
 // @module-tag embedded
+import postgres from "postgres";
 import { describe, expect, inject, it } from "vitest";
 import { writeBatch } from "@/server/devices/ingest/batch";
 import { submitRecords } from "@/server/devices/ingest/queue";
 import { dataPointsOf, knotsFromKmh } from "@/server/devices/protocols/data-points";
 import type { DeviceRecord } from "@/server/devices/protocols/record";
 import { api, testSql } from "@/test/helpers/api";
-import { contactOf, readAs, uniqueImei, vehicleForDevice } from "@/test/helpers/devices";
+import { contactOf, eventually, readAs, uniqueImei, vehicleForDevice } from "@/test/helpers/devices";
 import { driverWithVehicle, wireTime } from "@/test/helpers/telemetry";
 
 // A device's way into the domain (server/devices/ingest/), called here as the gateway's listeners
 // call it, on the suite's database, and read back over the API: records become the data sets, trips
 // and state that an API post of the same data makes, a resend stores nothing twice (also from two
-// transactions at once, as two gateway processes would), late records keep their own time, trips
+// transactions at once, as two gateway processes would), a batch held behind a vehicle's row lock
+// leaves the next one free (two are written at once), late records keep their own time, trips
 // come from the ignition or from motion, and an id no vehicle names is refused and remembered.
 // Row locks and batched writes: both databases (the tag).
 process.env.DATA_DIR = inject("dataDir");
@@ -137,6 +139,53 @@ describe("device records into ingest", () => {
     expect(contact).toMatchObject({ protocol: "teltonika", records_on_day: 4, ignition: false });
     expect(contact!.last_record_at!.getTime()).toBe(minutesAgo(27).getTime());
   });
+
+  // Two batches of an environment are written at once (queue.ts): one held behind a vehicle's row lock
+  // leaves the next free. PostgreSQL only: the embedded database serves one transaction at a time.
+  it.skipIf(inject("embedded"))(
+    "a vehicle whose row another transaction holds stops only its own batch: another device is stored meanwhile",
+    async () => {
+      const minutesAgo = clock();
+      const [held, free] = [uniqueImei(), uniqueImei()];
+      const heldVehicle = await vehicleForDevice("sandbox", held);
+      const freeVehicle = await vehicleForDevice("sandbox", free);
+      // Another writer of the vehicle (an API post's transaction, say) holds its row.
+      const other = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
+      const holder = await other.reserve();
+      try {
+        await holder`begin`;
+        await holder`select 1 from vehicles where id = ${heldVehicle.vehicleId} for update`;
+        const heldOutcome = submit(held, [record(held, minutesAgo(5), { ignition: true })]);
+        // Its batch waits on the lock before the next submission arrives, so the two cannot go together.
+        await eventually(
+          async () =>
+            (
+              await testSql()`select count(*)::int as n from pg_stat_activity
+                               where wait_event_type = 'Lock' and query like '%for update of v%'`
+            )[0]!.n as number,
+          (n) => n > 0,
+        );
+        const freeOutcome = await Promise.race([
+          submit(free, [record(free, minutesAgo(5), { ignition: true })]),
+          new Promise((resolve) => setTimeout(() => resolve("still waiting behind the held vehicle"), 15_000)),
+        ]);
+        expect(freeOutcome).toBe("stored");
+        const still = await Promise.race([heldOutcome, Promise.resolve("waiting")]);
+        expect(still).toBe("waiting");
+        await holder`rollback`;
+        expect(await heldOutcome).toBe("stored");
+      } finally {
+        holder.release();
+        await other.end();
+      }
+      for (const v of [heldVehicle, freeVehicle]) {
+        const sets = (await readAs("sandbox", v.accessToken, `/vehicle/${v.vehicleId}/dataSet/`)).dataSet as {
+          timestamp: string;
+        }[];
+        expect(sets.map((x) => x.timestamp)).toEqual([wireTime(minutesAgo(5))]);
+      }
+    },
+  );
 
   it("late and out-of-order records are stored at their own times; lastWaypoint never moves back", async () => {
     const minutesAgo = clock();

@@ -1,6 +1,6 @@
 // @module-tag embedded
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contactOf, readAs, uniqueImei, vehicleForDevice } from "@/test/helpers/devices";
+import { contactOf, eventually, readAs, uniqueImei, vehicleForDevice } from "@/test/helpers/devices";
 import { uniqueDevice } from "@/test/helpers/fixtures";
 import { startTestGateway, type TestGateway } from "@/test/helpers/gateway";
 import { wireTime } from "@/test/helpers/telemetry";
@@ -113,6 +113,42 @@ describe("OsmAnd over HTTP", () => {
     const ahead = await osmand(`/?id=${id}&lat=1&lon=2&timestamp=${seconds(new Date()) + 25 * 3600}`);
     expect(ahead.status).toBe(400);
     expect(await sets(car)).toHaveLength(0);
+  });
+
+  it("a refused request of a vehicle's phone is kept as its last refusal; one of an id no vehicle names is not", async () => {
+    const id = uniqueDevice();
+    await vehicleForDevice("sandbox", id);
+    const outside = await osmand(`/?id=${id}&lat=95&lon=2`);
+    expect(outside.status).toBe(400);
+    const reason = await outside.text();
+    await eventually(
+      () => contactOf("sandbox", id),
+      (c) => c?.last_refusal_reason === reason && c.protocol === "osmand",
+    );
+    const json = await osmand("/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        device_id: id,
+        location: { timestamp: "not a time", coords: { latitude: 1, longitude: 2 } },
+      }),
+    });
+    expect(json.status).toBe(400);
+    await eventually(
+      () => contactOf("sandbox", id),
+      (c) => c?.last_refusal_reason === "location.timestamp is not a time",
+    );
+
+    // An id no vehicle names: its malformed request leaves nothing; a well-formed one is its
+    // unknown contact, whose reason no refusal written later replaces.
+    const stranger = uniqueDevice();
+    expect((await osmand(`/?id=${stranger}&lat=95&lon=2`)).status).toBe(400);
+    expect((await osmand(`/?id=${stranger}&lat=1&lon=2`)).status).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await contactOf("sandbox", stranger)).toMatchObject({
+      unknown_contacts: 1,
+      last_refusal_reason: "no vehicle has this deviceId",
+    });
   });
 
   it("a body past 64 KiB is answered 413 and the connection closed", async () => {

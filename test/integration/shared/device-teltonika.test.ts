@@ -1,4 +1,5 @@
 // @module-tag embedded
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bytes, teltonikaPacket } from "@/test/helpers/device-reference";
 import { contactOf, eventually, readAs, uniqueImei, vehicleForDevice } from "@/test/helpers/devices";
@@ -106,6 +107,28 @@ describe("Teltonika over TCP", () => {
       last_refusal_reason: "no vehicle has this deviceId",
       connection: null,
     });
+  });
+
+  it("an IMEI no vehicle names, from a client that keeps its side open: the gateway lets go of it all the same", async () => {
+    const socket = net.connect({ port: gw.port("sandbox", "teltonika"), host: "127.0.0.1", allowHalfOpen: true });
+    const gone = new Promise<string>((resolve) => {
+      socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      socket.on("close", () => resolve("closed"));
+    });
+    const answer = new Promise<string>((resolve) => socket.once("data", (d: Buffer) => resolve(d.toString("hex"))));
+    const ended = new Promise<void>((resolve) => socket.once("end", () => resolve()));
+    socket.write(teltonikaImei(uniqueImei()));
+    expect(await answer).toBe("00");
+    await ended;
+    // This side stays open and goes on writing: once the gateway has let go of the socket, a
+    // write is answered with a reset, well before the idle timeout (minutes) would have ended it.
+    const writing = setInterval(() => socket.write(Uint8Array.of(0)), 250);
+    try {
+      expect(await gone).toMatch(/^(ECONNRESET|EPIPE|closed)$/);
+    } finally {
+      clearInterval(writing);
+      socket.destroy();
+    }
   });
 
   it("a packet whose CRC fails closes the connection unanswered; nothing of it is stored, the refusal is kept", async () => {

@@ -3,6 +3,8 @@ import { inject } from "vitest";
 import { allOperations, responseSchema } from "@/server/openapi/document";
 import { operationExample } from "@/server/openapi/examples";
 import { request } from "@/test/helpers/api";
+import { resolveCriteria } from "@/server/subscriptions/criteria";
+import type { Criteria } from "@/server/subscriptions/schemas";
 
 // The reference's promise: every operation of the served OpenAPI documents has a response schema and
 // an example, and each example is one the operation's own zod schemas accept (request) or describe
@@ -43,6 +45,11 @@ describe("OpenAPI document: schemas and examples", () => {
       for (const p of op.parameters.filter((p) => p.in === "path"))
         expect(p.example, `${where} ${p.name}`).toBeDefined();
       if (op.requestBody) expect(exampleOf(op.requestBody.content["application/json"]), where).toBeTypeOf("object");
+      // Where subscriptions are made on a vehicle or an account, a polygon GEOFENCE is shown too.
+      if (/^POST \/(vehicle|account)\/.*\/eventSubscription\/\{eventType\}\/$/.test(where))
+        expect(op.requestBody?.content["application/json"].examples?.polygonGeofence?.value, where).toHaveProperty(
+          "polygon",
+        );
     }
     expect(doc.servers[0]!.url).toBe(`${inject("baseUrl")}/sandbox/api`);
   });
@@ -68,6 +75,13 @@ describe("OpenAPI document: schemas and examples", () => {
       if (op.params) expect(op.params.safeParse(example.params).error).toBeUndefined();
       if (op.query) expect(op.query.safeParse(example.query).error).toBeUndefined();
       if (op.body) expect(op.body.safeParse(example.body).error).toBeUndefined();
+      for (const [name, more] of Object.entries(example.moreBodies ?? {})) {
+        const parsed = op.body!.safeParse(more.value);
+        expect(parsed.error, name).toBeUndefined();
+        // The polygon example is a whole GEOFENCE: its type's criteria hold too.
+        if (name === "polygonGeofence")
+          expect(resolveCriteria("GEOFENCE", parsed.data as Criteria), name).toHaveProperty("criteria.polygon");
+      }
       const response = responseSchema(op).safeParse(example.response);
       expect(response.error).toBeUndefined();
     },

@@ -103,6 +103,35 @@ describe("wayline trigger", () => {
     expect(await eventTypes(vehicleId, token)).toEqual(["IGNITIONSTATUS"]);
   });
 
+  it("a vehicle's polygon GEOFENCE, concave and over the antimeridian: the trigger drives from outside into it", async () => {
+    const { vehicleId, token } = await vehicleOfTheApp();
+    // A U whose middle (where the corners' average lies) is its notch, outside the fence.
+    const polygon = [
+      [-17, 179.8],
+      [-17, -179.8],
+      [-16, -179.8],
+      [-16, -179.9],
+      [-16.8, -179.9],
+      [-16.8, 179.9],
+      [-16, 179.9],
+      [-16, 179.8],
+    ].map(([latitude, longitude]) => ({ latitude, longitude }));
+    const made = await api("sandbox").post(
+      `/vehicle/${vehicleId}/eventSubscription/GEOFENCE/`,
+      { notificationPeriod: "STATECHANGE", boundaryCondition: "INSIDE", polygon },
+      token,
+    );
+    expect(made.status, made.text).toBe(200);
+
+    await trigger(client, "GEOFENCE", vehicleId, quiet);
+
+    const reply = await api("sandbox").get(`/vehicle/${vehicleId}/eventNotification/GEOFENCE/`, token);
+    expect(reply.status, reply.text).toBe(200);
+    expect(
+      reply.body.notifications.map((n: { recordedBoundaryCondition: string }) => n.recordedBoundaryCondition),
+    ).toEqual(["INSIDE"]);
+  });
+
   it("an app whose grant has location but not data (it may not read the vehicle's data sets): WAYPOINT is still triggered, twice within one second", async () => {
     const { browser } = await newDriver();
     const { code } = await authorizeCode(browser, codeRequest(app.sandbox, { scope: "location:precise" }));

@@ -119,23 +119,34 @@ describe("OsmAnd query string", () => {
   it("refuses a request without id, numbers that are not numbers, a bad time, half a position", () => {
     const refused = (url: string) => parseOsmAndRequest(get(url), now);
     expect(refused("/?timestamp=1377177267&lat=60.0&lon=30.0")).toEqual({ refused: "no id or deviceid" });
-    expect(refused("/?id=1&lat=north&lon=30")).toEqual({ refused: "lat is not a number" });
-    expect(refused("/?id=1&speed=fast")).toEqual({ refused: "speed is not a number" });
-    expect(refused("/?id=1&timestamp=yesterday")).toEqual({ refused: "timestamp yesterday is not a time" });
+    expect(refused("/?id=1&lat=north&lon=30")).toEqual({ refused: "lat is not a number", deviceId: "1" });
+    expect(refused("/?id=1&speed=fast")).toEqual({ refused: "speed is not a number", deviceId: "1" });
+    expect(refused("/?id=1&timestamp=yesterday")).toEqual({
+      refused: "timestamp yesterday is not a time",
+      deviceId: "1",
+    });
     expect(refused("/?id=1&timestamp=2016-13-45T10:00:00Z")).toEqual({
       refused: "timestamp 2016-13-45T10:00:00Z is not a time",
+      deviceId: "1",
     });
-    expect(refused("/?id=1&lat=60")).toEqual({ refused: "lat without lon, or lon without lat" });
-    expect(refused("/?id=1&location=60")).toEqual({ refused: "location is not lat,lon" });
-    expect(refused("/?id=1&ignition=maybe")).toEqual({ refused: "ignition is not true or false" });
+    expect(refused("/?id=1&lat=60")).toEqual({ refused: "lat without lon, or lon without lat", deviceId: "1" });
+    expect(refused("/?id=1&location=60")).toEqual({ refused: "location is not lat,lon", deviceId: "1" });
+    expect(refused("/?id=1&ignition=maybe")).toEqual({ refused: "ignition is not true or false", deviceId: "1" });
   });
 
   it("refuses an impossible coordinate and a time more than 24 h ahead; 0,0 is no position", () => {
-    expect(parseOsmAndRequest(get("/?id=1&lat=91&lon=30"), now)).toEqual({ refused: "impossible latitude" });
-    expect(parseOsmAndRequest(get("/?id=1&lat=45&lon=180.5"), now)).toEqual({ refused: "impossible longitude" });
+    expect(parseOsmAndRequest(get("/?id=1&lat=91&lon=30"), now)).toEqual({
+      refused: "impossible latitude",
+      deviceId: "1",
+    });
+    expect(parseOsmAndRequest(get("/?id=1&lat=45&lon=180.5"), now)).toEqual({
+      refused: "impossible longitude",
+      deviceId: "1",
+    });
     const ahead = Math.floor(now.getTime() / 1000) + 25 * 3600;
     expect(parseOsmAndRequest(get(`/?id=1&timestamp=${ahead}`), now)).toEqual({
       refused: "record dated more than 24 h ahead",
+      deviceId: "1",
     });
     expect(parseOne(get("/?id=1&lat=0&lon=0")).position).toBeNull();
   });
@@ -191,12 +202,15 @@ describe("OsmAnd JSON (Traccar Client 9)", () => {
     expect(refused('{"location":{"coords":{"latitude":1,"longitude":2}}}')).toEqual({ refused: "no device_id" });
     expect(refused('{"location":{"timestamp":"soon"},"device_id":"1"}')).toEqual({
       refused: "location.timestamp is not a time",
+      deviceId: "1",
     });
     expect(refused('{"location":{"coords":{"latitude":1}},"device_id":"1"}')).toEqual({
       refused: "coords without latitude and longitude",
+      deviceId: "1",
     });
     expect(refused('{"location":{"coords":{"latitude":-91,"longitude":2}},"device_id":"1"}')).toEqual({
       refused: "impossible latitude",
+      deviceId: "1",
     });
   });
 });

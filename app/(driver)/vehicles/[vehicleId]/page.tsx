@@ -5,12 +5,14 @@ import { DeleteVehicle } from "@/components/driver/delete-vehicle";
 import { LocationPause } from "@/components/driver/location-pause";
 import { formatMiles, formatTripEnds, formatWhen, zoneOf } from "@/components/driver/format";
 import { LivePosition } from "@/components/driver/live-position";
+import { ShareLinks } from "@/components/driver/share-links";
 import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
 import { getDriverAccount } from "@/server/surfaces/driver/account";
 import { driverDevice } from "@/server/surfaces/driver/device";
 import { tileConfig } from "@/server/surfaces/driver/map-config";
+import { listDriverShares } from "@/server/surfaces/driver/shares";
 import { vehicleTitle } from "@/server/surfaces/driver/views";
 import { getDriverVehicle, recentTrips } from "@/server/surfaces/driver/vehicles";
 import { idOrNotFound, orNotFound, requireDriver } from "../../_lib/driver-page";
@@ -21,16 +23,17 @@ export const metadata: Metadata = { title: "Vehicle" };
 type Props = { params: Promise<{ vehicleId: string }> };
 
 // /vehicles/{id} — one of the driver's vehicles: details, its last position on a small map (live),
-// recent trips, connecting a device (what to type into it, what the gateway saw of it), edit, delete.
+// sharing its live location, recent trips, connecting a device (what to type into it, what the gateway saw of it), edit, delete.
 export default async function VehiclePage({ params }: Props) {
   const { vehicleId: raw } = await params;
   const session = await requireDriver(`/vehicles/${encodeURIComponent(raw)}`);
   const vehicleId = idOrNotFound(raw);
-  const [vehicle, { trips, total }, account, device] = await Promise.all([
+  const [vehicle, { trips, total }, account, device, shares] = await Promise.all([
     orNotFound(getDriverVehicle(session, vehicleId)),
     orNotFound(recentTrips(session, vehicleId)),
     getDriverAccount(session),
     orNotFound(driverDevice(session, vehicleId)),
+    orNotFound(listDriverShares(session, vehicleId)),
   ]);
   const zone = zoneOf(account.timeZone);
   const time = (at: Date) => <time dateTime={at.toISOString()}>{formatWhen(at.toISOString(), zone)}</time>;
@@ -87,6 +90,10 @@ export default async function VehiclePage({ params }: Props) {
             <h2 className="text-lg font-semibold">Last position</h2>
             <LocationPause vehicleId={vehicle.vehicleId} paused={vehicle.locationPaused} />
             <LivePosition vehicle={vehicle} title={title} tiles={tileConfig()} timeZone={zone} />
+          </Card>
+          <Card id="share">
+            <h2 className="text-lg font-semibold">Share live location</h2>
+            <ShareLinks vehicleId={vehicle.vehicleId} shares={shares} timeZone={zone} />
           </Card>
           <Card>
             <h2 className="text-lg font-semibold">Recent trips</h2>

@@ -21,7 +21,7 @@ export function parseOsmAndRequest(request: OsmAndRequest, now: Date): Parsed | 
   const parsed = isJson(request.contentType, body) ? fromJson(body, now) : fromParameters(request, body, now);
   if ("refused" in parsed) return parsed;
   const problem = recordsProblem(parsed.records, now);
-  return problem ? refusal(problem) : parsed;
+  return problem ? refusal(problem, parsed.records[0]?.deviceId) : parsed;
 }
 
 const isJson = (contentType: string | null, body: string) =>
@@ -55,7 +55,7 @@ function fromParameters(request: OsmAndRequest, body: string, now: Date): Parsed
           break;
         case "timestamp": {
           const time = timestampOf(value);
-          if (!time) return refusal(`timestamp ${value} is not a time`);
+          if (!time) return refusal(`timestamp ${value} is not a time`, deviceId);
           record.fixTime = time;
           break;
         }
@@ -68,7 +68,7 @@ function fromParameters(request: OsmAndRequest, body: string, now: Date): Parsed
         case "location": {
           const [lat, lon, ...extra] = value.split(",");
           if (extra.length > 0 || !lat || !lon || !NUMBER.test(lat.trim()) || !NUMBER.test(lon.trim()))
-            return refusal("location is not lat,lon");
+            return refusal("location is not lat,lon", deviceId);
           latitude = Number(lat);
           longitude = Number(lon);
           break;
@@ -90,7 +90,7 @@ function fromParameters(request: OsmAndRequest, body: string, now: Date): Parsed
           record.attributes.BATTERY_LEVEL = number();
           break;
         case "ignition":
-          if (!/^(true|false|1|0)$/.test(value)) return refusal("ignition is not true or false");
+          if (!/^(true|false|1|0)$/.test(value)) return refusal("ignition is not true or false", deviceId);
           record.ignition = value === "true" || value === "1";
           break;
         default: {
@@ -99,11 +99,12 @@ function fromParameters(request: OsmAndRequest, body: string, now: Date): Parsed
         }
       }
     } catch (error) {
-      if (error instanceof Malformed) return refusal(error.message);
+      if (error instanceof Malformed) return refusal(error.message, deviceId);
       throw error;
     }
   }
-  if ((latitude === undefined) !== (longitude === undefined)) return refusal("lat without lon, or lon without lat");
+  if ((latitude === undefined) !== (longitude === undefined))
+    return refusal("lat without lon, or lon without lat", deviceId);
   if (latitude !== undefined && longitude !== undefined && (latitude !== 0 || longitude !== 0))
     record.position = { latitude, longitude };
   return { records: [record] };
@@ -165,14 +166,14 @@ function fromJson(body: string, now: Date): Parsed | Refusal {
       typeof location.timestamp === "string" || typeof location.timestamp === "number"
         ? timestampOf(String(location.timestamp))
         : null;
-    if (!time) return refusal("location.timestamp is not a time");
+    if (!time) return refusal("location.timestamp is not a time", deviceId);
     fixTime = time;
   }
   const coords = object(location.coords);
   const latitude = finite(coords?.latitude);
   const longitude = finite(coords?.longitude);
   if (coords && (latitude === undefined || longitude === undefined))
-    return refusal("coords without latitude and longitude");
+    return refusal("coords without latitude and longitude", deviceId);
 
   const record: DeviceRecord = {
     deviceId,

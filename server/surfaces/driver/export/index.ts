@@ -6,6 +6,7 @@ import { listActiveGrants } from "@/server/grants/grant-queries";
 import { placesToGeoJson } from "@/server/places/geojson";
 import { listPlaces } from "@/server/places/service";
 import { serializeNotification } from "@/server/notifications/serialize";
+import { shareLinksForExport } from "@/server/sharing/service";
 import { listVisibleVehicles } from "@/server/vehicles/service";
 import type { VehicleOut } from "@/server/vehicles/schemas";
 import { getDriverAccount } from "../account";
@@ -18,8 +19,8 @@ import { exportTotals, notificationBatch, tripBatch } from "./queries";
 import { zipStream } from "./zip";
 
 // "Download my data" (docs/driver-site.md#download-my-data): the account, its vehicles, trips as
-// GPX and GeoJSON, data points as CSV, notifications, connected apps with their grants, and the
-// access log, as one ZIP streamed while it is read. Every read goes a batch at a time, so memory
+// GPX and GeoJSON, data points as CSV, notifications, connected apps with their grants, the shared
+// locations' links, and the access log, as one ZIP streamed while it is read. Every read goes a batch at a time, so memory
 // holds a batch, not the export. The totals go ahead of the body (headers), for the page's
 // progress; the body is read afterwards, so rows arriving meanwhile may be in it too.
 
@@ -124,6 +125,12 @@ async function buildExport(session: DriverSession): Promise<DriverExport> {
       },
     },
     {
+      name: "shared-links.json",
+      content: async function* () {
+        yield json(await shareLinksForExport(accountId));
+      },
+    },
+    {
       name: "access-log.csv",
       content: async function* () {
         yield await accessCsvOfAccount(accountId);
@@ -201,6 +208,8 @@ trips.geojson         the same trips as GeoJSON (one feature per trip; coordinat
 places.geojson        your places (circles as a Point with properties.radius in metres), as the map exports them
 data-points.csv       every data point your vehicles reported (times in UTC)
 notifications.json    the notifications apps' subscriptions made about your account and vehicles
-access-log.csv        which app received which of your data, per hour, the last 90 days
+shared-links.json     the links you made to share a vehicle's live location, and how often each was opened
+access-log.csv        which app received which of your data, per hour, and each opening of a shared
+                      location ("shared link"), the last 90 days
 `;
 }
