@@ -46,3 +46,11 @@ export const formatMiles = (miles: number | null) =>
   miles === null ? "—" : `${miles.toLocaleString("en-US", { maximumFractionDigits: 1 })} mi`;
 export const formatMph = (mph: number | null) =>
   mph === null ? "—" : `${mph.toLocaleString("en-US", { maximumFractionDigits: 1 })} mph`;
+
+/**
+ * "Home → Work": the driver's places a trip starts and ends in; an end in none of them reads
+ * "elsewhere", and a trip still under way ends in "…".
+ */
+export function formatTripEnds(ends: { from: string | null; to: string | null }, inProgress = false): string {
+  return `${ends.from ?? "elsewhere"} → ${inProgress ? "…" : (ends.to ?? "elsewhere")}`;
+}

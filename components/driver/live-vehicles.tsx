@@ -6,8 +6,11 @@ import { LiveStatus } from "@/components/live/live-status";
 import { useLive } from "@/components/live/use-live";
 import { LazyVehicleMap } from "@/components/map/lazy";
 import type { Tiles } from "@/components/map/tiles";
+import type { PlaceOut, PlaceShape } from "@/server/places/schemas";
 import type { DriverVehicle } from "@/server/surfaces/driver/views";
 import { formatAgo, formatWhen } from "./format";
+import { PlacesPanel } from "./places-panel";
+import { usePlaces } from "./use-places";
 
 /** While the stream is down, how often the map asks /me/positions for positions. */
 const POLL_MS = 2000;
@@ -21,12 +24,16 @@ export function LiveVehicles({
   tiles,
   timeZone,
   focus = null,
+  initialPlaces,
 }: {
   initial: DriverVehicle[];
   tiles: Tiles;
   timeZone: string;
   focus?: number | null;
+  initialPlaces: PlaceOut[];
 }) {
+  const places = usePlaces(initialPlaces);
+  const [draft, setDraft] = useState<PlaceShape | null>(null);
   const [vehicles, setVehicles] = useState(initial);
   const [selectedId, setSelectedId] = useState<number | null>(focus);
   const [followId, setFollowId] = useState<number | null>(null);
@@ -72,6 +79,14 @@ export function LiveVehicles({
           followId={followId}
           onSelect={select}
           fitRequest={fitRequest}
+          places={{
+            places: places.places,
+            draft,
+            revision: places.revision,
+            onDrawn: setDraft,
+            onReshape: places.reshape,
+            onRemove: places.remove,
+          }}
         />
       </section>
       <section aria-labelledby="vehicle-list-heading" className="flex flex-col gap-3">
@@ -174,6 +189,7 @@ export function LiveVehicles({
             on the map.
           </p>
         ) : null}
+        <PlacesPanel places={places} draft={draft} onDraftDone={() => setDraft(null)} />
       </section>
     </div>
   );

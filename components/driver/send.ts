@@ -4,7 +4,7 @@
 export type Sent<T> =
   { ok: true; data: T } | { ok: false; status: number; message: string; fields: Record<string, string> };
 
-export async function sendJson<T>(method: "POST" | "DELETE", url: string, body?: unknown): Promise<Sent<T>> {
+export async function sendJson<T>(method: "POST" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<Sent<T>> {
   let res: Response;
   try {
     res = await fetch(url, {

@@ -7,6 +7,7 @@ import { MapContainer, Marker, Tooltip, useMap } from "react-leaflet";
 import { formatWhen } from "@/components/driver/format";
 import type { DriverVehicle } from "@/server/surfaces/driver/views";
 import { vehicleIcon } from "./marker-icons";
+import { PlacesLayer, type PlacesLayerProps } from "./places-layer";
 import { KeepSize, Tiles, TilesFailedNotice, type Tiles as TileConfig } from "./tiles";
 
 type Placed = DriverVehicle & { lastWaypoint: NonNullable<DriverVehicle["lastWaypoint"]> };
@@ -20,6 +21,8 @@ export type VehicleMapProps = {
   onSelect: (vehicleId: number) => void;
   /** Bumped by the "Show all" button: fit the map to every vehicle again. */
   fitRequest: number;
+  /** The driver's places, drawn and edited on this map. */
+  places: PlacesLayerProps;
 };
 
 const placed = (vs: DriverVehicle[]) => vs.filter((v): v is Placed => v.lastWaypoint !== null);
@@ -82,15 +85,30 @@ export default function VehicleMap({
   followId,
   onSelect,
   fitRequest,
+  places,
 }: VehicleMapProps) {
   const [tilesFailed, setTilesFailed] = useState(false);
   const shown = useMemo(() => placed(vehicles), [vehicles]);
   return (
-    <div className="flex h-full w-full flex-col" data-testid="vehicle-map" data-markers={shown.length}>
-      <MapContainer center={[39.8, -98.6]} zoom={3} className="min-h-0 w-full flex-1" scrollWheelZoom worldCopyJump>
+    <div
+      className="flex h-full w-full flex-col"
+      data-testid="vehicle-map"
+      data-markers={shown.length}
+      data-places={places.places.length}
+    >
+      {/* pmIgnore={false}: the map opts in to Leaflet-Geoman, which draws only on maps and layers that do. */}
+      <MapContainer
+        center={[39.8, -98.6]}
+        zoom={3}
+        className="min-h-0 w-full flex-1"
+        scrollWheelZoom
+        worldCopyJump
+        pmIgnore={false}
+      >
         <Tiles tiles={tiles} onFailure={() => setTilesFailed(true)} />
         <KeepSize />
         <Camera vehicles={shown} selectedId={selectedId} followId={followId} fitRequest={fitRequest} />
+        <PlacesLayer {...places} />
         {shown.map((v) => {
           // A paused vehicle stays at its last position before the pause, and says so.
           const title = `${v.label || v.name}${v.locationPaused ? " (location paused)" : ""}`;

@@ -14,5 +14,6 @@ export * from "./inbox";
 export * from "./access-log";
 export * from "./device-contacts";
 export * from "./alerts";
+export * from "./places";
 export * from "./push-subscriptions";
 export * from "./share-links";

@@ -53,7 +53,7 @@ export function withDriver(handler: (input: DriverInput) => Promise<unknown>, { 
  * naming the same (Next.js's own would list every export, the 405 handlers included):
  * `export const { PUT, PATCH, OPTIONS } = otherMethods({ GET, POST, DELETE });`
  */
-export function otherMethods(served: Partial<Record<"GET" | "POST" | "DELETE", unknown>>) {
+export function otherMethods(served: Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", unknown>>) {
   const allow = allowHeader(Object.keys(served));
   const handler = async (request: Request) => {
     const error = new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not supported on this path.`);

@@ -6,6 +6,7 @@ import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
 import { getDriverAccount } from "@/server/surfaces/driver/account";
 import { tileConfig } from "@/server/surfaces/driver/map-config";
+import { driverPlaces } from "@/server/surfaces/driver/places";
 import { listDriverVehicles } from "@/server/surfaces/driver/vehicles";
 import { requireDriver } from "../_lib/driver-page";
 
@@ -19,7 +20,11 @@ export default async function MapPage({ searchParams }: Props) {
   const session = await requireDriver("/map");
   const { deleted, vehicle } = await searchParams;
   const focus = typeof vehicle === "string" && /^\d{1,10}$/.test(vehicle) ? Number(vehicle) : null;
-  const [vehicles, account] = await Promise.all([listDriverVehicles(session), getDriverAccount(session)]);
+  const [vehicles, account, places] = await Promise.all([
+    listDriverVehicles(session),
+    getDriverAccount(session),
+    driverPlaces(session),
+  ]);
 
   return (
     <>
@@ -61,6 +66,7 @@ export default async function MapPage({ searchParams }: Props) {
             tiles={tileConfig()}
             timeZone={zoneOf(account.timeZone)}
             focus={vehicles.some((v) => v.vehicleId === focus) ? focus : null}
+            initialPlaces={places}
           />
         )}
       </main>

@@ -1,5 +1,7 @@
 import type { DriverSession } from "@/server/surfaces/driver/session";
 import { notFound } from "@/common/http/errors";
+import { tripEnds, type TripEnds } from "@/server/places/match";
+import { listPlaces } from "@/server/places/service";
 import { findTrip } from "@/server/telemetry/queries";
 import { getVisibleVehicle } from "@/server/vehicles/service";
 import { driverPrincipal } from "./principal";
@@ -14,7 +16,12 @@ export type TripReplay = {
   mileage: number | null;
   track: Track;
   totals: TripTotals;
+  /** The driver's places it starts and ends in ("Home → Work"), or null. */
+  ends: TripEnds | null;
 };
+
+const waypoint = (latitude: number | null, longitude: number | null) =>
+  latitude === null || longitude === null ? null : { latitude, longitude };
 
 // One trip of one of the driver's vehicles, ready to replay: the vehicle is looked up through
 // the vehicle service first (another account's vehicle is a 404), then the trip within it.
@@ -22,7 +29,10 @@ export async function getTripReplay(session: DriverSession, vehicleId: number, t
   const vehicle = await getVisibleVehicle(driverPrincipal(session), String(vehicleId));
   const trip = await findTrip({ vehicleId: vehicle.id, tripId });
   if (!trip) throw notFound("trip");
-  const rows = await readTrack({ vehicleId: vehicle.id, tripId: trip.id });
+  const [rows, places] = await Promise.all([
+    readTrack({ vehicleId: vehicle.id, tripId: trip.id }),
+    listPlaces(session.accountId),
+  ]);
   const track: Track = { t: [], lat: [], lon: [], speed: [] };
   for (const row of rows) {
     const [lat, lon] = row.waypoint.split(",").map(Number) as [number, number];
@@ -41,5 +51,10 @@ export async function getTripReplay(session: DriverSession, vehicleId: number, t
     mileage: trip.mileage,
     track,
     totals: tripTotals(track, { startMs: trip.startTime.getTime(), endMs: trip.endTime?.getTime() ?? null }),
+    ends: tripEnds(
+      places,
+      waypoint(trip.startLatitude, trip.startLongitude),
+      waypoint(trip.endLatitude, trip.endLongitude),
+    ),
   };
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { DriverSession } from "@/server/surfaces/driver/session";
 import { parseOrThrow } from "@/common/http/zod-errors";
+import { tripEnds, type TripEnds } from "@/server/places/match";
+import { listPlaces } from "@/server/places/service";
 import { tripsOfVehicle } from "@/server/telemetry/service";
 import { createVehicleBody, updateVehicleBody } from "@/server/vehicles/schemas";
 import {
@@ -49,20 +51,38 @@ export async function deleteDriverVehicle(session: DriverSession, vehicleId: num
   await deleteVehicle(driverPrincipal(session), String(vehicleId));
 }
 
-export type TripSummary = { id: number; startTime: string; endTime: string | null; mileage: number | null };
+export type TripSummary = {
+  id: number;
+  startTime: string;
+  endTime: string | null;
+  mileage: number | null;
+  /** The driver's places it starts and ends in ("Home → Work"), or null. */
+  ends: TripEnds | null;
+};
 
+// The account's places are read once for the page's trips, and each trip's first and last
+// waypoint matched against them in memory.
 export async function recentTrips(
   session: DriverSession,
   vehicleId: number,
   limit = 20,
 ): Promise<{ trips: TripSummary[]; total: number }> {
-  const { items, total } = await tripsOfVehicle(driverPrincipal(session), String(vehicleId), {
-    includeData: false,
-    page: { limit, offset: 0 },
-    order: "desc",
-  });
+  const [{ items, total }, places] = await Promise.all([
+    tripsOfVehicle(driverPrincipal(session), String(vehicleId), {
+      includeData: false,
+      page: { limit, offset: 0 },
+      order: "desc",
+    }),
+    listPlaces(session.accountId),
+  ]);
   return {
-    trips: items.map((t) => ({ id: t.id, startTime: iso(t.startTime)!, endTime: iso(t.endTime), mileage: t.mileage })),
+    trips: items.map((t) => ({
+      id: t.id,
+      startTime: iso(t.startTime)!,
+      endTime: iso(t.endTime),
+      mileage: t.mileage,
+      ends: tripEnds(places, t.startWaypoint, t.endWaypoint),
+    })),
     total,
   };
 }

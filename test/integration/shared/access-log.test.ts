@@ -188,6 +188,7 @@ describe("the driver's access log and export", () => {
       "connected-apps.json",
       "data-points.csv",
       "notifications.json",
+      "places.geojson",
       "shared-links.json",
       "trips.geojson",
       "trips.gpx",

@@ -60,6 +60,16 @@ async function makeAccountWithData(): Promise<{
   }
   const second = await sandbox.post("/vehicle/", { label: "Second car" }, driver.accessToken);
   expect(second.status, second.text).toBe(200);
+  // A place drawn on the driver site.
+  const site = new Browser();
+  expect((await site.signIn("sandbox", username, "correct-horse-1")).problem).toBeNull();
+  const place = await site.request("POST", "/me/places", {
+    json: {
+      name: "Walked home",
+      shape: { kind: "circle", center: { latitude: 39.96, longitude: -82.99 }, radius: 80 },
+    },
+  });
+  expect(place.status, place.text).toBe(200);
   // The cursor of GET /account/data?sinceLastCall and a failed sign-in on the site.
   expect((await sandbox.get("/account/data/?sinceLastCall=true", driver.accessToken)).status).toBe(200);
   await new Browser().signIn("sandbox", username, "wrong-password-1");
@@ -143,7 +153,13 @@ describe("deleting an account leaves no row that names it or its vehicles", () =
   it("the walk finds the account's rows before the deletion (it can see them)", async () => {
     const { traces } = await makeAccountWithData();
     const found = await findTraces(traces);
-    for (const table of ["accounts.id", "vehicles.account_id", "data_sets.vehicle_id", "notifications.account_id"])
+    for (const table of [
+      "accounts.id",
+      "vehicles.account_id",
+      "data_sets.vehicle_id",
+      "notifications.account_id",
+      "places.account_id",
+    ])
       expect(
         found.some((f) => f.startsWith(table)),
         `${table} in ${found.join("\n")}`,

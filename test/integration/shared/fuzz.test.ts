@@ -502,6 +502,17 @@ describe(`fuzz (FUZZ_SEED=${SEED})`, () => {
       { path: "/me/vehicles", bodies: [{ label: "Fuzz car" }] },
       { path: "/me/vehicles/{id}", bodies: [{ label: "Fuzz car", vin: "1HGCM82633A004352" }] },
       { path: "/me/positions", bodies: [] },
+      {
+        path: "/me/places",
+        bodies: [
+          { name: "Fuzz place", shape: { kind: "circle", center: { latitude: 40, longitude: -83 }, radius: 100 } },
+        ],
+      },
+      { path: "/me/places/{id}", bodies: [{ name: "Fuzz place" }] },
+      {
+        path: "/me/places/import",
+        bodies: [{ content: '{"type": "FeatureCollection", "features": []}' }, { content: "<kml><Placemark/></kml>" }],
+      },
     ];
     const driverRequest = fc.constantFrom(...routes).chain((route) =>
       fc.record({

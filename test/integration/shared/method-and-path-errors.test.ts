@@ -239,6 +239,10 @@ describe("the driver site's JSON routes: a method a route does not serve → 405
     ["/me/positions/stream", "GET, HEAD, OPTIONS"],
     ["/me/access-log", "GET, HEAD, OPTIONS"],
     ["/me/export", "GET, HEAD, OPTIONS"],
+    ["/me/places", "GET, HEAD, POST, OPTIONS"],
+    ["/me/places/7", "PATCH, DELETE, OPTIONS"],
+    ["/me/places/export", "GET, HEAD, OPTIONS"],
+    ["/me/places/import", "POST, OPTIONS"],
   ])("%s: OPTIONS and every 405 say Allow: %s, and no method it names answers 405", async (path, allow) => {
     const options = await raw("OPTIONS", path);
     expect(options.status).toBe(204);

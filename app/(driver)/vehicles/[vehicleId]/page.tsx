@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ConnectDevice } from "@/components/devices/connect-device";
 import { DeleteVehicle } from "@/components/driver/delete-vehicle";
 import { LocationPause } from "@/components/driver/location-pause";
-import { formatMiles, formatWhen, zoneOf } from "@/components/driver/format";
+import { formatMiles, formatTripEnds, formatWhen, zoneOf } from "@/components/driver/format";
 import { LivePosition } from "@/components/driver/live-position";
 import { ShareLinks } from "@/components/driver/share-links";
 import { VehicleEditForm } from "@/components/driver/vehicle-edit-form";
@@ -111,6 +111,11 @@ export default async function VehiclePage({ params }: Props) {
                         className="flex min-h-11 flex-wrap items-center justify-between gap-2 py-2 text-sm hover:bg-slate-50"
                       >
                         <span className="font-semibold text-blue-800">{formatWhen(t.startTime, zone)}</span>
+                        {t.ends ? (
+                          <span className="text-slate-800" data-testid="trip-ends">
+                            {formatTripEnds(t.ends, t.endTime === null)}
+                          </span>
+                        ) : null}
                         <span className="text-slate-700">{t.endTime ? formatMiles(t.mileage) : "in progress"}</span>
                       </Link>
                     </li>

@@ -3,6 +3,8 @@ import { accessCsvOfAccount } from "@/server/access-log/views";
 import { csvLine } from "@/server/access-log/csv";
 import { db } from "@/db/client";
 import { listActiveGrants } from "@/server/grants/grant-queries";
+import { placesToGeoJson } from "@/server/places/geojson";
+import { listPlaces } from "@/server/places/service";
 import { serializeNotification } from "@/server/notifications/serialize";
 import { shareLinksForExport } from "@/server/sharing/service";
 import { exportAlertsOf } from "@/server/alerts/service";
@@ -92,6 +94,12 @@ async function buildExport(session: DriverSession): Promise<DriverExport> {
           first = false;
         }
         yield GEOJSON_TAIL;
+      },
+    },
+    {
+      name: "places.geojson",
+      content: async function* () {
+        yield placesToGeoJson(await listPlaces(accountId));
       },
     },
     { name: "data-points.csv", content: () => dataPointsCsv(vehicleIds) },
@@ -204,6 +212,7 @@ vehicles.json         your vehicles, as the API shows them
 connected-apps.json   the apps that can reach your account, and how they got access
 trips.gpx             every trip's path, GPX 1.1 (one track per trip)
 trips.geojson         the same trips as GeoJSON (one feature per trip; coordinates longitude, latitude)
+places.geojson        your places (circles as a Point with properties.radius in metres), as the map exports them
 data-points.csv       every data point your vehicles reported (times in UTC)
 notifications.json    the notifications apps' subscriptions made about your account and vehicles
 shared-links.json     the links you made to share a vehicle's live location, and how often each was opened

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { formatDuration, formatMiles, formatMph, formatWhen, zoneOf } from "@/components/driver/format";
+import { formatDuration, formatMiles, formatMph, formatTripEnds, formatWhen, zoneOf } from "@/components/driver/format";
 import { TripReplay } from "@/components/driver/trip-replay";
 import { SiteHeader } from "@/components/site/site-header";
 import { Card } from "@/components/ui/card";
@@ -52,6 +52,11 @@ export default async function TripPage({ params }: Props) {
             ← {vehicleTitle(vehicle)}
           </Link>
           <h1 className="text-2xl font-bold tracking-tight">Trip of {formatWhen(trip.startTime, zone)}</h1>
+          {trip.ends ? (
+            <p className="font-semibold text-slate-800" data-testid="trip-ends">
+              {formatTripEnds(trip.ends, trip.endTime === null)}
+            </p>
+          ) : null}
           <p className="text-sm text-slate-700">
             {trip.endTime ? `Ended ${formatWhen(trip.endTime, zone)}` : "In progress"}
             {trip.mileage !== null ? ` · ${formatMiles(trip.mileage)} reported by the device` : ""}
