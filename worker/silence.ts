@@ -16,14 +16,18 @@ export function startSilenceWatch({ silentMinutes }: { silentMinutes: number }):
     // A full batch means more may be due: claim again at once.
     while (!stopping && (await reportSilentDevices({ limit: BATCH })).length === BATCH);
   };
+  let busy = false;
+  // A check still running when the next is due: the next is skipped rather than run beside it.
   const tick = () => {
-    running = drain().catch((error: unknown) => {
-      if (!stopping) logger.error({ err: error }, "reporting silent devices failed");
-    });
+    if (busy) return;
+    busy = true;
+    running = drain()
+      .catch((error: unknown) => {
+        if (!stopping) logger.error({ err: error }, "reporting silent devices failed");
+      })
+      .finally(() => (busy = false));
   };
-  const timer = setInterval(() => {
-    void running.then(tick);
-  }, tickMs);
+  const timer = setInterval(tick, tickMs);
   timer.unref();
   return {
     async stop() {

@@ -3,20 +3,25 @@ import { api, testSql } from "@/test/helpers/api";
 import { eventually, uniqueImei, vehicleForDevice } from "@/test/helpers/devices";
 import { startTestGateway, type TestGateway } from "@/test/helpers/gateway";
 import { reportSilentDevices } from "@/server/devices/silence";
+import { startSilenceWatch } from "@/worker/silence";
 
 // Silent devices (docs/devices.md#silent-devices): an OsmAnd record over real HTTP to the gateway in
-// this process, whose DEVICE_SILENT_MINUTES is set small here; once that passes, the worker's sweep
-// (called here, and by the suite's own worker if it comes first) makes one VEHICLEDISCONNECTED
-// notification, read back over the API; a further sweep makes none; a new record re-arms it. And the
+// this process, whose DEVICE_SILENT_MINUTES is set small here; once that passes, the worker's silence
+// watch (started here with that threshold; the suite's own worker may come first) makes one
+// VEHICLEDISCONNECTED notification, read back over the API; a further sweep makes none; a new record
+// re-arms it. And the
 // sweep's read of due devices uses the partial index, not a walk of every device.
 
 process.env.DEVICE_SILENT_MINUTES = "0.02";
 
 let gw: TestGateway;
+let watch: { stop(): Promise<void> };
 beforeAll(async () => {
   gw = await startTestGateway();
+  watch = startSilenceWatch({ silentMinutes: 0.02 });
 });
 afterAll(async () => {
+  await watch.stop();
   await gw.stop();
 });
 
@@ -34,13 +39,10 @@ async function disconnections(vehicleId: number, token: string) {
   );
 }
 
-/** Sweeps until the vehicle has `count` VEHICLEDISCONNECTED notifications (bounded). */
+/** Waits until the vehicle has `count` VEHICLEDISCONNECTED notifications (bounded). */
 const sweptTo = (vehicleId: number, token: string, count: number) =>
   eventually(
-    async () => {
-      await reportSilentDevices({ limit: 100 });
-      return disconnections(vehicleId, token);
-    },
+    () => disconnections(vehicleId, token),
     (found) => found.length >= count,
     20_000,
   );
