@@ -2,6 +2,7 @@ import { startDeliveryQueue } from "@/server/delivery/queue";
 import { logger } from "@/server/platform/log";
 import { env } from "@/server/platform/env";
 import { startRetention } from "./retention";
+import { startSilenceWatch } from "./silence";
 import { startSimulator } from "./simulator";
 
 // The background worker: notification delivery (server/delivery) and the sandbox simulator's
@@ -29,9 +30,13 @@ export async function startWorker(parts: {
         accessLogDays: env().ACCESS_LOG_RETENTION_DAYS,
       })
     : null;
+  // Silent devices go with delivery too: their notifications are deliveries to make.
+  const silence = parts.delivery ? startSilenceWatch({ silentMinutes: env().DEVICE_SILENT_MINUTES }) : null;
   return {
     async stop({ withinMs }: { withinMs?: number } = {}) {
-      const stopping = Promise.all([retention?.stop(), simulator?.stop(), delivery?.stop()]).then(() => true);
+      const stopping = Promise.all([retention?.stop(), silence?.stop(), simulator?.stop(), delivery?.stop()]).then(
+        () => true,
+      );
       if (withinMs === undefined) {
         await stopping;
         return;

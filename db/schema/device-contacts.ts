@@ -30,10 +30,17 @@ export const deviceContacts = pgTable(
     /** The open TCP connection's id, null when none is open (docs/decisions/0139-what-the-gateway-keeps-per-device.md). */
     connection: text("connection"),
     connectedAt: timestamp("connected_at", { withTimezone: true }),
+    /** When a batch last stored records of the device (arrival, not fix time: a buffer emptied late is contact). */
+    storedAt: timestamp("stored_at", { withTimezone: true }),
+    /** When it counts as silent if nothing more is stored; null once reported (docs/devices.md#silent-devices). */
+    silentAt: timestamp("silent_at", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.environment, t.deviceId] }),
     index("device_contacts_last_contact_idx").on(t.lastContactAt),
+    index("device_contacts_silent_idx")
+      .on(t.silentAt)
+      .where(sql`${t.silentAt} is not null`),
     check("device_contacts_protocol_check", sql`${t.protocol} in ('osmand', 'teltonika', 'gt06')`),
   ],
 );

@@ -161,6 +161,9 @@ const schema = databaseEnvSchema.extend({
   DEVICE_HOST: optionalString,
   DEVICE_PORT_OFFSET: z.coerce.number().int().min(0).max(50_480).default(0),
   DEVICE_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(600),
+  // A vehicle's device that stores no record for DEVICE_SILENT_MINUTES is reported silent once, as a
+  // VEHICLEDISCONNECTED event (docs/devices.md#silent-devices); fractions of a minute are accepted.
+  DEVICE_SILENT_MINUTES: z.coerce.number().min(0.01).max(10_080).default(30),
   // GET /metrics for clients other than loopback: `Authorization: Bearer <METRICS_TOKEN>`.
   // Unset: loopback clients only.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, "Must be at least 16 characters.").optional()),

@@ -1,6 +1,7 @@
 import { rawSql } from "@/db/client";
 import type { Environment } from "@/db/schema";
 import { ingestLocked, type LockedCounts } from "@/server/telemetry/ingest/locked";
+import { env } from "@/server/platform/env";
 import { recordIngest } from "@/server/platform/metrics/record";
 import { recordStored, recordUnknown, type DeviceProtocol, type StoredContact } from "./contacts";
 import { dataSetsOf } from "../data-sets";
@@ -65,7 +66,7 @@ export async function writeBatch(environment: Environment, submissions: Submissi
           motionAt: p.state.motionAt,
         };
       });
-      await recordStored(tx, environment, stored);
+      await recordStored(tx, environment, stored, env().DEVICE_SILENT_MINUTES);
       const unknown = submissions.filter((s) => !byDevice.has(s.deviceId));
       await recordUnknown(tx, environment, unknown);
       return { counts, known: new Set(byDevice.keys()) };

@@ -78,13 +78,24 @@ export type StoredContact = {
   motionAt: Date | null;
 };
 
-/** The contacts of devices whose records the batch stored, with the trip state they leave (ignition.ts). */
-export async function recordStored(sql: Sql, environment: Environment, contacts: StoredContact[]): Promise<void> {
+/**
+ * The contacts of devices whose records the batch stored, with the trip state they leave (ignition.ts),
+ * and when each counts as silent if nothing more is stored (silence.ts): the same statement, so the
+ * due time costs ingest no round trip.
+ */
+export async function recordStored(
+  sql: Sql,
+  environment: Environment,
+  contacts: StoredContact[],
+  silentAfterMinutes: number,
+): Promise<void> {
   if (contacts.length === 0) return;
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   await sql`
-    insert into device_contacts (environment, device_id, protocol, last_contact_at, last_record_at, records_day, records_on_day, ignition, motion_at)
-    select ${environment}, u.device_id, u.protocol, now(), u.newest, ${today(sql)}, u.fresh, u.ignition, u.motion_at
+    insert into device_contacts (environment, device_id, protocol, last_contact_at, last_record_at, records_day, records_on_day, ignition, motion_at,
+                                 stored_at, silent_at)
+    select ${environment}, u.device_id, u.protocol, now(), u.newest, ${today(sql)}, u.fresh, u.ignition, u.motion_at,
+           now(), now() + make_interval(secs => ${silentAfterMinutes * 60})
       from unnest(${contacts.map((c) => c.deviceId)}::text[], ${contacts.map((c) => c.protocol)}::text[],
                   ${contacts.map((c) => c.fresh)}::int[], ${contacts.map((c) => iso(c.newest))}::timestamptz[],
                   ${contacts.map((c) => c.ignition)}::boolean[], ${contacts.map((c) => iso(c.motionAt))}::timestamptz[])
@@ -93,7 +104,8 @@ export async function recordStored(sql: Sql, environment: Environment, contacts:
       last_record_at = greatest(device_contacts.last_record_at, excluded.last_record_at),
       records_on_day = case when device_contacts.records_day = excluded.records_day
                             then device_contacts.records_on_day + excluded.records_on_day else excluded.records_on_day end,
-      records_day = excluded.records_day, ignition = excluded.ignition, motion_at = excluded.motion_at`;
+      records_day = excluded.records_day, ignition = excluded.ignition, motion_at = excluded.motion_at,
+      stored_at = excluded.stored_at, silent_at = excluded.silent_at`;
 }
 
 /** A frame or request of a known device refused (a bad CRC, an impossible record, …): its last refusal. */
