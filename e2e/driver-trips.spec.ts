@@ -34,7 +34,7 @@ test("a driver opens a trip from the vehicle page and replays it: track, start a
   await driver.post(car, trip(Date.now() - 3 * 3_600_000, 60));
 
   await signIn(page, driver);
-  await page.getByRole("link", { name: "Replay car" }).click();
+  await page.getByRole("link", { name: "Replay car", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Replay car");
   await page.getByRole("list", { name: "Recent trips" }).getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Trip of");
