@@ -215,7 +215,7 @@ async function main() {
     const bare = combine(sliced("bare"));
 
     // (b) batches of 500, (c) the same on vehicles with 10 subscriptions each, and PostgreSQL alone
-    // inserting the same rows: the figures point 5 of "Data at scale" compares with each other.
+    // inserting the same rows: the figures compared with each other in docs/benchmarks.md's table.
     const batch = batchLoad({ url: base, headers: auth, vehicles: batchers });
     const subscribedBatch = { ...batch, vehicles: subscribed };
     console.log(`Warming up (b), (c) and PostgreSQL alone, ${WARMUP} s, ${WARMUP} s and 1 s…`);
