@@ -11,7 +11,7 @@ export type Sent = { method: string; path: string; headers: Record<string, strin
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-export function send(req: Sent): Promise<Raw> {
+export function send(req: Sent, retried = false): Promise<Raw> {
   const base = new URL(inject("baseUrl"));
   return new Promise((resolve, reject) => {
     const r = http.request(
@@ -31,7 +31,12 @@ export function send(req: Sent): Promise<Raw> {
         });
       },
     );
-    r.on("error", reject);
+    // A kept-alive socket the service closed (its keep-alive timeout) just as this request went out
+    // on it: the request never reached the service, so it is sent again once, on a new socket (the
+    // retry Node's documentation gives for `reusedSocket`).
+    r.on("error", (error: NodeJS.ErrnoException) =>
+      !retried && r.reusedSocket && error.code === "ECONNRESET" ? send(req, true).then(resolve, reject) : reject(error),
+    );
     r.end(req.body);
   });
 }
